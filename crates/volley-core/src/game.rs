@@ -1,0 +1,221 @@
+//! The one game API every ruleset implements. The CLI, the bots and the server are written
+//! against these traits and never ask which ruleset they are playing.
+
+use crate::dice::Dice;
+use crate::scenario::{Options, ScenarioError, ScenarioSource};
+use crate::view::View;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// The two sides of every battle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Side {
+    Red,
+    Blue,
+}
+
+impl Side {
+    pub const BOTH: [Side; 2] = [Side::Red, Side::Blue];
+
+    pub fn other(self) -> Side {
+        match self {
+            Side::Red => Side::Blue,
+            Side::Blue => Side::Red,
+        }
+    }
+
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Side::Red => "red",
+            Side::Blue => "blue",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Side> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "red" => Some(Side::Red),
+            "blue" => Some(Side::Blue),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Side {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// An action, packed by its ruleset into 64 bits: cheap to copy, hash and compare in search.
+/// Its text form (what `legal` prints and `apply` reads) comes from [`Game::notation`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Action(pub u64);
+
+/// Who may see an event.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Seen {
+    Both,
+    Red,
+    Blue,
+}
+
+impl Seen {
+    pub fn by(self, side: Side) -> bool {
+        match self {
+            Seen::Both => true,
+            Seen::Red => side == Side::Red,
+            Seen::Blue => side == Side::Blue,
+        }
+    }
+
+    pub fn only(side: Side) -> Seen {
+        match side {
+            Side::Red => Seen::Red,
+            Side::Blue => Seen::Blue,
+        }
+    }
+}
+
+/// Something that happened, with the rule it came from and the numbers that decided it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Event {
+    /// A short machine-readable kind: `move`, `fire`, `hit`, `rout`, `melee`, `phase`, …
+    pub kind: String,
+    /// Ruleset and section, e.g. `hex-command 7.5`.
+    pub rule: String,
+    /// A sentence for people, with the numbers: range, band, modifiers, roll, result.
+    pub text: String,
+    /// The side that acted or the side the event concerns, if any.
+    pub side: Option<Side>,
+    /// Ids of the units involved (for highlighting on the map).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub units: Vec<String>,
+    /// Who may see it: hidden units' doings are shown only to their owner.
+    pub seen: Seen,
+}
+
+impl Event {
+    pub fn new(kind: &str, rule: impl Into<String>, text: impl Into<String>) -> Event {
+        Event {
+            kind: kind.to_string(),
+            rule: rule.into(),
+            text: text.into(),
+            side: None,
+            units: Vec::new(),
+            seen: Seen::Both,
+        }
+    }
+
+    pub fn side(mut self, side: Side) -> Event {
+        self.side = Some(side);
+        self
+    }
+
+    pub fn units(mut self, ids: impl IntoIterator<Item = String>) -> Event {
+        self.units.extend(ids);
+        self
+    }
+
+    pub fn seen(mut self, seen: Seen) -> Event {
+        self.seen = seen;
+        self
+    }
+}
+
+/// Why an action was refused. Nothing changed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct Illegal(pub String);
+
+impl Illegal {
+    pub fn new(text: impl Into<String>) -> Illegal {
+        Illegal(text.into())
+    }
+}
+
+/// How a game ended.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Outcome {
+    /// `None` for a draw.
+    pub winner: Option<Side>,
+    /// Why, in words: "Blue reached its break point (42% lost of 35%)".
+    pub reason: String,
+    /// Victory points at the end, red then blue.
+    pub score: [i32; 2],
+}
+
+/// A game in progress under one ruleset.
+pub trait Game: Send + Sync {
+    /// The ruleset id, e.g. `hex-command`.
+    fn ruleset(&self) -> &'static str;
+
+    /// Rolls whatever the rules roll before the first decision (initiative, say).
+    fn start(&mut self, dice: &mut dyn Dice) -> Vec<Event>;
+
+    /// The side to decide now; `None` once the game is over.
+    fn to_decide(&self) -> Option<Side>;
+
+    /// Every legal action now, for the side to decide. Empty once the game is over.
+    fn legal_actions(&self) -> Vec<Action>;
+
+    /// Applies an action after checking it is legal. An illegal action is refused with the
+    /// reason and changes nothing.
+    fn apply(&mut self, action: Action, dice: &mut dyn Dice) -> Result<Vec<Event>, Illegal>;
+
+    /// The action's text notation, as `legal` prints it and `apply` reads it.
+    fn notation(&self, action: Action) -> String;
+
+    /// Reads an action in the notation `notation` writes.
+    fn parse_action(&self, text: &str) -> Result<Action, Illegal>;
+
+    /// The current game turn (from 1).
+    fn turn(&self) -> u32;
+
+    fn outcome(&self) -> Option<Outcome>;
+
+    /// What one side may see (`None`: the whole position, for the referee and for replays).
+    /// Hidden information is filtered here and nowhere else.
+    fn view(&self, side: Option<Side>) -> View;
+
+    fn clone_game(&self) -> Box<dyn Game>;
+
+    /// Checks the ruleset's own invariants (stacking, hit limits, units on the map…); the
+    /// generic every-ruleset test calls it after every action. `Err` says what is broken.
+    fn check_invariants(&self) -> Result<(), String>;
+}
+
+impl Clone for Box<dyn Game> {
+    fn clone(&self) -> Self {
+        self.clone_game()
+    }
+}
+
+/// One game option a ruleset understands.
+#[derive(Clone, Debug, Serialize)]
+pub struct OptionSpec {
+    pub key: &'static str,
+    pub default: &'static str,
+    /// The accepted values; empty means any integer.
+    pub choices: &'static [&'static str],
+    pub help: &'static str,
+}
+
+/// A rule system: its id, its options, and how to set up a game from a scenario.
+pub trait Ruleset: Send + Sync {
+    fn id(&self) -> &'static str;
+    fn title(&self) -> &'static str;
+    fn options(&self) -> &'static [OptionSpec];
+    /// Reads a scenario of this ruleset and sets up the game with the given options (which
+    /// override the scenario's own `[options]`).
+    fn load(
+        &self,
+        source: &ScenarioSource,
+        options: &Options,
+    ) -> Result<Box<dyn Game>, ScenarioError>;
+}

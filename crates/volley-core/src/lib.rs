@@ -1,0 +1,25 @@
+//! The Volley engine. No I/O, no clock, no global randomness: the same scenario, options,
+//! seed and actions give the same events on every machine.
+//!
+//! - [`game`]: the one API every ruleset implements ([`Game`], [`Ruleset`]).
+//! - [`geometry`] and [`map`]: hexes (via `hexx`), facings, arcs, lines of sight, terrain.
+//! - [`dice`]: seeded, scripted and enumerating dice.
+//! - [`scenario`]: TOML scenarios with positioned errors.
+//! - [`session`]: a game in play and its saved-game file.
+//! - [`odds`]: outcome distributions of an action.
+
+pub mod dice;
+pub mod game;
+pub mod geometry;
+pub mod map;
+pub mod odds;
+pub mod scenario;
+pub mod session;
+pub mod view;
+
+pub use dice::{Dice, ScriptedDice, Seed, SeededDice};
+pub use game::{Action, Event, Game, Illegal, OptionSpec, Outcome, Ruleset, Seen, Side};
+pub use hexx::Hex;
+pub use scenario::{Options, ScenarioError, ScenarioSource};
+pub use session::{LoggedEvent, SaveFile, Session, SessionError};
+pub use view::View;

@@ -1,0 +1,430 @@
+//! Scenario files: TOML, read with positions so every error says FILE:LINE:COLUMN and what
+//! was expected. The parts every hex ruleset shares (header, map, options, objectives) are
+//! read here; each ruleset reads its own units.
+
+use crate::game::OptionSpec;
+use crate::geometry::{parse_label, Facing};
+use crate::map::{Cell, Hexside, Map, Terrain};
+use hexx::Hex;
+use serde::de::DeserializeOwned;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::fmt;
+use std::ops::Range;
+use toml::Spanned;
+
+/// Game options, key to value, after the scenario's `[options]` and `--option` overrides.
+pub type Options = BTreeMap<String, String>;
+
+/// A scenario's text and where it came from (a path, or `scenarios/NAME.toml` if bundled).
+#[derive(Clone, Debug)]
+pub struct ScenarioSource {
+    pub path: String,
+    pub text: String,
+}
+
+/// A scenario that cannot be used, and where. `line` 0 means no position (an option given
+/// on the command line, say).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub struct ScenarioError {
+    pub file: String,
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+}
+
+impl fmt::Display for ScenarioError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.line == 0 {
+            write!(f, "{}: {}", self.file, self.message)
+        } else {
+            write!(
+                f,
+                "{}:{}:{}: {}",
+                self.file, self.line, self.column, self.message
+            )
+        }
+    }
+}
+
+/// The part of a scenario every ruleset has.
+#[derive(Clone, Debug, Deserialize)]
+pub struct Header {
+    pub ruleset: Spanned<String>,
+    pub name: String,
+    pub title: String,
+    #[serde(default)]
+    pub description: String,
+}
+
+impl ScenarioSource {
+    pub fn new(path: impl Into<String>, text: impl Into<String>) -> ScenarioSource {
+        ScenarioSource {
+            path: path.into(),
+            text: text.into(),
+        }
+    }
+
+    /// An error at a byte span of the text.
+    pub fn error_at(&self, span: Range<usize>, message: impl Into<String>) -> ScenarioError {
+        let (line, column) = line_column(&self.text, span.start);
+        ScenarioError {
+            file: self.path.clone(),
+            line,
+            column,
+            message: message.into(),
+        }
+    }
+
+    /// An error without a position.
+    pub fn error(&self, message: impl Into<String>) -> ScenarioError {
+        ScenarioError {
+            file: self.path.clone(),
+            line: 0,
+            column: 0,
+            message: message.into(),
+        }
+    }
+
+    /// Deserialises the whole file as `T`, turning TOML and schema errors into positioned ones.
+    pub fn parse<T: DeserializeOwned>(&self) -> Result<T, ScenarioError> {
+        toml::from_str::<T>(&self.text).map_err(|e| {
+            let message = e.message().trim().to_string();
+            match e.span() {
+                Some(span) => self.error_at(span, message),
+                None => ScenarioError {
+                    file: self.path.clone(),
+                    line: 1,
+                    column: 1,
+                    message,
+                },
+            }
+        })
+    }
+
+    pub fn header(&self) -> Result<Header, ScenarioError> {
+        #[derive(Deserialize)]
+        struct Only {
+            #[serde(flatten)]
+            header: Header,
+            #[serde(flatten)]
+            _rest: BTreeMap<String, toml::Value>,
+        }
+        self.parse::<Only>().map(|o| o.header)
+    }
+
+    /// A hex label read from the file, checked against the map.
+    pub fn hex(&self, text: &Spanned<String>, map: &Map) -> Result<Hex, ScenarioError> {
+        let hex = parse_label(text.get_ref()).ok_or_else(|| {
+            self.error_at(
+                text.span(),
+                format!(
+                    "expected a hex label like \"0304\", found \"{}\"",
+                    text.get_ref()
+                ),
+            )
+        })?;
+        if !map.contains(hex) {
+            return Err(self.error_at(
+                text.span(),
+                format!(
+                    "hex {} is off the map ({} columns by {} rows)",
+                    text.get_ref(),
+                    map.width,
+                    map.height
+                ),
+            ));
+        }
+        Ok(hex)
+    }
+
+    pub fn facing(&self, text: &Spanned<String>) -> Result<Facing, ScenarioError> {
+        Facing::parse(text.get_ref()).ok_or_else(|| {
+            self.error_at(
+                text.span(),
+                format!(
+                    "expected a facing (N, NE, SE, S, SW or NW), found \"{}\"",
+                    text.get_ref()
+                ),
+            )
+        })
+    }
+}
+
+fn line_column(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text[..offset.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line, column)
+}
+
+/// `[map]` as scenarios write it.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MapSpec {
+    /// One string per row, one token per hex (see [`Terrain`]).
+    pub rows: Vec<Spanned<String>>,
+    /// Each road as a list of adjacent hexes.
+    #[serde(default)]
+    pub roads: Vec<Vec<Spanned<String>>>,
+    /// Hexside features: walls, hedges, fences, streams.
+    #[serde(default)]
+    pub hexsides: Vec<HexsideSpec>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HexsideSpec {
+    pub between: [Spanned<String>; 2],
+    pub kind: Spanned<String>,
+}
+
+impl MapSpec {
+    pub fn build(&self, src: &ScenarioSource) -> Result<Map, ScenarioError> {
+        let height = self.rows.len() as i32;
+        if height == 0 {
+            return Err(src.error("[map] rows is empty: expected at least one row of hexes"));
+        }
+        let width = self.rows[0].get_ref().split_whitespace().count() as i32;
+        if width == 0 {
+            return Err(src.error_at(self.rows[0].span(), "the first map row has no hexes"));
+        }
+        let mut map = Map::open(width, height);
+        for (r, row) in self.rows.iter().enumerate() {
+            let tokens: Vec<&str> = row.get_ref().split_whitespace().collect();
+            if tokens.len() as i32 != width {
+                return Err(src.error_at(
+                    row.span(),
+                    format!(
+                        "map row {} has {} hexes; the first row has {}",
+                        r + 1,
+                        tokens.len(),
+                        width
+                    ),
+                ));
+            }
+            for (c, token) in tokens.iter().enumerate() {
+                let mut chars = token.chars();
+                let code = chars
+                    .next()
+                    .expect("split_whitespace gives non-empty tokens");
+                let terrain = Terrain::from_code(code).ok_or_else(|| {
+                    src.error_at(
+                        row.span(),
+                        format!(
+                            "map row {}, column {}: unknown terrain '{code}' (expected one of . W w T ~ = f m r M F)",
+                            r + 1,
+                            c + 1
+                        ),
+                    )
+                })?;
+                let rest: String = chars.collect();
+                let elevation = if rest.is_empty() {
+                    0
+                } else {
+                    rest.parse::<u8>().ok().filter(|e| *e <= 9).ok_or_else(|| {
+                        src.error_at(
+                            row.span(),
+                            format!("map row {}, column {}: \"{token}\" should be a terrain code and an elevation digit", r + 1, c + 1),
+                        )
+                    })?
+                };
+                map.set(
+                    crate::geometry::hex_at(c as i32 + 1, r as i32 + 1),
+                    Cell { terrain, elevation },
+                );
+            }
+        }
+        for road in &self.roads {
+            let hexes = road
+                .iter()
+                .map(|h| src.hex(h, &map))
+                .collect::<Result<Vec<_>, _>>()?;
+            for (i, pair) in hexes.windows(2).enumerate() {
+                if pair[0].unsigned_distance_to(pair[1]) != 1 {
+                    return Err(src.error_at(
+                        road[i + 1].span(),
+                        format!(
+                            "road hexes {} and {} are not adjacent",
+                            road[i].get_ref(),
+                            road[i + 1].get_ref()
+                        ),
+                    ));
+                }
+                map.add_road(pair[0], pair[1]);
+            }
+        }
+        for side in &self.hexsides {
+            let a = src.hex(&side.between[0], &map)?;
+            let b = src.hex(&side.between[1], &map)?;
+            if a.unsigned_distance_to(b) != 1 {
+                return Err(src.error_at(
+                    side.between[1].span(),
+                    "a hexside lies between two adjacent hexes",
+                ));
+            }
+            let kind = Hexside::parse(side.kind.get_ref()).ok_or_else(|| {
+                src.error_at(
+                    side.kind.span(),
+                    format!(
+                        "unknown hexside \"{}\" (expected wall, hedge, fence or stream)",
+                        side.kind.get_ref()
+                    ),
+                )
+            })?;
+            map.set_hexside(a, b, kind);
+        }
+        Ok(map)
+    }
+}
+
+/// An objective hex worth points to whoever holds it at the end.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ObjectiveSpec {
+    pub hex: Spanned<String>,
+    #[serde(default)]
+    pub name: String,
+    pub points: i32,
+}
+
+/// Merges the scenario's `[options]` with command-line overrides and checks every key and
+/// value against what the ruleset understands.
+pub fn resolve_options(
+    src: &ScenarioSource,
+    specs: &[OptionSpec],
+    scenario: &BTreeMap<String, Spanned<toml::Value>>,
+    overrides: &Options,
+) -> Result<Options, ScenarioError> {
+    let known = || specs.iter().map(|s| s.key).collect::<Vec<_>>().join(", ");
+    let mut out: Options = specs
+        .iter()
+        .map(|s| (s.key.to_string(), s.default.to_string()))
+        .collect();
+    for (key, value) in scenario {
+        let text = match value.get_ref() {
+            toml::Value::String(s) => s.clone(),
+            toml::Value::Integer(i) => i.to_string(),
+            toml::Value::Boolean(b) => b.to_string(),
+            other => {
+                return Err(src.error_at(
+                    value.span(),
+                    format!(
+                        "option {key}: expected a string, number or boolean, found {}",
+                        other.type_str()
+                    ),
+                ))
+            }
+        };
+        let spec = specs.iter().find(|s| s.key == key).ok_or_else(|| {
+            src.error_at(
+                value.span(),
+                format!("unknown option \"{key}\" (this ruleset has: {})", known()),
+            )
+        })?;
+        check_option(spec, &text).map_err(|m| src.error_at(value.span(), m))?;
+        out.insert(key.clone(), text);
+    }
+    for (key, text) in overrides {
+        let spec = specs.iter().find(|s| s.key == key).ok_or_else(|| {
+            src.error(format!(
+                "unknown option \"{key}\" (this ruleset has: {})",
+                known()
+            ))
+        })?;
+        check_option(spec, text).map_err(|m| src.error(m))?;
+        out.insert(key.clone(), text.clone());
+    }
+    Ok(out)
+}
+
+fn check_option(spec: &OptionSpec, value: &str) -> Result<(), String> {
+    if spec.choices.is_empty() {
+        value.parse::<i64>().map(|_| ()).map_err(|_| {
+            format!(
+                "option {}: expected a whole number, found \"{value}\"",
+                spec.key
+            )
+        })
+    } else if spec.choices.contains(&value) {
+        Ok(())
+    } else {
+        Err(format!(
+            "option {}: expected one of {}, found \"{value}\"",
+            spec.key,
+            spec.choices.join(", ")
+        ))
+    }
+}
+
+/// Reads an option already checked by [`resolve_options`].
+pub fn option<'a>(options: &'a Options, key: &str) -> &'a str {
+    options.get(key).map(String::as_str).unwrap_or("")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Deserialize)]
+    #[allow(dead_code)]
+    struct S {
+        map: MapSpec,
+    }
+
+    fn src(text: &str) -> ScenarioSource {
+        ScenarioSource::new("t.toml", text)
+    }
+
+    #[test]
+    fn syntax_errors_have_line_and_column() {
+        let e = src("ruleset = \"x\"\nname = \n").header().unwrap_err();
+        assert_eq!((e.line, e.file.as_str()), (2, "t.toml"));
+        assert!(e.to_string().starts_with("t.toml:2:"), "{e}");
+    }
+
+    #[test]
+    fn bad_terrain_names_the_row() {
+        let s = src("[map]\nrows = [\". . .\", \". X .\"]\n");
+        let spec: S = s.parse().unwrap();
+        let e = spec.map.build(&s).unwrap_err();
+        assert_eq!(e.line, 2);
+        assert!(e.message.contains("unknown terrain 'X'"), "{}", e.message);
+    }
+
+    #[test]
+    fn ragged_rows_and_off_map_roads_are_refused() {
+        let s = src("[map]\nrows = [\". . .\", \". .\"]\n");
+        let spec: S = s.parse().unwrap();
+        assert!(spec
+            .map
+            .build(&s)
+            .unwrap_err()
+            .message
+            .contains("has 2 hexes"));
+        let s = src("[map]\nrows = [\". . .\"]\nroads = [[\"0101\", \"0901\"]]\n");
+        let spec: S = s.parse().unwrap();
+        let e = spec.map.build(&s).unwrap_err();
+        assert_eq!(e.line, 3);
+        assert!(e.message.contains("off the map"), "{}", e.message);
+    }
+
+    #[test]
+    fn map_reads_elevation_roads_and_hexsides() {
+        let s = src("[map]\nrows = [\". W1 =\", \"~ T .\"]\nroads = [[\"0101\", \"0201\"]]\nhexsides = [{ between = [\"0101\", \"0102\"], kind = \"wall\" }]\n");
+        let spec: S = s.parse().unwrap();
+        let m = spec.map.build(&s).unwrap();
+        let h = |l: &str| parse_label(l).unwrap();
+        assert_eq!(
+            m.cell(h("0201")),
+            Some(Cell {
+                terrain: Terrain::Woods,
+                elevation: 1
+            })
+        );
+        assert_eq!(m.terrain(h("0301")), Terrain::Bridge);
+        assert!(m.road_between(h("0201"), h("0101")));
+        assert_eq!(m.hexside(h("0102"), h("0101")), Some(Hexside::Wall));
+        assert_eq!(m.to_view().rows, vec![". W1 =", "~ T ."]);
+    }
+}

@@ -1,0 +1,313 @@
+//! A game being played: the ruleset's state, the dice stream, the action record and the event
+//! log. Saved games (the PBEM file) hold the scenario, options, seed and actions; the state
+//! is rebuilt by replaying, so a save can never disagree with its log.
+
+use crate::dice::{Dice, ForcedDice, Roll, Seed, SeededDice};
+use crate::game::{Action, Event, Game, Illegal, Ruleset, Side};
+use crate::scenario::{Options, ScenarioError, ScenarioSource};
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// An event as logged: numbered, with the turn it happened in.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LoggedEvent {
+    pub seq: u64,
+    pub turn: u32,
+    #[serde(flatten)]
+    pub event: Event,
+}
+
+/// One action in a saved game: its notation, any dice forced for it, and every roll it made.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Record {
+    pub action: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub forced: Vec<u32>,
+    #[serde(default)]
+    pub rolls: Vec<Roll>,
+}
+
+pub const SAVE_FORMAT: &str = "volley-save";
+pub const SAVE_VERSION: u32 = 1;
+
+/// The saved-game file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SaveFile {
+    pub format: String,
+    pub version: u32,
+    /// The scenario's name (bundled name or file stem).
+    pub scenario_name: String,
+    /// The scenario file's full text, so a save travels alone.
+    pub scenario: String,
+    pub options: Options,
+    /// SHA-256 of the dice seed, published before the first roll.
+    pub commitment: String,
+    /// The seed itself; absent until revealed (online games reveal it at the end).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<Seed>,
+    pub actions: Vec<Record>,
+}
+
+/// Why a game could not be opened, or an action could not be applied.
+#[derive(Debug, thiserror::Error)]
+pub enum SessionError {
+    #[error("{0}")]
+    Scenario(#[from] ScenarioError),
+    #[error("illegal action: {0}")]
+    Illegal(#[from] Illegal),
+    #[error("{0}")]
+    Dice(String),
+    #[error("{path}: {message}")]
+    Save { path: String, message: String },
+    #[error("{path}: {source}")]
+    Io {
+        path: String,
+        source: std::io::Error,
+    },
+}
+
+/// A game in play.
+pub struct Session {
+    pub game: Box<dyn Game>,
+    dice: SeededDice,
+    seed: Seed,
+    pub scenario_name: String,
+    pub scenario_text: String,
+    pub options: Options,
+    pub records: Vec<Record>,
+    pub log: Vec<LoggedEvent>,
+    /// Whether the seed goes into saves (false for online games until the end).
+    pub reveal_seed: bool,
+}
+
+impl Session {
+    /// Sets up a new game: the ruleset reads the scenario, and the game's opening rolls are made.
+    pub fn new(
+        ruleset: &dyn Ruleset,
+        source: &ScenarioSource,
+        scenario_name: &str,
+        options: &Options,
+        seed: Seed,
+    ) -> Result<Session, SessionError> {
+        let game = ruleset.load(source, options)?;
+        let mut s = Session {
+            game,
+            dice: SeededDice::new(seed),
+            seed,
+            scenario_name: scenario_name.to_string(),
+            scenario_text: source.text.clone(),
+            options: resolved_options(options),
+            records: Vec::new(),
+            log: Vec::new(),
+            reveal_seed: true,
+        };
+        let events = s.game.start(&mut s.dice);
+        s.push_events(events);
+        Ok(s)
+    }
+
+    /// Rebuilds a game from its save by replaying every action, checking each recorded roll.
+    pub fn from_save(
+        ruleset: &dyn Ruleset,
+        save: &SaveFile,
+        path: &str,
+    ) -> Result<Session, SessionError> {
+        let bad = |message: String| SessionError::Save {
+            path: path.to_string(),
+            message,
+        };
+        if save.format != SAVE_FORMAT {
+            return Err(bad(format!(
+                "not a Volley saved game (format \"{}\")",
+                save.format
+            )));
+        }
+        if save.version != SAVE_VERSION {
+            return Err(bad(format!(
+                "saved-game version {} is not supported (this Volley reads version {SAVE_VERSION})",
+                save.version
+            )));
+        }
+        let seed = save.seed.ok_or_else(|| {
+            bad("the seed has not been revealed, so the game cannot be rebuilt here".into())
+        })?;
+        if seed.commitment() != save.commitment {
+            return Err(bad(
+                "the seed does not match the dice commitment: the file was altered".into(),
+            ));
+        }
+        let source = ScenarioSource::new(format!("{path} (scenario)"), save.scenario.clone());
+        let mut s = Session::new(ruleset, &source, &save.scenario_name, &save.options, seed)?;
+        s.reveal_seed = true;
+        for (i, rec) in save.actions.iter().enumerate() {
+            let n = i + 1;
+            s.apply_text(&rec.action, &rec.forced).map_err(|e| {
+                bad(format!(
+                    "action {n} (\"{}\") cannot be replayed: {e}",
+                    rec.action
+                ))
+            })?;
+            let made = &s.records.last().expect("just applied").rolls;
+            if made != &rec.rolls {
+                return Err(bad(format!(
+                    "action {n} (\"{}\") rolled {} but the file records {}: the file was altered or made by another version",
+                    rec.action,
+                    show_rolls(made),
+                    show_rolls(&rec.rolls)
+                )));
+            }
+        }
+        Ok(s)
+    }
+
+    pub fn seed(&self) -> Seed {
+        self.seed
+    }
+
+    pub fn commitment(&self) -> String {
+        self.seed.commitment()
+    }
+
+    /// Applies an action in text notation, with any forced die results first. On any error
+    /// nothing changes.
+    pub fn apply_text(
+        &mut self,
+        text: &str,
+        forced: &[u32],
+    ) -> Result<Vec<LoggedEvent>, SessionError> {
+        let action = self.game.parse_action(text)?;
+        self.apply(action, forced)
+    }
+
+    /// Applies an action, with any forced die results first. On any error nothing changes.
+    pub fn apply(
+        &mut self,
+        action: Action,
+        forced: &[u32],
+    ) -> Result<Vec<LoggedEvent>, SessionError> {
+        let mut next = self.game.clone_game();
+        let mut stream = self.dice.clone();
+        let (events, rolls) = {
+            let mut dice = ForcedDice::new(forced, &mut stream);
+            let events = next.apply(action, &mut dice)?;
+            if let Some((v, sides)) = dice.bad_forced {
+                return Err(SessionError::Dice(format!(
+                    "forced die result {v} is not possible on the d{sides} the rules rolled"
+                )));
+            }
+            if dice.unused_forced() > 0 {
+                return Err(SessionError::Dice(format!(
+                    "{} forced dice were given but the action rolled only {}",
+                    forced.len(),
+                    forced.len() - dice.unused_forced()
+                )));
+            }
+            (events, dice.rolls)
+        };
+        let notation = self.game.notation(action);
+        self.game = next;
+        self.dice = stream;
+        self.records.push(Record {
+            action: notation,
+            forced: forced.to_vec(),
+            rolls,
+        });
+        let start = self.log.len();
+        self.push_events(events);
+        Ok(self.log[start..].to_vec())
+    }
+
+    fn push_events(&mut self, events: Vec<Event>) {
+        let turn = self.game.turn();
+        for event in events {
+            let seq = self.log.len() as u64 + 1;
+            self.log.push(LoggedEvent { seq, turn, event });
+        }
+    }
+
+    /// The events one side may see (`None`: all of them).
+    pub fn log_for(&self, side: Option<Side>) -> Vec<&LoggedEvent> {
+        self.log
+            .iter()
+            .filter(|e| side.is_none_or(|s| e.event.seen.by(s)))
+            .collect()
+    }
+
+    /// The dice stream, for bots that play the game through this session.
+    pub fn dice(&mut self) -> &mut dyn Dice {
+        &mut self.dice
+    }
+
+    pub fn to_save(&self) -> SaveFile {
+        SaveFile {
+            format: SAVE_FORMAT.to_string(),
+            version: SAVE_VERSION,
+            scenario_name: self.scenario_name.clone(),
+            scenario: self.scenario_text.clone(),
+            options: self.options.clone(),
+            commitment: self.commitment(),
+            seed: self.reveal_seed.then_some(self.seed),
+            actions: self.records.clone(),
+        }
+    }
+}
+
+fn resolved_options(options: &Options) -> Options {
+    options.clone()
+}
+
+fn show_rolls(rolls: &[Roll]) -> String {
+    if rolls.is_empty() {
+        return "nothing".into();
+    }
+    rolls
+        .iter()
+        .map(|r| format!("{}(d{})", r.value, r.sides))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Reads a saved game, with a clear error for a missing, truncated or corrupt file.
+pub fn read_save(path: &Path) -> Result<SaveFile, SessionError> {
+    let shown = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|source| SessionError::Io {
+        path: shown.clone(),
+        source,
+    })?;
+    serde_json::from_str(&text).map_err(|e| {
+        let what = if e.is_eof() {
+            "the file is truncated"
+        } else {
+            "the file is not a valid saved game"
+        };
+        SessionError::Save {
+            path: shown,
+            message: format!("{what} (line {}, column {}: {e})", e.line(), e.column()),
+        }
+    })
+}
+
+/// Writes a saved game atomically: a temporary file beside it, then a rename.
+pub fn write_save(path: &Path, save: &SaveFile) -> Result<(), SessionError> {
+    let shown = path.display().to_string();
+    let io = |source| SessionError::Io {
+        path: shown.clone(),
+        source,
+    };
+    let text = serde_json::to_string_pretty(save).expect("saves serialise") + "\n";
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "game".into());
+    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    std::fs::write(&tmp, text).map_err(io)?;
+    std::fs::rename(&tmp, path).map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        io(e)
+    })
+}
