@@ -125,9 +125,20 @@ fn edge(a: Hex, b: Hex) -> (Hex, Hex) {
     }
 }
 
-/// The whole map: `width` columns by `height` rows of hexes.
+/// The kind of grid: hexes (every ruleset) or square tiles (Rules v1.1 allows both). Square
+/// tiles are stored under the same column/row labels; their adjacency is the ruleset's.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Grid {
+    #[default]
+    Hex,
+    Square,
+}
+
+/// The whole map: `width` columns by `height` rows of hexes (or tiles).
 #[derive(Clone, Debug)]
 pub struct Map {
+    pub grid: Grid,
     pub width: i32,
     pub height: i32,
     cells: Vec<Cell>,
@@ -140,6 +151,7 @@ impl Map {
     /// An all-clear map.
     pub fn open(width: i32, height: i32) -> Map {
         Map {
+            grid: Grid::Hex,
             width,
             height,
             cells: vec![
@@ -256,6 +268,7 @@ impl Map {
 /// The map in a view: terrain rows in scenario notation, roads as hex pairs, hexside features.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct MapView {
+    pub grid: Grid,
     pub width: i32,
     pub height: i32,
     pub rows: Vec<String>,

@@ -162,6 +162,9 @@ fn line_column(text: &str, offset: usize) -> (usize, usize) {
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct MapSpec {
+    /// `hex` (the default) or `square`.
+    #[serde(default)]
+    pub grid: crate::map::Grid,
     /// One string per row, one token per hex (see [`Terrain`]).
     pub rows: Vec<Spanned<String>>,
     /// Each road as a list of adjacent hexes.
@@ -190,6 +193,7 @@ impl MapSpec {
             return Err(src.error_at(self.rows[0].span(), "the first map row has no hexes"));
         }
         let mut map = Map::open(width, height);
+        map.grid = self.grid;
         for (r, row) in self.rows.iter().enumerate() {
             let tokens: Vec<&str> = row.get_ref().split_whitespace().collect();
             if tokens.len() as i32 != width {
