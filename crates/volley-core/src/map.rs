@@ -256,6 +256,7 @@ impl Map {
             .collect();
         hexsides.sort_by(|x, y| x.between.cmp(&y.between));
         MapView {
+            grid: self.grid,
             width: self.width,
             height: self.height,
             rows,
