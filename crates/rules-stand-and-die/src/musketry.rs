@@ -1,0 +1,353 @@
+//! Musketry/Attacking (the rules' third paragraph and its table): a hex fires at an adjacent
+//! enemy hex; the chances of its figures are added, every whole one is a casualty and the
+//! fraction is rolled for on a d10. Guns take two casualties before they are out of action,
+//! and only once no infantry shares their hex. All chances are kept in whole tenths.
+
+use crate::state::{Phase, StandAndDieGame};
+use crate::troops::{Arm, GUN_CASUALTIES};
+use crate::water;
+use volley_core::geometry::{distance, in_front_arc, label, Facing};
+use volley_core::map::Terrain;
+use volley_core::{Dice, Event, Hex, Illegal};
+
+pub const RULE: &str = "stand-and-die musketry";
+
+/// The target hex's state: the four columns of the chance table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TargetState {
+    Standing,
+    FallingBack,
+    StandingInCover,
+    FallingBackInCover,
+}
+
+impl TargetState {
+    pub fn of(standing: bool, in_cover: bool) -> TargetState {
+        match (standing, in_cover) {
+            (true, false) => TargetState::Standing,
+            (false, false) => TargetState::FallingBack,
+            (true, true) => TargetState::StandingInCover,
+            (false, true) => TargetState::FallingBackInCover,
+        }
+    }
+
+    fn column(self) -> usize {
+        self as usize
+    }
+
+    pub fn words(self) -> &'static str {
+        match self {
+            TargetState::Standing => "standing",
+            TargetState::FallingBack => "falling back",
+            TargetState::StandingInCover => "standing in cover",
+            TargetState::FallingBackInCover => "falling back in cover",
+        }
+    }
+}
+
+/// Chance per firing figure that an enemy figure dies, in tenths, by target state (standing,
+/// falling back, standing in cover, falling back in cover).
+const INFANTRY_CHANCE: [u32; 4] = [3, 1, 1, 0];
+const CAVALRY_CHANCE: [u32; 4] = [4, 4, 3, 2];
+const ARTILLERY_CHANCE: [u32; 4] = [11, 3, 6, 1];
+
+/// Added per firing figure, in tenths, when the fire comes through one of the target's rear
+/// three hexsides.
+const INFANTRY_REAR_BONUS: u32 = 1;
+const CAVALRY_REAR_BONUS: u32 = 2;
+const ARTILLERY_REAR_BONUS: u32 = 5;
+
+/// Terrain that gives cover ("any terrain/buildings").
+pub const COVER: [Terrain; 5] = [
+    Terrain::Woods,
+    Terrain::LightWoods,
+    Terrain::Town,
+    Terrain::Fort,
+    Terrain::Rough,
+];
+
+pub fn chance_tenths(arm: Arm, target: TargetState) -> u32 {
+    let row = match arm {
+        Arm::Infantry => INFANTRY_CHANCE,
+        Arm::Cavalry => CAVALRY_CHANCE,
+        Arm::Artillery => ARTILLERY_CHANCE,
+    };
+    row[target.column()]
+}
+
+pub fn rear_bonus_tenths(arm: Arm) -> u32 {
+    match arm {
+        Arm::Infantry => INFANTRY_REAR_BONUS,
+        Arm::Cavalry => CAVALRY_REAR_BONUS,
+        Arm::Artillery => ARTILLERY_REAR_BONUS,
+    }
+}
+
+/// Tenths as the rules write them: 21 → "2.1".
+pub fn tenths(t: u32) -> String {
+    format!("{}.{}", t / 10, t % 10)
+}
+
+fn casualties(n: u32) -> String {
+    if n == 1 {
+        "1 casualty".into()
+    } else {
+        format!("{n} casualties")
+    }
+}
+
+impl StandAndDieGame {
+    /// The hexside of the target through which fire from `from` arrives, if `from` may fire
+    /// at `at` at all: next to it, or opposite across one river hex.
+    fn line_of_fire(&self, from: Hex, at: Hex) -> Option<Facing> {
+        if distance(from, at) == 1 {
+            Facing::towards(at, from)
+        } else {
+            water::across_the_river(self.map(), from, at, self.table().fords_open)
+                .map(Facing::opposite)
+        }
+    }
+
+    /// The units in `from` that face `at` and have something to fire with.
+    fn firers(&self, from: Hex, at: Hex) -> Vec<usize> {
+        self.troops_in(from)
+            .filter(|(_, u)| in_front_arc(u.hex, u.facing, at))
+            .map(|(i, _)| i)
+            .collect()
+    }
+
+    pub fn check_fire(&self, from: Hex, at: Hex) -> Result<(), Illegal> {
+        let Phase::Musketry(side) = self.phase else {
+            return Err(Illegal::new("fire only in your musketry phase"));
+        };
+        if self.holder(from) != Some(side) {
+            return Err(Illegal::new(format!(
+                "{side} has no troops in {}",
+                label(from)
+            )));
+        }
+        if self.fired_from.contains(&from) {
+            return Err(Illegal::new(format!(
+                "{} has already fired this turn",
+                label(from)
+            )));
+        }
+        if self.holder(at) != Some(side.other()) {
+            return Err(Illegal::new(format!("no enemy in {}", label(at))));
+        }
+        if self.line_of_fire(from, at).is_none() {
+            return Err(Illegal::new(format!(
+                "{} is neither next to {} nor the river-edge hex straight across one water hex",
+                label(at),
+                label(from)
+            )));
+        }
+        if self.firers(from, at).is_empty() {
+            let facing = self.hex_facing(from).map_or("-", Facing::name);
+            return Err(Illegal::new(format!(
+                "the troops in {} face {facing}: {} is not ahead of them",
+                label(from),
+                label(at)
+            )));
+        }
+        Ok(())
+    }
+
+    /// One hex's volley at an enemy hex.
+    pub fn fire(&mut self, from: Hex, at: Hex, dice: &mut dyn Dice) -> Vec<Event> {
+        let side = self
+            .holder(from)
+            .expect("checked: the firing side holds the hex");
+        let firers = self.firers(from, at);
+        let target_facing = self
+            .hex_facing(at)
+            .expect("checked: the enemy holds the target");
+        let arrives_through = self
+            .line_of_fire(from, at)
+            .expect("checked: the target is in reach");
+        let from_rear = target_facing.difference(arrives_through) >= 2;
+        let standing = self.is_standing(at);
+        let terrain = self.map().terrain(at);
+        let state = TargetState::of(standing, COVER.contains(&terrain));
+
+        let mut total = 0;
+        let mut parts = Vec::new();
+        for arm in Arm::ALL {
+            let figures: u32 = firers
+                .iter()
+                .map(|&i| &self.units[i])
+                .filter(|u| u.arm == arm)
+                .map(|u| u.figures)
+                .sum();
+            if figures == 0 {
+                continue;
+            }
+            let chance = chance_tenths(arm, state);
+            let each = if from_rear {
+                chance + rear_bonus_tenths(arm)
+            } else {
+                chance
+            };
+            total += figures * each;
+            let each_words = if from_rear {
+                format!(
+                    "({} + {} rear)",
+                    tenths(chance),
+                    tenths(rear_bonus_tenths(arm))
+                )
+            } else {
+                tenths(chance)
+            };
+            parts.push(format!(
+                "{} × {each_words} = {}",
+                arm.figures(figures),
+                tenths(figures * each)
+            ));
+        }
+        let sure = total / 10;
+        let fraction = total % 10;
+        let mut text = format!(
+            "{} fires at {} ({}{}{}): {}",
+            label(from),
+            label(at),
+            state.words(),
+            if COVER.contains(&terrain) {
+                format!(", {}", terrain.name())
+            } else {
+                String::new()
+            },
+            if from_rear { ", from its rear" } else { "" },
+            parts.join(" + ")
+        );
+        if parts.len() > 1 {
+            text.push_str(&format!(" = {}", tenths(total)));
+        }
+        text.push_str(&format!(" → {}", casualties(sure)));
+        let dead = if fraction == 0 {
+            text.push_str(", no fraction to roll for");
+            sure
+        } else {
+            let roll = dice.roll(10);
+            if roll <= fraction {
+                text.push_str(&format!(
+                    ", d10 rolled {roll} ≤ {fraction} → +1 = {}",
+                    sure + 1
+                ));
+                sure + 1
+            } else {
+                text.push_str(&format!(", d10 rolled {roll} > {fraction} → {sure}"));
+                sure
+            }
+        };
+        let firing_ids = firers.iter().map(|&i| self.units[i].id.clone());
+        let mut events = vec![Event::new("fire", RULE, text).side(side).units(firing_ids)];
+
+        let (taken, hits) = self.take_casualties(at, dead);
+        self.inflicted[side.index()] += taken;
+        events.extend(hits);
+        self.fired_from.push(from);
+        if !standing && !self.fired_on.contains(&at) && self.holder(at).is_some() {
+            self.fired_on.push(at);
+        }
+        self.lift_marker_if_empty(at);
+        events.extend(self.check_annihilation());
+        events
+    }
+
+    /// Who takes the next casualty in a hex: infantry first (the most figures first, so the
+    /// loss is spread), else cavalry, else guns, finishing a damaged gun before starting one.
+    fn next_casualty(&self, hex: Hex) -> Option<usize> {
+        let troops: Vec<(usize, &crate::troops::Unit)> = self.troops_in(hex).collect();
+        for arm in [Arm::Infantry, Arm::Cavalry] {
+            let most = troops
+                .iter()
+                .filter(|(_, u)| u.arm == arm)
+                .max_by_key(|(i, u)| (u.figures, std::cmp::Reverse(*i)));
+            if let Some((i, _)) = most {
+                return Some(*i);
+            }
+        }
+        troops
+            .iter()
+            .max_by_key(|(i, u)| (u.gun_casualties, u.figures, std::cmp::Reverse(*i)))
+            .map(|(i, _)| *i)
+    }
+
+    /// Removes `n` casualties from a hex; returns how many found a victim, and the events.
+    fn take_casualties(&mut self, hex: Hex, n: u32) -> (u32, Vec<Event>) {
+        // (unit, figures before, gun casualties before), in the order they were first hit.
+        let mut hit: Vec<(usize, u32, u32)> = Vec::new();
+        let mut taken = 0;
+        for _ in 0..n {
+            let Some(i) = self.next_casualty(hex) else {
+                break;
+            };
+            let u = &mut self.units[i];
+            if !hit.iter().any(|(j, _, _)| *j == i) {
+                hit.push((i, u.figures, u.gun_casualties));
+            }
+            if u.arm == Arm::Artillery {
+                u.gun_casualties += 1;
+                if u.gun_casualties == GUN_CASUALTIES {
+                    u.gun_casualties = 0;
+                    u.figures -= 1;
+                }
+            } else {
+                u.figures -= 1;
+            }
+            taken += 1;
+        }
+        let mut events = Vec::new();
+        for (i, figures, gun_casualties) in hit {
+            let u = &self.units[i];
+            let mut text = if u.arm == Arm::Artillery {
+                let took = (figures * GUN_CASUALTIES - gun_casualties) - u.casualties_to_destroy();
+                let mut t = format!(
+                    "{} takes {} with no infantry in {}: guns in action {figures} → {}",
+                    u.label(),
+                    casualties(took),
+                    label(hex),
+                    u.figures
+                );
+                if u.gun_casualties > 0 {
+                    t.push_str(&format!(
+                        ", one with {} of its {GUN_CASUALTIES}",
+                        casualties(u.gun_casualties)
+                    ));
+                }
+                t
+            } else {
+                format!(
+                    "{} loses {}: {figures} → {}",
+                    u.label(),
+                    if figures - u.figures == 1 {
+                        "1 figure".to_string()
+                    } else {
+                        format!("{} figures", figures - u.figures)
+                    },
+                    u.figures
+                )
+            };
+            if !u.on_table() {
+                text.push_str(", and is gone");
+            }
+            events.push(
+                Event::new(if u.on_table() { "hit" } else { "eliminated" }, RULE, text)
+                    .side(u.side)
+                    .units([u.id.clone()]),
+            );
+        }
+        if taken < n {
+            events.push(Event::new(
+                "hit",
+                RULE,
+                format!(
+                    "{} more find no one left in {}",
+                    casualties(n - taken),
+                    label(hex)
+                ),
+            ));
+        }
+        (taken, events)
+    }
+}

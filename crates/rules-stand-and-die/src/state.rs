@@ -1,0 +1,502 @@
+//! The game in play: the position, the turn's phases, and the `Game` API over them. The
+//! procedures themselves live in the file of the paragraph they come from.
+
+use crate::marching::{self, march_allowance};
+use crate::musketry;
+use crate::orders::Order;
+use crate::troops::{Arm, Unit, GUN_CASUALTIES};
+use crate::water;
+use std::sync::Arc;
+use volley_core::geometry::{label, step, Facing};
+use volley_core::map::Map;
+use volley_core::view::{ObjectiveView, SideView, UnitView};
+use volley_core::{Action, Dice, Event, Game, Hex, Illegal, Outcome, Side, View};
+
+/// What the scenario fixed, which never changes in play.
+#[derive(Debug)]
+pub struct Setting {
+    pub name: String,
+    pub title: String,
+    pub turn_limit: u32,
+    pub map: Map,
+    pub side_names: [String; 2],
+    pub objectives: Vec<Objective>,
+    pub table: TableRules,
+}
+
+#[derive(Clone, Debug)]
+pub struct Objective {
+    pub hex: Hex,
+    pub name: String,
+    pub points: i32,
+}
+
+/// The choices the text leaves to the table, set by the scenario's options.
+#[derive(Clone, Copy, Debug)]
+pub struct TableRules {
+    /// Figures' room in one hex.
+    pub hex_capacity: u32,
+    /// Room one gun takes, in figures.
+    pub gun_room: u32,
+    /// Whether troops may wade fords (a ford is not an all-water hex).
+    pub fords_open: bool,
+}
+
+/// Each turn: the side that won the roll marches, then fires; then the other side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// Loaded, opening roll not yet made.
+    Setup,
+    March(Side),
+    Musketry(Side),
+    Over,
+}
+
+#[derive(Clone, Debug)]
+pub struct StandAndDieGame {
+    pub setting: Arc<Setting>,
+    /// Every unit of the scenario, in scenario order; destroyed ones stay with 0 figures so
+    /// that action numbers keep pointing at the same unit.
+    pub units: Vec<Unit>,
+    /// Hexes marked Standing; every other occupied hex will fall back under pressure.
+    pub standing: Vec<Hex>,
+    pub turn: u32,
+    pub phase: Phase,
+    /// The side marching first this turn.
+    pub first: Side,
+    /// Hexes whose Standing marker was set or lifted in this march (once each).
+    pub marks_changed: Vec<Hex>,
+    /// Hexes that have fired in this musketry phase.
+    pub fired_from: Vec<Hex>,
+    /// Enemy hexes fired on in this musketry phase, in order, that will fall back.
+    pub fired_on: Vec<Hex>,
+    /// Casualties each side has inflicted (a man or a gun casualty counts one).
+    pub inflicted: [u32; 2],
+    /// Casualties each side could take at the start.
+    pub starting: [u32; 2],
+    pub outcome: Option<Outcome>,
+}
+
+impl StandAndDieGame {
+    pub fn new(setting: Setting, units: Vec<Unit>, standing: Vec<Hex>) -> StandAndDieGame {
+        let starting = Side::BOTH.map(|s| {
+            units
+                .iter()
+                .filter(|u| u.side == s)
+                .map(Unit::casualties_to_destroy)
+                .sum()
+        });
+        StandAndDieGame {
+            setting: Arc::new(setting),
+            units,
+            standing,
+            turn: 1,
+            phase: Phase::Setup,
+            first: Side::Red,
+            marks_changed: Vec::new(),
+            fired_from: Vec::new(),
+            fired_on: Vec::new(),
+            inflicted: [0, 0],
+            starting,
+            outcome: None,
+        }
+    }
+
+    pub fn map(&self) -> &Map {
+        &self.setting.map
+    }
+
+    pub fn table(&self) -> TableRules {
+        self.setting.table
+    }
+
+    /// The units still on the table in a hex, with their numbers.
+    pub fn troops_in(&self, hex: Hex) -> impl Iterator<Item = (usize, &Unit)> {
+        self.units
+            .iter()
+            .enumerate()
+            .filter(move |(_, u)| u.on_table() && u.hex == hex)
+    }
+
+    /// The side holding a hex, if any.
+    pub fn holder(&self, hex: Hex) -> Option<Side> {
+        self.troops_in(hex).next().map(|(_, u)| u.side)
+    }
+
+    /// The hexside the troops in a hex face (they all face the same way).
+    pub fn hex_facing(&self, hex: Hex) -> Option<Facing> {
+        self.troops_in(hex).next().map(|(_, u)| u.facing)
+    }
+
+    pub fn is_standing(&self, hex: Hex) -> bool {
+        self.standing.contains(&hex)
+    }
+
+    /// The hexes a side holds, in unit order.
+    pub fn hexes_of(&self, side: Side) -> Vec<Hex> {
+        let mut out: Vec<Hex> = Vec::new();
+        for u in self.units.iter().filter(|u| u.on_table() && u.side == side) {
+            if !out.contains(&u.hex) {
+                out.push(u.hex);
+            }
+        }
+        out
+    }
+
+    /// A Standing marker leaves with the last troops out of its hex.
+    pub fn lift_marker_if_empty(&mut self, hex: Hex) {
+        if self.holder(hex).is_none() {
+            self.standing.retain(|h| *h != hex);
+        }
+    }
+
+    /// The side whose march or musketry it is.
+    pub fn phasing(&self) -> Option<Side> {
+        match self.phase {
+            Phase::March(s) | Phase::Musketry(s) => Some(s),
+            Phase::Setup | Phase::Over => None,
+        }
+    }
+
+    pub fn side_name(&self, side: Side) -> &str {
+        &self.setting.side_names[side.index()]
+    }
+
+    fn order_of(&self, action: Action) -> Result<Order, Illegal> {
+        Order::unpack(action)
+            .filter(|o| o.unit().is_none_or(|i| i < self.units.len()))
+            .ok_or_else(|| Illegal::new(format!("{action:?} is not a Stand and Die action")))
+    }
+
+    /// Why an order may not be given now, if it may not.
+    fn check(&self, order: Order) -> Result<(), Illegal> {
+        match self.phase {
+            Phase::Setup => return Err(Illegal::new("the game has not started")),
+            Phase::Over => return Err(Illegal::new("the game is over")),
+            _ => {}
+        }
+        match order {
+            Order::End => Ok(()),
+            Order::Move { unit, to } => self.check_march(unit, to),
+            Order::Face { unit, facing } => self.check_face(unit, facing),
+            Order::Stand { hex } => self.check_marker(hex, true),
+            Order::FallBack { hex } => self.check_marker(hex, false),
+            Order::Fire { from, at } => self.check_fire(from, at),
+        }
+    }
+
+    /// Every order worth asking `check` about now.
+    fn candidates(&self) -> Vec<Order> {
+        let mut out = Vec::new();
+        match self.phase {
+            Phase::March(side) => {
+                for (i, u) in self.units.iter().enumerate() {
+                    if u.side != side || !u.on_table() {
+                        continue;
+                    }
+                    for f in Facing::ALL {
+                        out.push(Order::Move {
+                            unit: i,
+                            to: step(u.hex, f),
+                        });
+                    }
+                    for facing in Facing::ALL {
+                        out.push(Order::Face { unit: i, facing });
+                    }
+                }
+                for hex in self.hexes_of(side) {
+                    out.push(Order::Stand { hex });
+                    out.push(Order::FallBack { hex });
+                }
+            }
+            Phase::Musketry(side) => {
+                for from in self.hexes_of(side) {
+                    for f in Facing::ALL {
+                        let near = step(from, f);
+                        out.push(Order::Fire { from, at: near });
+                        out.push(Order::Fire {
+                            from,
+                            at: step(near, f),
+                        });
+                    }
+                }
+            }
+            Phase::Setup | Phase::Over => return out,
+        }
+        out.push(Order::End);
+        out
+    }
+
+    /// `end`: the phasing side is done; the next phase (or turn) begins.
+    fn end_phase(&mut self, dice: &mut dyn Dice) -> Vec<Event> {
+        let mut events = Vec::new();
+        match self.phase {
+            Phase::March(side) => {
+                self.phase = Phase::Musketry(side);
+                self.fired_from.clear();
+                self.fired_on.clear();
+                events.push(
+                    Event::new(
+                        "phase",
+                        musketry::RULE,
+                        format!("{} musketry", self.side_name(side)),
+                    )
+                    .side(side),
+                );
+            }
+            Phase::Musketry(side) => {
+                events.extend(self.fall_back(side.other()));
+                if side == self.first {
+                    events.push(self.begin_march(side.other()));
+                } else if self.turn >= self.setting.turn_limit {
+                    events.push(self.end_at_turn_limit());
+                } else {
+                    self.turn += 1;
+                    events.extend(self.begin_turn(dice));
+                }
+            }
+            Phase::Setup | Phase::Over => {}
+        }
+        events
+    }
+
+    /// A turn opens with the roll for who marches first.
+    fn begin_turn(&mut self, dice: &mut dyn Dice) -> Vec<Event> {
+        let (first, roll) = marching::roll_initiative(dice, self.turn);
+        self.first = first;
+        vec![roll, self.begin_march(first)]
+    }
+
+    fn begin_march(&mut self, side: Side) -> Event {
+        self.phase = Phase::March(side);
+        self.marks_changed.clear();
+        for u in self.units.iter_mut() {
+            u.marched = 0;
+            u.turned = false;
+        }
+        Event::new(
+            "phase",
+            marching::RULE,
+            format!("turn {}: {} march", self.turn, self.side_name(side)),
+        )
+        .side(side)
+    }
+
+    fn phase_words(&self) -> String {
+        match self.phase {
+            Phase::Setup => "setting up".into(),
+            Phase::March(s) => format!("{} march", s.name()),
+            Phase::Musketry(s) => format!("{} musketry", s.name()),
+            Phase::Over => "game over".into(),
+        }
+    }
+
+    fn unit_view(&self, u: &Unit) -> UnitView {
+        let mut flags = vec![if self.is_standing(u.hex) {
+            "standing".to_string()
+        } else {
+            "falling back".to_string()
+        }];
+        if u.marched > 0 {
+            flags.push("moved".into());
+        }
+        if self.fired_from.contains(&u.hex) && self.phasing() == Some(u.side) {
+            flags.push("fired".into());
+        }
+        let artillery = u.arm == Arm::Artillery;
+        UnitView {
+            id: u.id.clone(),
+            name: u.name.clone(),
+            side: u.side,
+            arm: u.arm.name().to_string(),
+            class: None,
+            symbol: u.arm.symbol(),
+            hex: label(u.hex),
+            facing: Some(u.facing),
+            hits: if artillery { u.gun_casualties } else { 0 },
+            max_hits: if artillery { GUN_CASUALTIES } else { 0 },
+            te: 0,
+            max_te: 0,
+            strength: Some(u.figures),
+            flags,
+            commander: None,
+        }
+    }
+}
+
+impl Game for StandAndDieGame {
+    fn ruleset(&self) -> &'static str {
+        crate::ID
+    }
+
+    fn start(&mut self, dice: &mut dyn Dice) -> Vec<Event> {
+        if self.phase != Phase::Setup {
+            return Vec::new();
+        }
+        self.begin_turn(dice)
+    }
+
+    fn to_decide(&self) -> Option<Side> {
+        self.phasing()
+    }
+
+    fn legal_actions(&self) -> Vec<Action> {
+        self.candidates()
+            .into_iter()
+            .filter(|o| self.check(*o).is_ok())
+            .map(Order::pack)
+            .collect()
+    }
+
+    fn apply(&mut self, action: Action, dice: &mut dyn Dice) -> Result<Vec<Event>, Illegal> {
+        let order = self.order_of(action)?;
+        self.check(order)?;
+        Ok(match order {
+            Order::End => self.end_phase(dice),
+            Order::Move { unit, to } => vec![self.march(unit, to)],
+            Order::Face { unit, facing } => vec![self.face(unit, facing)],
+            Order::Stand { hex } => vec![self.set_marker(hex, true)],
+            Order::FallBack { hex } => vec![self.set_marker(hex, false)],
+            Order::Fire { from, at } => self.fire(from, at, dice),
+        })
+    }
+
+    fn notation(&self, action: Action) -> String {
+        match self.order_of(action) {
+            Ok(order) => self.write_order(order),
+            Err(e) => e.0,
+        }
+    }
+
+    fn parse_action(&self, text: &str) -> Result<Action, Illegal> {
+        self.read_order(text).map(Order::pack)
+    }
+
+    fn turn(&self) -> u32 {
+        self.turn
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.outcome.clone()
+    }
+
+    fn view(&self, side: Option<Side>) -> View {
+        // Nothing is hidden in Stand and Die: every viewer sees the whole table.
+        View {
+            ruleset: crate::ID.to_string(),
+            scenario: self.setting.name.clone(),
+            title: self.setting.title.clone(),
+            viewer: side,
+            turn: self.turn,
+            turn_limit: self.setting.turn_limit,
+            phase: self.phase_words(),
+            phasing: self.phasing(),
+            to_decide: self.phasing(),
+            map: self.map().to_view(),
+            sides: Side::BOTH
+                .into_iter()
+                .map(|s| SideView {
+                    side: s,
+                    name: self.side_name(s).to_string(),
+                    losses_percent: if self.starting[s.index()] == 0 {
+                        0.0
+                    } else {
+                        100.0 * self.inflicted[s.other().index()] as f64
+                            / self.starting[s.index()] as f64
+                    },
+                    break_point: None,
+                    score: self.score(s),
+                    commanders: Vec::new(),
+                })
+                .collect(),
+            units: self
+                .units
+                .iter()
+                .filter(|u| u.on_table())
+                .map(|u| self.unit_view(u))
+                .collect(),
+            markers: Vec::new(),
+            objectives: self
+                .setting
+                .objectives
+                .iter()
+                .map(|o| ObjectiveView {
+                    hex: label(o.hex),
+                    name: o.name.clone(),
+                    points: o.points,
+                    holder: self.holder(o.hex),
+                })
+                .collect(),
+            outcome: self.outcome.clone(),
+        }
+    }
+
+    fn clone_game(&self) -> Box<dyn Game> {
+        Box::new(self.clone())
+    }
+
+    fn check_invariants(&self) -> Result<(), String> {
+        let table = self.table();
+        for u in self.units.iter().filter(|u| u.on_table()) {
+            if !self.map().contains(u.hex) {
+                return Err(format!("{} is off the map at {}", u.label(), label(u.hex)));
+            }
+            if !water::enterable(self.map(), u.hex, table.fords_open) {
+                return Err(format!("{} is in the river at {}", u.label(), label(u.hex)));
+            }
+            if u.marched > march_allowance(u.arm) {
+                return Err(format!("{} marched {} hexes", u.label(), u.marched));
+            }
+        }
+        for u in &self.units {
+            if u.gun_casualties >= GUN_CASUALTIES
+                || (u.arm != Arm::Artillery && u.gun_casualties > 0)
+            {
+                return Err(format!(
+                    "{} has {} gun casualties",
+                    u.label(),
+                    u.gun_casualties
+                ));
+            }
+            if !u.on_table() && u.gun_casualties > 0 {
+                return Err(format!("destroyed {} still has gun casualties", u.label()));
+            }
+        }
+        for side in Side::BOTH {
+            for hex in self.hexes_of(side) {
+                let troops: Vec<&Unit> = self.troops_in(hex).map(|(_, u)| u).collect();
+                if troops.iter().any(|u| u.side != side) {
+                    return Err(format!("both sides are in {}", label(hex)));
+                }
+                if troops.iter().any(|u| u.facing != troops[0].facing) {
+                    return Err(format!("the troops in {} face different ways", label(hex)));
+                }
+                if let Some(problem) = marching::stacking_problem(troops, &table) {
+                    return Err(format!("{problem} in {}", label(hex)));
+                }
+            }
+        }
+        if let Some(h) = self.standing.iter().find(|h| self.holder(**h).is_none()) {
+            return Err(format!("empty hex {} is marked Standing", label(*h)));
+        }
+        for side in Side::BOTH {
+            let left: u32 = self
+                .units
+                .iter()
+                .filter(|u| u.side == side)
+                .map(Unit::casualties_to_destroy)
+                .sum();
+            if left + self.inflicted[side.other().index()] != self.starting[side.index()] {
+                return Err(format!(
+                    "{side} casualties do not add up: {left} left + {} inflicted != {} at start",
+                    self.inflicted[side.other().index()],
+                    self.starting[side.index()]
+                ));
+            }
+        }
+        if self.outcome.is_some() != (self.phase == Phase::Over) {
+            return Err("the outcome and the phase disagree".into());
+        }
+        Ok(())
+    }
+}
