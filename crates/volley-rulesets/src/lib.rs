@@ -7,7 +7,13 @@ use volley_core::{Options, Ruleset, ScenarioError, ScenarioSource, Seed, Session
 
 /// Every ruleset, by id.
 pub fn rulesets() -> &'static [&'static dyn Ruleset] {
-    &[]
+    // A static, not a promoted temporary: a slice that refers to other statics is never
+    // promoted to 'static.
+    static RULESETS: &[&dyn Ruleset] = &[
+        &rules_hex_command::RULESET,
+        &rules_stand_and_die::RULESET,
+    ];
+    RULESETS
 }
 
 pub fn find(id: &str) -> Option<&'static dyn Ruleset> {
@@ -28,7 +34,7 @@ macro_rules! bundled {
 
 /// The bundled scenarios, from `scenarios/` at the top of the repository.
 pub fn bundled() -> &'static [Bundled] {
-    bundled![]
+    bundled!["hc-first-clash", "hc-crossroads", "hc-night-march", "sad-river-crossing"]
 }
 
 /// A scenario by bundled name or by path.

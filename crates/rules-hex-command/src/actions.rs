@@ -1,0 +1,192 @@
+//! The actions of Hex Command and their text notation:
+//! `move r3 0405`, `face r3 NE`, `limber r5`, `unlimber r5`, `push r5 0405`,
+//! `attach R1 r3`, `fire r3 0607`, `melee r3 0506`, `advance r3 NE`, `hold r3 NE`, `end`.
+
+use crate::state::State;
+use volley_core::geometry::{label, parse_label, Facing};
+use volley_core::{Action, Hex, Illegal};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum HcAction {
+    End,
+    Move { unit: u16, to: Hex },
+    Face { unit: u16, facing: Facing },
+    Limber { unit: u16 },
+    Unlimber { unit: u16 },
+    Push { unit: u16, to: Hex },
+    Attach { commander: u16, unit: u16 },
+    Fire { unit: u16, target: Hex },
+    Melee { unit: u16, target: Hex },
+    Advance { unit: u16, facing: Facing },
+    Hold { unit: u16, facing: Facing },
+}
+
+fn pack_hex(h: Hex) -> u64 {
+    (((h.x as i16) as u16 as u64) << 16) | ((h.y as i16) as u16 as u64)
+}
+
+fn unpack_hex(v: u64) -> Hex {
+    Hex::new(((v >> 16) as u16) as i16 as i32, (v as u16) as i16 as i32)
+}
+
+impl HcAction {
+    pub fn encode(self) -> Action {
+        let (kind, a, b): (u64, u64, u64) = match self {
+            HcAction::End => (0, 0, 0),
+            HcAction::Move { unit, to } => (1, unit as u64, pack_hex(to)),
+            HcAction::Face { unit, facing } => (2, unit as u64, facing.index() as u64),
+            HcAction::Limber { unit } => (3, unit as u64, 0),
+            HcAction::Unlimber { unit } => (4, unit as u64, 0),
+            HcAction::Push { unit, to } => (5, unit as u64, pack_hex(to)),
+            HcAction::Attach { commander, unit } => (6, unit as u64, commander as u64),
+            HcAction::Fire { unit, target } => (7, unit as u64, pack_hex(target)),
+            HcAction::Melee { unit, target } => (8, unit as u64, pack_hex(target)),
+            HcAction::Advance { unit, facing } => (9, unit as u64, facing.index() as u64),
+            HcAction::Hold { unit, facing } => (10, unit as u64, facing.index() as u64),
+        };
+        Action(kind << 56 | a << 32 | b)
+    }
+
+    pub fn decode(action: Action) -> Option<HcAction> {
+        let kind = action.0 >> 56;
+        let unit = ((action.0 >> 32) & 0xffff) as u16;
+        let b = action.0 & 0xffff_ffff;
+        let facing = || Facing::from_index((b % 6) as u8);
+        Some(match kind {
+            0 => HcAction::End,
+            1 => HcAction::Move {
+                unit,
+                to: unpack_hex(b),
+            },
+            2 => HcAction::Face {
+                unit,
+                facing: facing(),
+            },
+            3 => HcAction::Limber { unit },
+            4 => HcAction::Unlimber { unit },
+            5 => HcAction::Push {
+                unit,
+                to: unpack_hex(b),
+            },
+            6 => HcAction::Attach {
+                commander: b as u16,
+                unit,
+            },
+            7 => HcAction::Fire {
+                unit,
+                target: unpack_hex(b),
+            },
+            8 => HcAction::Melee {
+                unit,
+                target: unpack_hex(b),
+            },
+            9 => HcAction::Advance {
+                unit,
+                facing: facing(),
+            },
+            10 => HcAction::Hold {
+                unit,
+                facing: facing(),
+            },
+            _ => return None,
+        })
+    }
+
+    pub fn notation(self, s: &State) -> String {
+        let id = |u: u16| {
+            s.units
+                .get(u as usize)
+                .map_or("?", |u| u.id.as_str())
+                .to_string()
+        };
+        match self {
+            HcAction::End => "end".into(),
+            HcAction::Move { unit, to } => format!("move {} {}", id(unit), label(to)),
+            HcAction::Face { unit, facing } => format!("face {} {facing}", id(unit)),
+            HcAction::Limber { unit } => format!("limber {}", id(unit)),
+            HcAction::Unlimber { unit } => format!("unlimber {}", id(unit)),
+            HcAction::Push { unit, to } => format!("push {} {}", id(unit), label(to)),
+            HcAction::Attach { commander, unit } => {
+                format!(
+                    "attach {} {}",
+                    s.commanders
+                        .get(commander as usize)
+                        .map_or("?", |c| c.id.as_str()),
+                    id(unit)
+                )
+            }
+            HcAction::Fire { unit, target } => format!("fire {} {}", id(unit), label(target)),
+            HcAction::Melee { unit, target } => format!("melee {} {}", id(unit), label(target)),
+            HcAction::Advance { unit, facing } => format!("advance {} {facing}", id(unit)),
+            HcAction::Hold { unit, facing } => format!("hold {} {facing}", id(unit)),
+        }
+    }
+
+    pub fn parse(text: &str, s: &State) -> Result<HcAction, Illegal> {
+        let words: Vec<&str> = text.split_whitespace().collect();
+        let usage = "actions look like: move r3 0405 | face r3 NE | limber r5 | unlimber r5 | push r5 0405 | attach R1 r3 | fire r3 0607 | melee r3 0506 | advance r3 NE | hold r3 NE | end";
+        let unit = |w: &str| -> Result<u16, Illegal> {
+            s.units
+                .iter()
+                .position(|u| u.id == w)
+                .map(|i| i as u16)
+                .ok_or_else(|| Illegal::new(format!("there is no unit \"{w}\"")))
+        };
+        let hex = |w: &str| {
+            parse_label(w)
+                .ok_or_else(|| Illegal::new(format!("\"{w}\" is not a hex label like 0405")))
+        };
+        let facing = |w: &str| {
+            Facing::parse(w).ok_or_else(|| {
+                Illegal::new(format!("\"{w}\" is not a facing (N, NE, SE, S, SW, NW)"))
+            })
+        };
+        let a = match words.as_slice() {
+            ["end"] => HcAction::End,
+            ["move", u, h] => HcAction::Move {
+                unit: unit(u)?,
+                to: hex(h)?,
+            },
+            ["face", u, f] => HcAction::Face {
+                unit: unit(u)?,
+                facing: facing(f)?,
+            },
+            ["limber", u] => HcAction::Limber { unit: unit(u)? },
+            ["unlimber", u] => HcAction::Unlimber { unit: unit(u)? },
+            ["push", u, h] => HcAction::Push {
+                unit: unit(u)?,
+                to: hex(h)?,
+            },
+            ["attach", c, u] => {
+                let commander = s
+                    .commanders
+                    .iter()
+                    .position(|x| x.id == *c)
+                    .ok_or_else(|| Illegal::new(format!("there is no commander \"{c}\"")))?
+                    as u16;
+                HcAction::Attach {
+                    commander,
+                    unit: unit(u)?,
+                }
+            }
+            ["fire", u, h] => HcAction::Fire {
+                unit: unit(u)?,
+                target: hex(h)?,
+            },
+            ["melee", u, h] => HcAction::Melee {
+                unit: unit(u)?,
+                target: hex(h)?,
+            },
+            ["advance", u, f] => HcAction::Advance {
+                unit: unit(u)?,
+                facing: facing(f)?,
+            },
+            ["hold", u, f] => HcAction::Hold {
+                unit: unit(u)?,
+                facing: facing(f)?,
+            },
+            _ => return Err(Illegal::new(format!("cannot read \"{text}\": {usage}"))),
+        };
+        Ok(a)
+    }
+}

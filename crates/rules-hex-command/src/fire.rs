@@ -1,0 +1,476 @@
+//! Section 7 (combat: phasing and non-phasing fire), 7.1 (ganging up), section 3 and 3.1
+//! (artillery classes, rifled guns' grapeshot), and the firing chart.
+
+use crate::actions::HcAction;
+use crate::cnc::Band;
+use crate::events::ev;
+use crate::rout;
+use crate::state::*;
+use crate::units::{Arm, Class};
+use volley_core::geometry::{aspect, distance, in_front_arc, label, lines_between, Aspect};
+use volley_core::map::{Hexside, Terrain};
+use volley_core::{Dice, Event, Hex, Side};
+
+/// Firing chart: the longest range, in hexes, of each band (auto, Color, Code, CnC); `None`
+/// where the weapon has no such band. Artillery bands are two hexes each (section 3); class A
+/// weapons reach one band further at CnC (the chart's "A class" row).
+pub fn band_ranges(u: &Unit) -> [Option<u32>; 4] {
+    match (u.arm, u.class) {
+        (Arm::Artillery, Class::A) => [None, Some(4), Some(6), Some(10)],
+        (Arm::Artillery, Class::B) => [Some(2), Some(4), Some(6), Some(8)],
+        (Arm::Artillery, Class::C) => [None, Some(2), Some(4), Some(6)],
+        // Repeaters and cavalry carbines reach only the Code band (chart note "+").
+        (Arm::Cavalry, _) => [Some(1), Some(2), Some(3), None],
+        (_, Class::A) => [Some(1), Some(2), Some(3), Some(5)],
+        (_, Class::B) => [Some(1), Some(2), Some(3), Some(4)],
+        (_, Class::C) => [None, Some(1), Some(2), Some(3)],
+    }
+}
+
+/// The band a target at `range` hexes falls in, before modifiers.
+pub fn range_band(u: &Unit, range: u32) -> Option<Band> {
+    let ranges = band_ranges(u);
+    Band::ALL
+        .into_iter()
+        .zip(ranges)
+        .find(|(_, max)| max.is_some_and(|m| range <= m))
+        .map(|(b, _)| b)
+}
+
+/// What a line of sight crosses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Sight {
+    Clear,
+    /// A partial obstacle (light woods, works): 1 CP (7 i).
+    Partial,
+    Blocked,
+}
+
+/// Line of sight, centre to centre (7 h): hills higher than the lower end block, woods and
+/// buildings block as if a level higher (so forest below a hill extends its crest, fig. 3),
+/// and with `units` set, units on the line block — except friends that artillery on higher
+/// ground fires over from more than one hex back, outside their dead zone (7 p, 7 j).
+/// A line along a hexside is open if either side of it is.
+pub fn line_of_sight(s: &State, from: Hex, to: Hex, viewer: Option<(Side, bool)>) -> Sight {
+    let lines = lines_between(from, to);
+    lines
+        .iter()
+        .map(|l| sight_along(s, from, to, l, viewer))
+        .min()
+        .unwrap_or(Sight::Clear)
+}
+
+fn sight_along(s: &State, from: Hex, to: Hex, line: &[Hex], viewer: Option<(Side, bool)>) -> Sight {
+    let map = s.map();
+    let (e1, e2) = (map.elevation(from), map.elevation(to));
+    let low = e1.min(e2);
+    let mut partial = false;
+    for &h in line {
+        let t = map.terrain(h);
+        let eh = map.elevation(h);
+        let height = eh
+            + u8::from(matches!(
+                t,
+                Terrain::Woods | Terrain::Town | Terrain::Mountain
+            ));
+        if height > low {
+            return Sight::Blocked;
+        }
+        if matches!(t, Terrain::LightWoods | Terrain::Fort) {
+            partial = true;
+        }
+        if let Some((side, artillery)) = viewer {
+            if let Some(o) = s.unit_at(h).filter(|&o| s.visible_to(o, side)) {
+                let friend = s.units[o].side == side;
+                let back = distance(from, h);
+                let over = friend
+                    && artillery
+                    && e1 > eh
+                    && back >= 2
+                    && distance(h, to) > 1
+                    && 2 * distance(h, to) > back;
+                if !over {
+                    return Sight::Blocked;
+                }
+            }
+        }
+    }
+    if partial {
+        Sight::Partial
+    } else {
+        Sight::Clear
+    }
+}
+
+/// Covers the target has against fire from `from`: woods, light woods or buildings count
+/// one, a fort two, a wall, hedge or fence on the hexside the fire crosses one more.
+pub fn cover(s: &State, target: Hex, from: Hex) -> i32 {
+    let map = s.map();
+    let mut c = match map.terrain(target) {
+        Terrain::Woods | Terrain::LightWoods | Terrain::Town => 1,
+        Terrain::Fort => 2,
+        _ => 0,
+    };
+    let [a, b] = lines_between(from, target);
+    let last = |l: &Vec<Hex>| l.last().copied().unwrap_or(from);
+    if [last(&a), last(&b)].iter().any(|&h| {
+        matches!(
+            map.hexside(h, target),
+            Some(Hexside::Wall | Hexside::Hedge | Hexside::Fence)
+        )
+    }) {
+        c += 1;
+    }
+    c
+}
+
+/// Whether unit `i` may fire in this phase at all.
+pub fn may_fire(s: &State, i: usize) -> bool {
+    let u = &s.units[i];
+    let armed = match u.arm {
+        Arm::Infantry | Arm::LightInfantry | Arm::Skirmishers => true,
+        Arm::Cavalry => u.carbines,
+        Arm::Artillery => !u.limbered && !u.is_crew_only(),
+        Arm::Wagon | Arm::Decoy => false,
+    };
+    armed
+        && u.active()
+        && !u.routed
+        && !u.fired_phase
+        && !(s.settings().fire_once_per_turn && u.fired_turn)
+        && !(u.unlimbered_after_move && s.settings().move_unlimber_fire_next_turn)
+        && !(u.heavy && u.heavy_moved_turn)
+        && !s.in_melee(i)
+}
+
+/// A possible shot and how it is judged.
+#[derive(Clone, Debug)]
+pub struct Shot {
+    pub target: usize,
+    pub range: u32,
+    pub base: Band,
+    pub needed: Band,
+    pub modifiers: Vec<String>,
+}
+
+/// Every target unit `i` may fire at now, with what it needs to hit.
+pub fn shots(s: &State, i: usize) -> Vec<Shot> {
+    let u = &s.units[i];
+    let artillery = u.arm == Arm::Artillery;
+    let mut in_arc: Vec<(usize, u32, Band, Sight)> = Vec::new();
+    let mut beside: Vec<(usize, Sight)> = Vec::new();
+    for (t, e) in s.units.iter().enumerate() {
+        if e.side == u.side || !e.active() || !s.visible_to(t, u.side) {
+            continue;
+        }
+        let range = distance(u.hex, e.hex);
+        // No firing into a melee (7.3 g), except skirmishers point blank in its first round.
+        if s.in_melee(t) {
+            let first_round = s
+                .melees
+                .iter()
+                .filter(|m| m.attacker == t || m.defender == t)
+                .all(|m| m.rounds == 0);
+            if !(u.arm == Arm::Skirmishers && range == 1 && first_round) {
+                continue;
+            }
+        }
+        let Some(base) = range_band(u, range) else {
+            continue;
+        };
+        let sight = line_of_sight(s, u.hex, e.hex, Some((u.side, artillery)));
+        if sight == Sight::Blocked {
+            continue;
+        }
+        if in_front_arc(u.hex, u.facing, e.hex) {
+            in_arc.push((t, range, base, sight));
+        } else if range == 1 && aspect(u.hex, u.facing, e.hex) == Aspect::Flank {
+            beside.push((t, sight));
+        }
+    }
+    // 7 f, 7 g: the closest band holding a target must be fired at; skirmishers may be
+    // passed over for a more threatening target (firing chart notes).
+    let nearest = |skip_sk: bool| {
+        in_arc
+            .iter()
+            .filter(|x| !(skip_sk && s.units[x.0].arm == Arm::Skirmishers))
+            .map(|x| x.2)
+            .min()
+    };
+    let bands: Vec<Band> = [nearest(false), nearest(true)]
+        .into_iter()
+        .flatten()
+        .collect();
+    let mut out = Vec::new();
+    for &(t, range, base, sight) in &in_arc {
+        if !bands.contains(&base) {
+            continue;
+        }
+        let alone_in_band = in_arc.iter().filter(|x| x.2 == base).count() == 1;
+        if let Some(shot) = judge(s, i, t, range, base, sight, false, alone_in_band) {
+            out.push(shot);
+        }
+    }
+    // 7 e: point-blank fire beside the arc, at 1 CP, when nothing in arc is that close.
+    if !in_arc.iter().any(|x| x.1 == 1) {
+        for &(t, sight) in &beside {
+            if let Some(base) = range_band(u, 1) {
+                if let Some(shot) = judge(s, i, t, 1, base, sight, true, true) {
+                    out.push(shot);
+                }
+            }
+        }
+    }
+    out
+}
+
+#[allow(clippy::too_many_arguments)]
+fn judge(
+    s: &State,
+    i: usize,
+    t: usize,
+    range: u32,
+    base: Band,
+    sight: Sight,
+    out_of_arc: bool,
+    alone_in_band: bool,
+) -> Option<Shot> {
+    let u = &s.units[i];
+    let e = &s.units[t];
+    // 7.1 a: at most two units of one arm on a target, and a second only when the target is
+    // the only one in its band.
+    let same_arm = |a: Arm| if a == Arm::Artillery { 0 } else { 1 };
+    let earlier = s
+        .fire_log
+        .iter()
+        .filter(|(f, tt)| *tt == t && same_arm(s.units[*f].arm) == same_arm(u.arm))
+        .count();
+    if earlier >= 2 || (earlier == 1 && !alone_in_band) {
+        return None;
+    }
+    let mut cp = 0i32;
+    let mut cb = 0i32;
+    let mut mods = Vec::new();
+    if u.hits > 0 {
+        cp += u.hits as i32;
+        mods.push(format!("{} CP for hits", u.hits));
+    }
+    if u.fatigued() {
+        cp += 1;
+        mods.push("1 CP fatigued".into());
+    }
+    let c = cover(s, e.hex, u.hex);
+    if c > 0 {
+        cp += c;
+        mods.push(format!("{c} CP for cover"));
+    }
+    if sight == Sight::Partial {
+        cp += 1;
+        mods.push("1 CP partial obstacle".into());
+    }
+    if out_of_arc {
+        cp += 1;
+        mods.push("1 CP point blank outside the arc".into());
+    }
+    if u.unlimbered_after_move {
+        cp += 1;
+        mods.push("1 CP moved and unlimbered".into());
+    }
+    if aspect(e.hex, e.facing, u.hex) != Aspect::Front && !e.routed {
+        cb += 1;
+        mods.push("1 CB flank/rear".into());
+    }
+    let cv = s.commander_value(i);
+    if cv > 0 {
+        cb += cv;
+        mods.push(format!("{cv} CB commander"));
+    }
+    if u.trained {
+        cb += 1;
+        mods.push("1 CB trained".into());
+    }
+    if cb > 2 {
+        mods.push("bonuses capped at 2".into());
+    }
+    let needed = base.shifted(cp - cb.min(2))?;
+    // Rifled guns (and class C) have no automatic hit: they roll for Red (3.1).
+    let needed = if needed == Band::Auto && u.arm == Arm::Artillery && u.class != Class::B {
+        Band::Color
+    } else {
+        needed
+    };
+    Some(Shot {
+        target: t,
+        range,
+        base,
+        needed,
+        modifiers: mods,
+    })
+}
+
+pub fn legal(s: &State, side: Side, out: &mut Vec<HcAction>) {
+    for i in 0..s.units.len() {
+        if s.units[i].side != side || !may_fire(s, i) {
+            continue;
+        }
+        for shot in shots(s, i) {
+            out.push(HcAction::Fire {
+                unit: i as u16,
+                target: s.units[shot.target].hex,
+            });
+        }
+    }
+}
+
+pub fn apply(
+    s: &mut State,
+    i: usize,
+    target_hex: Hex,
+    dice: &mut dyn Dice,
+    events: &mut Vec<Event>,
+) {
+    let shot = shots(s, i)
+        .into_iter()
+        .find(|x| s.units[x.target].hex == target_hex)
+        .expect("legal shot");
+    let t = shot.target;
+    s.fire_log.push((i, t));
+    {
+        let u = &mut s.units[i];
+        u.fired_phase = true;
+        u.fired_turn = true;
+    }
+    crate::hidden::reveal(s, i, events);
+    let (fid, tid) = (s.units[i].id.clone(), s.units[t].id.clone());
+    let mods = if shot.modifiers.is_empty() {
+        "no modifiers".to_string()
+    } else {
+        shot.modifiers.join(", ")
+    };
+    let mut text = format!(
+        "{} fires at {} {} ({}): range {} → {}; {} → needs {}",
+        fid,
+        tid,
+        s.units[t].name,
+        label(target_hex),
+        shot.range,
+        shot.base.name(),
+        mods,
+        shot.needed.name()
+    );
+    let side = s.units[i].side;
+    let (hit, star_red) = if shot.needed == Band::Auto {
+        text.push_str(": automatic hit");
+        (true, false)
+    } else {
+        let (d, face) = s.settings().cube.roll(dice);
+        let hit = shot.needed.met_by(face);
+        text.push_str(&format!(
+            "; rolled {d} ({}): {}",
+            face.name(),
+            if hit { "hit" } else { "miss" }
+        ));
+        (hit, face.red && face.star)
+    };
+    events.push(
+        ev(
+            "fire",
+            if s.units[i].arm == Arm::Artillery {
+                "3"
+            } else {
+                "7"
+            },
+            text,
+        )
+        .side(side)
+        .units([fid.clone(), tid.clone()]),
+    );
+    if !hit {
+        return;
+    }
+    // 2 e, 2 g: on the red star the attached commander falls instead of the unit taking the hit.
+    if star_red {
+        if let Some(c) = s.units[t].commander {
+            crate::command::lose_commander(s, c, CommanderStatus::Killed, events);
+            return;
+        }
+    }
+    if s.units[i].arm == Arm::Skirmishers {
+        // Skirmisher hits are fatigue only (melee chart notes).
+        crate::movement::add_te(s, t, 1, "skirmisher fire", "7", events);
+        return;
+    }
+    let n = if s.units[i].heavy { 2 } else { 1 };
+    rout::apply_hits(s, t, n, "fire", events);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::units::Class;
+
+    fn unit(arm: Arm, class: Class) -> Unit {
+        crate::scenario::new_unit(
+            "x".into(),
+            "x".into(),
+            Side::Red,
+            arm,
+            class,
+            Hex::ZERO,
+            volley_core::geometry::Facing::N,
+            10,
+        )
+    }
+
+    #[test]
+    fn small_arms_bands_follow_the_chart() {
+        let b = unit(Arm::Infantry, Class::B);
+        let got: Vec<_> = (1..=5).map(|r| range_band(&b, r)).collect();
+        assert_eq!(
+            got,
+            vec![
+                Some(Band::Auto),
+                Some(Band::Color),
+                Some(Band::Code),
+                Some(Band::CnC),
+                None
+            ]
+        );
+        let a = unit(Arm::Infantry, Class::A);
+        assert_eq!(range_band(&a, 5), Some(Band::CnC));
+        let c = unit(Arm::Infantry, Class::C);
+        assert_eq!(range_band(&c, 1), Some(Band::Color));
+        assert_eq!(range_band(&c, 4), None);
+    }
+
+    #[test]
+    fn artillery_bands_are_two_hexes_each() {
+        let b = unit(Arm::Artillery, Class::B);
+        let got: Vec<_> = [1, 2, 3, 4, 5, 6, 7, 8, 9]
+            .into_iter()
+            .map(|r| range_band(&b, r))
+            .collect();
+        use Band::*;
+        assert_eq!(
+            got,
+            vec![
+                Some(Auto),
+                Some(Auto),
+                Some(Color),
+                Some(Color),
+                Some(Code),
+                Some(Code),
+                Some(CnC),
+                Some(CnC),
+                None
+            ]
+        );
+        let a = unit(Arm::Artillery, Class::A);
+        assert_eq!(
+            range_band(&a, 1),
+            Some(Color),
+            "rifled guns have no auto-hit band"
+        );
+        assert_eq!(range_band(&a, 10), Some(CnC));
+    }
+}

@@ -1,0 +1,568 @@
+//! Sections 7.2 (melee), 7.2.1–7.2.3 (several units, joining, zones of control), 7.3 (the
+//! melee process and cover), 7.4 (advance after melee), and section 3 / 3.1 (meleeing guns).
+
+use crate::actions::HcAction;
+use crate::cnc::Face;
+use crate::events::ev;
+use crate::movement::relocate;
+use crate::rout;
+use crate::state::*;
+use crate::units::{Arm, Class};
+use volley_core::geometry::{aspect, front_hexes, in_front_arc, label, step, Aspect, Facing};
+use volley_core::map::{Hexside, Terrain};
+use volley_core::{Dice, Event, Hex};
+
+/// Whether `a` can melee `d` at all (5 b, 5 c, 7.2.1): cavalry never fight into forest, and a
+/// unit that arrives at the foot of a hill with no movement left cannot charge up it.
+pub fn may_melee(s: &State, a: usize, d: usize, mp_left: u8) -> bool {
+    let (ua, ud) = (&s.units[a], &s.units[d]);
+    let map = s.map();
+    ua.arm.can_melee()
+        && !ua.is_crew_only()
+        && ud.active()
+        && ud.arm.is_real()
+        && !ud.routed
+        && !(ua.arm == Arm::Cavalry && map.terrain(ud.hex) == Terrain::Woods)
+        && !(mp_left == 0 && ua.stepped && map.elevation(ud.hex) > map.elevation(ua.hex))
+}
+
+pub fn engage(s: &mut State, a: usize, d: usize) {
+    if !s
+        .melees
+        .iter()
+        .any(|m| (m.attacker == a && m.defender == d) || (m.attacker == d && m.defender == a))
+    {
+        s.melees.push(Melee {
+            attacker: a,
+            defender: d,
+            rounds: 0,
+        });
+    }
+}
+
+pub fn legal(s: &State, out: &mut Vec<HcAction>) {
+    let side = s.phasing();
+    for (a, u) in s.units.iter().enumerate() {
+        if u.side != side || !u.active() || u.routed || s.in_melee(a) {
+            continue;
+        }
+        for h in front_hexes(u.hex, u.facing) {
+            if let Some(d) = s.unit_at(h) {
+                if s.units[d].side != side && s.visible_to(d, side) && may_melee(s, a, d, u.mp) {
+                    out.push(HcAction::Melee {
+                        unit: a as u16,
+                        target: h,
+                    });
+                }
+            }
+        }
+    }
+}
+
+pub fn declare(s: &mut State, a: usize, target: Hex, events: &mut Vec<Event>) {
+    let d = s.unit_at(target).expect("legal melee target");
+    engage(s, a, d);
+    let text = format!(
+        "{} {} declares melee against {} {}",
+        s.units[a].id, s.units[a].name, s.units[d].id, s.units[d].name
+    );
+    events.push(
+        ev("declare", "7.2", text)
+            .side(s.units[a].side)
+            .units([s.units[a].id.clone(), s.units[d].id.clone()]),
+    );
+}
+
+/// The cover a defender fights from, degraded by one for each round already fought
+/// (7.3 i); forts are double cover (7.3 a, Melee Forts).
+fn melee_cover(s: &State, m: &Melee) -> i32 {
+    let map = s.map();
+    let (a, d) = (&s.units[m.attacker], &s.units[m.defender]);
+    let mut c = match map.terrain(d.hex) {
+        Terrain::Woods | Terrain::LightWoods | Terrain::Town => 1,
+        Terrain::Fort => 2,
+        _ => 0,
+    };
+    if matches!(
+        map.hexside(a.hex, d.hex),
+        Some(Hexside::Wall | Hexside::Hedge | Hexside::Fence)
+    ) {
+        c += 1;
+    }
+    (c - m.rounds as i32).max(0)
+}
+
+/// A unit's melee value against an opponent, with the parts that made it (melee chart).
+fn value(s: &State, x: usize, y: usize, cover: i32) -> (i32, Vec<String>) {
+    let (ux, uy) = (&s.units[x], &s.units[y]);
+    let mut v = ux.arm.melee_value();
+    let mut parts = vec![format!("base {v}")];
+    if ux.hits > 0 {
+        v -= ux.hits as i32;
+        parts.push(format!("-{} hits", ux.hits));
+    }
+    if ux.fatigued() {
+        v -= 1;
+        parts.push("-1 fatigued".into());
+    }
+    let cv = s.commander_value(x);
+    if cv > 0 {
+        v += cv;
+        parts.push(format!("+{cv} commander"));
+    }
+    if aspect(uy.hex, uy.facing, ux.hex) != Aspect::Front {
+        v += 1;
+        parts.push("+1 flank/rear".into());
+    }
+    if cover > 0 {
+        v += cover;
+        parts.push(format!("+{cover} cover"));
+    }
+    // A friend beyond the melee plane: another of ours beside or behind the opponent.
+    let support = s.units.iter().enumerate().any(|(f, uf)| {
+        f != x
+            && uf.side == ux.side
+            && uf.active()
+            && uf.arm.can_melee()
+            && !uf.routed
+            && uf.hex.unsigned_distance_to(uy.hex) == 1
+            && !in_front_arc(uy.hex, uy.facing, uf.hex)
+    });
+    if support {
+        v += 1;
+        parts.push("+1 friend past the melee plane".into());
+    }
+    (v, parts)
+}
+
+#[derive(Default, Clone, Copy)]
+struct Damage {
+    hits: u8,
+    te: u8,
+}
+
+/// One round of every melee in contact (7.3): specials first (guns, skirmishers, wagons,
+/// crews), then both sides of each pair roll, and all damage lands together at the end.
+pub fn resolve_round(s: &mut State, dice: &mut dyn Dice, events: &mut Vec<Event>) {
+    let mut damage = vec![Damage::default(); s.units.len()];
+    let mut winners: Vec<(usize, Hex, bool)> = Vec::new();
+    let pairs = s.melees.clone();
+    let primary = |x: usize| {
+        pairs
+            .iter()
+            .position(|m| m.attacker == x || m.defender == x)
+    };
+    let cube = s.settings().cube;
+    for (k, m) in pairs.iter().enumerate() {
+        let (a, d) = (m.attacker, m.defender);
+        if !s.units[a].active() || !s.units[d].active() || s.units[a].routed || s.units[d].routed {
+            continue;
+        }
+        if special_defender(s, m, dice, events, &mut damage, &mut winners) {
+            continue;
+        }
+        let cover = melee_cover(s, m);
+        let (va, pa) = value(s, a, d, 0);
+        let (vd, pd) = value(s, d, a, cover);
+        let (ra, fa) = cube.roll(dice);
+        let (rd, fd) = cube.roll(dice);
+        let flank = aspect(s.units[d].hex, s.units[d].facing, s.units[a].hex) != Aspect::Front;
+        let mut to_a = Damage::default();
+        let mut to_d = Damage::default();
+        let (ida, idd) = (s.units[a].id.clone(), s.units[d].id.clone());
+        let result = melee_result(va, vd, fa, fd, &mut to_a, &mut to_d);
+        // 7.2.1: a unit fighting several enemies hurts only its primary one with hits.
+        if primary(a) != Some(k) {
+            to_d.te += to_d.hits;
+            to_d.hits = 0;
+        }
+        if primary(d) != Some(k) {
+            to_a.te += to_a.hits;
+            to_a.hits = 0;
+        }
+        if s.settings().melee_points && va != vd {
+            let weaker = if va > vd { &mut to_d } else { &mut to_a };
+            weaker.te += 1;
+        }
+        if flank {
+            to_d.hits *= 2;
+            to_d.te *= 2;
+        }
+        let text = format!(
+            "melee {ida} ({va}: {}) against {idd} ({vd}: {}): {ida} rolled {ra} ({}), {idd} rolled {rd} ({}) → {result}{}",
+            pa.join(", "),
+            pd.join(", "),
+            fa.name(),
+            fd.name(),
+            if flank { "; doubled on the flanked defender" } else { "" }
+        );
+        events.push(
+            ev("melee", "7.3", text)
+                .side(s.units[a].side)
+                .units([ida, idd]),
+        );
+        for (u, dm) in [(a, to_a), (d, to_d)] {
+            damage[u].hits += dm.hits;
+            damage[u].te += dm.te;
+        }
+    }
+    // Casualties land at the end of the round of all combatants (7.2).
+    for (u, dm) in damage.iter().enumerate() {
+        if (dm.hits == 0 && dm.te == 0) || !s.units[u].active() {
+            continue;
+        }
+        let mut hits = dm.hits;
+        let mut te = 0;
+        for _ in 0..dm.te {
+            if s.units[u].te + te >= 3 {
+                hits += 1; // a fully fatigued unit takes a casualty instead (fatigue hits)
+            } else {
+                te += 1;
+            }
+        }
+        crate::movement::add_te(s, u, te, "melee", "7.3", events);
+        if hits > 0 {
+            rout::apply_hits(s, u, hits, "melee", events);
+        }
+    }
+    for m in s.melees.iter_mut() {
+        m.rounds += 1;
+    }
+    finish_melees(s, events, winners);
+}
+
+/// The melee chart: who takes what, from the two faces rolled.
+fn melee_result(
+    va: i32,
+    vd: i32,
+    fa: Face,
+    fd: Face,
+    to_a: &mut Damage,
+    to_d: &mut Damage,
+) -> &'static str {
+    if va == vd {
+        // Equal values: red deals a hit, blue a TE hit.
+        if fa.red {
+            to_d.hits += 1
+        } else {
+            to_d.te += 1
+        }
+        if fd.red {
+            to_a.hits += 1
+        } else {
+            to_a.te += 1
+        }
+        return "equal values: each red is a hit, each blue a TE hit";
+    }
+    let (stronger_red, weaker_red) = if va > vd {
+        (fa.red, fd.red)
+    } else {
+        (fd.red, fa.red)
+    };
+    let (to_s, to_w) = if va > vd { (to_a, to_d) } else { (to_d, to_a) };
+    match (stronger_red, weaker_red) {
+        (true, true) => {
+            to_s.hits += 1;
+            to_w.hits += 1;
+            to_w.te += 1;
+            "both red: both take a hit and the weaker a TE hit"
+        }
+        (false, false) => {
+            to_w.te += 1;
+            "both blue: the weaker takes a TE hit"
+        }
+        (true, false) => {
+            to_w.hits += 1;
+            "red by the stronger: the weaker takes a hit"
+        }
+        (false, true) => {
+            to_s.hits += 1;
+            "red by the weaker: the stronger takes a hit"
+        }
+    }
+}
+
+/// Defenders that do not fight a melee round: guns (grapeshot, then the crew steps back),
+/// skirmishers, wagons and crews without guns. Returns true when the pair was handled.
+fn special_defender(
+    s: &mut State,
+    m: &Melee,
+    dice: &mut dyn Dice,
+    events: &mut Vec<Event>,
+    damage: &mut [Damage],
+    winners: &mut Vec<(usize, Hex, bool)>,
+) -> bool {
+    let (a, d) = (m.attacker, m.defender);
+    let (ida, idd) = (s.units[a].id.clone(), s.units[d].id.clone());
+    let side = s.units[a].side;
+    let arm = s.units[d].arm;
+    let hex = s.units[d].hex;
+    if s.units[d].is_crew_only() || arm == Arm::Wagon {
+        let what = if arm == Arm::Wagon {
+            "wagon is captured"
+        } else {
+            "crew without guns is cut down"
+        };
+        events.push(
+            ev("melee", "7.2", format!("{idd}'s {what} by {ida}"))
+                .side(side)
+                .units([ida, idd]),
+        );
+        rout::destroy(s, d, "caught in melee", events);
+        winners.push((a, hex, true));
+        return true;
+    }
+    if arm == Arm::Skirmishers {
+        if s.units[a].arm == Arm::Cavalry || s.settings().skirmisher_contact_removes {
+            events.push(
+                ev(
+                    "melee",
+                    "7.2",
+                    format!("{idd} skirmishers do not melee: caught by {ida}, they are destroyed"),
+                )
+                .side(side)
+                .units([ida, idd]),
+            );
+            rout::destroy(s, d, "skirmishers caught in melee", events);
+        } else {
+            events.push(
+                ev(
+                    "melee",
+                    "7.2",
+                    format!("{idd} skirmishers do not melee: contacted by {ida}, they rout"),
+                )
+                .side(side)
+                .units([ida, idd]),
+            );
+            rout::rout(s, d, events);
+        }
+        winners.push((a, hex, true));
+        return true;
+    }
+    if arm == Arm::Artillery {
+        // 3.1: guns meleed from the front fire one round of grapeshot first; rifled and class C
+        // guns must roll red for it to tell.
+        if m.rounds == 0
+            && in_front_arc(hex, s.units[d].facing, s.units[a].hex)
+            && !s.units[d].limbered
+        {
+            let hit = if s.units[d].class == Class::B {
+                events.push(
+                    ev(
+                        "grapeshot",
+                        "3.1",
+                        format!("{idd} fires grapeshot into {ida}: automatic hit"),
+                    )
+                    .side(s.units[d].side)
+                    .units([idd.clone(), ida.clone()]),
+                );
+                true
+            } else {
+                let (r, f) = s.settings().cube.roll(dice);
+                events.push(
+                    ev("grapeshot", "3.1", format!("{idd} (rifled or class C) fires grapeshot into {ida}: rolled {r} ({}) → {}", f.name(), if f.red { "hit" } else { "no effect" }))
+                        .side(s.units[d].side)
+                        .units([idd.clone(), ida.clone()]),
+                );
+                f.red
+            };
+            if hit {
+                damage[a].hits += 1;
+            }
+        }
+        abandon_guns(s, d, events);
+        winners.push((a, hex, true));
+        return true;
+    }
+    false
+}
+
+/// Section 3, Melee and Rout: crews do not melee; they leave the guns and step back a hex.
+fn abandon_guns(s: &mut State, d: usize, events: &mut Vec<Event>) {
+    let u = &s.units[d];
+    let back = u.facing.opposite();
+    let hex = u.hex;
+    let spot = [back, back.turn(-1), back.turn(1)]
+        .into_iter()
+        .map(|f| step(hex, f))
+        .find(|&h| {
+            s.map().contains(h)
+                && crate::scenario::may_stand(
+                    Arm::Infantry,
+                    s.map().terrain(h),
+                    s.map().elevation(h),
+                )
+                && s.unit_at(h).is_none()
+                && s.guns_at(h).is_none()
+        });
+    let id = u.id.clone();
+    let side = u.side;
+    if let Some(c) = s.units[d].commander {
+        crate::command::lose_commander(s, c, CommanderStatus::Captured, events);
+    }
+    match spot {
+        Some(h) => {
+            s.units[d].guns_at = Some(hex);
+            s.units[d].limbered = false;
+            relocate(s, d, h);
+            events.push(
+                ev(
+                    "abandon",
+                    "3",
+                    format!(
+                        "{id}'s crew abandons its guns at {} and steps back to {}",
+                        label(hex),
+                        label(h)
+                    ),
+                )
+                .side(side)
+                .units([id]),
+            );
+        }
+        None => {
+            events.push(
+                ev(
+                    "abandon",
+                    "3",
+                    format!("{id}'s crew has nowhere to step back to and is lost with its guns"),
+                )
+                .side(side)
+                .units([id]),
+            );
+            rout::destroy(s, d, "crew overrun", events);
+        }
+    }
+}
+
+/// Guns taken by the enemy entering their hex.
+pub fn capture_guns(s: &mut State, g: usize, by: usize, events: &mut Vec<Event>) {
+    let text = format!(
+        "{} captures the guns of {} {}",
+        s.units[by].id, s.units[g].id, s.units[g].name
+    );
+    events.push(
+        ev("capture", "3", text)
+            .side(s.units[by].side)
+            .units([s.units[by].id.clone(), s.units[g].id.clone()]),
+    );
+    s.units[g].fate = Fate::GunsCaptured;
+    s.units[g].guns_at = None;
+}
+
+/// Ends melees whose units are gone or routed, and lines up the winners' advances (7.4).
+pub fn finish_melees(s: &mut State, events: &mut Vec<Event>, mut winners: Vec<(usize, Hex, bool)>) {
+    let mut ended = Vec::new();
+    s.melees.retain(|m| {
+        let over = [m.attacker, m.defender]
+            .iter()
+            .any(|&u| !s.units[u].active() || s.units[u].routed || s.units[u].is_crew_only());
+        if over {
+            ended.push(m.clone());
+        }
+        !over
+    });
+    for m in ended {
+        for (w, l) in [(m.attacker, m.defender), (m.defender, m.attacker)] {
+            let (uw, ul) = (&s.units[w], &s.units[l]);
+            if uw.active()
+                && !uw.routed
+                && !uw.is_crew_only()
+                && (!ul.active() || ul.routed || ul.is_crew_only())
+            {
+                let vacated = ul.guns_at.filter(|_| ul.active()).unwrap_or(ul.hex);
+                let infantry_after_cavalry =
+                    ul.arm == Arm::Cavalry && matches!(uw.arm, Arm::Infantry | Arm::LightInfantry);
+                winners.push((w, vacated, !infantry_after_cavalry));
+            }
+        }
+    }
+    for (w, hex, may_move) in winners {
+        // Units still locked in another melee cannot advance (7.2.2).
+        if s.in_melee(w)
+            || !s.units[w].active()
+            || s.advances.iter().any(|x| x.unit == w || x.into == hex)
+        {
+            continue;
+        }
+        let u = &s.units[w];
+        let in_front = front_hexes(u.hex, u.facing).contains(&hex);
+        let free = s.unit_at(hex).is_none();
+        let may_move = may_move
+            && in_front
+            && free
+            && crate::scenario::may_stand(u.arm, s.map().terrain(hex), s.map().elevation(hex));
+        s.advances.push(Advance {
+            unit: w,
+            into: hex,
+            may_move,
+        });
+        let text = if may_move {
+            format!(
+                "{} wins and must advance into {} or turn instead (7.4)",
+                u.id,
+                label(hex)
+            )
+        } else {
+            format!("{} wins and may turn to face (7.4)", u.id)
+        };
+        events.push(ev("win", "7.4", text).side(u.side).units([u.id.clone()]));
+    }
+}
+
+pub fn legal_advance(s: &State, out: &mut Vec<HcAction>) {
+    if let Some(adv) = s.advances.first() {
+        let unit = adv.unit as u16;
+        for f in Facing::ALL {
+            if adv.may_move && s.unit_at(adv.into).is_none() {
+                out.push(HcAction::Advance { unit, facing: f });
+            }
+            out.push(HcAction::Hold { unit, facing: f });
+        }
+    }
+}
+
+pub fn apply_advance(s: &mut State, a: HcAction, events: &mut Vec<Event>) {
+    let adv = s.advances.remove(0);
+    let i = adv.unit;
+    match a {
+        HcAction::Advance { facing, .. } => {
+            let from = s.units[i].hex;
+            relocate(s, i, adv.into);
+            s.units[i].facing = facing;
+            s.units[i].moved_this_turn = true;
+            let text = format!(
+                "{} advances {}→{} and faces {facing}",
+                s.units[i].id,
+                label(from),
+                label(adv.into)
+            );
+            events.push(
+                ev("advance", "7.4", text)
+                    .side(s.units[i].side)
+                    .units([s.units[i].id.clone()]),
+            );
+            let side = s.units[i].side;
+            if let Some(g) = s.guns_at(adv.into).filter(|&g| s.units[g].side != side) {
+                capture_guns(s, g, i, events);
+            }
+            if s.settings().advance_contact_mandatory {
+                s.units[i].mp = 0;
+                crate::movement::enter_zones(s, i, events);
+            }
+            crate::hidden::after_move(s, i, events);
+        }
+        HcAction::Hold { facing, .. } => {
+            s.units[i].facing = facing;
+            let text = format!(
+                "{} holds its ground and faces {facing} (pursuit by turning, 7.4)",
+                s.units[i].id
+            );
+            events.push(
+                ev("advance", "7.4", text)
+                    .side(s.units[i].side)
+                    .units([s.units[i].id.clone()]),
+            );
+        }
+        _ => unreachable!("not an advance action"),
+    }
+}

@@ -1,0 +1,152 @@
+//! Rule-by-rule tests: each sets up a position, scripts the dice and asserts the outcome.
+
+use super::*;
+use crate::actions::HcAction;
+use crate::state::*;
+use volley_core::geometry::{label, parse_label, Facing};
+use volley_core::{Game, ScriptedDice, Seed, SeededDice};
+
+pub(crate) fn h(l: &str) -> volley_core::Hex {
+    parse_label(l).expect("label")
+}
+
+/// A game from a small scenario: a 10×10 open map unless `map` rows are given, the units
+/// given as TOML `[[units]]` tables, options as `key = "value"` lines.
+pub(crate) fn setup(options: &str, map_rows: &[&str], units: &str) -> HexCommandGame {
+    let rows = if map_rows.is_empty() {
+        (0..10)
+            .map(|_| format!("\"{}\"", vec!["."; 10].join(" ")))
+            .collect::<Vec<_>>()
+            .join(", ")
+    } else {
+        map_rows
+            .iter()
+            .map(|r| format!("\"{r}\""))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let text = format!(
+        "ruleset = \"hex-command\"\nname = \"t\"\ntitle = \"t\"\nturn_limit = 10\n[options]\n{options}\n[map]\nrows = [{rows}]\n[sides.red]\nname = \"Red\"\ncommanders = [{{ id = \"R1\", name = \"Roth\", value = 1, supreme = true }}]\n[sides.blue]\nname = \"Blue\"\ncommanders = [{{ id = \"B1\", name = \"Blau\", value = 1, supreme = true }}]\n{units}"
+    );
+    let src = volley_core::ScenarioSource::new("test.toml", text);
+    HexCommandGame {
+        state: scenario::load(&src, &volley_core::Options::new(), OPTIONS)
+            .unwrap_or_else(|e| panic!("{e}")),
+    }
+}
+
+pub(crate) fn unit(
+    id: &str,
+    side: &str,
+    arm: &str,
+    hex: &str,
+    facing: &str,
+    extra: &str,
+) -> String {
+    format!("[[units]]\nid = \"{id}\"\nside = \"{side}\"\nname = \"{id}\"\narm = \"{arm}\"\nhex = \"{hex}\"\nfacing = \"{facing}\"\n{extra}\n")
+}
+
+impl HexCommandGame {
+    pub(crate) fn idx(&self, id: &str) -> usize {
+        self.state
+            .units
+            .iter()
+            .position(|u| u.id == id)
+            .expect("unit id")
+    }
+    pub(crate) fn u(&self, id: &str) -> &Unit {
+        &self.state.units[self.idx(id)]
+    }
+    pub(crate) fn um(&mut self, id: &str) -> &mut Unit {
+        let i = self.idx(id);
+        &mut self.state.units[i]
+    }
+    /// Puts the game at the start of `side`'s phase `phase`, player A being `side`.
+    pub(crate) fn at(&mut self, side: Side, phase: Phase) {
+        let s = &mut self.state;
+        s.first = side;
+        s.half = 0;
+        if phase == Phase::NonPhasingFire {
+            s.first = side.other();
+        }
+        s.phase = phase;
+        for i in 0..s.units.len() {
+            let mp = movement::allowance(s, &s.units[i]);
+            let u = &mut s.units[i];
+            u.mp = mp;
+            u.move_start = u.hex;
+            u.stepped = false;
+        }
+    }
+    /// Applies an action by notation with scripted dice; panics if illegal.
+    pub(crate) fn play(&mut self, text: &str, dice: &[u32]) -> Vec<volley_core::Event> {
+        let a = self
+            .parse_action(text)
+            .unwrap_or_else(|e| panic!("{text}: {e}"));
+        let mut d = ScriptedDice::new(dice.iter().copied());
+        let events = self
+            .apply(a, &mut d)
+            .unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!(d.remaining(), 0, "{text}: unused scripted dice");
+        events
+    }
+    pub(crate) fn refused(&mut self, text: &str) -> String {
+        let before = format!("{:?}", self.view(None));
+        let a = self
+            .parse_action(text)
+            .unwrap_or_else(|e| panic!("{text}: {e}"));
+        let err = self
+            .apply(a, &mut ScriptedDice::new([]))
+            .expect_err("should be illegal");
+        assert_eq!(
+            before,
+            format!("{:?}", self.view(None)),
+            "an illegal action changed the game"
+        );
+        err.0
+    }
+    pub(crate) fn legal_texts(&self) -> Vec<String> {
+        self.legal_actions()
+            .into_iter()
+            .map(|a| self.notation(a))
+            .collect()
+    }
+}
+
+fn bundled(name: &str) -> HexCommandGame {
+    let text = match name {
+        "hc-first-clash" => include_str!("../../../scenarios/hc-first-clash.toml"),
+        "hc-crossroads" => include_str!("../../../scenarios/hc-crossroads.toml"),
+        _ => include_str!("../../../scenarios/hc-night-march.toml"),
+    };
+    let src = volley_core::ScenarioSource::new(name, text);
+    HexCommandGame {
+        state: scenario::load(&src, &volley_core::Options::new(), OPTIONS)
+            .unwrap_or_else(|e| panic!("{e}")),
+    }
+}
+
+#[test]
+fn bundled_scenarios_play_to_the_end_with_random_moves() {
+    use rand::{Rng, SeedableRng};
+    for name in ["hc-first-clash", "hc-crossroads", "hc-night-march"] {
+        for seed in 0..40u64 {
+            let mut g = bundled(name);
+            let mut dice = SeededDice::new(Seed::from_u64(seed));
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+            g.start(&mut dice);
+            let mut n = 0;
+            while g.outcome().is_none() {
+                let legal = g.legal_actions();
+                assert!(!legal.is_empty(), "{name} seed {seed}: stuck");
+                let a = legal[rng.random_range(0..legal.len())];
+                g.apply(a, &mut dice).unwrap();
+                if let Err(e) = g.check_invariants() {
+                    panic!("{name} seed {seed} after {}: {e}", g.notation(a));
+                }
+                n += 1;
+                assert!(n < 20_000, "{name} seed {seed}: does not end");
+            }
+        }
+    }
+}

@@ -1,0 +1,162 @@
+//! What each side sees: the whole position for its own units, seen enemies in full, and
+//! unseen enemies (and decoy plates) only as unidentified markers.
+
+use crate::state::*;
+use crate::units::Arm;
+use volley_core::geometry::label;
+use volley_core::view::{CommanderView, MarkerView, ObjectiveView, SideView, UnitView};
+use volley_core::{Side, View};
+
+fn phase_name(s: &State) -> String {
+    let p = s.phasing();
+    match s.phase {
+        Phase::Movement => format!("{p} movement"),
+        Phase::NonPhasingFire => format!("{} fire (non-phasing)", p.other()),
+        Phase::PhasingFire => format!("{p} fire (phasing)"),
+        Phase::Melee => format!("{p} melee"),
+        Phase::Advance => "advance after melee".into(),
+        Phase::Over => "game over".into(),
+    }
+}
+
+fn unit_view(s: &State, i: usize) -> UnitView {
+    let u = &s.units[i];
+    let mut flags = Vec::new();
+    if u.routed {
+        flags.push("routed".to_string());
+    }
+    if u.fatigued() {
+        flags.push("fatigued".into());
+    }
+    if u.fired_phase || u.fired_turn {
+        flags.push("fired".into());
+    }
+    if u.arm == Arm::Artillery && u.limbered {
+        flags.push("limbered".into());
+    }
+    if s.in_melee(i) {
+        flags.push("in melee".into());
+    }
+    if let Some(g) = u.guns_at {
+        flags.push(format!("guns abandoned at {}", label(g)));
+    }
+    if !u.seen && u.arm.is_real() && s.settings().hidden {
+        flags.push("hidden".into());
+    }
+    if u.moved_this_turn {
+        flags.push("moved".into());
+    }
+    let class = match u.arm {
+        Arm::Artillery => Some(format!(
+            "{}{}",
+            if u.heavy { "heavy " } else { "" },
+            u.class.name()
+        )),
+        Arm::Infantry | Arm::LightInfantry | Arm::Skirmishers => Some(u.class.name().to_string()),
+        Arm::Cavalry if u.carbines => Some("carbines".into()),
+        _ => None,
+    };
+    UnitView {
+        id: u.id.clone(),
+        name: u.name.clone(),
+        side: u.side,
+        arm: u.arm.name().to_string(),
+        class,
+        symbol: u.arm.symbol(),
+        hex: label(u.hex),
+        facing: Some(u.facing),
+        hits: u.hits as u32,
+        max_hits: u.max_hits() as u32,
+        te: u.te as u32,
+        max_te: 3,
+        strength: None,
+        flags,
+        commander: u.commander.map(|c| s.commanders[c].name.clone()),
+    }
+}
+
+pub fn view(s: &State, viewer: Option<Side>) -> View {
+    let sees = |i: usize| viewer.is_none_or(|v| s.visible_to(i, v));
+    let mut units = Vec::new();
+    let mut marker_hexes: Vec<(String, Side)> = Vec::new();
+    for (i, u) in s.units.iter().enumerate() {
+        if !u.active() {
+            continue;
+        }
+        if sees(i) {
+            units.push(unit_view(s, i));
+        } else {
+            marker_hexes.push((label(u.hex), u.side));
+        }
+    }
+    // Marker ids are numbered by position only, so they say nothing of what is underneath.
+    marker_hexes.sort();
+    let markers = marker_hexes
+        .into_iter()
+        .enumerate()
+        .map(|(k, (hex, side))| MarkerView {
+            id: format!("m{}", k + 1),
+            side,
+            hex,
+        })
+        .collect();
+    let sides = Side::BOTH
+        .into_iter()
+        .map(|side| SideView {
+            side,
+            name: s.sides[side.index()].name.clone(),
+            losses_percent: s.losses_percent(side),
+            break_point: Some(s.sides[side.index()].break_point),
+            score: crate::sequence::score(s, side),
+            commanders: s
+                .commanders
+                .iter()
+                .filter(|c| c.side == side)
+                .map(|c| CommanderView {
+                    id: c.id.clone(),
+                    name: c.name.clone(),
+                    value: c.value,
+                    supreme: c.supreme,
+                    attached_to: c
+                        .attached
+                        .filter(|&u| sees(u))
+                        .map(|u| s.units[u].id.clone()),
+                    status: match c.status {
+                        CommanderStatus::Ready if c.attached.is_some() => "attached",
+                        CommanderStatus::Ready => "ready",
+                        CommanderStatus::Killed => "killed",
+                        CommanderStatus::Captured => "captured",
+                    }
+                    .to_string(),
+                })
+                .collect(),
+        })
+        .collect();
+    let over = s.phase == Phase::Over;
+    View {
+        ruleset: "hex-command".into(),
+        scenario: s.setup.name.clone(),
+        title: s.setup.title.clone(),
+        viewer,
+        turn: s.turn,
+        turn_limit: s.setup.turn_limit,
+        phase: phase_name(s),
+        phasing: (!over).then(|| s.phasing()),
+        to_decide: crate::decider(s),
+        map: s.map().to_view(),
+        sides,
+        units,
+        markers,
+        objectives: s
+            .objectives
+            .iter()
+            .map(|o| ObjectiveView {
+                hex: label(o.hex),
+                name: o.name.clone(),
+                points: o.points,
+                holder: o.holder,
+            })
+            .collect(),
+        outcome: s.outcome.clone(),
+    }
+}
