@@ -1,9 +1,17 @@
 //! Rule-by-rule tests: each sets up a position, scripts the dice and asserts the outcome.
+//! One file per chapter; this one holds the helpers and whole-game checks.
+
+mod command;
+mod fire;
+mod hidden;
+mod melee;
+mod movement;
+mod rout_rally;
+mod sequence;
 
 use super::*;
-use crate::actions::HcAction;
 use crate::state::*;
-use volley_core::geometry::{label, parse_label, Facing};
+use volley_core::geometry::parse_label;
 use volley_core::{Game, ScriptedDice, Seed, SeededDice};
 
 pub(crate) fn h(l: &str) -> volley_core::Hex {
@@ -27,6 +35,34 @@ pub(crate) fn setup(options: &str, map_rows: &[&str], units: &str) -> HexCommand
     };
     let text = format!(
         "ruleset = \"hex-command\"\nname = \"t\"\ntitle = \"t\"\nturn_limit = 10\n[options]\n{options}\n[map]\nrows = [{rows}]\n[sides.red]\nname = \"Red\"\ncommanders = [{{ id = \"R1\", name = \"Roth\", value = 1, supreme = true }}]\n[sides.blue]\nname = \"Blue\"\ncommanders = [{{ id = \"B1\", name = \"Blau\", value = 1, supreme = true }}]\n{units}"
+    );
+    let src = volley_core::ScenarioSource::new("test.toml", text);
+    HexCommandGame {
+        state: scenario::load(&src, &volley_core::Options::new(), OPTIONS)
+            .unwrap_or_else(|e| panic!("{e}")),
+    }
+}
+
+/// Like [`setup`], on a 10×10 open map with some hexes changed (`("0505", "W")`) and extra
+/// `[map]` keys (roads, hexsides) given as TOML lines.
+pub(crate) fn setup_map(
+    options: &str,
+    changes: &[(&str, &str)],
+    map_extra: &str,
+    units: &str,
+) -> HexCommandGame {
+    let mut grid = vec![vec!["."; 10]; 10];
+    for (l, code) in changes {
+        let (c, r) = volley_core::geometry::col_row(h(l));
+        grid[(r - 1) as usize][(c - 1) as usize] = code;
+    }
+    let rows = grid
+        .iter()
+        .map(|r| format!("\"{}\"", r.join(" ")))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let text = format!(
+        "ruleset = \"hex-command\"\nname = \"t\"\ntitle = \"t\"\nturn_limit = 10\n[options]\n{options}\n[map]\nrows = [{rows}]\n{map_extra}\n[sides.red]\nname = \"Red\"\ncommanders = [{{ id = \"R1\", name = \"Roth\", value = 1, supreme = true }}]\n[sides.blue]\nname = \"Blue\"\ncommanders = [{{ id = \"B1\", name = \"Blau\", value = 1, supreme = true }}]\n{units}"
     );
     let src = volley_core::ScenarioSource::new("test.toml", text);
     HexCommandGame {
@@ -71,7 +107,7 @@ impl HexCommandGame {
         }
         s.phase = phase;
         for i in 0..s.units.len() {
-            let mp = movement::allowance(s, &s.units[i]);
+            let mp = crate::movement::allowance(s, &s.units[i]);
             let u = &mut s.units[i];
             u.mp = mp;
             u.move_start = u.hex;
@@ -115,9 +151,9 @@ impl HexCommandGame {
 
 fn bundled(name: &str) -> HexCommandGame {
     let text = match name {
-        "hc-first-clash" => include_str!("../../../scenarios/hc-first-clash.toml"),
-        "hc-crossroads" => include_str!("../../../scenarios/hc-crossroads.toml"),
-        _ => include_str!("../../../scenarios/hc-night-march.toml"),
+        "hc-first-clash" => include_str!("../../../../scenarios/hc-first-clash.toml"),
+        "hc-crossroads" => include_str!("../../../../scenarios/hc-crossroads.toml"),
+        _ => include_str!("../../../../scenarios/hc-night-march.toml"),
     };
     let src = volley_core::ScenarioSource::new(name, text);
     HexCommandGame {
@@ -148,5 +184,42 @@ fn bundled_scenarios_play_to_the_end_with_random_moves() {
                 assert!(n < 20_000, "{name} seed {seed}: does not end");
             }
         }
+    }
+}
+
+#[test]
+#[ignore]
+fn stats() {
+    use rand::{Rng, SeedableRng};
+    for name in ["hc-first-clash", "hc-crossroads", "hc-night-march"] {
+        let mut kinds: std::collections::BTreeMap<String, usize> = Default::default();
+        let mut wins = [0, 0, 0];
+        let mut actions = 0;
+        let mut turns = 0;
+        for seed in 0..100u64 {
+            let mut g = bundled(name);
+            let mut dice = SeededDice::new(Seed::from_u64(seed));
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+            g.start(&mut dice);
+            while g.outcome().is_none() {
+                let legal = g.legal_actions();
+                let a = legal[rng.random_range(0..legal.len())];
+                for e in g.apply(a, &mut dice).unwrap() {
+                    *kinds.entry(e.kind).or_default() += 1;
+                }
+                actions += 1;
+            }
+            turns += g.turn();
+            match g.outcome().unwrap().winner {
+                Some(Side::Red) => wins[0] += 1,
+                Some(Side::Blue) => wins[1] += 1,
+                None => wins[2] += 1,
+            }
+        }
+        println!(
+            "{name}: wins {wins:?} actions/game {} turns/game {}\n  {kinds:?}",
+            actions / 100,
+            turns / 100
+        );
     }
 }
