@@ -1,6 +1,7 @@
 //! Rule-by-rule tests: each sets up a position, scripts the dice and asserts the outcome.
 //! One file per chapter; this one holds the helpers and whole-game checks.
 
+mod bad_scenarios;
 mod command;
 mod fire;
 mod hidden;
