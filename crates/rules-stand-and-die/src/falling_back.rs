@@ -48,7 +48,7 @@ impl StandAndDieGame {
                         u.hex = behind;
                     }
                     Event::new(
-                        "fall back",
+                        "retreat",
                         RULE,
                         format!(
                             "{} was fired on and falls back to {}, still facing {facing}",

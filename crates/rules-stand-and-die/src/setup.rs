@@ -35,9 +35,6 @@ pub const OPTIONS: &[OptionSpec] = &[
     },
 ];
 
-/// The whole-number options, with the least value that makes sense.
-const WHOLE_OPTIONS: [(&str, i64); 2] = [("hex_capacity", 1), ("gun_room", 1)];
-
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ScenarioFile {
@@ -102,20 +99,9 @@ pub fn load(src: &ScenarioSource, overrides: &Options) -> Result<StandAndDieGame
         return Err(src.error_at(file.turn_limit.span(), "turn_limit must be at least 1"));
     }
     let options = resolve_options(src, OPTIONS, &file.options, overrides)?;
-    for (key, least) in WHOLE_OPTIONS {
-        let value: i64 = option(&options, key).parse().unwrap_or(0);
-        if value < least || value > u32::MAX as i64 {
-            let message = format!("option {key} must be at least {least}, found {value}");
-            return Err(match file.options.get(key) {
-                Some(v) if !overrides.contains_key(key) => src.error_at(v.span(), message),
-                _ => src.error(message),
-            });
-        }
-    }
-    let whole = |key: &str| option(&options, key).parse::<u32>().unwrap_or(1);
     let table = TableRules {
-        hex_capacity: whole("hex_capacity"),
-        gun_room: whole("gun_room"),
+        hex_capacity: whole_option(src, &file.options, overrides, &options, "hex_capacity")?,
+        gun_room: whole_option(src, &file.options, overrides, &options, "gun_room")?,
         fords_open: option(&options, "fords") == "open",
     };
     let map = file.map.build(src)?;
@@ -161,6 +147,25 @@ pub fn load(src: &ScenarioSource, overrides: &Options) -> Result<StandAndDieGame
         table,
     };
     Ok(StandAndDieGame::new(setting, units, standing))
+}
+
+/// A whole-number option (already known to be an integer) that must be at least 1; an error
+/// points at the scenario's `[options]` entry unless the value came from the command line.
+fn whole_option(
+    src: &ScenarioSource,
+    written: &BTreeMap<String, Spanned<toml::Value>>,
+    overrides: &Options,
+    options: &Options,
+    key: &str,
+) -> Result<u32, ScenarioError> {
+    let text = option(options, key);
+    text.parse::<u32>().ok().filter(|v| *v >= 1).ok_or_else(|| {
+        let message = format!("option {key} must be a whole number of at least 1, found {text}");
+        match written.get(key) {
+            Some(v) if !overrides.contains_key(key) => src.error_at(v.span(), message),
+            _ => src.error(message),
+        }
+    })
 }
 
 fn read_unit(

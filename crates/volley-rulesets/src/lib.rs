@@ -9,10 +9,8 @@ use volley_core::{Options, Ruleset, ScenarioError, ScenarioSource, Seed, Session
 pub fn rulesets() -> &'static [&'static dyn Ruleset] {
     // A static, not a promoted temporary: a slice that refers to other statics is never
     // promoted to 'static.
-    static RULESETS: &[&dyn Ruleset] = &[
-        &rules_hex_command::RULESET,
-        &rules_stand_and_die::RULESET,
-    ];
+    static RULESETS: &[&dyn Ruleset] =
+        &[&rules_hex_command::RULESET, &rules_stand_and_die::RULESET];
     RULESETS
 }
 
@@ -34,7 +32,12 @@ macro_rules! bundled {
 
 /// The bundled scenarios, from `scenarios/` at the top of the repository.
 pub fn bundled() -> &'static [Bundled] {
-    bundled!["hc-first-clash", "hc-crossroads", "hc-night-march", "sad-river-crossing"]
+    bundled![
+        "hc-first-clash",
+        "hc-crossroads",
+        "hc-night-march",
+        "sad-river-crossing"
+    ]
 }
 
 /// A scenario by bundled name or by path.

@@ -53,7 +53,7 @@ fn standing_hexes_stand_and_die() {
     );
     play(&mut g, "fire 0403 0404");
     let events = play(&mut g, "end");
-    assert!(events.iter().all(|e| e.kind != "fall back"));
+    assert!(events.iter().all(|e| e.kind != "retreat"));
     assert_eq!(hex_of(&*g, "b1"), "0404");
 }
 

@@ -151,7 +151,11 @@ fn header_options_and_sides_are_checked() {
     let text = base(&units).replace("turn_limit = 3", "turn_limit = 0");
     refused_at(&text, "0\n", "turn_limit must be at least 1");
     let text = scenario(&OPEN_8X8, "[options]\nhex_capacity = 0\n", &units);
-    refused_at(&text, "0\n\n[map]", "must be at least 1");
+    refused_at(
+        &text,
+        "0\n\n[map]",
+        "option hex_capacity must be a whole number of at least 1",
+    );
     let text = scenario(&OPEN_8X8, "[options]\nmorale = 3\n", &units);
     refused_at(&text, "3\n\n[map]", "unknown option \"morale\"");
     let text = scenario(&OPEN_8X8, "", &units);
