@@ -1,1 +1,67 @@
-fn main() {}
+//! `volley`: the command line over the Volley engine. Each command is a module in
+//! `commands/`; the text map and tables are in `render`.
+
+mod commands;
+mod render;
+
+use clap::{Parser, Subcommand};
+use commands::Failure;
+
+/// A digital table for hex-and-musket wargames.
+///
+/// Start a game from a bundled scenario, pass the saved-game file between players (play by
+/// e-mail), or let bots play a whole battle.
+#[derive(Parser)]
+#[command(
+    name = "volley",
+    version,
+    after_help = "\
+Examples:
+  volley scenarios
+  volley new hc-crossroads --out game.json
+  volley show game.json
+  volley legal game.json
+  volley apply game.json \"<an action from legal>\"
+  volley play hc-crossroads --red random --blue random --seed 7"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    Scenarios(commands::scenarios::Args),
+    Validate(commands::validate::Args),
+    New(commands::new::Args),
+    Show(commands::show::Args),
+    Legal(commands::legal::Args),
+    Apply(commands::apply::Args),
+    Odds(commands::odds::Args),
+    Log(commands::log::Args),
+    Play(commands::play::Args),
+}
+
+fn main() {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Scenarios(a) => commands::scenarios::run(a),
+        Command::Validate(a) => commands::validate::run(a),
+        Command::New(a) => commands::new::run(a),
+        Command::Show(a) => commands::show::run(a),
+        Command::Legal(a) => commands::legal::run(a),
+        Command::Apply(a) => commands::apply::run(a),
+        Command::Odds(a) => commands::odds::run(a),
+        Command::Log(a) => commands::log::run(a),
+        Command::Play(a) => commands::play::run(a),
+    };
+    match result {
+        Ok(()) => {}
+        // A reader that closed the pipe early (`volley play … | head`) is not an error.
+        Err(Failure::BrokenPipe) => {}
+        Err(Failure::Message(m)) => {
+            eprintln!("volley: {m}");
+            std::process::exit(1);
+        }
+    }
+}

@@ -1,0 +1,534 @@
+//! The test every ruleset must pass. It knows no ruleset: it takes every registered ruleset's
+//! bundled scenarios and plays many random games of each, checking on every step what the
+//! Game API promises (see `volley_core::game`):
+//!
+//! - games never panic and always end, within a bound on actions;
+//! - `check_invariants` holds after every action, and so do the generic ones on the views
+//!   (units on the map, hits and TE within their maximum, views agreeing about unit ids);
+//! - every action `legal_actions` lists is accepted, the same dice give the same result,
+//!   and `notation`/`parse_action` round-trip;
+//! - actions not in the list (another side's, garbage, corrupted bits) are refused and
+//!   change nothing;
+//! - every game replays identically from its saved file.
+//!
+//! Fog of war is ruleset-specific and tested by each ruleset.
+//!
+//! `VOLLEY_GAMES=N` plays N games per scenario instead of the default.
+
+use proptest::prelude::*;
+use std::collections::HashSet;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use volley_ai::{Bot, RandomBot};
+use volley_core::geometry::{col_row, parse_label};
+use volley_core::session::SaveFile;
+use volley_core::{
+    Action, Game, Options, Ruleset, ScenarioSource, Seed, SeededDice, Session, Side, View,
+};
+use volley_rulesets::{bundled, find, new_session, rulesets, scenario_source, validate};
+
+/// Random games per bundled scenario (raise with `VOLLEY_GAMES`).
+const GAMES_PER_SCENARIO: usize = 300;
+/// A game still going after this many actions counts as one that never ends.
+const MAX_ACTIONS: usize = 50_000;
+/// One position in this many has every legal action tried, and illegal ones refused.
+const SAMPLE_ONE_IN: u64 = 25;
+
+fn games_per_scenario() -> usize {
+    std::env::var("VOLLEY_GAMES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(GAMES_PER_SCENARIO)
+}
+
+struct Scenario {
+    name: String,
+    source: ScenarioSource,
+    ruleset: &'static dyn Ruleset,
+}
+
+/// Every bundled scenario, with its ruleset; fails loudly when there is nothing to test.
+fn scenarios() -> Vec<Scenario> {
+    assert!(
+        !rulesets().is_empty(),
+        "no rulesets registered in volley-rulesets: nothing to test"
+    );
+    let list: Vec<Scenario> = bundled()
+        .iter()
+        .map(|b| {
+            let (name, source) = scenario_source(b.name).expect("bundled scenarios are found");
+            let ruleset = volley_rulesets::ruleset_of(&source)
+                .unwrap_or_else(|e| panic!("bundled scenario {}: {e}", b.name));
+            Scenario {
+                name,
+                source,
+                ruleset,
+            }
+        })
+        .collect();
+    assert!(!list.is_empty(), "no scenarios bundled: nothing to test");
+    list
+}
+
+/// A small deterministic stream for the test's own choices (which positions to sample).
+struct Mix(u64);
+
+impl Mix {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+}
+
+fn start(s: &Scenario, seed: u64) -> Session {
+    new_session(&s.name, &s.source, &Options::new(), Seed::from_u64(seed))
+        .unwrap_or_else(|e| panic!("{}: cannot start a game: {e}", s.name))
+}
+
+#[test]
+fn every_ruleset_has_scenarios_that_validate_and_options_that_load() {
+    let mut ids = HashSet::new();
+    for r in rulesets() {
+        assert!(ids.insert(r.id()), "ruleset id {} registered twice", r.id());
+    }
+    let all = scenarios();
+    let mut names = HashSet::new();
+    for s in &all {
+        assert!(
+            names.insert(s.name.clone()),
+            "scenario {} bundled twice",
+            s.name
+        );
+        validate(&s.source).unwrap_or_else(|e| panic!("{e}"));
+        let header = s.source.header().expect("validated");
+        assert_eq!(
+            header.name, s.name,
+            "scenario file {} says its name is {}",
+            s.source.path, header.name
+        );
+        for spec in s.ruleset.options() {
+            for value in spec.choices.iter().copied().chain([spec.default]) {
+                let options = Options::from([(spec.key.to_string(), value.to_string())]);
+                s.ruleset.load(&s.source, &options).unwrap_or_else(|e| {
+                    panic!("{}: option {}={value} does not load: {e}", s.name, spec.key)
+                });
+            }
+        }
+    }
+    for r in rulesets() {
+        assert!(
+            all.iter().any(|s| s.ruleset.id() == r.id()),
+            "ruleset {} has no bundled scenario (each ruleset ships at least one)",
+            r.id()
+        );
+    }
+}
+
+/// The generic invariants of one position, on the full view and on each side's view.
+fn check_position(game: &dyn Game) -> Result<(), String> {
+    game.check_invariants()
+        .map_err(|e| format!("check_invariants: {e}"))?;
+    if game.to_decide().is_none() != game.outcome().is_some() {
+        return Err(format!(
+            "to_decide is {:?} but outcome is {:?}: a game is over exactly when it has an outcome",
+            game.to_decide(),
+            game.outcome()
+        ));
+    }
+    let full = game.view(None);
+    if full.viewer.is_some() || full.ruleset != game.ruleset() {
+        return Err("view(None) is not the full view of this ruleset".into());
+    }
+    if full.turn != game.turn() || full.to_decide != game.to_decide() {
+        return Err(format!(
+            "view(None) says turn {} / {:?} to decide, the game says turn {} / {:?}",
+            full.turn,
+            full.to_decide,
+            game.turn(),
+            game.to_decide()
+        ));
+    }
+    check_view(&full)?;
+    for side in Side::BOTH {
+        let v = game.view(Some(side));
+        if v.viewer != Some(side) {
+            return Err(format!(
+                "view(Some({side})) says its viewer is {:?}",
+                v.viewer
+            ));
+        }
+        check_view(&v)?;
+        if v.turn != full.turn || v.to_decide != full.to_decide {
+            return Err(format!(
+                "{side}'s view disagrees with the full view on turn or decision"
+            ));
+        }
+        for u in &v.units {
+            let same = full
+                .unit(&u.id)
+                .is_some_and(|f| f.side == u.side && f.name == u.name && f.arm == u.arm);
+            if !same {
+                return Err(format!(
+                    "{side}'s view shows unit {} ({} {} {}) that the full view does not have",
+                    u.id, u.side, u.arm, u.name
+                ));
+            }
+        }
+        for m in &v.markers {
+            if full.unit(&m.id).is_some() {
+                return Err(format!(
+                    "{side}'s view has a marker whose id {} is a unit id: marker ids are opaque",
+                    m.id
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn on_map(view: &View, hex: &str) -> bool {
+    parse_label(hex)
+        .map(col_row)
+        .is_some_and(|(c, r)| c >= 1 && r >= 1 && c <= view.map.width && r <= view.map.height)
+}
+
+fn check_view(v: &View) -> Result<(), String> {
+    let who = v
+        .viewer
+        .map_or("the full view".to_string(), |s| format!("{s}'s view"));
+    if v.map.rows.len() != v.map.height as usize
+        || v.map
+            .rows
+            .iter()
+            .any(|r| r.split_whitespace().count() != v.map.width as usize)
+    {
+        return Err(format!(
+            "{who}: the map rows are not {}×{}",
+            v.map.width, v.map.height
+        ));
+    }
+    let mut ids = HashSet::new();
+    for u in &v.units {
+        if !ids.insert(u.id.as_str()) {
+            return Err(format!("{who}: unit id {} appears twice", u.id));
+        }
+        if !on_map(v, &u.hex) {
+            return Err(format!("{who}: unit {} is at {}, off the map", u.id, u.hex));
+        }
+        if u.hits > u.max_hits {
+            return Err(format!(
+                "{who}: unit {} has {} hits of {}",
+                u.id, u.hits, u.max_hits
+            ));
+        }
+        if u.te > u.max_te {
+            return Err(format!(
+                "{who}: unit {} has TE {} of {}",
+                u.id, u.te, u.max_te
+            ));
+        }
+    }
+    for m in &v.markers {
+        if !on_map(v, &m.hex) {
+            return Err(format!(
+                "{who}: marker {} is at {}, off the map",
+                m.id, m.hex
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The legal list: not empty while the game goes on, no duplicates, notations round-trip.
+fn check_legal(game: &dyn Game, legal: &[Action]) -> Result<(), String> {
+    if legal.is_empty() {
+        return Err(format!(
+            "{:?} is to decide but there is no legal action",
+            game.to_decide()
+        ));
+    }
+    let mut seen = HashSet::new();
+    for &a in legal {
+        let text = game.notation(a);
+        if !seen.insert(a) {
+            return Err(format!("\"{text}\" is listed twice"));
+        }
+        match game.parse_action(&text) {
+            Ok(b) if b == a => {}
+            Ok(b) => {
+                return Err(format!(
+                    "\"{text}\" parses to a different action ({:#x}, written \"{}\")",
+                    b.0,
+                    game.notation(b)
+                ))
+            }
+            Err(e) => {
+                return Err(format!(
+                    "\"{text}\", as notation wrote it, does not parse: {e}"
+                ))
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Every legal action is accepted on a clone, twice with the same dice for the same result,
+/// and the position it was tried from is untouched.
+fn try_every_legal_action(game: &dyn Game, legal: &[Action], seed: u64) -> Result<(), String> {
+    let before = game.view(None);
+    for (i, &a) in legal.iter().enumerate() {
+        let text = game.notation(a);
+        let dice_seed = Seed::from_u64(seed ^ i as u64);
+        let mut once = game.clone_game();
+        let events = once
+            .apply(a, &mut SeededDice::new(dice_seed))
+            .map_err(|e| format!("legal action \"{text}\" was refused: {e}"))?;
+        once.check_invariants()
+            .map_err(|e| format!("after \"{text}\": check_invariants: {e}"))?;
+        let mut twice = game.clone_game();
+        let again = twice
+            .apply(a, &mut SeededDice::new(dice_seed))
+            .map_err(|e| format!("legal action \"{text}\" was refused the second time: {e}"))?;
+        if events != again || once.view(None) != twice.view(None) {
+            return Err(format!(
+                "\"{text}\" with the same dice gave a different result"
+            ));
+        }
+    }
+    if game.view(None) != before {
+        return Err("applying actions to clones changed the original game".into());
+    }
+    Ok(())
+}
+
+/// Actions not in the legal list are refused and change nothing: garbage notation, the other
+/// side's recent actions, and legal actions with a bit flipped.
+fn check_refusals(
+    game: &dyn Game,
+    legal: &[Action],
+    others: &[String],
+    mix: &mut Mix,
+) -> Result<(), String> {
+    let before = game.view(None);
+    let mut candidates: Vec<(String, Action)> = Vec::new();
+    for text in ["", "   ", "xyzzy", "0101", "?? 9999 9999 ??", "\u{1F600}"]
+        .into_iter()
+        .map(String::from)
+        .chain(others.iter().cloned())
+    {
+        if let Ok(a) = game.parse_action(&text) {
+            candidates.push((format!("\"{text}\""), a));
+        }
+    }
+    for _ in 0..8 {
+        let a = legal[(mix.next() % legal.len() as u64) as usize];
+        let flipped = Action(a.0 ^ (1 << (mix.next() % 32)));
+        candidates.push((
+            format!("{:#x} (a legal action with one bit flipped)", flipped.0),
+            flipped,
+        ));
+    }
+    for (what, a) in candidates {
+        if legal.contains(&a) {
+            continue;
+        }
+        let mut g = game.clone_game();
+        let mut dice = SeededDice::new(Seed::from_u64(mix.next()));
+        if g.apply(a, &mut dice).is_ok() {
+            return Err(format!(
+                "{what} is not in the legal list but apply accepted it"
+            ));
+        }
+        if g.view(None) != before {
+            return Err(format!("refusing {what} changed the game"));
+        }
+    }
+    Ok(())
+}
+
+/// The save, through JSON text and back, replays to the same log and the same position.
+fn check_replay(session: &Session, ruleset: &dyn Ruleset) -> Result<(), String> {
+    let text = serde_json::to_string(&session.to_save()).map_err(|e| e.to_string())?;
+    let save: SaveFile = serde_json::from_str(&text).map_err(|e| e.to_string())?;
+    let replayed = Session::from_save(ruleset, &save, "round-trip.json")
+        .map_err(|e| format!("the saved game does not replay: {e}"))?;
+    if replayed.log != session.log {
+        return Err("the replayed game's log differs from the game's".into());
+    }
+    if replayed.game.view(None) != session.game.view(None) {
+        return Err("the replayed game's position differs from the game's".into());
+    }
+    if replayed.records != session.records {
+        return Err("the replayed game's records differ".into());
+    }
+    Ok(())
+}
+
+/// One random game with every check; returns how many actions it took.
+fn play_checked(s: &Scenario, seed: u64, trail: &mut Vec<String>) -> Result<usize, String> {
+    let mut session = start(s, seed);
+    let mut bot = RandomBot::new(seed.wrapping_mul(31).wrapping_add(7));
+    let mut mix = Mix(seed);
+    let mut recent: [Vec<String>; 2] = [Vec::new(), Vec::new()];
+    check_position(&*session.game)?;
+    let mut actions = 0;
+    while let Some(side) = session.game.to_decide() {
+        if actions >= MAX_ACTIONS {
+            return Err(format!(
+                "the game has not ended after {MAX_ACTIONS} actions"
+            ));
+        }
+        let game = &*session.game;
+        let legal = game.legal_actions();
+        check_legal(game, &legal)?;
+        recent[side.index()] = legal.iter().take(40).map(|&a| game.notation(a)).collect();
+        if actions == 0 || mix.next() < u64::MAX / SAMPLE_ONE_IN {
+            try_every_legal_action(game, &legal, mix.next())?;
+            check_refusals(game, &legal, &recent[side.other().index()], &mut mix)?;
+        }
+        let action = bot.choose(game, side);
+        trail.push(game.notation(action));
+        session
+            .apply(action, &[])
+            .map_err(|e| format!("the chosen legal action was refused: {e}"))?;
+        check_position(&*session.game)
+            .map_err(|e| format!("after \"{}\": {e}", trail.last().map_or("", |t| t)))?;
+        actions += 1;
+    }
+    if !session.game.legal_actions().is_empty() {
+        return Err("the game is over but still lists legal actions".into());
+    }
+    if session.game.view(None).outcome.is_none() {
+        return Err("the game is over but its view has no outcome".into());
+    }
+    check_replay(&session, s.ruleset)?;
+    Ok(actions)
+}
+
+fn panic_text(payload: Box<dyn std::any::Any + Send>) -> String {
+    payload
+        .downcast_ref::<String>()
+        .cloned()
+        .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
+        .unwrap_or_else(|| "a panic".into())
+}
+
+#[test]
+fn random_games_end_and_keep_every_promise() {
+    let all = scenarios();
+    let games = games_per_scenario();
+    let jobs: Vec<(usize, u64)> = (0..all.len())
+        .flat_map(|i| (0..games as u64).map(move |seed| (i, seed)))
+        .collect();
+    let next = AtomicUsize::new(0);
+    let failures = Mutex::new(Vec::new());
+    let totals = Mutex::new(vec![(0usize, 0usize); all.len()]);
+    let workers = std::thread::available_parallelism().map_or(2, |n| n.get().min(4));
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| loop {
+                let j = next.fetch_add(1, Ordering::Relaxed);
+                let Some(&(i, seed)) = jobs.get(j) else { break };
+                let s = &all[i];
+                let mut trail = Vec::new();
+                let result = catch_unwind(AssertUnwindSafe(|| play_checked(s, seed, &mut trail)))
+                    .unwrap_or_else(|p| Err(format!("panicked: {}", panic_text(p))));
+                match result {
+                    Ok(n) => {
+                        let mut t = totals.lock().expect("totals");
+                        t[i].0 += 1;
+                        t[i].1 += n;
+                    }
+                    Err(e) => {
+                        let last: Vec<&String> = trail.iter().rev().take(8).rev().collect();
+                        failures.lock().expect("failures").push(format!(
+                            "{} ({}), seed {seed}, after {} actions: {e}\n    last actions: {last:?}",
+                            s.name,
+                            s.ruleset.id(),
+                            trail.len()
+                        ));
+                    }
+                }
+            });
+        }
+    });
+    for (s, (n, actions)) in all.iter().zip(totals.into_inner().expect("totals")) {
+        eprintln!("{}: {n} games, {actions} actions", s.name);
+    }
+    let failures = failures.into_inner().expect("failures");
+    assert!(
+        failures.is_empty(),
+        "{} of {} games broke a promise:\n{}",
+        failures.len(),
+        jobs.len(),
+        failures
+            .iter()
+            .take(10)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}
+
+#[test]
+fn odds_of_opening_actions_add_up_to_one() {
+    for s in scenarios() {
+        let session = start(&s, 1);
+        let game = &*session.game;
+        let side = game.to_decide().expect("a new game is not over");
+        for a in game.legal_actions().into_iter().take(6) {
+            let odds = volley_core::odds::odds(game, a, Some(side))
+                .unwrap_or_else(|e| panic!("{}: odds of a legal action refused: {e}", s.name));
+            let total: f64 = odds.outcomes.iter().map(|o| o.probability).sum();
+            assert!(
+                (total - 1.0).abs() < 1e-6,
+                "{}: odds of \"{}\" add up to {total}",
+                s.name,
+                odds.action
+            );
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 24,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    /// Any sequence of legal choices, cut anywhere, saves and replays to the same game, and
+    /// an action from nowhere is refused by the session without a trace.
+    #[test]
+    fn any_line_of_play_replays_from_its_save(
+        which in any::<prop::sample::Index>(),
+        seed in any::<u64>(),
+        choices in prop::collection::vec(any::<prop::sample::Index>(), 0..250),
+    ) {
+        let all = scenarios();
+        let s = &all[which.index(all.len())];
+        let mut session = start(s, seed);
+        for choice in &choices {
+            if session.game.to_decide().is_none() {
+                break;
+            }
+            let legal = session.game.legal_actions();
+            prop_assert!(!legal.is_empty());
+            let action = legal[choice.index(legal.len())];
+            session.apply(action, &[]).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        }
+        check_replay(&session, s.ruleset).map_err(TestCaseError::fail)?;
+
+        let (log, records, view) =
+            (session.log.clone(), session.records.clone(), session.game.view(None));
+        prop_assert!(session.apply_text("certainly not an action", &[]).is_err());
+        prop_assert_eq!(&session.log, &log);
+        prop_assert_eq!(&session.records, &records);
+        prop_assert_eq!(session.game.view(None), view);
+        prop_assert!(find(session.game.ruleset()).is_some());
+    }
+}

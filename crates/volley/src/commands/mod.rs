@@ -1,0 +1,138 @@
+//! One module per command, each with its clap `Args` and a `run`.
+
+pub mod apply;
+pub mod legal;
+pub mod log;
+pub mod new;
+pub mod odds;
+pub mod play;
+pub mod scenarios;
+pub mod show;
+pub mod validate;
+
+use std::io::{self, BufWriter, StdoutLock, Write};
+use std::path::Path;
+use volley_core::session::SessionError;
+use volley_core::{LoggedEvent, Options, Session, Side};
+
+/// Why a command failed.
+pub enum Failure {
+    /// Said in plain words on stderr, with a non-zero exit.
+    Message(String),
+    /// Whoever read our output stopped reading; we stop writing, quietly.
+    BrokenPipe,
+}
+
+impl From<String> for Failure {
+    fn from(m: String) -> Failure {
+        Failure::Message(m)
+    }
+}
+
+impl From<io::Error> for Failure {
+    fn from(e: io::Error) -> Failure {
+        if e.kind() == io::ErrorKind::BrokenPipe {
+            Failure::BrokenPipe
+        } else {
+            Failure::Message(format!("cannot write the output: {e}"))
+        }
+    }
+}
+
+impl From<SessionError> for Failure {
+    fn from(e: SessionError) -> Failure {
+        Failure::Message(e.to_string())
+    }
+}
+
+pub type Outcome = Result<(), Failure>;
+
+/// Standard output, buffered (bots can print hundreds of thousands of events).
+pub fn stdout() -> BufWriter<StdoutLock<'static>> {
+    BufWriter::new(io::stdout().lock())
+}
+
+/// A side on the command line.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+pub enum SideArg {
+    Red,
+    Blue,
+}
+
+impl From<SideArg> for Side {
+    fn from(s: SideArg) -> Side {
+        match s {
+            SideArg::Red => Side::Red,
+            SideArg::Blue => Side::Blue,
+        }
+    }
+}
+
+/// Opens a saved game and replays it, with the file named in any error.
+pub fn open_game(path: &Path) -> Result<Session, Failure> {
+    volley_rulesets::open_session(path).map_err(|e| match e {
+        SessionError::Scenario(e) => Failure::Message(format!(
+            "{}: the scenario inside the saved game cannot be used: {e}",
+            path.display()
+        )),
+        SessionError::Illegal(_) | SessionError::Dice(_) => Failure::Message(format!(
+            "{}: the saved game cannot be replayed: {e}",
+            path.display()
+        )),
+        other => other.into(),
+    })
+}
+
+/// Writes a saved game atomically, so a failure leaves the old file whole.
+pub fn save_game(path: &Path, session: &Session) -> Result<(), Failure> {
+    volley_core::session::write_save(path, &session.to_save()).map_err(Failure::from)
+}
+
+/// Reads `--option KEY=VALUE` arguments; the ruleset checks keys and values when it loads.
+pub fn parse_options(pairs: &[String]) -> Result<Options, Failure> {
+    let mut options = Options::new();
+    for pair in pairs {
+        let (key, value) = pair.split_once('=').ok_or_else(|| {
+            format!("--option \"{pair}\" should be KEY=VALUE, e.g. --option turns=10")
+        })?;
+        let key = key.trim();
+        if key.is_empty() {
+            return Err(format!("--option \"{pair}\" has no key before the '='").into());
+        }
+        options.insert(key.to_string(), value.trim().to_string());
+    }
+    Ok(options)
+}
+
+/// Whose eyes a command looks through: `--referee` sees everything; `--side` one side;
+/// by default the side to decide (the player holding the file), or everything once the
+/// game is over.
+pub fn viewer(session: &Session, side: Option<SideArg>, referee: bool) -> Option<Side> {
+    if referee {
+        None
+    } else {
+        side.map(Side::from).or_else(|| session.game.to_decide())
+    }
+}
+
+/// An event as one line of text: `[rule] text`.
+pub fn event_line(e: &LoggedEvent) -> String {
+    format!("[{}] {}", e.event.rule, e.event.text)
+}
+
+/// An event as one JSON line (`seq`, `turn`, `kind`, `rule`, `text`, `side`, `seen`, and
+/// `units` when there are any).
+pub fn event_json(e: &LoggedEvent) -> String {
+    serde_json::to_string(e).expect("events serialise")
+}
+
+/// "Red" from "red", for sentences.
+pub fn capitalised(side: Side) -> String {
+    let name = side.name();
+    name[..1].to_uppercase() + &name[1..]
+}
+
+/// Writes a line, turning a closed pipe into a quiet stop.
+pub fn line(out: &mut (impl Write + ?Sized), text: &str) -> Outcome {
+    writeln!(out, "{text}").map_err(Failure::from)
+}

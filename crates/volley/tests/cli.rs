@@ -1,0 +1,520 @@
+//! Drives the built `volley` binary the way a player or a script would: every command on
+//! every bundled scenario, and the ways people get things wrong.
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use volley_core::session::{read_save, write_save};
+use volley_core::{Seed, Session};
+
+fn volley(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_volley"))
+        .args(args)
+        .output()
+        .expect("the volley binary runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Runs a command that must succeed and returns its standard output.
+fn ok(args: &[&str]) -> String {
+    let out = volley(args);
+    assert!(
+        out.status.success(),
+        "volley {} failed:\n{}",
+        args.join(" "),
+        text(&out.stderr)
+    );
+    text(&out.stdout)
+}
+
+/// Runs a command that must fail with a message, and returns that message.
+fn fails(args: &[&str]) -> String {
+    let out = volley(args);
+    let err = text(&out.stderr);
+    assert!(
+        !out.status.success(),
+        "volley {} should have failed; it printed:\n{}",
+        args.join(" "),
+        text(&out.stdout)
+    );
+    assert!(
+        !err.trim().is_empty(),
+        "volley {} failed without saying why",
+        args.join(" ")
+    );
+    assert!(
+        !err.contains("panicked"),
+        "volley {} panicked:\n{err}",
+        args.join(" ")
+    );
+    err
+}
+
+/// Every bundled scenario by name, as `volley scenarios --json` lists them.
+fn scenarios() -> Vec<Value> {
+    let list: Vec<Value> =
+        serde_json::from_str(&ok(&["scenarios", "--json"])).expect("scenarios --json is JSON");
+    assert!(
+        !list.is_empty(),
+        "no scenarios are bundled: no rulesets registered in volley-rulesets"
+    );
+    list
+}
+
+fn name(entry: &Value) -> String {
+    entry["name"].as_str().expect("a name").to_string()
+}
+
+fn p(path: &Path) -> &str {
+    path.to_str().expect("temporary paths are UTF-8")
+}
+
+/// A new game of the scenario in a temporary directory.
+fn new_game(dir: &Path, scenario: &str, seed: u64) -> PathBuf {
+    let file = dir.join(format!("{scenario}-{seed}.json"));
+    ok(&[
+        "new",
+        scenario,
+        "--seed",
+        &seed.to_string(),
+        "--out",
+        p(&file),
+    ]);
+    file
+}
+
+fn legal(file: &Path) -> Vec<String> {
+    serde_json::from_str(&ok(&["legal", p(file), "--json"])).expect("legal --json is JSON")
+}
+
+/// Runs a failing command on a saved game and checks the file did not change.
+fn fails_leaving_file(args: &[&str], file: &Path) -> String {
+    let before = std::fs::read(file).expect("the save exists");
+    let err = fails(args);
+    assert_eq!(
+        std::fs::read(file).expect("the save still exists"),
+        before,
+        "volley {} changed the file although it failed",
+        args.join(" ")
+    );
+    err
+}
+
+#[test]
+fn scenarios_lists_name_ruleset_title_as_text_and_json() {
+    let list = scenarios();
+    let table = ok(&["scenarios"]);
+    assert!(table.starts_with("NAME"), "{table}");
+    for s in &list {
+        for key in ["name", "ruleset", "title", "description"] {
+            assert!(s[key].is_string(), "{key} missing in {s}");
+        }
+        assert!(table.contains(&name(s)), "{table}");
+        assert!(
+            volley_rulesets::find(s["ruleset"].as_str().expect("string")).is_some(),
+            "scenario {s} names a ruleset that is not registered"
+        );
+    }
+}
+
+#[test]
+fn every_command_works_on_every_bundled_scenario() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    for s in scenarios() {
+        let scenario = name(&s);
+        ok(&["validate", &scenario]);
+        let file = new_game(dir.path(), &scenario, 11);
+
+        let shown = ok(&["show", p(&file)]);
+        assert!(shown.contains("Turn "), "{shown}");
+        assert!(shown.contains("to decide"), "{shown}");
+        for side in ["red", "blue"] {
+            ok(&["show", p(&file), "--side", side]);
+        }
+        let view: Value =
+            serde_json::from_str(&ok(&["show", p(&file), "--referee", "--json"])).expect("JSON");
+        assert_eq!(view["scenario"].as_str(), Some(scenario.as_str()));
+
+        let actions = legal(&file);
+        assert!(
+            !actions.is_empty(),
+            "{scenario}: no legal action at the start"
+        );
+        let lines = ok(&["legal", p(&file)]);
+        assert_eq!(lines.lines().collect::<Vec<_>>(), actions);
+
+        let odds = ok(&["odds", p(&file), &actions[0]]);
+        assert!(odds.contains("exact") || odds.contains("sampled"), "{odds}");
+        let odds: Value =
+            serde_json::from_str(&ok(&["odds", p(&file), &actions[0], "--json"])).expect("JSON");
+        let total: f64 = odds["outcomes"]
+            .as_array()
+            .expect("outcomes")
+            .iter()
+            .map(|o| o["probability"].as_f64().expect("a probability"))
+            .sum();
+        assert!(
+            (total - 1.0).abs() < 1e-6,
+            "{scenario}: odds add up to {total}"
+        );
+
+        let log_before = ok(&["log", p(&file), "--referee", "--json"])
+            .lines()
+            .count();
+        let before = std::fs::read(&file).expect("save");
+        ok(&["apply", p(&file), &actions[0]]);
+        assert_ne!(
+            std::fs::read(&file).expect("save"),
+            before,
+            "apply saved nothing"
+        );
+        let save = read_save(&file).expect("a readable save");
+        assert_eq!(save.actions.len(), 1);
+        assert_eq!(save.actions[0].action, actions[0]);
+
+        let log = ok(&["log", p(&file), "--referee", "--json"]);
+        assert!(log.lines().count() >= log_before);
+        for line in log.lines() {
+            let e: Value = serde_json::from_str(line).expect("each log line is JSON");
+            for key in ["seq", "turn", "side", "kind", "rule", "text"] {
+                assert!(e.get(key).is_some(), "{key} missing in {line}");
+            }
+        }
+        let log_text = ok(&["log", p(&file)]);
+        assert!(log_text.contains('['), "{log_text}");
+    }
+}
+
+#[test]
+fn play_is_the_same_for_the_same_seed_and_ends_with_a_summary() {
+    for s in scenarios() {
+        let scenario = name(&s);
+        let args = [
+            "play", &scenario, "--red", "random", "--blue", "random", "--seed", "3", "--json",
+        ];
+        let first = volley(&args);
+        assert!(first.status.success(), "{}", text(&first.stderr));
+        let second = volley(&args);
+        assert_eq!(
+            first.stdout, second.stdout,
+            "{scenario}: same seed, different game"
+        );
+        let out = text(&first.stdout);
+        let lines: Vec<&str> = out.lines().collect();
+        let (last, events) = lines.split_last().expect("at least a summary");
+        let summary: Value = serde_json::from_str(last).expect("the summary is JSON");
+        assert!(summary.get("winner").is_some(), "{last}");
+        assert!(summary["turns"].as_u64().is_some(), "{last}");
+        assert!(summary["reason"].is_string(), "{last}");
+        assert!(summary.get("score").is_some(), "{last}");
+        for line in events {
+            let e: Value = serde_json::from_str(line).expect("each event line is JSON");
+            for key in ["seq", "turn", "side", "kind", "rule", "text"] {
+                assert!(e.get(key).is_some(), "{key} missing in {line}");
+            }
+        }
+        let other = volley(&[
+            "play", &scenario, "--red", "random", "--blue", "random", "--seed", "4", "--json",
+        ]);
+        assert!(other.status.success(), "{}", text(&other.stderr));
+
+        let plain = ok(&[
+            "play", &scenario, "--red", "random", "--blue", "random", "--seed", "3",
+        ]);
+        assert!(
+            plain.contains("after") && plain.contains("Score"),
+            "{plain}"
+        );
+    }
+}
+
+#[test]
+fn play_refuses_unknown_bots_and_stops_at_the_action_cap() {
+    let scenario = name(&scenarios()[0]);
+    let err = fails(&["play", &scenario, "--red", "random", "--blue", "genius"]);
+    assert!(
+        err.contains("unknown bot \"genius\"") && err.contains("random"),
+        "{err}"
+    );
+    let capped = volley(&[
+        "play",
+        &scenario,
+        "--red",
+        "random",
+        "--blue",
+        "random",
+        "--seed",
+        "1",
+        "--max-actions",
+        "1",
+        "--json",
+    ]);
+    // A game that ends in one action is fine; otherwise the cap is an error that says so.
+    if !capped.status.success() {
+        assert!(text(&capped.stderr).contains("did not end within 1 actions"));
+    }
+    let err = fails(&[
+        "play",
+        "no-such-scenario",
+        "--red",
+        "random",
+        "--blue",
+        "random",
+    ]);
+    assert!(err.contains("no-such-scenario"), "{err}");
+}
+
+#[test]
+fn new_refuses_to_overwrite_without_force_and_checks_options() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let scenario = name(&scenarios()[0]);
+    let file = new_game(dir.path(), &scenario, 1);
+    let err = fails_leaving_file(&["new", &scenario, "--seed", "2", "--out", p(&file)], &file);
+    assert!(
+        err.contains("already exists") && err.contains("--force"),
+        "{err}"
+    );
+    ok(&[
+        "new",
+        &scenario,
+        "--seed",
+        "2",
+        "--out",
+        p(&file),
+        "--force",
+    ]);
+
+    let other = dir.path().join("other.json");
+    let err = fails(&["new", &scenario, "--option", "novalue", "--out", p(&other)]);
+    assert!(err.contains("KEY=VALUE"), "{err}");
+    let err = fails(&[
+        "new",
+        &scenario,
+        "--option",
+        "no-such-option=1",
+        "--out",
+        p(&other),
+    ]);
+    assert!(err.contains("unknown option"), "{err}");
+    assert!(!other.exists(), "a failed new wrote a file");
+
+    // Without --seed the seed comes from the system: two games differ in their commitment.
+    let a = dir.path().join("a.json");
+    let b = dir.path().join("b.json");
+    ok(&["new", &scenario, "--out", p(&a)]);
+    ok(&["new", &scenario, "--out", p(&b)]);
+    let (a, b) = (read_save(&a).expect("a"), read_save(&b).expect("b"));
+    assert_ne!(a.commitment, b.commitment);
+}
+
+/// FILE:LINE:COLUMN: at the start of the line that mentions the file.
+fn assert_positioned(err: &str, file: &Path) {
+    let shown = p(file);
+    let line = err
+        .lines()
+        .find(|l| l.starts_with(shown))
+        .unwrap_or_else(|| panic!("no line starts with {shown}:\n{err}"));
+    let rest: Vec<&str> = line[shown.len()..].splitn(4, ':').collect();
+    assert!(
+        rest.len() == 4
+            && rest[0].is_empty()
+            && rest[1].parse::<usize>().is_ok_and(|n| n > 0)
+            && rest[2].parse::<usize>().is_ok_and(|n| n > 0),
+        "not FILE:LINE:COLUMN: message: {line}"
+    );
+}
+
+#[test]
+fn validate_reports_file_line_column() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let s = &scenarios()[0];
+    let bundled = volley_rulesets::bundled()
+        .iter()
+        .find(|b| b.name == name(s))
+        .expect("listed scenarios are bundled");
+
+    let good = dir.path().join("good.toml");
+    std::fs::write(&good, bundled.text).expect("write");
+    let out = ok(&["validate", p(&good)]);
+    assert!(out.contains("ok"), "{out}");
+
+    let syntax = dir.path().join("syntax.toml");
+    std::fs::write(&syntax, "ruleset = \"x\"\nname = \n").expect("write");
+    let err = fails(&["validate", p(&good), p(&syntax)]);
+    assert_positioned(&err, &syntax);
+    assert!(err.contains(&format!("{}:2:", p(&syntax))), "{err}");
+
+    let unknown = dir.path().join("unknown-ruleset.toml");
+    let ruleset = s["ruleset"].as_str().expect("ruleset");
+    std::fs::write(
+        &unknown,
+        bundled
+            .text
+            .replacen(&format!("\"{ruleset}\""), "\"no-such-rules\"", 1),
+    )
+    .expect("write");
+    let err = fails(&["validate", p(&unknown)]);
+    assert_positioned(&err, &unknown);
+    assert!(err.contains("unknown ruleset \"no-such-rules\""), "{err}");
+
+    // The first hex label in the file (a road, objective or unit) moved off the map.
+    let off = dir.path().join("off-map.toml");
+    let label = first_hex_label(bundled.text).expect("the scenario names a hex");
+    std::fs::write(&off, bundled.text.replacen(&label, "\"9999\"", 1)).expect("write");
+    let err = fails(&["validate", p(&off)]);
+    assert_positioned(&err, &off);
+    assert!(err.contains("off the map"), "{err}");
+
+    let err = fails(&["validate", p(&dir.path().join("missing.toml"))]);
+    assert!(err.contains("missing.toml"), "{err}");
+}
+
+/// The first quoted four-digit string, e.g. `"0304"`.
+fn first_hex_label(text: &str) -> Option<String> {
+    let bytes = text.as_bytes();
+    (0..bytes.len().saturating_sub(5)).find_map(|i| {
+        let w = &bytes[i..i + 6];
+        (w[0] == b'"' && w[5] == b'"' && w[1..5].iter().all(u8::is_ascii_digit))
+            .then(|| text[i..i + 6].to_string())
+    })
+}
+
+#[test]
+fn wrong_actions_and_dice_are_refused_and_leave_the_save_alone() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    for s in scenarios() {
+        let scenario = name(&s);
+        let file = new_game(dir.path(), &scenario, 5);
+        let f = p(&file);
+        let actions = legal(&file);
+
+        fails_leaving_file(&["apply", f, "dance-a-jig"], &file);
+        fails_leaving_file(&["apply", f, ""], &file);
+        fails_leaving_file(&["apply", f, "%%% 0101 ###"], &file);
+        let nines: String = actions[0]
+            .chars()
+            .map(|c| if c.is_ascii_digit() { '9' } else { c })
+            .collect();
+        if !actions.contains(&nines) {
+            fails_leaving_file(&["apply", f, &nines], &file);
+        }
+        let err = fails_leaving_file(&["apply", f, &actions[0], "--dice", "99"], &file);
+        assert!(err.contains("forced") || err.contains("99"), "{err}");
+        fails_leaving_file(&["apply", f, &actions[0], "--dice", "0"], &file);
+        fails_leaving_file(&["apply", f, &actions[0], "--dice", "six"], &file);
+        fails_leaving_file(&["odds", f, "dance-a-jig"], &file);
+        let err = fails(&["apply", p(&dir.path().join("missing.json")), &actions[0]]);
+        assert!(err.contains("missing.json"), "{err}");
+    }
+}
+
+/// A game of the scenario played until some action has rolled dice.
+fn game_with_rolls(scenario: &str) -> Session {
+    let (name, source) = volley_rulesets::scenario_source(scenario).expect("bundled");
+    for seed in 0..50u64 {
+        let mut session =
+            volley_rulesets::new_session(&name, &source, &Default::default(), Seed::from_u64(seed))
+                .expect("a new game");
+        let mut bot = volley_ai::RandomBot::new(seed);
+        for _ in 0..2_000 {
+            let Some(side) = session.game.to_decide() else {
+                break;
+            };
+            let action = volley_ai::Bot::choose(&mut bot, &*session.game, side);
+            session.apply(action, &[]).expect("a legal action");
+            if session.records.iter().any(|r| !r.rolls.is_empty()) {
+                return session;
+            }
+        }
+    }
+    panic!("{scenario}: no action rolled a die in 50 random games");
+}
+
+#[test]
+fn damaged_saves_are_refused_in_plain_words_and_left_alone() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    for s in scenarios() {
+        let scenario = name(&s);
+        let file = new_game(dir.path(), &scenario, 9);
+        let actions = legal(&file);
+        let whole = std::fs::read_to_string(&file).expect("save");
+
+        let garbage = dir.path().join("garbage.json");
+        std::fs::write(&garbage, "this is not { a saved game").expect("write");
+        for args in [
+            vec!["show", p(&garbage)],
+            vec!["legal", p(&garbage)],
+            vec!["log", p(&garbage)],
+            vec!["apply", p(&garbage), &actions[0]],
+        ] {
+            let err = fails_leaving_file(&args, &garbage);
+            assert!(
+                err.contains("garbage.json") && err.contains("not a valid saved game"),
+                "{err}"
+            );
+        }
+
+        let truncated = dir.path().join("truncated.json");
+        std::fs::write(&truncated, &whole[..whole.len() / 2]).expect("write");
+        let err = fails_leaving_file(&["apply", p(&truncated), &actions[0]], &truncated);
+        assert!(
+            err.contains("truncated.json") && err.contains("truncated"),
+            "{err}"
+        );
+        fails_leaving_file(&["show", p(&truncated)], &truncated);
+
+        let mut save = game_with_rolls(&scenario).to_save();
+        let altered = dir.path().join("altered.json");
+        let record = save
+            .actions
+            .iter_mut()
+            .find(|r| !r.rolls.is_empty())
+            .expect("a record with rolls");
+        let roll = &mut record.rolls[0];
+        roll.value = roll.value % roll.sides.max(2) + 1;
+        write_save(&altered, &save).expect("write");
+        for args in [
+            vec!["show", p(&altered)],
+            vec!["apply", p(&altered), &actions[0]],
+        ] {
+            let err = fails_leaving_file(&args, &altered);
+            assert!(
+                err.contains("altered.json") && err.contains("altered"),
+                "{err}"
+            );
+        }
+
+        let mut save = read_save(&file).expect("save");
+        save.seed = Some(Seed::from_u64(12345));
+        let reseeded = dir.path().join("reseeded.json");
+        write_save(&reseeded, &save).expect("write");
+        let err = fails_leaving_file(&["show", p(&reseeded)], &reseeded);
+        assert!(err.contains("commitment"), "{err}");
+    }
+}
+
+#[test]
+fn help_teaches_each_command_with_an_example() {
+    let top = ok(&["--help"]);
+    for command in [
+        "scenarios",
+        "validate",
+        "new",
+        "show",
+        "legal",
+        "apply",
+        "odds",
+        "log",
+        "play",
+    ] {
+        assert!(top.contains(command), "{top}");
+        let help = ok(&[command, "--help"]);
+        assert!(
+            help.contains("Examples:") && help.contains(&format!("volley {command}")),
+            "volley {command} --help has no example:\n{help}"
+        );
+    }
+}
