@@ -1,0 +1,50 @@
+//! Initiative: at the start of every game-turn both players roll a d6. The higher roll plays
+//! its player-turn first (ties are rolled again), and each roll is the number of units that
+//! player may move in the game-turn.
+
+use crate::game::GridGame;
+use crate::rule;
+use volley_core::{Dice, Event, Side};
+
+impl GridGame {
+    pub fn roll_initiative(&mut self, dice: &mut dyn Dice) -> Vec<Event> {
+        let mut events = Vec::new();
+        let (red, blue) = loop {
+            let red = dice.roll(6);
+            let blue = dice.roll(6);
+            if red != blue {
+                break (red, blue);
+            }
+            events.push(Event::new(
+                "initiative",
+                rule("Initiative"),
+                format!(
+                    "Game-turn {}: red and blue both rolled {red}; roll again.",
+                    self.turn
+                ),
+            ));
+        };
+        self.rolls = [red, blue];
+        let higher = if red > blue { Side::Red } else { Side::Blue };
+        // A scenario may name who moves first in the first game-turn (Initiative: "unless a
+        // scenario dictates otherwise"); the rolls still count units.
+        let (first, why) = match self.setup.first_player {
+            Some(side) if self.turn == 1 => (side, "as the scenario dictates"),
+            _ => (higher, "with the higher roll"),
+        };
+        self.order = [first, first.other()];
+        self.player_turn = 0;
+        events.push(
+            Event::new(
+                "initiative",
+                rule("Initiative"),
+                format!(
+                    "Game-turn {}: red rolled {red}, blue rolled {blue}; {first} plays first {why}. Red may move {red} units, blue {blue}.",
+                    self.turn
+                ),
+            )
+            .side(first),
+        );
+        events
+    }
+}

@@ -1,0 +1,65 @@
+//! grid-rules-v1.1 ("Rules v1.1"): a short musket-era ruleset for a gridded table, hexes or
+//! squares. One file per chapter of the text:
+//!
+//! - [`initiative`] — Initiative (the d6 that orders the player-turns and counts units moved)
+//! - [`movement`] — Movement Rules 1-7, withdrawal (Close Combat 3, 4), commanders attaching
+//! - [`ranged`] — Infantry and Artillery Ranged Attack
+//! - [`close_combat`] — Close Combat
+//! - [`hits`] — Resolving Hits and removing units
+//! - [`terrain`] — Terrain and line of sight
+//! - [`unit_data`] — Unit Types and the Unit Data table (Volley's design: the text has none)
+//! - [`victory`] — victory (Volley's: the text has none)
+//! - [`tiles`] — square and hex tiles; [`scenario`] — Game Setup and scenario files
+//!
+//! docs/rules/grid-rules-v1.1.md maps every point of the text to its code and tests.
+
+mod action;
+mod close_combat;
+mod game;
+mod hits;
+mod initiative;
+mod movement;
+mod ranged;
+mod scenario;
+mod terrain;
+mod tiles;
+mod unit_data;
+mod victory;
+mod view;
+
+use volley_core::{Game, OptionSpec, Options, Ruleset, ScenarioError, ScenarioSource};
+
+/// The ruleset id scenarios name.
+pub const ID: &str = "grid-rules-v1.1";
+
+/// A rule reference for events: the id and the text's heading and point.
+fn rule(section: &str) -> String {
+    format!("{ID} {section}")
+}
+
+/// The ruleset.
+pub struct GridRules;
+
+pub static RULESET: GridRules = GridRules;
+
+impl Ruleset for GridRules {
+    fn id(&self) -> &'static str {
+        ID
+    }
+
+    fn title(&self) -> &'static str {
+        "Rules v1.1 (hex or square grid)"
+    }
+
+    fn options(&self) -> &'static [OptionSpec] {
+        scenario::OPTIONS
+    }
+
+    fn load(
+        &self,
+        source: &ScenarioSource,
+        options: &Options,
+    ) -> Result<Box<dyn Game>, ScenarioError> {
+        scenario::load(source, options).map(|g| Box::new(g) as Box<dyn Game>)
+    }
+}

@@ -1,0 +1,142 @@
+//! Terrain: what each kind of tile does to movement, cover and line of sight. The map codes
+//! are the engine's (`volley_core::map::Terrain`); a hill is any tile with an elevation.
+
+use crate::tiles;
+use crate::unit_data::Kind;
+use volley_core::map::{Hexside, Map, Terrain};
+use volley_core::Hex;
+
+/// The map codes this ruleset reads; light woods and forts are not in the text.
+pub const USED: [Terrain; 9] = [
+    Terrain::Clear,
+    Terrain::Woods,
+    Terrain::Town,
+    Terrain::Water,
+    Terrain::Bridge,
+    Terrain::Ford,
+    Terrain::Marsh,
+    Terrain::Rough,
+    Terrain::Mountain,
+];
+
+/// Whether a unit of `kind` may enter (or be placed in) terrain, and if not, why.
+pub fn entry(kind: Kind, terrain: Terrain) -> Result<(), &'static str> {
+    match terrain {
+        Terrain::Water => Err("rivers are impassable except at bridges or fords (Terrain: River)"),
+        Terrain::Marsh => Err("swamps are impassable (Terrain: Swamps)"),
+        Terrain::Mountain => Err("mountains are impassable (Terrain: Mountain)"),
+        Terrain::Woods if !kind.is_infantry() => {
+            Err("only infantry may enter forest (Terrain: Forest)")
+        }
+        Terrain::Town if !kind.is_infantry() => {
+            Err("only infantry may occupy a built-up area (Terrain: Built-Up-Area)")
+        }
+        _ => Ok(()),
+    }
+}
+
+/// A stream drawn along a tile side is a river there: crossed only where a bridge or ford
+/// tile touches it.
+pub fn side_crossable(map: &Map, a: Hex, b: Hex) -> bool {
+    map.hexside(a, b) != Some(Hexside::Stream)
+        || [a, b]
+            .iter()
+            .any(|t| matches!(map.terrain(*t), Terrain::Bridge | Terrain::Ford))
+}
+
+/// Forest and built-up areas: the close terrain the text treats alike for fire into and out
+/// of it, and for close combat into it.
+pub fn is_close(terrain: Terrain) -> bool {
+    matches!(terrain, Terrain::Woods | Terrain::Town)
+}
+
+pub fn is_hill(map: &Map, tile: Hex) -> bool {
+    map.elevation(tile) > 0
+}
+
+/// Cover (the -1 to ranged attacks): forest and built-up areas for everyone, rough/field for
+/// light infantry only.
+pub fn in_cover(kind: Kind, terrain: Terrain) -> bool {
+    is_close(terrain) || (terrain == Terrain::Rough && kind == Kind::LightInfantry)
+}
+
+/// Whether a tile on the line between two tiles blocks sight. Forest, built-up areas and
+/// mountains block what is behind them; a hill blocks when it stands higher than the lower of
+/// the two ends, so units on its near edge are seen and units behind it are not.
+pub fn blocks_sight(map: &Map, between: Hex, a: Hex, b: Hex) -> bool {
+    matches!(
+        map.terrain(between),
+        Terrain::Woods | Terrain::Town | Terrain::Mountain
+    ) || map.elevation(between) > map.elevation(a).min(map.elevation(b))
+}
+
+/// Line of sight, centre to centre, open when either reading of the line is clear.
+pub fn line_of_sight(map: &Map, a: Hex, b: Hex) -> bool {
+    tiles::lines_between(map.grid, a, b)
+        .iter()
+        .any(|line| line.iter().all(|t| !blocks_sight(map, *t, a, b)))
+}
+
+/// A tile of forest or town on the edge of its area: beside a tile of some other terrain.
+pub fn on_edge(map: &Map, tile: Hex) -> bool {
+    let here = map.terrain(tile);
+    tiles::neighbours(map, tile)
+        .iter()
+        .any(|(_, t)| map.terrain(*t) != here)
+}
+
+/// What the ground crossed so far does to a unit's movement this turn (Terrain).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Going {
+    /// Entered a hill tile: movement reduced by 1.
+    pub hill: bool,
+    /// Entered rough/field: cavalry movement reduced by 1.
+    pub rough: bool,
+    /// Started in or entered forest: movement reduced to 1 tile.
+    pub forest: bool,
+}
+
+impl Going {
+    /// The going after also entering (or starting in) `tile`.
+    pub fn with(self, map: &Map, tile: Hex) -> Going {
+        Going {
+            hill: self.hill || is_hill(map, tile),
+            rough: self.rough || map.terrain(tile) == Terrain::Rough,
+            forest: self.forest || map.terrain(tile) == Terrain::Woods,
+        }
+    }
+
+    /// The tiles a unit with `movement` may move this turn over this going.
+    pub fn allowance(self, kind: Kind, movement: u8) -> u8 {
+        let mut tiles = movement;
+        if self.hill {
+            tiles = tiles.saturating_sub(1);
+        }
+        if self.rough && kind == Kind::Cavalry {
+            tiles = tiles.saturating_sub(1);
+        }
+        if self.forest {
+            tiles = tiles.min(1);
+        }
+        tiles
+    }
+
+    /// Why the allowance is what it is, for messages.
+    pub fn describe(self, kind: Kind) -> String {
+        let mut why = Vec::new();
+        if self.hill {
+            why.push("hill -1");
+        }
+        if self.rough && kind == Kind::Cavalry {
+            why.push("rough -1 for cavalry");
+        }
+        if self.forest {
+            why.push("forest: 1 tile");
+        }
+        if why.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", why.join(", "))
+        }
+    }
+}

@@ -1,0 +1,1152 @@
+//! One test per rule of grid-rules-v1.1, with scripted dice and exact results. Maps are
+//! square unless a test says hex; labels are column then row ("0304" = column 3, row 4).
+
+mod common;
+
+use common::*;
+use volley_core::geometry::Facing;
+use volley_core::{Game, ScriptedDice, Side};
+
+fn line_of(text: &str, needle: &str) -> usize {
+    text[..text.find(needle).expect("needle in text")]
+        .matches('\n')
+        .count()
+        + 1
+}
+
+// ---------------------------------------------------------------- Initiative
+
+#[test]
+fn initiative_higher_roll_plays_first_and_counts_units() {
+    let s = scenario(
+        "square",
+        &rows(&open(5, 5)),
+        &[
+            unit("r1", "red", "line_infantry", "0305", "N"),
+            unit("b1", "blue", "line_infantry", "0301", "S"),
+        ],
+        "",
+    );
+    let mut g = load(&s).unwrap();
+    let events = g.start(&mut ScriptedDice::new([2, 5]));
+    assert!(texts(&events).contains(
+        "red rolled 2, blue rolled 5; blue plays first with the higher roll. Red may move 2 units, blue 5."
+    ), "{}", texts(&events));
+    assert_eq!(events[0].rule, "grid-rules-v1.1 Initiative");
+    assert_eq!(g.to_decide(), Some(Side::Blue));
+    assert_eq!(g.view(None).phase, "blue movement (0 of 5 units moved)");
+}
+
+#[test]
+fn initiative_ties_are_rolled_again() {
+    let s = scenario(
+        "square",
+        &rows(&open(5, 5)),
+        &[
+            unit("r1", "red", "line_infantry", "0305", "N"),
+            unit("b1", "blue", "line_infantry", "0301", "S"),
+        ],
+        "",
+    );
+    let mut g = load(&s).unwrap();
+    let mut dice = ScriptedDice::new([3, 3, 4, 1]);
+    let events = g.start(&mut dice);
+    assert_eq!(dice.remaining(), 0);
+    let t = texts(&events);
+    assert!(t.contains("red and blue both rolled 3; roll again."), "{t}");
+    assert!(
+        t.contains("red rolled 4, blue rolled 1; red plays first"),
+        "{t}"
+    );
+    assert_eq!(g.to_decide(), Some(Side::Red));
+}
+
+#[test]
+fn initiative_roll_is_the_number_of_units_a_player_may_move() {
+    let s = scenario(
+        "square",
+        &rows(&open(6, 6)),
+        &[
+            unit("r1", "red", "line_infantry", "0106", "N"),
+            unit("r2", "red", "line_infantry", "0306", "N"),
+            unit("r3", "red", "line_infantry", "0506", "N"),
+            unit("b1", "blue", "line_infantry", "0101", "S"),
+        ],
+        "",
+    );
+    let mut g = start(&s, &[2, 1]);
+    play(&mut g, "move r1 0105", &[]);
+    play(&mut g, "move r2 0305", &[]);
+    assert_eq!(g.view(None).phase, "red movement (2 of 2 units moved)");
+    assert!(refused(&mut g, "move r3 0505").contains("rolled 2 for initiative"));
+    assert!(refused(&mut g, "face r3 E").contains("rolled 2 for initiative"));
+}
+
+#[test]
+fn initiative_first_player_may_be_named_by_the_scenario() {
+    let s = scenario(
+        "square",
+        &rows(&open(5, 5)),
+        &[
+            unit("r1", "red", "line_infantry", "0305", "N"),
+            unit("b1", "blue", "line_infantry", "0301", "S"),
+        ],
+        "[options]\nfirst_player = \"blue\"\n",
+    );
+    let mut g = load(&s).unwrap();
+    let events = g.start(&mut ScriptedDice::new([6, 1]));
+    assert!(texts(&events)
+        .contains("blue plays first as the scenario dictates. Red may move 6 units, blue 1."));
+    assert_eq!(g.to_decide(), Some(Side::Blue));
+}
+
+// ---------------------------------------------------------------- Game Setup
+
+fn back_rows_scenario(red_tile: &str) -> String {
+    scenario(
+        "square",
+        &rows(&open(6, 6)),
+        &[
+            unit("r1", "red", "line_infantry", red_tile, "S"),
+            unit("b1", "blue", "line_infantry", "0306", "N"),
+        ],
+        "",
+    )
+    .replacen("setup = \"free\"\n", "", 1)
+}
+
+#[test]
+fn setup_is_in_the_back_two_rows_and_not_the_outer_columns() {
+    assert!(load(&back_rows_scenario("0302")).is_ok());
+    let s = back_rows_scenario("0303");
+    let e = load(&s).err().unwrap();
+    assert_eq!(e.line, line_of(&s, "tile = \"0303\""));
+    assert!(
+        e.message
+            .contains("not in this side's two back rows (1 to 2)"),
+        "{e}"
+    );
+    let s = back_rows_scenario("0101");
+    let e = load(&s).err().unwrap();
+    assert!(e.message.contains("outer column"), "{e}");
+    assert!(e
+        .to_string()
+        .starts_with(&format!("test.toml:{}:", line_of(&s, "tile = \"0101\""))));
+}
+
+// ---------------------------------------------------------------- Movement Rules
+
+fn open_field(grid: &str) -> Box<dyn Game> {
+    let s = scenario(
+        grid,
+        &rows(&open(6, 6)),
+        &[
+            unit("r1", "red", "line_infantry", "0305", "N"),
+            unit("r2", "red", "line_infantry", "0105", "N"),
+            unit("b1", "blue", "line_infantry", "0601", "S"),
+        ],
+        "",
+    );
+    start(&s, &[6, 1])
+}
+
+#[test]
+fn movement_is_through_tile_sides_not_corners() {
+    let mut g = open_field("square");
+    let moves = |g: &dyn Game| {
+        legal(g)
+            .iter()
+            .filter(|a| a.starts_with("move r1 "))
+            .count()
+    };
+    assert_eq!(moves(&*g), 4);
+    assert!(refused(&mut g, "move r1 0404").contains("not corners (Movement Rules 1)"));
+    play(&mut g, "move r1 0405", &[]);
+    assert_eq!(tile(&*g, "r1"), "0405");
+    let g = open_field("hex");
+    assert_eq!(moves(&*g), 6);
+}
+
+#[test]
+fn units_move_only_once_per_turn() {
+    let mut g = open_field("square");
+    play(&mut g, "move r1 0304", &[]);
+    play(&mut g, "move r2 0104", &[]);
+    assert!(refused(&mut g, "move r1 0303").contains("already moved this turn (Movement Rules 2)"));
+}
+
+#[test]
+fn units_end_their_move_facing_one_side() {
+    let mut g = open_field("square");
+    play(&mut g, "move r1 0304", &[]);
+    let events = play(&mut g, "face r1 E", &[]);
+    assert_eq!(events[0].rule, "grid-rules-v1.1 Movement Rules 4");
+    assert!(unit_view(&*g, "r1").flags.contains(&"facing E".to_string()));
+    assert!(refused(&mut g, "move r1 0404").contains("already moved"));
+    assert!(g.parse_action("face r2 NE").is_err());
+    let mut g = open_field("hex");
+    play(&mut g, "face r1 NE", &[]);
+    assert_eq!(unit_view(&*g, "r1").facing, Some(Facing::NE));
+}
+
+#[test]
+fn units_that_fire_move_one_tile_less() {
+    let s = scenario(
+        "square",
+        &rows(&open(6, 6)),
+        &[
+            unit("r1", "red", "line_infantry", "0205", "N"),
+            unit("r2", "red", "line_infantry", "0405", "N"),
+            unit("b1", "blue", "line_infantry", "0302", "S"),
+        ],
+        "",
+    );
+    let mut g = start(&s, &[6, 1]);
+    play(&mut g, "move r1 0204", &[]);
+    play(&mut g, "move r2 0404", &[]);
+    play(&mut g, "move r2 0403", &[]);
+    play(&mut g, "end", &[]);
+    assert_eq!(g.view(None).phase, "red ranged attacks");
+    assert!(refused(&mut g, "fire r2 0302").contains("moved its full 2 tiles"));
+    let events = play(&mut g, "fire r1 0302", &[5, 4, 6]);
+    assert_eq!(
+        events[0].text,
+        "r1 fires at b1 (line infantry) at 0302, range 3 (band 3-3): rolled 5+4 = 9 on the line infantry table: 1 hit."
+    );
+    assert_eq!(
+        events[0].rule,
+        "grid-rules-v1.1 Infantry Ranged Attack Process 4"
+    );
+}
+
+#[test]
+fn units_may_not_share_tiles_and_only_cavalry_pass_through_friends() {
+    let s = scenario(
+        "square",
+        &rows(&open(6, 6)),
+        &[
+            unit("r1", "red", "line_infantry", "0304", "N"),
+            unit("r2", "red", "line_infantry", "0305", "N"),
+            unit("r3", "red", "cavalry", "0306", "N"),
+            unit("b1", "blue", "line_infantry", "0601", "S"),
+        ],
+        "",
+    );
+    let mut g = start(&s, &[6, 1]);
+    assert!(refused(&mut g, "move r2 0304").contains("only cavalry may move through a friend"));
+    play(&mut g, "move r3 0305", &[]);
+    assert!(refused(&mut g, "end").contains("may not end its move in a friend's tile"));
+    assert!(refused(&mut g, "face r3 E").contains("friend's tile"));
+    assert!(refused(&mut g, "move r1 0204").contains("must move on"));
+    play(&mut g, "move r3 0304", &[]);
+    play(&mut g, "move r3 0303", &[]);
+    assert_eq!(tile(&*g, "r3"), "0303");
+    play(&mut g, "end", &[]);
+}
+
+#[test]
+fn commanders_attach_to_a_unit_and_share_its_tile() {
+    let s = scenario(
+        "square",
+        &rows(&open(6, 6)),
+        &[
+            unit("r1", "red", "line_infantry", "0305", "N"),
+            unit("r2", "red", "line_infantry", "0505", "N"),
+            unit("b1", "blue", "line_infantry", "0101", "S"),
+        ],
+        "[[commanders]]\nid = \"rc\"\nname = \"Colonel\"\nwith = \"r1\"\n",
+    );
+    let mut g = start(&s, &[6, 1]);
+    assert_eq!(unit_view(&*g, "r1").commander.as_deref(), Some("rc"));
+    play(&mut g, "attach rc r2", &[]);
+    assert_eq!(unit_view(&*g, "r2").commander.as_deref(), Some("rc"));
+    assert_eq!(unit_view(&*g, "r1").commander, None);
+    // A commander is not one of the units the initiative roll counts.
+    assert_eq!(g.view(None).phase, "red movement (0 of 6 units moved)");
+    assert!(refused(&mut g, "attach rc r1").contains("already moved"));
+}
+
+fn contact_game() -> Box<dyn Game> {
+    let s = scenario(
+        "square",
+        &rows(&open(6, 6)),
+        &[
+            unit("r1", "red", "line_infantry", "0305", "N"),
+            unit("b1", "blue", "line_infantry", "0203", "S"),
+        ],
+        "",
+    );
+    start(&s, &[6, 1])
+}
+
+#[test]
+fn moving_next_to_an_enemy_stops_the_unit_turns_it_and_starts_close_combat() {
+    let mut g = contact_game();
+    play(&mut g, "move r1 0304", &[]);
+    let events = play(&mut g, "move r1 0303", &[]);
+    assert_eq!(events[1].rule, "grid-rules-v1.1 Movement Rules 6");
+    assert_eq!(
+        events[1].text,
+        "r1 stops next to b1, turns to face it (W) and must engage it in close combat."
+    );
+    let flags = unit_view(&*g, "r1").flags;
+    assert!(flags.contains(&"facing W".into()) && flags.contains(&"must attack".into()));
+    // With nothing else to move and no shot, red's phases run on to close combat.
+    assert_eq!(g.view(None).phase, "red close combat");
+    assert!(refused(&mut g, "end").contains("must attack it (Close Combat 1)"));
+    play(&mut g, "attack r1 0203", &[1, 1]);
+}
+
+#[test]
+fn moving_next_to_two_enemies_the_player_chooses_which_to_face() {
+    let s = scenario(
+        "square",
+        &rows(&open(6, 6)),
+        &[
+            unit("r1", "red", "line_infantry", "0305", "N"),
+            unit("r2", "red", "line_infantry", "0605", "N"),
+            unit("b1", "blue", "line_infantry", "0203", "S"),
+            unit("b2", "blue", "line_infantry", "0302", "S"),
+        ],
+        "",
+    );
+    let mut g = start(&s, &[6, 1]);
+    play(&mut g, "move r1 0304", &[]);
+    play(&mut g, "move r1 0303", &[]);
+    assert!(refused(&mut g, "face r1 E").contains("must face one of the enemies"));
+    assert!(refused(&mut g, "move r2 0604").contains("choose which enemy to face"));
+    assert!(refused(&mut g, "end").contains("choose which enemy to face"));
+    let events = play(&mut g, "face r1 N", &[]);
+    assert!(
+        events[0].text.starts_with("r1 stops next to b2"),
+        "{}",
+        events[0].text
+    );
+    assert!(unit_view(&*g, "r1").flags.contains(&"facing N".into()));
+}
+
+// ---------------------------------------------------------------- Terrain and movement
+
+fn mover_on(rows_: &[&str], kind: &str, at: &str) -> Box<dyn Game> {
+    let w = rows_[0].split_whitespace().count();
+    let enemy_col = format!("{:02}01", w);
+    let s = scenario(
+        "square",
+        rows_,
+        &[
+            unit("r1", "red", kind, at, "N"),
+            unit("b1", "blue", "line_infantry", &enemy_col, "S"),
+        ],
+        "",
+    );
+    start(&s, &[6, 1])
+}
+
+#[test]
+fn terrain_river_impassable_except_at_bridges_and_fords() {
+    let map = [". ~ = f .", ". . . . .", ". . . . .", ". . . . ."];
+    let mut g = mover_on(&map, "light_infantry", "0202");
+    assert!(refused(&mut g, "move r1 0201")
+        .contains("rivers are impassable except at bridges or fords"));
+    let mut g = mover_on(&map, "light_infantry", "0302");
+    play(&mut g, "move r1 0301", &[]);
+    let mut g = mover_on(&map, "light_infantry", "0402");
+    play(&mut g, "move r1 0401", &[]);
+    // A stream along a tile side is a river there.
+    let s = scenario(
+        "square",
+        &rows(&open(4, 4)),
+        &[
+            unit("r1", "red", "cavalry", "0103", "N"),
+            unit("b1", "blue", "line_infantry", "0401", "S"),
+        ],
+        "",
+    )
+    .replace(
+        "rows = [",
+        "hexsides = [{ between = [\"0103\", \"0102\"], kind = \"stream\" }]\nrows = [",
+    );
+    let mut g = start(&s, &[6, 1]);
+    assert!(refused(&mut g, "move r1 0102").contains("a river runs between 0103 and 0102"));
+}
+
+#[test]
+fn terrain_swamp_and_mountain_are_impassable() {
+    let map = [". m M .", ". . . .", ". . . ."];
+    let mut g = mover_on(&map, "light_infantry", "0202");
+    assert!(refused(&mut g, "move r1 0201").contains("swamps are impassable"));
+    let mut g = mover_on(&map, "light_infantry", "0302");
+    assert!(refused(&mut g, "move r1 0301").contains("mountains are impassable"));
+}
+
+#[test]
+fn terrain_forest_and_built_up_areas_are_for_infantry_only() {
+    let map = [". W T .", ". . . .", ". . . ."];
+    let mut g = mover_on(&map, "cavalry", "0202");
+    assert!(refused(&mut g, "move r1 0201").contains("only infantry may enter forest"));
+    let mut g = mover_on(&map, "artillery", "0302");
+    assert!(refused(&mut g, "move r1 0301").contains("only infantry may occupy a built-up area"));
+    let mut g = mover_on(&map, "line_infantry", "0302");
+    play(&mut g, "move r1 0301", &[]);
+    let s = scenario(
+        "square",
+        &map,
+        &[
+            unit("r1", "red", "artillery", "0201", "N"),
+            unit("b1", "blue", "line_infantry", "0403", "S"),
+        ],
+        "",
+    );
+    let e = load(&s).err().unwrap();
+    assert!(e.message.contains("only infantry may enter forest"), "{e}");
+}
+
+#[test]
+fn terrain_forest_reduces_movement_to_one_tile() {
+    let map = [". . . .", ". . . .", ". . . .", ". W . .", ". . . ."];
+    let mut g = mover_on(&map, "light_infantry", "0205");
+    play(&mut g, "move r1 0204", &[]);
+    assert!(refused(&mut g, "move r1 0203").contains("may move 1 tiles this turn (forest: 1 tile)"));
+}
+
+#[test]
+fn terrain_hill_reduces_movement_by_one() {
+    let map = [". . . .", ". . . .", ". . . .", ". .1 . .", ". . . ."];
+    let mut g = mover_on(&map, "line_infantry", "0205");
+    play(&mut g, "move r1 0204", &[]);
+    assert!(refused(&mut g, "move r1 0203").contains("may move 1 tiles this turn (hill -1)"));
+    let mut g = mover_on(&map, "light_infantry", "0205");
+    play(&mut g, "move r1 0204", &[]);
+    play(&mut g, "move r1 0203", &[]);
+    assert!(refused(&mut g, "move r1 0202").contains("may move 2 tiles"));
+}
+
+#[test]
+fn terrain_rough_slows_cavalry_only() {
+    let map = [
+        ". . .", ". . .", ". . .", ". . .", ". . .", "r . .", ". . .",
+    ];
+    let mut g = mover_on(&map, "cavalry", "0107");
+    for to in ["0106", "0105", "0104"] {
+        play(&mut g, &format!("move r1 {to}"), &[]);
+    }
+    assert!(refused(&mut g, "move r1 0103")
+        .contains("may move 3 tiles this turn (rough -1 for cavalry)"));
+    let mut g = mover_on(&map, "light_infantry", "0107");
+    for to in ["0106", "0105", "0104"] {
+        play(&mut g, &format!("move r1 {to}"), &[]);
+    }
+}
+
+// ---------------------------------------------------------------- Ranged attacks
+
+fn two_shooters(extra: &str) -> Box<dyn Game> {
+    let s = scenario(
+        "square",
+        &rows(&open(6, 6)),
+        &[
+            unit("r1", "red", "line_infantry", "0204", "N"),
+            unit("r2", "red", "line_infantry", "0404", "N"),
+            unit("b1", "blue", "line_infantry", "0302", "S"),
+        ],
+        extra,
+    );
+    let mut g = start(&s, &[6, 1]);
+    play(&mut g, "end", &[]);
+    g
+}
+
+#[test]
+fn ranged_units_fire_only_once_per_turn() {
+    let mut g = two_shooters("");
+    play(&mut g, "fire r1 0302", &[1, 1]);
+    assert!(refused(&mut g, "fire r1 0302")
+        .contains("already fired this turn (Infantry Ranged Attack 1)"));
+}
+
+#[test]
+fn ranged_targets_out_of_range_are_refused() {
+    let s = scenario(
+        "square",
+        &rows(&open(6, 6)),
+        &[
+            unit("r1", "red", "line_infantry", "0106", "N"),
+            unit("r2", "red", "light_infantry", "0306", "N"),
+            unit("b1", "blue", "line_infantry", "0102", "S"),
+            unit("b2", "blue", "line_infantry", "0302", "S"),
+        ],
+        "",
+    );
+    let mut g = start(&s, &[6, 1]);
+    play(&mut g, "end", &[]);
+    assert!(refused(&mut g, "fire r1 0102")
+        .contains("4 tiles away; line infantry reaches 3 (Infantry Ranged Attack 2)"));
+    play(&mut g, "fire r2 0302", &[1, 1]);
+}
+
+#[test]
+fn ranged_commander_attached_or_adjacent_adds_one() {
+    let s = scenario(
+        "square",
+        &rows(&open(6, 6)),
+        &[
+            unit("r1", "red", "line_infantry", "0204", "N"),
+            unit("r2", "red", "line_infantry", "0304", "N"),
+            unit("r3", "red", "line_infantry", "0503", "W"),
+            unit("b1", "blue", "line_infantry", "0302", "S"),
+        ],
+        "[[commanders]]\nid = \"rc\"\nwith = \"r2\"\n",
+    );
+    let mut g = start(&s, &[6, 1]);
+    play(&mut g, "end", &[]);
+    // r2 has the commander attached; r1 is beside r2; r3 is neither.
+    let events = play(&mut g, "fire r1 0302", &[4, 4]);
+    assert!(
+        events[0].text.ends_with(
+            "range 3 (band 3-3): rolled 4+4 +1 commander rc = 9 on the line infantry table: 1 hit."
+        ),
+        "{}",
+        events[0].text
+    );
+    let events = play(&mut g, "fire r2 0302", &[4, 4]);
+    assert!(events[0].text.ends_with("range 2 (band 1-2): rolled 4+4 +1 commander rc = 9 on the line infantry table: 2 hits."), "{}", events[0].text);
+    let events = play(&mut g, "fire r3 0302", &[4, 4, 6, 6, 6]);
+    assert!(
+        events[0]
+            .text
+            .ends_with("range 3 (band 3-3): rolled 4+4 = 8 on the line infantry table: 1 hit."),
+        "{}",
+        events[0].text
+    );
+    assert_eq!(strength(&*g, "b1"), 1);
+}
+
+#[test]
+fn ranged_target_in_cover_subtracts_one_and_rough_covers_only_light_infantry() {
+    let s = scenario(
+        "square",
+        &[". r . r .", ". . . . .", ". . . . ."],
+        &[
+            unit("r1", "red", "line_infantry", "0203", "N"),
+            unit("r2", "red", "line_infantry", "0403", "N"),
+            unit("b1", "blue", "light_infantry", "0201", "S"),
+            unit("b2", "blue", "line_infantry", "0401", "S"),
+        ],
+        "",
+    );
+    let mut g = start(&s, &[6, 1]);
+    play(&mut g, "end", &[]);
+    let events = play(&mut g, "fire r1 0201", &[4, 4]);
+    assert!(
+        events[0].text.ends_with(
+            "rolled 4+4 -1 target in cover (rough) = 7 on the line infantry table: 1 hit."
+        ),
+        "{}",
+        events[0].text
+    );
+    let events = play(&mut g, "fire r2 0401", &[4, 4, 6, 6]);
+    assert!(
+        events[0]
+            .text
+            .ends_with("rolled 4+4 = 8 on the line infantry table: 1 hit."),
+        "{}",
+        events[0].text
+    );
+}
+
+#[test]
+fn ranged_artillery_may_not_fire_after_moving() {
+    let s = scenario(
+        "square",
+        &rows(&open(3, 6)),
+        &[
+            unit("r1", "red", "artillery", "0106", "N"),
+            unit("r2", "red", "line_infantry", "0304", "N"),
+            unit("b1", "blue", "line_infantry", "0202", "S"),
+        ],
+        "",
+    );
+    let mut g = start(&s, &[6, 1]);
+    play(&mut g, "move r1 0105", &[]);
+    play(&mut g, "end", &[]);
+    assert!(refused(&mut g, "fire r1 0202")
+        .contains("has moved and may not fire (Artillery Ranged Attack 2)"));
+}
+
+#[test]
+fn ranged_artillery_firing_into_the_same_tile_as_last_turn_adds_one() {
+    let s = scenario(
+        "square",
+        &rows(&open(3, 6)),
+        &[
+            unit("r1", "red", "artillery", "0106", "N"),
+            unit("b1", "blue", "line_infantry", "0101", "N"),
+        ],
+        "",
+    );
+    let mut g = start(&s, &[6, 1]);
+    play(&mut g, "end", &[]);
+    let events = play(&mut g, "fire r1 0101", &[3, 3, 6]);
+    assert!(
+        events[0]
+            .text
+            .contains("range 5 (band 4-6): rolled 3+3 = 6 on the artillery table: 1 hit."),
+        "{}",
+        events[0].text
+    );
+    assert_eq!(g.to_decide(), Some(Side::Blue));
+    // Blue's "end" runs out its player-turn and rolls game-turn 2's initiative.
+    play(&mut g, "end", &[6, 1]);
+    assert_eq!(g.turn(), 2);
+    play(&mut g, "end", &[]);
+    let events = play(&mut g, "fire r1 0101", &[3, 3, 6]);
+    assert!(
+        events[0].text.contains(
+            "rolled 3+3 +1 fired into the same tile last turn = 7 on the artillery table: 1 hit."
+        ),
+        "{}",
+        events[0].text
+    );
+    assert_eq!(
+        events[0].rule,
+        "grid-rules-v1.1 Artillery Ranged Attack Process 4"
+    );
+}
+
+/// A two-column map: column 1 holds `blocker` at row 3 between r1 (0105) and b1 (0101 or as
+/// given); column 2 is open, so the ranged phase always has a shot.
+fn sight_game(grid: &str, col1: [&str; 5], target: &str, extra: &str) -> Box<dyn Game> {
+    let rows_: Vec<String> = col1.iter().map(|c| format!("{c} .")).collect();
+    let s = scenario(
+        grid,
+        &rows(&rows_),
+        &[
+            unit("r1", "red", "artillery", "0105", "N"),
+            unit("r2", "red", "artillery", "0205", "N"),
+            unit("b1", "blue", "light_infantry", target, "S"),
+            unit("b2", "blue", "line_infantry", "0201", "S"),
+        ],
+        extra,
+    );
+    let mut g = start(&s, &[6, 1]);
+    play(&mut g, "end", &[]);
+    g
+}
+
+#[test]
+fn ranged_line_of_sight_is_blocked_by_forest_towns_mountains_and_hills() {
+    for grid in ["square", "hex"] {
+        for blocker in ["W", "T", "M", ".1"] {
+            let mut g = sight_game(grid, [".", ".", blocker, ".", "."], "0101", "");
+            let why = refused(&mut g, "fire r1 0101");
+            assert!(
+                why.contains("no line of sight to 0101 (Artillery Ranged Attack 4)"),
+                "{grid} {blocker}: {why}"
+            );
+        }
+        for open in [".", "r", "~", "m"] {
+            let mut g = sight_game(grid, [".", ".", open, ".", "."], "0101", "");
+            play(&mut g, "fire r1 0101", &[1, 1]);
+        }
+    }
+}
+
+#[test]
+fn ranged_units_on_the_edge_of_a_hill_are_seen_but_the_hill_blocks_behind() {
+    for grid in ["square", "hex"] {
+        let mut g = sight_game(grid, [".1", ".1", ".", ".", "."], "0102", "");
+        play(&mut g, "fire r1 0102", &[1, 1]);
+        let mut g = sight_game(grid, [".1", ".1", ".", ".", "."], "0101", "");
+        assert!(refused(&mut g, "fire r1 0101").contains("no line of sight"));
+    }
+}
+
+#[test]
+fn ranged_fire_into_woods_reaches_only_one_tile_deep() {
+    let mut g = sight_game("square", ["W", "W", ".", ".", "."], "0102", "");
+    let events = play(&mut g, "fire r1 0102", &[4, 4]);
+    assert!(
+        events[0].text.contains("-1 target in cover (woods) = 7"),
+        "{}",
+        events[0].text
+    );
+    let mut g = sight_game("square", ["W", "W", ".", ".", "."], "0101", "");
+    assert!(refused(&mut g, "fire r1 0101").contains("no line of sight"));
+    // The other reading, as an option: only from the next tile.
+    let mut g = sight_game(
+        "square",
+        ["W", "W", ".", ".", "."],
+        "0102",
+        "[options]\nfire_into_cover = \"adjacent\"\n",
+    );
+    assert!(refused(&mut g, "fire r1 0102").contains("only from the next tile"));
+}
+
+#[test]
+fn ranged_infantry_fires_out_of_woods_only_from_its_edge() {
+    let s = scenario(
+        "square",
+        &["W W W . .", "W W W . ."],
+        &[
+            unit("r1", "red", "light_infantry", "0201", "E"),
+            unit("r2", "red", "light_infantry", "0302", "E"),
+            unit("b1", "blue", "line_infantry", "0501", "W"),
+            unit("b2", "blue", "line_infantry", "0502", "W"),
+        ],
+        "",
+    );
+    let mut g = start(&s, &[6, 1]);
+    play(&mut g, "end", &[]);
+    assert!(refused(&mut g, "fire r1 0501")
+        .contains("may fire out of woods only from its edge (Infantry Ranged Attack 5)"));
+    play(&mut g, "fire r2 0502", &[1, 1]);
+}
+
+#[test]
+fn ranged_built_up_area_gives_all_round_fire() {
+    let s = scenario(
+        "square",
+        &["T . .", ". . .", ". . ."],
+        &[
+            unit("r1", "red", "line_infantry", "0101", "N"),
+            unit("r2", "red", "line_infantry", "0301", "N"),
+            unit("b1", "blue", "line_infantry", "0103", "N"),
+            unit("b2", "blue", "line_infantry", "0303", "N"),
+        ],
+        "",
+    );
+    let mut g = start(&s, &[6, 1]);
+    play(&mut g, "end", &[]);
+    assert!(refused(&mut g, "fire r2 0303").contains("not in r2's front arc"));
+    play(&mut g, "fire r1 0103", &[1, 1]);
+}
+
+// ---------------------------------------------------------------- Close combat
+
+/// r1 (red) and b1 (blue) side by side; red's movement and ranged phases are ended.
+fn melee(rows_: &[&str], red: (&str, &str, &str), blue: (&str, &str, &str)) -> Box<dyn Game> {
+    let s = scenario(
+        "square",
+        rows_,
+        &[
+            unit("r1", "red", red.0, red.1, red.2),
+            unit("b1", "blue", blue.0, blue.1, blue.2),
+        ],
+        "",
+    );
+    let mut g = start(&s, &[6, 1]);
+    play(&mut g, "end", &[]);
+    if g.view(None).phase == "red ranged attacks" {
+        play(&mut g, "end", &[]);
+    }
+    assert_eq!(g.view(None).phase, "red close combat");
+    g
+}
+
+#[test]
+fn close_combat_flank_attack_adds_one() {
+    let mut g = contact_game();
+    play(&mut g, "move r1 0304", &[]);
+    play(&mut g, "move r1 0303", &[]);
+    let events = play(&mut g, "attack r1 0203", &[4, 4, 6]);
+    assert_eq!(events[0].rule, "grid-rules-v1.1 Close Combat Process 4");
+    assert_eq!(
+        events[0].text,
+        "r1 (line infantry) attacks b1 (line infantry) at 0203: rolled 4+4 +1 flank attack = 9 on the line infantry close combat table: 2 hits."
+    );
+}
+
+#[test]
+fn close_combat_rear_attack_adds_one() {
+    let mut g = melee(
+        &rows(&open(5, 5)),
+        ("line_infantry", "0304", "N"),
+        ("line_infantry", "0303", "N"),
+    );
+    let events = play(&mut g, "attack r1 0303", &[3, 3, 6]);
+    assert!(
+        events[0].text.ends_with(
+            "rolled 3+3 +1 rear attack = 7 on the line infantry close combat table: 1 hit."
+        ),
+        "{}",
+        events[0].text
+    );
+}
+
+#[test]
+fn close_combat_downhill_adds_one_and_uphill_subtracts_one() {
+    let map = [". .1 .", ". . .", ". . ."];
+    let mut g = melee(
+        &map,
+        ("line_infantry", "0201", "S"),
+        ("line_infantry", "0202", "N"),
+    );
+    let events = play(&mut g, "attack r1 0202", &[3, 3, 6]);
+    assert!(
+        events[0]
+            .text
+            .contains("rolled 3+3 +1 attacking downhill = 7"),
+        "{}",
+        events[0].text
+    );
+    let mut g = melee(
+        &map,
+        ("line_infantry", "0202", "N"),
+        ("line_infantry", "0201", "S"),
+    );
+    let events = play(&mut g, "attack r1 0201", &[3, 3, 6]);
+    assert!(
+        events[0].text.ends_with(
+            "rolled 3+3 -1 attacking uphill = 5 on the line infantry close combat table: 1 hit."
+        ),
+        "{}",
+        events[0].text
+    );
+}
+
+#[test]
+fn close_combat_into_forest_or_built_up_area_subtracts_one() {
+    for (code, name) in [("W", "woods"), ("T", "town")] {
+        let map = [format!(". {code} ."), ". . .".into(), ". . .".into()];
+        let mut g = melee(
+            &rows(&map),
+            ("cavalry", "0202", "N"),
+            ("line_infantry", "0201", "S"),
+        );
+        let events = play(&mut g, "attack r1 0201", &[3, 3, 6]);
+        assert!(
+            events[0].text.ends_with(&format!(
+                "rolled 3+3 -1 attacking into {name} = 5 on the cavalry close combat table: 1 hit."
+            )),
+            "{}",
+            events[0].text
+        );
+    }
+}
+
+#[test]
+fn close_combat_engaged_unit_may_withdraw_and_then_not_attack() {
+    let s = scenario(
+        "square",
+        &rows(&open(5, 6)),
+        &[
+            unit("r1", "red", "line_infantry", "0304", "N"),
+            unit("b1", "blue", "line_infantry", "0303", "S"),
+            unit("b2", "blue", "line_infantry", "0104", "S"),
+        ],
+        "",
+    );
+    let mut g = start(&s, &[1, 6]);
+    play(&mut g, "end", &[]);
+    play(&mut g, "end", &[]);
+    // The only attack ends blue's close combat, and so blue's player-turn.
+    play(&mut g, "attack b1 0304", &[1, 1]);
+    assert_eq!(g.to_decide(), Some(Side::Red));
+    assert!(unit_view(&*g, "r1").flags.contains(&"engaged".into()));
+    assert!(refused(&mut g, "move r1 0305")
+        .contains("engaged in close combat: it may withdraw one tile or stay (Close Combat 3)"));
+    assert!(refused(&mut g, "withdraw r1 0204").contains("next to an enemy"));
+    let events = play(&mut g, "withdraw r1 0305", &[]);
+    assert_eq!(events[0].rule, "grid-rules-v1.1 Close Combat 3");
+    assert_eq!(
+        events[0].text,
+        "r1 withdraws from close combat with b1 to 0305, and may not attack it this turn."
+    );
+    assert!(unit_view(&*g, "r1").flags.contains(&"withdrew".into()));
+    assert!(!legal(&*g).iter().any(|a| a.starts_with("attack")));
+}
+
+#[test]
+fn close_combat_units_not_engaged_may_not_withdraw() {
+    let mut g = open_field("square");
+    assert!(refused(&mut g, "withdraw r1 0304").contains("was not engaged in close combat"));
+}
+
+#[test]
+fn close_combat_cavalry_may_withdraw_from_infantry_and_attacker_occupies() {
+    let mut g = melee(
+        &rows(&open(5, 5)),
+        ("line_infantry", "0304", "N"),
+        ("cavalry", "0303", "S"),
+    );
+    let events = play(&mut g, "attack r1 0303", &[]);
+    assert_eq!(events[0].rule, "grid-rules-v1.1 Close Combat 4");
+    assert_eq!(g.to_decide(), Some(Side::Blue));
+    let choices = legal(&*g);
+    assert_eq!(
+        choices,
+        [
+            "stand b1",
+            "withdraw b1 0302",
+            "withdraw b1 0403",
+            "withdraw b1 0203"
+        ]
+    );
+    play(&mut g, "withdraw b1 0302", &[]);
+    assert_eq!(tile(&*g, "b1"), "0302");
+    assert_eq!(g.to_decide(), Some(Side::Red));
+    assert_eq!(g.view(None).phase, "red advance after close combat");
+    let events = play(&mut g, "occupy r1 0303", &[]);
+    assert_eq!(events[0].rule, "grid-rules-v1.1 Close Combat 5");
+    assert_eq!(tile(&*g, "r1"), "0303");
+}
+
+#[test]
+fn close_combat_cavalry_that_stands_takes_the_attack() {
+    let mut g = melee(
+        &rows(&open(5, 5)),
+        ("line_infantry", "0304", "N"),
+        ("cavalry", "0303", "S"),
+    );
+    play(&mut g, "attack r1 0303", &[]);
+    let events = play(&mut g, "stand b1", &[4, 4, 6]);
+    assert!(
+        events[1]
+            .text
+            .ends_with("rolled 4+4 = 8 on the line infantry close combat table: 2 hits."),
+        "{}",
+        events[1].text
+    );
+}
+
+#[test]
+fn close_combat_attacker_may_occupy_a_tile_vacated_by_retreat() {
+    let mut g = contact_game();
+    play(&mut g, "move r1 0304", &[]);
+    play(&mut g, "move r1 0303", &[]);
+    // The only attack ends the close combat phase: the hits are resolved at once.
+    let events = play(&mut g, "attack r1 0203", &[4, 4, 1]);
+    assert!(
+        texts(&events).contains(
+            "b1 at 0203 rolls 1 (retreat): it retreats one tile to 0103; strength now 4."
+        ),
+        "{}",
+        texts(&events)
+    );
+    assert_eq!(legal(&*g), ["occupy r1 0203", "end"]);
+    play(&mut g, "occupy r1 0203", &[]);
+    assert_eq!(tile(&*g, "r1"), "0203");
+    assert!(unit_view(&*g, "r1").flags.contains(&"facing W".into()));
+}
+
+// ---------------------------------------------------------------- Resolving hits
+
+#[test]
+fn hits_defender_rolls_one_die_per_enemy_unit_that_scored() {
+    let mut g = two_shooters("");
+    play(&mut g, "fire r1 0302", &[6, 6]);
+    // The last shot ends the phase; the defender's dice follow at once.
+    let events = play(&mut g, "fire r2 0302", &[6, 6, 1, 5]);
+    let t = texts(&events);
+    assert!(
+        t.contains(
+            "[grid-rules-v1.1 Resolving Hits] b1 takes 4 hits from 2 units: strength 6 → 2."
+        ),
+        "{t}"
+    );
+    assert!(t.contains("b1 at 0302 rolls 1 (retreat), 5 (stand): it retreats one tile to 0301; strength now 2."), "{t}");
+    assert_eq!((strength(&*g, "b1"), tile(&*g, "b1").as_str()), (2, "0301"));
+}
+
+#[test]
+fn hits_retreat_and_loss_results_add_up() {
+    let mut g = two_shooters("");
+    play(&mut g, "fire r1 0302", &[5, 4]);
+    let events = play(&mut g, "fire r2 0302", &[5, 4, 3, 3]);
+    assert!(texts(&events).contains("rolls 3 (retreat and 1 loss), 3 (retreat and 1 loss): it retreats one tile to 0301; strength now 2."), "{}", texts(&events));
+}
+
+#[test]
+fn hits_a_unit_that_does_not_retreat_loses_one_more_point() {
+    let mut g = two_shooters("");
+    play(&mut g, "fire r1 0302", &[5, 4]);
+    let events = play(&mut g, "end", &[6]);
+    assert!(texts(&events)
+        .contains("rolls 6 (stand): it does not retreat and loses 1 more point; strength now 4."));
+    assert_eq!(tile(&*g, "b1"), "0302");
+}
+
+#[test]
+fn hits_a_unit_retreats_at_most_one_tile_and_if_it_cannot_loses_one_more() {
+    let s = scenario(
+        "square",
+        &[".", ".", ".", "."],
+        &[
+            unit("r1", "red", "line_infantry", "0103", "N"),
+            unit("b1", "blue", "line_infantry", "0101", "S"),
+        ],
+        "",
+    );
+    let mut g = start(&s, &[6, 1]);
+    play(&mut g, "end", &[]);
+    let events = play(&mut g, "fire r1 0101", &[6, 6, 1]);
+    assert!(
+        texts(&events).contains(
+            "rolls 1 (retreat): it cannot retreat and loses 1 more point instead; strength now 2."
+        ),
+        "{}",
+        texts(&events)
+    );
+}
+
+#[test]
+fn hits_strength_points_are_6_infantry_4_cavalry_3_artillery() {
+    let s = scenario(
+        "square",
+        &rows(&open(6, 6)),
+        &[
+            unit("r1", "red", "line_infantry", "0105", "N"),
+            unit("r2", "red", "light_infantry", "0205", "N"),
+            unit("r3", "red", "cavalry", "0305", "N"),
+            unit("r4", "red", "artillery", "0405", "N"),
+            unit("b1", "blue", "line_infantry", "0101", "S"),
+        ],
+        "",
+    );
+    let g = start(&s, &[6, 1]);
+    let got: Vec<u32> = ["r1", "r2", "r3", "r4"]
+        .iter()
+        .map(|u| strength(&*g, u))
+        .collect();
+    assert_eq!(got, [6, 6, 4, 3]);
+}
+
+#[test]
+fn hits_unit_removed_at_zero_and_a_side_with_no_units_loses() {
+    let s = scenario(
+        "square",
+        &[".", ".", ".", "."],
+        &[
+            unit("r1", "red", "artillery", "0103", "N"),
+            unit("b1", "blue", "artillery", "0101", "S"),
+        ],
+        "",
+    );
+    let mut g = start(&s, &[6, 1]);
+    play(&mut g, "end", &[]);
+    let events = play(&mut g, "fire r1 0101", &[6, 6]);
+    let t = texts(&events);
+    assert!(
+        t.contains("b1 (artillery) has no strength points left and is removed from play."),
+        "{t}"
+    );
+    assert!(t.contains("red wins: blue has no units left."), "{t}");
+    assert!(g.view(None).unit("b1").is_none());
+    assert_eq!(g.outcome().unwrap().winner, Some(Side::Red));
+    assert_eq!(g.outcome().unwrap().score, [3, 0]);
+    assert_eq!(g.to_decide(), None);
+    assert!(g.legal_actions().is_empty());
+}
+
+// ---------------------------------------------------------------- Victory, data, orders
+
+#[test]
+fn victory_at_the_turn_limit_by_points_destroyed_and_objectives_held() {
+    let s = scenario(
+        "square",
+        &rows(&open(6, 6)),
+        &[
+            unit("r1", "red", "line_infantry", "0305", "E"),
+            unit("b1", "blue", "line_infantry", "0101", "N"),
+        ],
+        "[[objectives]]\nhex = \"0305\"\nname = \"Mill\"\npoints = 3\n",
+    )
+    .replace("turn_limit = 3", "turn_limit = 1");
+    let mut g = start(&s, &[6, 1]);
+    play(&mut g, "end", &[]);
+    assert_eq!(g.to_decide(), Some(Side::Blue));
+    let events = play(&mut g, "end", &[]);
+    assert!(
+        texts(&events).contains("red wins: after game-turn 1: red scores 3, blue 0"),
+        "{}",
+        texts(&events)
+    );
+    assert_eq!(g.view(None).objectives[0].holder, Some(Side::Red));
+}
+
+#[test]
+fn unit_data_can_be_overridden_by_the_scenario() {
+    let mut g = two_shooters(
+        "[unit_data.line_infantry]\nranged = [{ range = 3, hits = [5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5] }]\n",
+    );
+    let events = play(&mut g, "fire r1 0302", &[1, 1]);
+    assert!(
+        events[0]
+            .text
+            .ends_with("rolled 1+1 = 2 on the line infantry table: 5 hits."),
+        "{}",
+        events[0].text
+    );
+    let s = scenario(
+        "square",
+        &rows(&open(4, 4)),
+        &[
+            unit("r1", "red", "line_infantry", "0103", "N"),
+            unit("b1", "blue", "line_infantry", "0101", "S"),
+        ],
+        "[unit_data.grenadiers]\nstrength = 7\n",
+    );
+    let e = load(&s).err().unwrap();
+    assert_eq!(e.line, line_of(&s, "[unit_data.grenadiers]"));
+    assert!(e.message.contains("unknown field `grenadiers`"), "{e}");
+}
+
+#[test]
+fn orders_are_read_and_written_in_short_text() {
+    let mut g = open_field("square");
+    for a in g.legal_actions() {
+        assert_eq!(g.parse_action(&g.notation(a)).unwrap(), a);
+    }
+    assert!(g.parse_action("jump r1 0304").is_err());
+    assert!(g
+        .parse_action("move r9 0304")
+        .unwrap_err()
+        .to_string()
+        .contains("no unit \"r9\""));
+    assert!(refused(&mut g, "fire r1 0601").contains("ranged attack phase"));
+}
+
+// ---------------------------------------------------------------- Scenario errors
+
+fn bad(units: &[String], needle: &str) -> (usize, String) {
+    let s = scenario("square", &[". . m", ". . .", ". . ."], units, "");
+    let e = load(&s).err().expect("scenario should be refused");
+    assert_eq!(e.file, "test.toml");
+    assert_eq!(e.line, line_of(&s, needle), "{e}");
+    (e.line, e.message)
+}
+
+#[test]
+fn scenario_errors_name_the_line() {
+    let b1 = unit("b1", "blue", "line_infantry", "0103", "N");
+    let (_, m) = bad(
+        &[unit("r1", "red", "grenadiers", "0101", "S"), b1.clone()],
+        "\"grenadiers\"",
+    );
+    assert!(m.contains("unknown unit type \"grenadiers\" (expected line_infantry, light_infantry, cavalry, artillery)"), "{m}");
+    let (_, m) = bad(
+        &[
+            unit("r1", "red", "cavalry", "0101", "S"),
+            unit("r1", "red", "cavalry", "0201", "S"),
+            b1.clone(),
+        ],
+        "id = \"r1\"\nside = \"red\"\ntype = \"cavalry\"\ntile = \"0201\"",
+    );
+    assert!(m.contains("duplicate unit id \"r1\""), "{m}");
+    let (_, m) = bad(
+        &[
+            unit("r1", "red", "cavalry", "0101", "S"),
+            unit("r2", "red", "cavalry", "0101", "S"),
+            b1.clone(),
+        ],
+        "tile = \"0101\"\nfacing = \"S\"\n\n[[units]]\nid = \"b1\"",
+    );
+    assert!(m.contains("0101 is already held by r1"), "{m}");
+    let (_, m) = bad(
+        &[unit("r1", "red", "cavalry", "0301", "S"), b1.clone()],
+        "tile = \"0301\"",
+    );
+    assert!(m.contains("swamps are impassable"), "{m}");
+    let (_, m) = bad(&[unit("r1", "red", "cavalry", "0101", "SE"), b1], "\"SE\"");
+    assert!(m.contains("expected a facing (N, E, S, W)"), "{m}");
+}
