@@ -172,3 +172,30 @@ pub fn spotting_step(s: &mut State, dice: &mut dyn Dice, events: &mut Vec<Event>
         }
     }
 }
+
+/// The position as `side` might believe it: the enemy units it cannot see (and the decoys)
+/// are dealt out at random among the marker hexes it does see, keeping their own facings.
+/// What `side` sees is untouched, so a bot searching this copy learns nothing it has not seen.
+pub fn determinize(s: &State, side: Side, dice: &mut dyn Dice) -> State {
+    let mut out = s.clone();
+    let hidden: Vec<usize> = (0..s.units.len())
+        .filter(|&i| s.units[i].active() && !s.visible_to(i, side))
+        .collect();
+    let mut spots: Vec<(Hex, volley_core::geometry::Facing)> = hidden
+        .iter()
+        .map(|&i| (s.units[i].hex, s.units[i].facing))
+        .collect();
+    spots.sort_by_key(|(h, _)| (h.x, h.y));
+    // Fisher–Yates with the dice handed in.
+    for k in (1..spots.len()).rev() {
+        let j = dice.roll(k as u32 + 1) as usize - 1;
+        spots.swap(k, j);
+    }
+    let mut order = hidden.clone();
+    order.sort_by(|&a, &b| s.units[a].id.cmp(&s.units[b].id));
+    for (i, (hex, facing)) in order.into_iter().zip(spots) {
+        out.units[i].hex = hex;
+        out.units[i].facing = facing;
+    }
+    out
+}

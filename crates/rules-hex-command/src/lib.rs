@@ -239,6 +239,16 @@ impl Game for HexCommandGame {
         Box::new(self.clone())
     }
 
+    fn determinize(&self, side: Side, dice: &mut dyn Dice) -> Box<dyn Game> {
+        Box::new(HexCommandGame {
+            state: hidden::determinize(&self.state, side, dice),
+        })
+    }
+
+    fn reach(&self, unit: &str) -> Vec<volley_core::Reach> {
+        movement::reach(&self.state, unit)
+    }
+
     fn check_invariants(&self) -> Result<(), String> {
         let s = &self.state;
         let mut seen = std::collections::HashMap::new();

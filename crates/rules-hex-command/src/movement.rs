@@ -520,3 +520,51 @@ pub fn enter_zones(s: &mut State, i: usize, events: &mut Vec<Event>) {
     };
     events.push(ev("zoc", "7.2.1", text).side(u.side).units([u.id.clone()]));
 }
+
+/// Every hex unit `id` can reach this phase by a chain of legal steps, with the fewest
+/// movement points spent getting there (for the map's movement overlay).
+pub fn reach(s: &State, id: &str) -> Vec<volley_core::Reach> {
+    use std::collections::{HashMap, VecDeque};
+    let Some(i) = s.units.iter().position(|u| u.id == id) else {
+        return Vec::new();
+    };
+    if s.phase != Phase::Movement || !can_act(s, i) {
+        return Vec::new();
+    }
+    let start_mp = s.units[i].mp;
+    let mut best: HashMap<Hex, u32> = HashMap::new();
+    let mut queue = VecDeque::from([s.clone()]);
+    let mut out = Vec::new();
+    while let Some(state) = queue.pop_front() {
+        let mut actions = Vec::new();
+        legal(&state, &mut actions);
+        for a in actions {
+            let HcAction::Move { unit, .. } = a else {
+                continue;
+            };
+            if unit as usize != i {
+                continue;
+            }
+            let mut next = state.clone();
+            let mut events = Vec::new();
+            apply(&mut next, a, &mut events);
+            let u = &next.units[i];
+            let cost = (start_mp - u.mp.min(start_mp)) as u32;
+            if u.hex == state.units[i].hex || best.get(&u.hex).is_some_and(|&c| c <= cost) {
+                continue;
+            }
+            best.insert(u.hex, cost);
+            if u.mp > 0 {
+                queue.push_back(next);
+            }
+        }
+    }
+    for (hex, cost) in best {
+        out.push(volley_core::Reach {
+            hex: label(hex),
+            cost,
+        });
+    }
+    out.sort_by(|a, b| a.hex.cmp(&b.hex));
+    out
+}

@@ -185,6 +185,22 @@ pub trait Game: Send + Sync {
 
     fn clone_game(&self) -> Box<dyn Game>;
 
+    /// A copy of the game as `side` might believe it to be: everything `side` cannot see is
+    /// replaced by a plausible sample drawn with `dice` (hidden units shuffled among the
+    /// markers the side sees, say). Bots search from this, never from the real state.
+    /// Rulesets without hidden information return a plain copy.
+    fn determinize(&self, side: Side, dice: &mut dyn Dice) -> Box<dyn Game> {
+        let _ = (side, dice);
+        self.clone_game()
+    }
+
+    /// Where a unit of the side to decide can get to in this phase, with the movement points
+    /// it would spend (for the map's "reachable hexes" overlay). Empty when it cannot move.
+    fn reach(&self, unit: &str) -> Vec<Reach> {
+        let _ = unit;
+        Vec::new()
+    }
+
     /// Checks the ruleset's own invariants (stacking, hit limits, units on the map…); the
     /// generic every-ruleset test calls it after every action. `Err` says what is broken.
     fn check_invariants(&self) -> Result<(), String>;
@@ -194,6 +210,13 @@ impl Clone for Box<dyn Game> {
     fn clone(&self) -> Self {
         self.clone_game()
     }
+}
+
+/// A hex a unit can reach, and what getting there costs.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Reach {
+    pub hex: String,
+    pub cost: u32,
 }
 
 /// One game option a ruleset understands.

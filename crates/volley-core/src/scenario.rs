@@ -102,15 +102,9 @@ impl ScenarioSource {
         })
     }
 
+    /// The header only: `Header` ignores the keys it does not know.
     pub fn header(&self) -> Result<Header, ScenarioError> {
-        #[derive(Deserialize)]
-        struct Only {
-            #[serde(flatten)]
-            header: Header,
-            #[serde(flatten)]
-            _rest: BTreeMap<String, toml::Value>,
-        }
-        self.parse::<Only>().map(|o| o.header)
+        self.parse::<Header>()
     }
 
     /// A hex label read from the file, checked against the map.
@@ -385,6 +379,15 @@ mod tests {
         let e = src("ruleset = \"x\"\nname = \n").header().unwrap_err();
         assert_eq!((e.line, e.file.as_str()), (2, "t.toml"));
         assert!(e.to_string().starts_with("t.toml:2:"), "{e}");
+    }
+
+    #[test]
+    fn header_reads_with_the_rest_of_the_file_present() {
+        let h = src("ruleset = \"x\"\nname = \"n\"\ntitle = \"t\"\n[map]\nrows = [\".\"]\n")
+            .header()
+            .unwrap();
+        assert_eq!((h.ruleset.get_ref().as_str(), h.name.as_str()), ("x", "n"));
+        assert_eq!(h.ruleset.span(), 10..13);
     }
 
     #[test]

@@ -224,3 +224,35 @@ fn stats() {
         );
     }
 }
+
+#[test]
+fn determinized_copy_keeps_what_the_side_sees_and_shuffles_the_rest() {
+    let g = bundled("hc-night-march");
+    let mut dice = SeededDice::new(Seed::from_u64(3));
+    let red_view = serde_json::to_string(&g.view(Some(Side::Red))).unwrap();
+    let mut moved = 0;
+    for _ in 0..20 {
+        let d = g.determinize(Side::Red, &mut dice);
+        assert_eq!(
+            serde_json::to_string(&d.view(Some(Side::Red))).unwrap(),
+            red_view,
+            "red's picture is unchanged"
+        );
+        let full = d.view(None);
+        moved += g
+            .state
+            .units
+            .iter()
+            .filter(|u| {
+                u.side == Side::Blue
+                    && full
+                        .unit(&u.id)
+                        .is_some_and(|x| x.hex != volley_core::geometry::label(u.hex))
+            })
+            .count();
+    }
+    assert!(
+        moved > 0,
+        "blue's hidden units are dealt out among the markers"
+    );
+}

@@ -452,3 +452,17 @@ fn commanders_attach_one_to_a_unit() {
         "placed, it stays for the turn"
     );
 }
+
+#[test]
+fn reach_lists_every_hex_with_its_cost() {
+    let units = unit("r1", "red", "infantry", "0508", "N", "")
+        + &unit("b1", "blue", "infantry", "0101", "S", "");
+    let mut g = setup("oblique = \"no\"", &[], &units);
+    g.at(Side::Red, Phase::Movement);
+    let reach: Vec<(String, u32)> = g.reach("r1").into_iter().map(|r| (r.hex, r.cost)).collect();
+    assert_eq!(
+        reach,
+        vec![("0505".into(), 3), ("0506".into(), 2), ("0507".into(), 1)]
+    );
+    assert!(g.reach("b1").is_empty(), "not blue's move");
+}
