@@ -484,8 +484,8 @@ fn move_unit(s: &mut State, i: usize, to: Hex, events: &mut Vec<Event>) {
     crate::hidden::after_move(s, i, events);
 }
 
-/// 7.2.1: a unit that moves into the frontal zone of control of enemies stops and must melee
-/// every one of them it can (not those it cannot reach for terrain or slope).
+/// 7.2.1: stepping into enemies' front zones halts the mover, which then fights each of
+/// those enemies it is able to reach (terrain and slope may rule some out).
 pub fn enter_zones(s: &mut State, i: usize, events: &mut Vec<Event>) {
     let u = &s.units[i];
     let hex = u.hex;
