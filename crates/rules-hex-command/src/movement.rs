@@ -54,29 +54,19 @@ fn terrain_allows(s: &State, arm: Arm, from: Hex, to: Hex) -> bool {
     let Some(cell) = map.cell(to) else {
         return false;
     };
-    if !may_stand(arm, cell.terrain, cell.elevation)
-        && !(arm == Arm::Cavalry && cell.terrain == Terrain::Woods)
-    {
-        return false;
-    }
     let road = map.road_between(from, to);
     let from_t = map.terrain(from);
     match arm {
         // Cavalry enter and leave normal forest only along a road (5.5 b).
-        Arm::Cavalry => {
-            if (cell.terrain == Terrain::Woods || from_t == Terrain::Woods) && !road {
-                return false;
-            }
-        }
+        Arm::Cavalry if cell.terrain == Terrain::Woods || from_t == Terrain::Woods => road,
         // Guns enter woods only by road or from a clear hex; never woods to woods (section 3).
-        Arm::Artillery | Arm::Wagon => {
-            if cell.terrain == Terrain::Woods && !road && from_t != Terrain::Clear {
-                return false;
-            }
+        Arm::Artillery | Arm::Wagon
+            if cell.terrain == Terrain::Woods && !road && from_t != Terrain::Clear =>
+        {
+            false
         }
-        _ => {}
+        _ => may_stand(arm, cell.terrain, cell.elevation),
     }
-    true
 }
 
 fn enemy_zoc_here(s: &State, side: Side, hex: Hex) -> Vec<usize> {

@@ -24,7 +24,7 @@ pub(crate) fn h(l: &str) -> volley_core::Hex {
 pub(crate) fn setup(options: &str, map_rows: &[&str], units: &str) -> HexCommandGame {
     let rows = if map_rows.is_empty() {
         (0..10)
-            .map(|_| format!("\"{}\"", vec!["."; 10].join(" ")))
+            .map(|_| format!("\"{}\"", ["."; 10].join(" ")))
             .collect::<Vec<_>>()
             .join(", ")
     } else {
