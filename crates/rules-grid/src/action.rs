@@ -84,9 +84,13 @@ impl Order {
         Action(kind | ((index as u64 & INDEX_MASK) << KIND_BITS) | (arg << ARG_SHIFT))
     }
 
-    /// The order an action packs, if it packs one; the heading is checked against the grid
-    /// later, with the rest of the order.
+    /// The order an action packs, if it packs one (and packs it exactly: stray bits make
+    /// it no order). Whether the order is legal is checked later.
     pub fn unpack(action: Action, heading: impl Fn(u8) -> Option<Heading>) -> Option<Order> {
+        Order::decode(action, heading).filter(|o| o.pack() == action)
+    }
+
+    fn decode(action: Action, heading: impl Fn(u8) -> Option<Heading>) -> Option<Order> {
         let kind = action.0 & ((1 << KIND_BITS) - 1);
         let index = ((action.0 >> KIND_BITS) & INDEX_MASK) as usize;
         let arg = action.0 >> ARG_SHIFT;
@@ -120,8 +124,46 @@ impl Order {
                 unit: index,
                 to: tile_from(arg)?,
             },
-            8 if index == 0 && arg == 0 => Order::End,
+            8 => Order::End,
             _ => return None,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use volley_core::map::Grid;
+
+    #[test]
+    fn orders_pack_and_unpack_exactly() {
+        let heading = |i| Heading::from_index(Grid::Square, i);
+        let orders = [
+            Order::Move {
+                unit: 3,
+                to: hex_at(4, 5),
+            },
+            Order::Face {
+                unit: 0,
+                heading: heading(3).unwrap(),
+            },
+            Order::Attach {
+                commander: 1,
+                unit: 7,
+            },
+            Order::End,
+        ];
+        for o in orders {
+            let a = o.pack();
+            assert_eq!(Order::unpack(a, heading), Some(o));
+            for bit in 0..64 {
+                let flipped = Action(a.0 ^ (1 << bit));
+                if let Some(other) = Order::unpack(flipped, heading) {
+                    assert_ne!(other, o, "bit {bit}");
+                    assert_eq!(other.pack(), flipped);
+                }
+            }
+        }
+        assert_eq!(Order::unpack(Action(1 | (9 << ARG_SHIFT)), heading), None);
     }
 }

@@ -99,7 +99,12 @@ impl GridGame {
                 self.units[e].id
             )));
         }
-        let going = u.turn.going.with(self.map(), to);
+        let so_far = if u.turn.moving {
+            u.turn.going
+        } else {
+            Going::starting_in(self.map(), u.tile)
+        };
+        let going = so_far.with(self.map(), to);
         let allowance = self.allowance(unit, going);
         if u.turn.tiles + 1 > allowance {
             return Err(Illegal::new(format!(
@@ -156,7 +161,7 @@ impl GridGame {
         let u = &mut self.units[unit];
         if !u.turn.moving {
             u.turn.moving = true;
-            u.turn.going = Going::default().with(&self.setup.map, u.tile);
+            u.turn.going = Going::starting_in(&self.setup.map, u.tile);
             self.moved_units += 1;
         }
         self.mover = Some(unit);

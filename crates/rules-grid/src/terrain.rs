@@ -97,7 +97,16 @@ pub struct Going {
 }
 
 impl Going {
-    /// The going after also entering (or starting in) `tile`.
+    /// The going of a unit that has not left `tile` yet: only forest slows a unit where it
+    /// stands (a hill or rough field counts when entered).
+    pub fn starting_in(map: &Map, tile: Hex) -> Going {
+        Going {
+            forest: map.terrain(tile) == Terrain::Woods,
+            ..Going::default()
+        }
+    }
+
+    /// The going after also entering `tile`.
     pub fn with(self, map: &Map, tile: Hex) -> Going {
         Going {
             hill: self.hill || is_hill(map, tile),

@@ -407,6 +407,14 @@ fn terrain_forest_reduces_movement_to_one_tile() {
     let mut g = mover_on(&map, "light_infantry", "0205");
     play(&mut g, "move r1 0204", &[]);
     assert!(refused(&mut g, "move r1 0203").contains("may move 1 tiles this turn (forest: 1 tile)"));
+    // Leaving forest is as slow as entering it; starting on a hill costs nothing.
+    let mut g = mover_on(&map, "light_infantry", "0204");
+    play(&mut g, "move r1 0203", &[]);
+    assert!(refused(&mut g, "move r1 0202").contains("(forest: 1 tile)"));
+    let hill = [". . . .", ". . . .", ". . . .", ". .1 . .", ". . . ."];
+    let mut g = mover_on(&hill, "line_infantry", "0204");
+    play(&mut g, "move r1 0203", &[]);
+    play(&mut g, "move r1 0202", &[]);
 }
 
 #[test]

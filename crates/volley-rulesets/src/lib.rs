@@ -9,8 +9,11 @@ use volley_core::{Options, Ruleset, ScenarioError, ScenarioSource, Seed, Session
 pub fn rulesets() -> &'static [&'static dyn Ruleset] {
     // A static, not a promoted temporary: a slice that refers to other statics is never
     // promoted to 'static.
-    static RULESETS: &[&dyn Ruleset] =
-        &[&rules_hex_command::RULESET, &rules_stand_and_die::RULESET];
+    static RULESETS: &[&dyn Ruleset] = &[
+        &rules_hex_command::RULESET,
+        &rules_stand_and_die::RULESET,
+        &rules_grid::RULESET,
+    ];
     RULESETS
 }
 
@@ -36,7 +39,8 @@ pub fn bundled() -> &'static [Bundled] {
         "hc-first-clash",
         "hc-crossroads",
         "hc-night-march",
-        "sad-river-crossing"
+        "sad-river-crossing",
+        "grid-ridge"
     ]
 }
 
