@@ -153,12 +153,25 @@ pub fn resolve_round(s: &mut State, dice: &mut dyn Dice, events: &mut Vec<Event>
             .position(|m| m.attacker == x || m.defender == x)
     };
     let cube = s.settings().cube;
+    // Where everyone stood when the round began: a loser that routs runs at once, and the
+    // hex it vacated is the one the winner may take (7.4).
+    let before: Vec<Hex> = s.units.iter().map(|u| u.hex).collect();
+    // Gun crews that stepped back from their guns this round: the crew leaves once, and its
+    // other attackers have nothing left to fight this round (section 3, Melee and Rout).
+    let mut stepped_back: Vec<usize> = Vec::new();
     for (k, m) in pairs.iter().enumerate() {
         let (a, d) = (m.attacker, m.defender);
         if !s.units[a].active() || !s.units[d].active() || s.units[a].routed || s.units[d].routed {
             continue;
         }
+        if stepped_back.contains(&d) {
+            continue;
+        }
+        let guns = s.units[d].arm == Arm::Artillery && !s.units[d].is_crew_only();
         if special_defender(s, m, dice, events, &mut damage, &mut winners) {
+            if guns && s.units[d].is_crew_only() {
+                stepped_back.push(d);
+            }
             continue;
         }
         let cover = melee_cover(s, m);
@@ -228,7 +241,7 @@ pub fn resolve_round(s: &mut State, dice: &mut dyn Dice, events: &mut Vec<Event>
     for m in s.melees.iter_mut() {
         m.rounds += 1;
     }
-    finish_melees(s, events, winners);
+    finish_melees_from(s, events, winners, Some(&before));
 }
 
 /// The melee chart: who takes what, from the two faces rolled.
@@ -370,18 +383,19 @@ fn special_defender(
                 damage[a].hits += 1;
             }
         }
-        abandon_guns(s, d, events);
+        abandon_guns(s, d, s.units[a].hex, events);
         winners.push((a, hex, true));
         return true;
     }
     false
 }
 
-/// Section 3, Melee and Rout: crews do not melee; they leave the guns and step back a hex.
-fn abandon_guns(s: &mut State, d: usize, events: &mut Vec<Event>) {
+/// Section 3, Melee and Rout: crews do not melee; they leave the guns and step back a hex,
+/// away from the unit that meleed them.
+fn abandon_guns(s: &mut State, d: usize, attacker: Hex, events: &mut Vec<Event>) {
     let u = &s.units[d];
-    let back = u.facing.opposite();
     let hex = u.hex;
+    let back = Facing::towards(attacker, hex).unwrap_or(u.facing.opposite());
     let spot = [back, back.turn(-1), back.turn(1)]
         .into_iter()
         .map(|f| step(hex, f))
@@ -450,7 +464,18 @@ pub fn capture_guns(s: &mut State, g: usize, by: usize, events: &mut Vec<Event>)
 }
 
 /// Ends melees whose units are gone or routed, and lines up the winners' advances (7.4).
-pub fn finish_melees(s: &mut State, events: &mut Vec<Event>, mut winners: Vec<(usize, Hex, bool)>) {
+pub fn finish_melees(s: &mut State, events: &mut Vec<Event>, winners: Vec<(usize, Hex, bool)>) {
+    finish_melees_from(s, events, winners, None);
+}
+
+/// As [`finish_melees`]; `before` holds where each unit stood before the round's damage (a
+/// loser that routed has already run from the hex it vacated).
+fn finish_melees_from(
+    s: &mut State,
+    events: &mut Vec<Event>,
+    mut winners: Vec<(usize, Hex, bool)>,
+    before: Option<&[Hex]>,
+) {
     let mut ended = Vec::new();
     s.melees.retain(|m| {
         let over = [m.attacker, m.defender]
@@ -469,7 +494,11 @@ pub fn finish_melees(s: &mut State, events: &mut Vec<Event>, mut winners: Vec<(u
                 && !uw.is_crew_only()
                 && (!ul.active() || ul.routed || ul.is_crew_only())
             {
-                let vacated = ul.guns_at.filter(|_| ul.active()).unwrap_or(ul.hex);
+                let vacated = ul
+                    .guns_at
+                    .filter(|_| ul.active())
+                    .or_else(|| before.and_then(|b| b.get(l).copied()))
+                    .unwrap_or(ul.hex);
                 let infantry_after_cavalry =
                     ul.arm == Arm::Cavalry && matches!(uw.arm, Arm::Infantry | Arm::LightInfantry);
                 winners.push((w, vacated, !infantry_after_cavalry));
