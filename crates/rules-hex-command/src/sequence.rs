@@ -170,7 +170,12 @@ fn end_turn(s: &mut State, dice: &mut dyn Dice, events: &mut Vec<Event>) {
         }
     }
     if let Some(outcome) = turn_end_victory(s) {
-        finish(s, outcome, events);
+        let section = if outcome.reason.contains("break point") {
+            "Hand-out: Break Point"
+        } else {
+            "Victory: turn limit"
+        };
+        finish(s, outcome, section, events);
         return;
     }
     s.turn += 1;
@@ -258,12 +263,12 @@ fn turn_end_victory(s: &State) -> Option<Outcome> {
     None
 }
 
-fn finish(s: &mut State, outcome: Outcome, events: &mut Vec<Event>) {
+fn finish(s: &mut State, outcome: Outcome, section: &str, events: &mut Vec<Event>) {
     let text = match outcome.winner {
         Some(w) => format!("{w} wins: {}", outcome.reason),
         None => format!("a draw: {}", outcome.reason),
     };
-    events.push(ev("game over", "Hand-out: Break Point", text));
+    events.push(ev("game over", section, text));
     s.outcome = Some(outcome);
     s.phase = Phase::Over;
 }
@@ -293,7 +298,7 @@ pub fn settle(s: &mut State, dice: &mut dyn Dice, events: &mut Vec<Event>) {
             o.score[0],
             o.score[1]
         );
-        finish(s, o, events);
+        finish(s, o, "Victory: an army with nothing left", events);
     } else if s.phase == Phase::Advance && s.advances.is_empty() {
         end_phase(s, dice, events);
     }
