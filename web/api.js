@@ -1,0 +1,335 @@
+// The server's HTTP API (docs/API.md), its JSON shapes, and the games this browser holds seats in.
+
+/** @typedef {"red" | "blue"} Side */
+/** @typedef {"N" | "NE" | "SE" | "S" | "SW" | "NW"} Facing */
+
+/**
+ * @typedef {object} HexsideView
+ * @property {[string, string]} between
+ * @property {string} kind  wall, hedge, fence or stream
+ */
+
+/**
+ * @typedef {object} MapView
+ * @property {"hex" | "square"} grid
+ * @property {number} width
+ * @property {number} height
+ * @property {string[]} rows  terrain tokens separated by spaces: `.` `W` `w` `T` `~` `=` `f` `m` `r` `M` `F`, each with an optional elevation digit
+ * @property {[string, string][]} roads
+ * @property {HexsideView[]} hexsides
+ */
+
+/**
+ * @typedef {object} CommanderView
+ * @property {string} id
+ * @property {string} name
+ * @property {number} value
+ * @property {boolean} supreme
+ * @property {string | null} attached_to
+ * @property {string} status
+ */
+
+/**
+ * @typedef {object} SideView
+ * @property {Side} side
+ * @property {string} name
+ * @property {number} losses_percent
+ * @property {number | null} break_point
+ * @property {number} score
+ * @property {CommanderView[]} commanders
+ */
+
+/**
+ * @typedef {object} UnitView
+ * @property {string} id
+ * @property {string} name
+ * @property {Side} side
+ * @property {string} arm
+ * @property {string | null} class
+ * @property {string} symbol
+ * @property {string} hex
+ * @property {Facing | null} facing
+ * @property {number} hits
+ * @property {number} max_hits
+ * @property {number} te
+ * @property {number} max_te
+ * @property {number | null} strength
+ * @property {string[]} flags
+ * @property {string | null} commander
+ */
+
+/**
+ * @typedef {object} MarkerView
+ * @property {string} id
+ * @property {Side} side
+ * @property {string} hex
+ */
+
+/**
+ * @typedef {object} ObjectiveView
+ * @property {string} hex
+ * @property {string} name
+ * @property {number} points
+ * @property {Side | null} holder
+ */
+
+/**
+ * @typedef {object} Outcome
+ * @property {Side | null} winner
+ * @property {string} reason
+ * @property {[number, number]} score
+ */
+
+/**
+ * @typedef {object} View
+ * @property {string} ruleset
+ * @property {string} scenario
+ * @property {string} title
+ * @property {Side | null} viewer
+ * @property {number} turn
+ * @property {number} turn_limit
+ * @property {string} phase
+ * @property {Side | null} phasing
+ * @property {Side | null} to_decide
+ * @property {MapView} map
+ * @property {SideView[]} sides
+ * @property {UnitView[]} units
+ * @property {MarkerView[]} markers
+ * @property {ObjectiveView[]} objectives
+ * @property {Outcome | null} outcome
+ */
+
+/**
+ * @typedef {object} LoggedEvent
+ * @property {number} seq
+ * @property {number} turn
+ * @property {string} kind
+ * @property {string} rule
+ * @property {string} text
+ * @property {Side | null} side
+ * @property {string[]} [units]
+ */
+
+/**
+ * @typedef {object} OptionSpec
+ * @property {string} key
+ * @property {string} default
+ * @property {string[]} choices
+ * @property {string} help
+ */
+
+/**
+ * @typedef {object} Scenario
+ * @property {string} name
+ * @property {string} ruleset
+ * @property {string} title
+ * @property {string} description
+ * @property {OptionSpec[]} options
+ * @property {MapView} map
+ */
+
+/**
+ * @typedef {object} SeatView
+ * @property {number} seq
+ * @property {Side | null} seat
+ * @property {string} commitment
+ * @property {string | null} seed
+ * @property {View} view
+ */
+
+/** @typedef {{hex: string, cost: number}} Reach */
+/** @typedef {{outcome: string, probability: number}} OddsLine */
+/** @typedef {{action: string, exact: boolean, trials: number, outcomes: OddsLine[]}} Odds */
+/** @typedef {{step: number, steps: number, view: View, events: LoggedEvent[]}} ReplayStep */
+/** @typedef {{type: "update", seq: number, view: View, events: LoggedEvent[]}} Update */
+
+/** An answer other than 2xx, with the server's reason. */
+export class ApiError extends Error {
+  /**
+   * @param {number} status
+   * @param {string} message
+   */
+  constructor(status, message) {
+    super(message);
+    this.status = status;
+  }
+}
+
+/**
+ * @param {string} path
+ * @param {{token?: string | null, method?: string, body?: unknown}} [how]
+ * @returns {Promise<any>}
+ */
+async function call(path, how = {}) {
+  /** @type {Record<string, string>} */
+  const headers = {};
+  if (how.token) headers.Authorization = `Bearer ${how.token}`;
+  if (how.body !== undefined) headers["Content-Type"] = "application/json";
+  const res = await fetch(path, {
+    method: how.method ?? (how.body === undefined ? "GET" : "POST"),
+    headers,
+    body: how.body === undefined ? undefined : JSON.stringify(how.body),
+  });
+  const text = await res.text();
+  /** @type {any} */
+  let data = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = null;
+  }
+  if (!res.ok) {
+    const reason = data && typeof data.error === "string" ? data.error : text || res.statusText;
+    throw new ApiError(res.status, reason);
+  }
+  return data;
+}
+
+/** @returns {Promise<Scenario[]>} */
+export function scenarios() {
+  return call("/api/scenarios");
+}
+
+/**
+ * @param {string} scenario
+ * @param {Record<string, string>} options
+ * @param {string} red  "human" or a bot spec
+ * @param {string} blue
+ * @returns {Promise<{id: string, seats: {red: string | null, blue: string | null}}>}
+ */
+export function createGame(scenario, options, red, blue) {
+  return call("/api/games", { body: { scenario, options, red, blue } });
+}
+
+/** @param {string} id */
+const game = (id) => `/api/games/${encodeURIComponent(id)}`;
+
+/**
+ * @param {string} id
+ * @param {string} token
+ * @returns {Promise<SeatView>}
+ */
+export function view(id, token) {
+  return call(`${game(id)}/view`, { token });
+}
+
+/**
+ * @param {string} id
+ * @param {string} token
+ * @returns {Promise<{seq: number, actions: string[]}>}
+ */
+export function legal(id, token) {
+  return call(`${game(id)}/legal`, { token });
+}
+
+/**
+ * @param {string} id
+ * @param {string} token
+ * @param {string} unit
+ * @returns {Promise<Reach[]>}
+ */
+export function reach(id, token, unit) {
+  return call(`${game(id)}/reach?unit=${encodeURIComponent(unit)}`, { token });
+}
+
+/**
+ * @param {string} id
+ * @param {string} token
+ * @param {string} action
+ * @returns {Promise<{seq: number, events: LoggedEvent[]}>}
+ */
+export function act(id, token, action) {
+  return call(`${game(id)}/actions`, { token, body: { action } });
+}
+
+/**
+ * @param {string} id
+ * @param {string} token
+ * @param {string} action
+ * @returns {Promise<Odds>}
+ */
+export function odds(id, token, action) {
+  return call(`${game(id)}/odds`, { token, body: { action } });
+}
+
+/**
+ * @param {string} id
+ * @param {string} token
+ * @returns {Promise<{events: LoggedEvent[]}>}
+ */
+export function log(id, token) {
+  return call(`${game(id)}/log`, { token });
+}
+
+/**
+ * @param {string} id
+ * @param {string | null} token
+ * @param {number} step
+ * @returns {Promise<ReplayStep>}
+ */
+export function replay(id, token, step) {
+  return call(`${game(id)}/replay?step=${step}`, { token });
+}
+
+/**
+ * The saved game's address (the server sends it once the game is over).
+ * @param {string} id
+ */
+export function exportPath(id) {
+  return `${game(id)}/export`;
+}
+
+/**
+ * The WebSocket address for a seat's live updates.
+ * @param {string} id
+ * @param {string} token
+ */
+export function socketUrl(id, token) {
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  return `${scheme}//${location.host}${game(id)}/ws?token=${encodeURIComponent(token)}`;
+}
+
+// "My games": seats this browser holds, kept in localStorage (tokens never leave the browser
+// except to the server that issued them).
+
+/**
+ * @typedef {object} MyGame
+ * @property {string} id
+ * @property {Side | "both"} seat  "both" for a hotseat game
+ * @property {string} token  the seat's token (for "both", red's)
+ * @property {string} [token2]  blue's token in a hotseat game
+ * @property {string} scenario  the scenario's title
+ * @property {string} created  ISO time
+ */
+
+const STORE = "volley.games";
+
+/** @returns {MyGame[]} */
+export function myGames() {
+  try {
+    const list = JSON.parse(localStorage.getItem(STORE) ?? "[]");
+    return Array.isArray(list) ? list : [];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Adds or replaces the entry for this game and seat.
+ * @param {MyGame} entry
+ */
+export function rememberGame(entry) {
+  const rest = myGames().filter((g) => !(g.id === entry.id && g.seat === entry.seat));
+  localStorage.setItem(STORE, JSON.stringify([entry, ...rest]));
+}
+
+/**
+ * @param {string} id
+ * @param {Side | "both"} seat
+ */
+export function forgetGame(id, seat) {
+  localStorage.setItem(
+    STORE,
+    JSON.stringify(myGames().filter((g) => !(g.id === id && g.seat === seat))),
+  );
+}

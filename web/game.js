@@ -1,0 +1,815 @@
+// The game screen: the map, the phase bar, the selected unit's actions with their odds, the
+// event log, live updates over the WebSocket, hotseat hand-over and the replay of a finished game.
+
+import * as api from "./api.js";
+import { fill, h } from "./dom.js";
+import { FACINGS, parseLabel } from "./hex.js";
+import { MapCanvas, SIDE_COLOUR } from "./map.js";
+import { errorText } from "./lobby.js";
+
+/** @typedef {import("./api.js").View} View */
+/** @typedef {import("./api.js").Side} Side */
+/** @typedef {import("./api.js").UnitView} UnitView */
+/** @typedef {import("./api.js").LoggedEvent} LoggedEvent */
+/** @typedef {import("./api.js").Odds} Odds */
+/** @typedef {import("./map.js").Mark} Mark */
+
+/**
+ * A legal action read for the map: who acts, and on which hex or facing.
+ * @typedef {object} Parsed
+ * @property {string} text  as the server wrote it (sent back unchanged)
+ * @property {string} verb
+ * @property {string | null} unit  the acting unit
+ * @property {string | null} hex  the target hex
+ * @property {string | null} facing
+ */
+
+/**
+ * Where a click would take the selected unit and how.
+ * @typedef {object} Pending
+ * @property {string} hex
+ * @property {string[]} actions  the choices, each one action (the first is Enter's)
+ * @property {string[]} [path]  for a hex beyond one step: the moves there, one hex at a time
+ */
+
+/** @type {[string, string][]} */
+const KEYS = [
+  ["Click", "select a unit; click a marked hex to choose, again to confirm"],
+  ["Enter", "confirm the chosen action"],
+  ["Esc", "cancel / deselect / close"],
+  ["E", "end the phase"],
+  ["1–6", "face N, NE, SE, S, SW, NW"],
+  ["N", "next unit that can act"],
+  ["+ / −, wheel", "zoom in / out"],
+  ["Arrows, drag", "pan the map"],
+  ["0", "show the whole map"],
+  ["R", "replay (finished games)"],
+  ["← / →", "step the replay"],
+  ["?", "this help"],
+];
+
+/**
+ * @param {string} text
+ * @param {View} view
+ * @returns {Parsed}
+ */
+export function parseAction(text, view) {
+  const words = text.trim().split(/\s+/);
+  const verb = words[0];
+  let unit = null;
+  const rest = [];
+  for (const w of words.slice(1)) {
+    if (!unit && view.units.some((u) => u.id === w)) {
+      unit = w;
+      continue;
+    }
+    /** @type {UnitView | undefined} */
+    const own = !unit && parseLabel(w) ? view.units.find((u) => u.hex === w && u.side === view.viewer) : undefined;
+    if (own && words.length > 2 && w === words[1]) {
+      unit = own.id;
+      continue;
+    }
+    rest.push(w);
+  }
+  const last = rest[rest.length - 1] ?? "";
+  return {
+    text,
+    verb,
+    unit,
+    hex: parseLabel(last) ? last : null,
+    facing: /** @type {string[]} */ (FACINGS).includes(last) ? last : null,
+  };
+}
+
+/**
+ * The chance that an action does something: 1 − P("no effect").
+ * @param {Odds} odds
+ */
+export function effectChance(odds) {
+  const none = odds.outcomes.find((o) => o.outcome === "no effect")?.probability ?? 0;
+  return 1 - none;
+}
+
+/** @param {number} p */
+const percent = (p) => `${Math.round(p * 100)}%`;
+
+export class GameScreen {
+  /**
+   * @param {HTMLElement} app
+   * @param {string} id
+   * @param {{one: string} | {red: string, blue: string}} seats
+   */
+  constructor(app, id, seats) {
+    this.app = app;
+    this.id = id;
+    this.hotseat = !("one" in seats);
+    /** @type {Partial<Record<Side, string>>} */
+    this.tokens = "one" in seats ? {} : { red: seats.red, blue: seats.blue };
+    /** @type {string} */
+    this.token = "one" in seats ? seats.one : seats.red;
+    /** @type {Side | null} */
+    this.seat = null;
+    /** @type {View | null} */
+    this.view = null;
+    this.seq = -1;
+    /** @type {Parsed[]} */
+    this.legal = [];
+    /** @type {LoggedEvent[]} */
+    this.log = [];
+    this.lastEvent = 0;
+    /** @type {string | null} */
+    this.selected = null;
+    /** @type {Map<string, number>} */
+    this.reach = new Map();
+    /** @type {Map<string, Odds>} */
+    this.odds = new Map();
+    /** @type {Pending | null} */
+    this.pending = null;
+    this.busy = false;
+    /** @type {{step: number, steps: number} | null} */
+    this.replay = null;
+    /** @type {WebSocket | null} */
+    this.ws = null;
+    this.closed = false;
+    this.retry = 1000;
+    /** Bumped on every new position, so late answers for an old one are dropped. */
+    this.generation = 0;
+    /** @type {MapCanvas | null} */
+    this.map = null;
+    this.live = false;
+    /** @type {string | null} */
+    this.commitment = null;
+    /** @type {string | null} */
+    this.seed = null;
+    this.bar = h("header", { class: "phasebar" });
+    this.mapHost = h("div", { class: "maphost" });
+    this.confirm = h("div", { class: "confirm", hidden: true });
+    this.unitPanel = h("section", { class: "unitpanel panel" });
+    this.sidesPanel = h("section", { class: "sides panel" });
+    this.logList = h("ol", { class: "log", "aria-label": "event log" });
+    this.card = h("div", { class: "unitcard", hidden: true });
+    this.curtain = h("div", { class: "curtain", hidden: true });
+    this.help = h(
+      "div",
+      { class: "help", hidden: true, onclick: () => this.toggleHelp(false) },
+      h("div", { class: "helpbox" }, h("h2", {}, "Keys"), h("table", {}, ...KEYS.map(([k, t]) => h("tr", {}, h("th", {}, k), h("td", {}, t)))), h("p", { class: "hint" }, "Click anywhere to close.")),
+    );
+    this.message = h("div", { class: "message", role: "status" });
+    this.app.append(
+      h(
+        "div",
+        { class: "game" },
+        this.bar,
+        h("div", { class: "gamebody" }, h("div", { class: "mapcol" }, this.mapHost, this.confirm, this.message), h("aside", { class: "side" }, this.unitPanel, this.sidesPanel, h("section", { class: "logpanel panel" }, h("h2", {}, "Log"), this.logList))),
+        this.card,
+        this.curtain,
+        this.help,
+      ),
+    );
+    this.onKey = (/** @type {KeyboardEvent} */ ev) => this.key(ev);
+    document.addEventListener("keydown", this.onKey);
+    this.start();
+  }
+
+  close() {
+    this.closed = true;
+    document.removeEventListener("keydown", this.onKey);
+    this.ws?.close();
+  }
+
+  async start() {
+    try {
+      await this.load();
+    } catch (e) {
+      this.mapHost.replaceChildren(h("p", { class: "error" }, `Could not open the game: ${errorText(e)}`), h("p", {}, h("a", { href: "#/" }, "Back to the lobby")));
+      return;
+    }
+    this.connect();
+  }
+
+  /**
+   * Fetches the seat's view, the log and the legal actions, and draws them.
+   * @returns {Promise<void>}
+   */
+  async load() {
+    const sv = await api.view(this.id, this.token);
+    this.seat = sv.seat;
+    if (this.hotseat && sv.view.to_decide && sv.view.to_decide !== sv.seat && this.tokens[sv.view.to_decide]) {
+      this.token = /** @type {string} */ (this.tokens[sv.view.to_decide]);
+      return this.load();
+    }
+    this.remember(sv.view);
+    const { events } = await api.log(this.id, this.token);
+    this.log = [];
+    this.lastEvent = 0;
+    this.logList.replaceChildren();
+    this.addEvents(events);
+    await this.show(sv.view, sv.seq);
+    this.commitment = sv.commitment;
+    this.seed = sv.seed;
+    this.drawBar();
+  }
+
+  /**
+   * Keeps an invite link's seat in "my games".
+   * @param {View} view
+   */
+  remember(view) {
+    const seat = this.hotseat ? "both" : this.seat;
+    if (!seat) return;
+    const known = api.myGames().find((g) => g.id === this.id && g.seat === seat);
+    api.rememberGame({
+      id: this.id,
+      seat,
+      token: this.hotseat ? /** @type {string} */ (this.tokens.red) : this.token,
+      token2: this.hotseat ? this.tokens.blue : undefined,
+      scenario: view.title,
+      created: known?.created ?? new Date().toISOString(),
+    });
+  }
+
+  /**
+   * A new position: draw it and, when it is this seat's decision, fetch what may be done.
+   * @param {View} view
+   * @param {number} seq
+   */
+  async show(view, seq) {
+    const first = !this.view;
+    this.view = view;
+    this.seq = seq;
+    const gen = ++this.generation;
+    document.title = `${view.title} · Volley`;
+    if (first || !this.map) {
+      this.mapHost.replaceChildren();
+      this.map = new MapCanvas(this.mapHost, view.map, { interactive: true });
+      this.map.onHex = (label) => this.clickHex(label);
+      this.map.onHover = (id, ev) => this.hover(id, ev);
+    }
+    this.map.setPieces(view.units, view.markers, view.objectives);
+    this.legal = [];
+    this.pending = null;
+    if (!this.replay && view.to_decide && view.to_decide === this.seat) {
+      const { actions } = await api.legal(this.id, this.token);
+      if (gen !== this.generation) return;
+      this.legal = actions.map((a) => parseAction(a, view));
+    }
+    this.map.setReady(new Set(this.legal.flatMap((a) => (a.unit ? [a.unit] : []))));
+    this.drawBar();
+    this.drawSides();
+    const keep = this.selected && view.units.some((u) => u.id === this.selected) ? this.selected : null;
+    await this.select(keep);
+  }
+
+  /** Listens for the seat's updates; reconnects when the connection drops. */
+  connect() {
+    if (this.closed) return;
+    const ws = new WebSocket(api.socketUrl(this.id, this.token));
+    this.ws = ws;
+    ws.onopen = () => {
+      this.retry = 1000;
+      this.live = true;
+      this.drawBar();
+    };
+    ws.onmessage = (ev) => {
+      /** @type {import("./api.js").Update} */
+      let msg;
+      try {
+        msg = JSON.parse(String(ev.data));
+      } catch {
+        return;
+      }
+      if (msg.type === "update" && ws === this.ws) this.update(msg.view, msg.seq, msg.events);
+    };
+    ws.onclose = () => {
+      if (ws !== this.ws || this.closed) return;
+      this.live = false;
+      this.drawBar();
+      setTimeout(async () => {
+        if (this.closed || ws !== this.ws) return;
+        try {
+          await this.load();
+        } catch {
+          // The server is away; the next attempt tries again.
+        }
+        this.connect();
+      }, this.retry);
+      this.retry = Math.min(this.retry * 2, 10000);
+    };
+  }
+
+  /**
+   * A change pushed by the server or answered to an action.
+   * @param {View} view
+   * @param {number} seq
+   * @param {LoggedEvent[]} events
+   */
+  async update(view, seq, events) {
+    this.addEvents(events);
+    if (this.replay || seq < this.seq) return;
+    if (this.hotseat && view.to_decide && view.to_decide !== this.seat && this.tokens[view.to_decide]) {
+      this.handOver(view.to_decide);
+      return;
+    }
+    await this.show(view, seq);
+  }
+
+  /**
+   * Hotseat: hide the map until the other player takes the screen.
+   * @param {Side} side
+   */
+  handOver(side) {
+    this.token = /** @type {string} */ (this.tokens[side]);
+    this.selected = null;
+    const name = this.view?.sides.find((s) => s.side === side)?.name ?? side;
+    this.curtain.replaceChildren(
+      h("div", { class: "curtainbox" }, h("h2", { style: `color:${SIDE_COLOUR[side]}` }, `${name} to play`), h("p", {}, "Pass the screen to the other player."), h("button", { class: "primary", onclick: () => this.takeOver() }, `I play ${side} — show my view`)),
+    );
+    this.curtain.hidden = false;
+    this.ws?.close();
+    this.ws = null;
+  }
+
+  async takeOver() {
+    this.curtain.hidden = true;
+    this.view = null;
+    await this.load();
+    this.connect();
+  }
+
+  /** @param {LoggedEvent[]} events */
+  addEvents(events) {
+    for (const e of events) {
+      if (e.seq <= this.lastEvent) continue;
+      this.lastEvent = e.seq;
+      this.log.push(e);
+      this.logList.append(this.logEntry(e));
+    }
+    this.logList.scrollTop = this.logList.scrollHeight;
+  }
+
+  /** @param {LoggedEvent} e */
+  logEntry(e) {
+    const li = h(
+      "li",
+      {
+        class: `event ${e.side ?? "none"} k-${e.kind}`,
+        "data-seq": e.seq,
+        tabindex: 0,
+        title: e.units?.length ? `Show ${e.units.join(", ")} on the map` : "",
+        onclick: () => {
+          for (const x of this.logList.querySelectorAll(".event.active")) x.classList.remove("active");
+          li.classList.add("active");
+          this.map?.highlight(e.units ?? []);
+        },
+      },
+      h("span", { class: "turn" }, `T${e.turn}`),
+      " ",
+      h("span", { class: "rule" }, e.rule),
+      " ",
+      h("span", { class: "text" }, e.text),
+    );
+    return li;
+  }
+
+  drawBar() {
+    const v = this.view;
+    if (!v) return;
+    const mine = !this.replay && v.to_decide !== null && v.to_decide === this.seat;
+    const end = this.legal.find((a) => a.verb === "end");
+    const global = this.legal.filter((a) => !a.unit && a.verb !== "end");
+    const who = v.outcome
+      ? h("span", { class: "outcome" }, v.outcome.winner ? `${sideName(v, v.outcome.winner)} wins: ${v.outcome.reason}` : `Draw: ${v.outcome.reason}`)
+      : h("span", { class: `decide ${mine ? "mine" : ""}` }, mine ? "Your decision" : v.to_decide ? `Waiting for ${sideName(v, v.to_decide)}…` : "");
+    fill(this.bar, 
+      h("a", { href: "#/", class: "home", title: "Lobby" }, "Volley"),
+      h("span", { class: "title" }, v.title),
+      h("span", { class: "turnno" }, `Turn ${v.turn}/${v.turn_limit}`),
+      h("span", { class: `phase ${v.phasing ?? ""}` }, v.phase),
+      this.seat ? h("span", { class: `seat ${this.seat}` }, this.hotseat ? `Hotseat · ${this.seat}` : `You: ${this.seat}`) : null,
+      who,
+      ...global.map((a) => h("button", { onclick: () => this.act(a.text) }, a.text)),
+      end && !this.replay ? h("button", { class: "primary endphase", onclick: () => this.act(end.text), title: "End the phase (E)" }, "End phase") : null,
+      this.replay
+        ? h("span", { class: "replaybar" }, h("button", { onclick: () => this.step(-1), title: "←" }, "◀"), h("span", { class: "stepno" }, `Step ${this.replay.step}/${this.replay.steps}`), h("button", { onclick: () => this.step(1), title: "→" }, "▶"), h("button", { onclick: () => this.leaveReplay() }, "Leave replay"))
+        : v.outcome
+          ? h("span", {}, h("button", { onclick: () => this.enterReplay() }, "Replay"), " ", h("button", { onclick: () => this.download() }, "Save game file"))
+          : null,
+      h("span", { class: "spacer" }),
+      h("span", { class: `live ${this.live ? "on" : "off"}`, title: this.live ? "Live updates on" : "Reconnecting…" }, this.live ? "● live" : "○ offline"),
+      h("button", { onclick: () => this.map?.zoom(1.25), title: "Zoom in (+)" }, "+"),
+      h("button", { onclick: () => this.map?.zoom(0.8), title: "Zoom out (−)" }, "−"),
+      h("button", { onclick: () => this.toggleHelp(), title: "Keys (?)" }, "?"),
+    );
+  }
+
+  drawSides() {
+    const v = this.view;
+    if (!v) return;
+    fill(this.sidesPanel, 
+      ...v.sides.map((s) =>
+        h(
+          "div",
+          { class: `sideline ${s.side}` },
+          h("strong", {}, s.name),
+          ` · losses ${Math.round(s.losses_percent)}%`,
+          s.break_point !== null ? ` of ${s.break_point}%` : "",
+          ` · score ${s.score}`,
+          s.commanders.length ? h("div", { class: "cmds" }, ...s.commanders.map((c) => h("span", { class: "cmd" }, `★ ${c.name} (${c.status}${c.attached_to ? ` with ${c.attached_to}` : ""})`))) : null,
+        ),
+      ),
+      this.commitment ? h("p", { class: "dice", title: "SHA-256 of the server's dice seed, published at the start" }, `Dice commitment ${this.commitment.slice(0, 16)}…${this.seed ? ` · seed ${this.seed}` : ""}`) : null,
+    );
+  }
+
+  /**
+   * Selects a unit (or nothing) and marks what it may do: reachable hexes with their cost,
+   * targets with their odds.
+   * @param {string | null} id
+   */
+  async select(id) {
+    this.selected = id;
+    this.pending = null;
+    this.reach = new Map();
+    this.drawSelection();
+    const mine = this.legal.filter((a) => a.unit === id && id);
+    if (!id || !mine.length) return;
+    const gen = this.generation;
+    const jobs = [];
+    if (mine.some((a) => a.verb === "move")) {
+      jobs.push(
+        api.reach(this.id, this.token, id).then((list) => {
+          if (gen !== this.generation || this.selected !== id) return;
+          this.reach = new Map(list.map((r) => [r.hex, r.cost]));
+          this.drawSelection();
+        }),
+      );
+    }
+    for (const a of mine.filter((a) => a.hex && a.verb !== "move")) {
+      const key = `${this.seq}|${a.text}`;
+      if (this.odds.has(key)) continue;
+      jobs.push(
+        api.odds(this.id, this.token, a.text).then((o) => {
+          this.odds.set(key, o);
+          if (gen === this.generation && this.selected === id) this.drawSelection();
+        }),
+      );
+    }
+    try {
+      await Promise.all(jobs);
+    } catch (e) {
+      this.say(`Could not fetch the overlay: ${errorText(e)}`);
+    }
+  }
+
+  /** The marks, the unit panel and the confirm bar for the current selection. */
+  drawSelection() {
+    const v = this.view;
+    if (!v || !this.map) return;
+    const unit = v.units.find((u) => u.id === this.selected) ?? null;
+    const mine = this.legal.filter((a) => a.unit === this.selected && this.selected);
+    /** @type {Map<string, Mark>} */
+    const marks = new Map();
+    for (const [hex, cost] of this.reach) marks.set(hex, { kind: "reach", text: `${cost}` });
+    for (const a of mine) {
+      if (!a.hex) continue;
+      if (a.verb === "move") {
+        marks.set(a.hex, { kind: "move", text: this.reach.has(a.hex) ? `${this.reach.get(a.hex)}` : "" });
+        continue;
+      }
+      const o = this.odds.get(`${this.seq}|${a.text}`);
+      const kind = a.verb === "fire" ? "fire" : a.verb === "melee" ? "melee" : "other";
+      const text = o ? `${a.verb === "fire" ? "hit" : a.verb} ${percent(effectChance(o))}` : `${a.verb} …`;
+      if (!marks.has(a.hex) || marks.get(a.hex)?.kind === "reach" || marks.get(a.hex)?.kind === "move") marks.set(a.hex, { kind, text });
+    }
+    this.map.setOverlay(marks, unit?.hex ?? null, this.pending?.hex ?? null);
+    this.drawUnitPanel(unit, mine);
+    this.drawConfirm();
+  }
+
+  /**
+   * @param {UnitView | null} unit
+   * @param {Parsed[]} mine
+   */
+  drawUnitPanel(unit, mine) {
+    const v = this.view;
+    if (!v) return;
+    if (!unit) {
+      const ready = new Set(this.legal.map((a) => a.unit).filter(Boolean));
+      fill(this.unitPanel, 
+        h("h2", {}, "Unit"),
+        h("p", { class: "hint" }, ready.size ? `Click one of your units to act (${ready.size} can: N cycles through them).` : v.to_decide === this.seat && !v.outcome ? "No unit can act now: end the phase (E)." : "Hover a counter for its details."),
+      );
+      return;
+    }
+    const facings = mine.filter((a) => a.facing);
+    const verbs = [...new Set(facings.map((a) => a.verb))];
+    const others = mine.filter((a) => !a.hex && !a.facing);
+    fill(this.unitPanel, 
+      h("h2", {}, unit.name),
+      unitCard(unit, v),
+      ...verbs.map((verb) =>
+        h(
+          "div",
+          { class: "facings" },
+          h("span", {}, `${verb}: `),
+          ...FACINGS.map((f, i) => {
+            const a = facings.find((x) => x.verb === verb && x.facing === f);
+            return h("button", { class: `facing${unit.facing === f ? " current" : ""}`, disabled: !a, title: `${verb} ${f} (${i + 1})`, "data-facing": f, onclick: () => a && this.act(a.text) }, f);
+          }),
+        ),
+      ),
+      others.length ? h("div", { class: "others" }, ...others.map((a) => h("button", { onclick: () => this.act(a.text) }, a.text))) : null,
+      mine.length ? null : h("p", { class: "hint" }, unit.side === this.seat ? "This unit cannot act now." : "An enemy unit."),
+    );
+  }
+
+  drawConfirm() {
+    const p = this.pending;
+    if (!p) {
+      this.confirm.hidden = true;
+      return;
+    }
+    const lines = p.actions.map((text, i) => {
+      const o = this.odds.get(`${this.seq}|${text}`);
+      return h(
+        "div",
+        { class: "choice" },
+        h("button", { class: i === 0 ? "primary confirmbtn" : "confirmbtn", onclick: () => this.act(text), title: i === 0 ? "Enter" : "" }, p.path ? `Move to ${p.hex} (${p.path.length} steps, cost ${this.reach.get(p.hex)})` : text),
+        o
+          ? h("ul", { class: "odds" }, ...o.outcomes.slice(0, 6).map((x) => h("li", {}, `${percent(x.probability)} ${x.outcome}`)), h("li", { class: "hint" }, o.exact ? "exact" : `${o.trials} samples`))
+          : null,
+      );
+    });
+    fill(this.confirm, ...lines, h("button", { onclick: () => this.cancel(), title: "Esc" }, "Cancel"));
+    this.confirm.hidden = false;
+  }
+
+  /** @param {string} label */
+  clickHex(label) {
+    const v = this.view;
+    if (!v || this.busy || this.replay) return;
+    if (this.pending && this.pending.hex === label) {
+      this.confirmPending();
+      return;
+    }
+    const mine = this.legal.filter((a) => a.unit === this.selected && this.selected && a.hex === label);
+    if (mine.length) {
+      this.pending = { hex: label, actions: mine.map((a) => a.text) };
+      this.drawSelection();
+      return;
+    }
+    if (this.selected && this.reach.has(label)) {
+      const path = this.path(label);
+      if (path) {
+        this.pending = { hex: label, actions: [`move ${this.selected} ${path[0]}`], path };
+        this.drawSelection();
+        return;
+      }
+    }
+    const here = v.units.filter((u) => u.hex === label);
+    if (here.length) {
+      const i = here.findIndex((u) => u.id === this.selected);
+      this.select(here[(i + 1) % here.length].id);
+      return;
+    }
+    this.select(null);
+  }
+
+  /**
+   * Steps from the selected unit to a reachable hex, each to a neighbour that costs more,
+   * read back from the reach costs.
+   * @param {string} target
+   * @returns {string[] | null}
+   */
+  path(target) {
+    const unit = this.view?.units.find((u) => u.id === this.selected);
+    if (!unit || !this.map) return null;
+    const out = [target];
+    let at = target;
+    while (true) {
+      const cost = this.reach.get(at) ?? 0;
+      const near = this.map.neighbours(at);
+      if (near.includes(unit.hex)) return out.reverse();
+      /** @type {string | null} */
+      let best = null;
+      for (const n of near) {
+        const c = this.reach.get(n);
+        if (c !== undefined && c < cost && (best === null || c < (this.reach.get(best) ?? 0))) best = n;
+      }
+      if (!best || out.length > 50) return null;
+      out.push(best);
+      at = best;
+    }
+  }
+
+  async confirmPending() {
+    const p = this.pending;
+    if (!p) return;
+    if (!p.path) {
+      await this.act(p.actions[0]);
+      return;
+    }
+    const unit = this.selected;
+    for (const hex of p.path) {
+      const text = `move ${unit} ${hex}`;
+      if (!this.legal.some((a) => a.text === text)) {
+        this.say(`Stopped short: ${text} is not legal now.`);
+        return;
+      }
+      if (!(await this.act(text))) return;
+    }
+  }
+
+  cancel() {
+    if (this.pending) {
+      this.pending = null;
+      this.drawSelection();
+    } else {
+      this.select(null);
+    }
+  }
+
+  /**
+   * Sends one action; on success shows its events and the new position.
+   * @param {string} text
+   * @returns {Promise<boolean>}
+   */
+  async act(text) {
+    if (this.busy) return false;
+    this.busy = true;
+    this.say("");
+    try {
+      const res = await api.act(this.id, this.token, text);
+      this.addEvents(res.events);
+      const sv = await api.view(this.id, this.token);
+      this.commitment = sv.commitment;
+      this.seed = sv.seed;
+      await this.update(sv.view, sv.seq, []);
+      return true;
+    } catch (e) {
+      this.say(e instanceof api.ApiError && e.status === 409 ? `Not allowed: ${e.message}` : `Failed: ${errorText(e)}`);
+      return false;
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  /** @param {string} text */
+  say(text) {
+    this.message.textContent = text;
+    this.message.hidden = !text;
+  }
+
+  /**
+   * @param {string | null} id  a unit or marker id
+   * @param {MouseEvent} ev
+   */
+  hover(id, ev) {
+    const v = this.view;
+    const unit = v?.units.find((u) => u.id === id);
+    const marker = v?.markers.find((m) => m.id === id);
+    if (!v || (!unit && !marker)) {
+      this.card.hidden = true;
+      return;
+    }
+    this.card.replaceChildren(
+      ...(unit
+        ? [h("h3", {}, unit.name), unitCard(unit, v)]
+        : [h("h3", {}, "Unidentified unit"), h("p", {}, `A ${marker?.side} marker in ${marker?.hex}: what is under it (if anything) is not known.`)]),
+    );
+    this.card.hidden = false;
+    const x = Math.min(ev.clientX + 16, window.innerWidth - this.card.offsetWidth - 8);
+    const y = Math.min(ev.clientY + 16, window.innerHeight - this.card.offsetHeight - 8);
+    this.card.style.left = `${x}px`;
+    this.card.style.top = `${y}px`;
+  }
+
+  /** @param {boolean} [show] */
+  toggleHelp(show) {
+    this.help.hidden = !(show ?? this.help.hidden);
+  }
+
+  async enterReplay() {
+    this.replay = { step: 0, steps: 0 };
+    this.selected = null;
+    await this.step(0);
+  }
+
+  async leaveReplay() {
+    this.replay = null;
+    await this.load();
+  }
+
+  /** @param {number} delta */
+  async step(delta) {
+    if (!this.replay) return;
+    const want = Math.max(0, this.replay.step + delta);
+    try {
+      const r = await api.replay(this.id, this.token, this.replay.steps ? Math.min(want, this.replay.steps) : want);
+      if (!this.replay) return;
+      this.replay = { step: r.step, steps: r.steps };
+      this.logList.replaceChildren(...r.events.map((e) => this.logEntry(e)));
+      this.view = r.view;
+      this.map?.setPieces(r.view.units, r.view.markers, r.view.objectives);
+      this.map?.setOverlay(new Map(), null, null);
+      this.map?.highlight(r.events.flatMap((e) => e.units ?? []));
+      this.drawBar();
+      this.drawSides();
+    } catch (e) {
+      this.say(`Replay: ${errorText(e)}`);
+    }
+  }
+
+  /** Downloads the saved game (the server sends it once the game is over). */
+  async download() {
+    try {
+      const res = await fetch(api.exportPath(this.id), { headers: { Authorization: `Bearer ${this.token}` } });
+      if (!res.ok) throw new Error(await res.text());
+      const a = h("a", { href: URL.createObjectURL(await res.blob()), download: `volley-${this.id}.json` });
+      a.click();
+      URL.revokeObjectURL(a.href);
+    } catch (e) {
+      this.say(`Could not save: ${errorText(e)}`);
+    }
+  }
+
+  /** @param {KeyboardEvent} ev */
+  key(ev) {
+    const t = /** @type {HTMLElement} */ (ev.target);
+    if (ev.ctrlKey || ev.metaKey || ev.altKey || t.matches?.("input, select, textarea")) return;
+    if (!this.curtain.hidden) return;
+    const k = ev.key;
+    const map = this.map;
+    /** @type {Record<string, () => unknown>} */
+    const actions = {
+      "?": () => this.toggleHelp(),
+      Escape: () => (this.help.hidden ? this.cancel() : this.toggleHelp(false)),
+      Enter: () => this.confirmPending(),
+      e: () => {
+        const end = this.legal.find((a) => a.verb === "end");
+        if (end && !this.replay) this.act(end.text);
+      },
+      n: () => this.nextUnit(),
+      "+": () => map?.zoom(1.25),
+      "=": () => map?.zoom(1.25),
+      "-": () => map?.zoom(0.8),
+      0: () => map?.reset(),
+      r: () => this.view?.outcome && !this.replay && this.enterReplay(),
+      ArrowLeft: () => (this.replay ? this.step(-1) : map?.pan(-0.1, 0)),
+      ArrowRight: () => (this.replay ? this.step(1) : map?.pan(0.1, 0)),
+      ArrowUp: () => map?.pan(0, -0.1),
+      ArrowDown: () => map?.pan(0, 0.1),
+    };
+    const digit = Number(k);
+    if (digit >= 1 && digit <= 6) {
+      const a = this.legal.find((x) => x.unit === this.selected && this.selected && x.facing === FACINGS[digit - 1]);
+      if (a) {
+        ev.preventDefault();
+        this.act(a.text);
+      }
+      return;
+    }
+    const f = actions[k.length === 1 ? k.toLowerCase() : k] ?? actions[k];
+    if (f) {
+      ev.preventDefault();
+      f();
+    }
+  }
+
+  /** Selects the next unit that can act. */
+  nextUnit() {
+    const ids = [...new Set(this.legal.map((a) => a.unit).filter((u) => u !== null))];
+    if (!ids.length) return;
+    const i = ids.indexOf(this.selected ?? "");
+    this.select(/** @type {string} */ (ids[(i + 1) % ids.length]));
+  }
+}
+
+/**
+ * @param {View} v
+ * @param {Side} side
+ */
+function sideName(v, side) {
+  return v.sides.find((s) => s.side === side)?.name ?? side;
+}
+
+/**
+ * A unit's details: arm, class, hits, TE, flags, commander.
+ * @param {UnitView} u
+ * @param {View} v
+ */
+function unitCard(u, v) {
+  const cmd = u.commander ? v.sides.flatMap((s) => s.commanders).find((c) => c.id === u.commander) : null;
+  /** @type {[string, string][]} */
+  const rows = [
+    ["Id", `${u.id} (${u.side})`],
+    ["Arm", u.arm + (u.class ? `, class ${u.class}` : "")],
+    ["Hits", `${u.hits}/${u.max_hits}`],
+    ["TE", `${u.te}/${u.max_te}`],
+    ["Hex", `${u.hex}${u.facing ? `, facing ${u.facing}` : ""}`],
+  ];
+  if (u.strength !== null) rows.push(["Strength", String(u.strength)]);
+  if (u.flags.length) rows.push(["State", u.flags.join(", ")]);
+  if (u.commander) rows.push(["Commander", cmd ? `★ ${cmd.name} (+${cmd.value})` : u.commander]);
+  return h("table", { class: "card", "data-card": u.id }, ...rows.map(([k, val]) => h("tr", {}, h("th", {}, k), h("td", {}, val))));
+}

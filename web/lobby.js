@@ -1,0 +1,228 @@
+// The lobby: pick a scenario and its options, play solo, hotseat or online, and reopen games.
+
+import * as api from "./api.js";
+import { fill, h } from "./dom.js";
+import { MapCanvas } from "./map.js";
+
+/** @typedef {import("./api.js").Scenario} Scenario */
+
+const TRUE = ["true", "yes", "on"];
+const FALSE = ["false", "no", "off"];
+
+/**
+ * The address of a seat (or of both seats, for hotseat).
+ * @param {string} id
+ * @param {{one: string} | {red: string, blue: string}} seats
+ */
+export function gameLink(id, seats) {
+  const q = "one" in seats ? `token=${encodeURIComponent(seats.one)}` : `red=${encodeURIComponent(seats.red)}&blue=${encodeURIComponent(seats.blue)}`;
+  return `${location.origin}${location.pathname}#/game/${encodeURIComponent(id)}?${q}`;
+}
+
+/**
+ * @param {HTMLElement} app
+ * @param {string} [notice]  a message to show on top
+ */
+export async function showLobby(app, notice) {
+  document.title = "Volley";
+  const list = h("div", { class: "scenarios" }, h("p", { class: "loading" }, "Loading scenarios…"));
+  const setup = h("section", { class: "setup panel" }, h("p", { class: "hint" }, "Choose a scenario."));
+  const mine = h("section", { class: "mygames panel" });
+  fill(
+    app,
+    h("header", { class: "lobbyhead" }, h("h1", {}, "Volley"), h("p", {}, "A digital table for hex-and-musket wargames.")),
+    notice ? h("p", { class: "error" }, notice) : null,
+    h("div", { class: "lobby" }, h("section", { class: "panel" }, h("h2", {}, "Scenarios"), list), h("div", { class: "lobbyside" }, setup, mine)),
+  );
+  renderMyGames(mine);
+  /** @type {Scenario[]} */
+  let scenarios;
+  try {
+    scenarios = await api.scenarios();
+  } catch (e) {
+    list.replaceChildren(h("p", { class: "error" }, `Could not load the scenarios: ${errorText(e)}`));
+    return;
+  }
+  list.replaceChildren();
+  for (const s of scenarios) {
+    const preview = h("div", { class: "preview" });
+    const card = h(
+      "button",
+      {
+        class: "scenario",
+        "data-scenario": s.name,
+        onclick: () => {
+          for (const c of list.querySelectorAll(".scenario")) c.classList.toggle("chosen", c === card);
+          renderSetup(setup, s);
+        },
+      },
+      preview,
+      h("div", { class: "scentext" }, h("h3", {}, s.title), h("p", { class: "meta" }, `${s.name} · ${s.ruleset}`), h("p", {}, s.description)),
+    );
+    list.append(card);
+    new MapCanvas(preview, s.map, { labels: false });
+  }
+}
+
+/**
+ * @param {HTMLElement} setup
+ * @param {Scenario} s
+ */
+function renderSetup(setup, s) {
+  /** @type {Record<string, () => string>} */
+  const values = {};
+  const options = s.options.map((o) => {
+    const id = `opt-${o.key}`;
+    const lower = o.choices.map((c) => c.toLowerCase());
+    if (o.choices.length === 2 && lower.some((c) => TRUE.includes(c)) && lower.some((c) => FALSE.includes(c))) {
+      const on = o.choices[lower.findIndex((c) => TRUE.includes(c))];
+      const off = o.choices[lower.findIndex((c) => FALSE.includes(c))];
+      const box = h("input", { type: "checkbox", id, name: o.key, checked: o.default === on });
+      values[o.key] = () => (box.checked ? on : off);
+      return h("label", { class: "option", title: o.help }, box, ` ${o.key}`, h("small", {}, o.help));
+    }
+    /** @type {HTMLSelectElement | HTMLInputElement} */
+    const input = o.choices.length
+      ? h("select", { id, name: o.key }, ...o.choices.map((c) => h("option", { value: c, selected: c === o.default }, c)))
+      : h("input", { id, name: o.key, value: o.default });
+    values[o.key] = () => input.value;
+    return h("label", { class: "option", title: o.help }, `${o.key} `, input, h("small", {}, o.help));
+  });
+  const mode = h(
+    "fieldset",
+    { class: "mode" },
+    h("legend", {}, "How to play"),
+    radio("mode", "solo", "Solo against the computer", true),
+    radio("mode", "hotseat", "Hotseat: two players at this screen"),
+    radio("mode", "online", "Online: send an invite link"),
+  );
+  const side = h("select", { name: "side" }, h("option", { value: "red" }, "Red"), h("option", { value: "blue" }, "Blue"));
+  const level = h("select", { name: "level" }, ...["easy", "normal", "hard"].map((l) => h("option", { value: l, selected: l === "normal" }, l)));
+  const status = h("div", { class: "status" });
+  const start = h("button", { class: "primary", type: "submit" }, "Start game");
+  const form = h(
+    "form",
+    {
+      onsubmit: async (/** @type {Event} */ ev) => {
+        ev.preventDefault();
+        const how = /** @type {HTMLInputElement} */ (form.querySelector("input[name=mode]:checked")).value;
+        /** @type {Record<string, string>} */
+        const chosen = {};
+        for (const [k, get] of Object.entries(values)) chosen[k] = get();
+        const me = /** @type {"red" | "blue"} */ (side.value);
+        const other = me === "red" ? "blue" : "red";
+        const bot = level.value;
+        const seats = how === "solo" ? (me === "red" ? { red: "human", blue: bot } : { red: bot, blue: "human" }) : { red: "human", blue: "human" };
+        start.disabled = true;
+        status.replaceChildren("Creating the game…");
+        try {
+          const game = await api.createGame(s.name, chosen, seats.red, seats.blue);
+          const created = new Date().toISOString();
+          const redToken = game.seats.red;
+          const blueToken = game.seats.blue;
+          if (how === "hotseat" && redToken && blueToken) {
+            api.rememberGame({ id: game.id, seat: "both", token: redToken, token2: blueToken, scenario: s.title, created });
+            location.hash = new URL(gameLink(game.id, { red: redToken, blue: blueToken })).hash;
+            return;
+          }
+          const mine = game.seats[me];
+          if (!mine) throw new Error("the server gave no token for your seat");
+          api.rememberGame({ id: game.id, seat: me, token: mine, scenario: s.title, created });
+          const theirs = game.seats[other];
+          if (how === "online" && theirs) {
+            status.replaceChildren(invite(game.id, other, theirs, mine));
+            start.disabled = false;
+            return;
+          }
+          location.hash = new URL(gameLink(game.id, { one: mine })).hash;
+        } catch (e) {
+          status.replaceChildren(h("p", { class: "error" }, `Could not create the game: ${errorText(e)}`));
+          start.disabled = false;
+        }
+      },
+    },
+    h("h2", {}, s.title),
+    h("p", { class: "meta" }, s.description),
+    options.length ? h("fieldset", { class: "options" }, h("legend", {}, "Options"), ...options) : null,
+    mode,
+    h("p", { class: "seatline" }, h("label", {}, "Your side ", side), " ", h("label", { class: "botlevel" }, "Computer ", level)),
+    start,
+    status,
+  );
+  setup.replaceChildren(form);
+}
+
+/**
+ * The invite for the other seat of an online game.
+ * @param {string} id
+ * @param {"red" | "blue"} other
+ * @param {string} theirs
+ * @param {string} mine
+ */
+function invite(id, other, theirs, mine) {
+  const link = gameLink(id, { one: theirs });
+  const field = h("input", { class: "invite", readonly: true, value: link, "aria-label": "invite link" });
+  const copy = h("button", {
+    type: "button",
+    onclick: async () => {
+      field.select();
+      try {
+        await navigator.clipboard.writeText(link);
+        copy.textContent = "Copied";
+      } catch {
+        copy.textContent = "Select and copy";
+      }
+    },
+  }, "Copy");
+  return h(
+    "div",
+    { class: "invitebox" },
+    h("p", {}, `Send this link to the player of ${other} (it is their seat: keep it private):`),
+    h("div", { class: "row" }, field, copy),
+    h("p", {}, h("a", { href: new URL(gameLink(id, { one: mine })).hash, class: "button primary" }, "Go to my game")),
+  );
+}
+
+/**
+ * @param {string} name
+ * @param {string} value
+ * @param {string} text
+ * @param {boolean} [checked]
+ */
+function radio(name, value, text, checked = false) {
+  return h("label", { class: "radio" }, h("input", { type: "radio", name, value, checked }), ` ${text}`);
+}
+
+/** @param {HTMLElement} box */
+function renderMyGames(box) {
+  const games = api.myGames();
+  box.replaceChildren(h("h2", {}, "My games"));
+  if (!games.length) {
+    box.append(h("p", { class: "hint" }, "Games you start or join appear here (kept in this browser)."));
+    return;
+  }
+  const rows = games.map((g) => {
+    const href = new URL(g.seat === "both" && g.token2 ? gameLink(g.id, { red: g.token, blue: g.token2 }) : gameLink(g.id, { one: g.token })).hash;
+    return h(
+      "tr",
+      { "data-game": g.id },
+      h("td", {}, h("a", { href }, g.scenario)),
+      h("td", {}, g.seat === "both" ? "hotseat" : g.seat),
+      h("td", {}, new Date(g.created).toLocaleString()),
+      h("td", {}, h("button", {
+        class: "small",
+        title: "Forget this game in this browser",
+        onclick: () => {
+          api.forgetGame(g.id, g.seat);
+          renderMyGames(box);
+        },
+      }, "Forget")),
+    );
+  });
+  box.append(h("table", {}, h("thead", {}, h("tr", {}, h("th", {}, "Scenario"), h("th", {}, "Seat"), h("th", {}, "Started"), h("th", {}))), h("tbody", {}, ...rows)));
+}
+
+/** @param {unknown} e */
+export function errorText(e) {
+  return e instanceof Error ? e.message : String(e);
+}

@@ -1,0 +1,648 @@
+// The SVG map: terrain, roads, hexsides, objectives, counters and overlays, with zoom and pan.
+// It draws what it is given (a scenario's map, or a seat's view) and nothing else.
+
+import { Grid, SIZE, labelOf, parseLabel } from "./hex.js";
+
+/** @typedef {import("./api.js").MapView} MapView */
+/** @typedef {import("./api.js").UnitView} UnitView */
+/** @typedef {import("./api.js").MarkerView} MarkerView */
+/** @typedef {import("./api.js").ObjectiveView} ObjectiveView */
+/** @typedef {import("./hex.js").Point} Point */
+
+/**
+ * An overlay on one hex: where a selected unit can go or strike.
+ * @typedef {object} Mark
+ * @property {"reach" | "move" | "fire" | "melee" | "other"} kind
+ * @property {string} text  shown in the hex (a cost, a chance)
+ */
+
+const NS = "http://www.w3.org/2000/svg";
+export const SIDE_COLOUR = { red: "#b5372b", blue: "#2d5a9a" };
+
+/**
+ * @param {string} tag
+ * @param {Record<string, string | number>} [attrs]
+ * @param {Element} [parent]
+ * @returns {SVGElement}
+ */
+export function svg(tag, attrs = {}, parent) {
+  const el = /** @type {SVGElement} */ (document.createElementNS(NS, tag));
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
+  if (parent) parent.appendChild(el);
+  return el;
+}
+
+/**
+ * A terrain token (`W`, `.1`, `~`) as its code and elevation.
+ * @param {string} token
+ */
+function cell(token) {
+  return { code: token[0] ?? ".", elevation: Number(token.slice(1)) || 0 };
+}
+
+/** Base fills by terrain code. */
+const FILL = {
+  ".": "#ebe6c8",
+  W: "url(#P-woods)",
+  w: "url(#P-lightwoods)",
+  T: "#e4dcc2",
+  "~": "url(#P-water)",
+  "=": "url(#P-water)",
+  f: "url(#P-ford)",
+  m: "url(#P-marsh)",
+  r: "url(#P-rough)",
+  M: "#b7a48a",
+  F: "#ebe6c8",
+};
+
+/** Hill tints by elevation. */
+const HILL = ["none", "rgba(168, 124, 62, 0.30)", "rgba(140, 96, 40, 0.48)", "rgba(110, 70, 25, 0.6)"];
+
+let instances = 0;
+
+/** One map on the page. */
+export class MapCanvas {
+  /**
+   * @param {HTMLElement} host  the element the SVG fills
+   * @param {MapView} map
+   * @param {{labels?: boolean, interactive?: boolean}} [opts]
+   */
+  constructor(host, map, opts = {}) {
+    this.grid = new Grid(map.grid, map.width, map.height);
+    this.prefix = `m${++instances}-`;
+    const { w, h } = this.grid.size;
+    this.full = { x: -6, y: -6, w: w + 12, h: h + 12 };
+    this.box = { ...this.full };
+    this.root = /** @type {SVGSVGElement} */ (
+      svg("svg", { class: "map", role: "img", "aria-label": "map" }, host)
+    );
+    this.applyBox();
+    this.defs(this.root);
+    this.terrain = svg("g", { class: "terrain" }, this.root);
+    this.drawTerrain(map, opts.labels ?? true);
+    this.overlay = svg("g", { class: "overlay" }, this.root);
+    this.pieces = svg("g", { class: "pieces" }, this.root);
+    this.top = svg("g", { class: "top" }, this.root);
+    /** @type {(label: string) => void} */
+    this.onHex = () => {};
+    /** @type {(id: string | null, ev: MouseEvent) => void} */
+    this.onHover = () => {};
+    if (opts.interactive) this.listen();
+  }
+
+  applyBox() {
+    const b = this.box;
+    this.root.setAttribute("viewBox", `${b.x} ${b.y} ${b.w} ${b.h}`);
+  }
+
+  /**
+   * Patterns for textured terrain, with ids unique to this map.
+   * @param {SVGSVGElement} root
+   */
+  defs(root) {
+    const d = svg("defs", {}, root);
+    const p = this.prefix;
+    /**
+     * @param {string} name
+     * @param {number} size
+     * @param {string} bg
+     */
+    const pattern = (name, size, bg) => {
+      const el = svg(
+        "pattern",
+        { id: p + name, width: size, height: size, patternUnits: "userSpaceOnUse" },
+        d,
+      );
+      svg("rect", { width: size, height: size, fill: bg }, el);
+      return el;
+    };
+    // Woods: clumps of round tree crowns, each with a darker shadow.
+    const woods = pattern("woods", 22, "#7fa866");
+    for (const [x, y, r] of [
+      [5, 6, 4.5],
+      [15, 4, 4],
+      [11, 14, 5],
+      [20, 17, 3.5],
+      [3, 18, 3.5],
+    ]) {
+      svg("circle", { cx: x + 0.8, cy: y + 1, r, fill: "#3d6b2c" }, woods);
+      svg("circle", { cx: x, cy: y, r, fill: "#5d8f45" }, woods);
+    }
+    const light = pattern("lightwoods", 26, "#c9d9a6");
+    for (const [x, y, r] of [
+      [6, 7, 4],
+      [19, 18, 4.2],
+    ]) {
+      svg("circle", { cx: x + 0.8, cy: y + 1, r, fill: "#4f7d3a" }, light);
+      svg("circle", { cx: x, cy: y, r, fill: "#76a85a" }, light);
+    }
+    const water = pattern("water", 16, "#86b7e3");
+    svg("path", { d: "M0 5 q4 -3 8 0 t8 0 M0 13 q4 -3 8 0 t8 0", stroke: "#5b93c9", fill: "none", "stroke-width": 1 }, water);
+    const ford = pattern("ford", 12, "#a9cde9");
+    svg("circle", { cx: 3, cy: 3, r: 1.6, fill: "#8c7b5c" }, ford);
+    svg("circle", { cx: 9, cy: 9, r: 1.6, fill: "#8c7b5c" }, ford);
+    const marsh = pattern("marsh", 18, "#cfd9b7");
+    svg("path", { d: "M3 8 h6 M5 8 v-4 M7 8 l2 -3 M3 8 l-1 -3 M11 16 h6 M14 16 v-4 M12 16 l-1 -3 M16 16 l1 -3", stroke: "#4f7f88", "stroke-width": 1, fill: "none" }, marsh);
+    const rough = pattern("rough", 14, "#ddd1aa");
+    svg("path", { d: "M2 5 l2 -2 l2 2 z M9 12 l2 -2 l2 2 z", fill: "#9c8a62" }, rough);
+    svg("circle", { cx: 10, cy: 4, r: 1, fill: "#8a7852" }, rough);
+    svg("circle", { cx: 4, cy: 11, r: 1, fill: "#8a7852" }, rough);
+  }
+
+  /**
+   * @param {MapView} map
+   * @param {boolean} labels
+   */
+  drawTerrain(map, labels) {
+    const g = this.grid;
+    const t = this.terrain;
+    /** @type {Map<string, {code: string, elevation: number}>} */
+    const cells = new Map();
+    map.rows.forEach((line, r) => {
+      line.trim().split(/\s+/).forEach((token, c) => {
+        cells.set(labelOf(c + 1, r + 1), cell(token));
+      });
+    });
+    this.cells = cells;
+    const base = svg("g", {}, t);
+    const hills = svg("g", {}, t);
+    const features = svg("g", {}, t);
+    for (const { col, row, label } of g.cells()) {
+      const c = g.centre(col, row);
+      const k = cells.get(label) ?? { code: ".", elevation: 0 };
+      const fill = (FILL[/** @type {keyof typeof FILL} */ (k.code)] ?? FILL["."]).replace("#P-", `#${this.prefix}`);
+      svg("polygon", { points: g.outline(c), fill, "data-hex": label, class: `hex t-${terrainName(k.code)}` }, base);
+      if (k.elevation > 0) {
+        svg("polygon", { points: g.outline(c), fill: HILL[Math.min(k.elevation, 3)], "pointer-events": "none" }, hills);
+      }
+      this.drawFeature(features, k.code, c, label);
+    }
+    // Contours: a brown line wherever the ground rises or falls between neighbours.
+    const contours = svg("g", { class: "contours", stroke: "#8a5a24", "stroke-width": 2.2, "stroke-linecap": "round", fill: "none" }, t);
+    for (const { label } of g.cells()) {
+      for (const other of this.neighbours(label)) {
+        if (other < label) continue;
+        const ea = cells.get(label)?.elevation ?? 0;
+        const eb = cells.get(other)?.elevation ?? 0;
+        if (ea === eb) continue;
+        const e = g.edge(label, other);
+        if (e) svg("line", { x1: e[0].x, y1: e[0].y, x2: e[1].x, y2: e[1].y }, contours);
+      }
+    }
+    const lines = svg("g", { class: "gridlines", fill: "none", stroke: "rgba(60, 50, 30, 0.35)", "stroke-width": 0.8, "pointer-events": "none" }, t);
+    for (const { col, row } of g.cells()) svg("polygon", { points: g.outline(g.centre(col, row)) }, lines);
+    this.drawRoads(map, t);
+    this.drawHexsides(map, t);
+    if (labels) {
+      const lab = svg("g", { class: "labels", "pointer-events": "none" }, t);
+      for (const { col, row, label } of g.cells()) {
+        const c = g.centre(col, row);
+        const y = g.kind === "square" ? c.y - SIZE + 10 : c.y - (Math.sqrt(3) / 2) * SIZE + 9;
+        const text = svg("text", { x: c.x, y, class: "hexlabel" }, lab);
+        text.textContent = label;
+      }
+    }
+  }
+
+  /**
+   * Labels of the cells that share an edge with this one.
+   * @param {string} label
+   * @returns {string[]}
+   */
+  neighbours(label) {
+    const cr = parseLabel(label);
+    if (!cr) return [];
+    const out = [];
+    for (let dc = -1; dc <= 1; dc++) {
+      for (let dr = -1; dr <= 1; dr++) {
+        const col = cr.col + dc;
+        const row = cr.row + dr;
+        if ((dc || dr) && col >= 1 && row >= 1 && col <= this.grid.width && row <= this.grid.height) {
+          const other = labelOf(col, row);
+          if (this.grid.edge(label, other)) out.push(other);
+        }
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Buildings, peaks, bridges and forts drawn on top of a hex's fill.
+   * @param {SVGElement} g
+   * @param {string} code
+   * @param {Point} c
+   * @param {string} label
+   */
+  drawFeature(g, code, c, label) {
+    if (code === "T") {
+      for (const [x, y, w, h] of [
+        [-17, -14, 13, 9],
+        [1, -17, 10, 12],
+        [-12, 1, 9, 13],
+        [4, 2, 14, 9],
+        [-2, -4, 6, 6],
+      ]) {
+        svg("rect", { x: c.x + x + 1.2, y: c.y + y + 1.2, width: w, height: h, fill: "#6e5a4a" }, g);
+        svg("rect", { x: c.x + x, y: c.y + y, width: w, height: h, fill: "#b0574a", stroke: "#5b3128", "stroke-width": 0.8 }, g);
+      }
+    } else if (code === "M") {
+      for (const [x, y, s] of [
+        [-10, 6, 13],
+        [8, 10, 10],
+        [2, -8, 11],
+      ]) {
+        svg("path", { d: `M${c.x + x - s} ${c.y + y} L${c.x + x} ${c.y + y - s * 1.2} L${c.x + x + s} ${c.y + y} Z`, fill: "#8d7a60", stroke: "#5c4a35", "stroke-width": 1 }, g);
+        svg("path", { d: `M${c.x + x - s * 0.28} ${c.y + y - s * 0.86} L${c.x + x} ${c.y + y - s * 1.2} L${c.x + x + s * 0.28} ${c.y + y - s * 0.86} Z`, fill: "#f4f1ea" }, g);
+      }
+    } else if (code === "F") {
+      const pts = [];
+      for (let i = 0; i < 10; i++) {
+        const r = i % 2 ? 13 : 25;
+        const a = ((i * 36 - 90) * Math.PI) / 180;
+        pts.push(`${(c.x + r * Math.cos(a)).toFixed(1)},${(c.y + r * Math.sin(a)).toFixed(1)}`);
+      }
+      svg("polygon", { points: pts.join(" "), fill: "#c9bfa3", stroke: "#4a4030", "stroke-width": 2 }, g);
+    } else if (code === "=") {
+      this.bridges = this.bridges ?? [];
+      this.bridges.push(label);
+    }
+  }
+
+  /**
+   * Roads as lines between hex centres; bridges as planks along their road.
+   * @param {MapView} map
+   * @param {SVGElement} t
+   */
+  drawRoads(map, t) {
+    const g = svg("g", { class: "roads", fill: "none", "stroke-linecap": "round", "pointer-events": "none" }, t);
+    /** @type {Map<string, Point[]>} */
+    const ends = new Map();
+    const segs = [];
+    for (const [a, b] of map.roads) {
+      const pa = this.grid.at(a);
+      const pb = this.grid.at(b);
+      if (!pa || !pb) continue;
+      segs.push([pa, pb]);
+      ends.set(a, [...(ends.get(a) ?? []), pb]);
+      ends.set(b, [...(ends.get(b) ?? []), pa]);
+    }
+    for (const [stroke, width] of [
+      ["#6b5330", 7],
+      ["#d6b77a", 4.5],
+    ]) {
+      for (const [pa, pb] of segs) {
+        svg("line", { x1: pa.x, y1: pa.y, x2: pb.x, y2: pb.y, stroke, "stroke-width": width }, g);
+      }
+    }
+    for (const label of this.bridges ?? []) {
+      const c = this.grid.at(label);
+      if (!c) continue;
+      const towards = ends.get(label)?.[0];
+      const angle = towards ? (Math.atan2(towards.y - c.y, towards.x - c.x) * 180) / Math.PI : 90;
+      const b = svg("g", { transform: `translate(${c.x} ${c.y}) rotate(${angle})`, class: "bridge" }, g);
+      svg("rect", { x: -30, y: -9, width: 60, height: 18, fill: "#9b7447", stroke: "#4d3519", "stroke-width": 1.5 }, b);
+      for (let x = -24; x <= 24; x += 8) svg("line", { x1: x, y1: -9, x2: x, y2: 9, stroke: "#6d4f2c", "stroke-width": 1 }, b);
+      svg("line", { x1: -30, y1: -9, x2: 30, y2: -9, stroke: "#3a2810", "stroke-width": 2.5 }, b);
+      svg("line", { x1: -30, y1: 9, x2: 30, y2: 9, stroke: "#3a2810", "stroke-width": 2.5 }, b);
+    }
+  }
+
+  /**
+   * Walls, hedges, fences and streams along hexsides.
+   * @param {MapView} map
+   * @param {SVGElement} t
+   */
+  drawHexsides(map, t) {
+    const g = svg("g", { class: "hexsides", fill: "none", "stroke-linecap": "round", "pointer-events": "none" }, t);
+    /** @type {Record<string, [string, number, string][]>} */
+    const styles = {
+      wall: [
+        ["#4b4b4b", 6, ""],
+        ["#9a9a92", 3.5, "4 2"],
+      ],
+      hedge: [
+        ["#2f5a23", 7, ""],
+        ["#4f8a3a", 4, "2 3"],
+      ],
+      fence: [["#6b4a25", 2.5, "6 3"]],
+      stream: [["#3f7fc0", 5, ""]],
+    };
+    for (const side of map.hexsides) {
+      const e = this.grid.edge(side.between[0], side.between[1]);
+      if (!e) continue;
+      for (const [stroke, width, dash] of styles[side.kind] ?? [["#000", 3, ""]]) {
+        const line = svg("line", { x1: e[0].x, y1: e[0].y, x2: e[1].x, y2: e[1].y, stroke, "stroke-width": width, class: `hexside ${side.kind}` }, g);
+        if (dash) line.setAttribute("stroke-dasharray", dash);
+      }
+    }
+  }
+
+  /**
+   * Draws the pieces of a view: objectives, counters, unidentified markers.
+   * @param {UnitView[]} units
+   * @param {MarkerView[]} markers
+   * @param {ObjectiveView[]} objectives
+   */
+  setPieces(units, markers, objectives) {
+    this.pieces.replaceChildren();
+    const obj = svg("g", { class: "objectives", "pointer-events": "none" }, this.pieces);
+    for (const o of objectives) {
+      const c = this.grid.at(o.hex);
+      if (!c) continue;
+      const colour = o.holder ? SIDE_COLOUR[o.holder] : "#d9a400";
+      svg("circle", { cx: c.x, cy: c.y, r: SIZE * 0.8, fill: "none", stroke: colour, "stroke-width": 3, "stroke-dasharray": "7 4" }, obj);
+      const star = svg("text", { x: c.x + SIZE * 0.62, y: c.y - SIZE * 0.38, class: "objstar", fill: colour }, obj);
+      star.textContent = "★";
+      const name = svg("text", { x: c.x, y: c.y + SIZE * 0.78, class: "objname" }, obj);
+      name.textContent = `${o.name} (${o.points})`;
+    }
+    /** @type {Map<string, number>} */
+    const stack = new Map();
+    for (const u of units) {
+      const c = this.grid.at(u.hex);
+      if (!c) continue;
+      const n = stack.get(u.hex) ?? 0;
+      stack.set(u.hex, n + 1);
+      this.counter(u, { x: c.x + n * 6, y: c.y + n * 6 });
+    }
+    for (const m of markers) {
+      const c = this.grid.at(m.hex);
+      if (!c) continue;
+      const n = stack.get(m.hex) ?? 0;
+      stack.set(m.hex, n + 1);
+      const g = svg("g", { class: `counter marker ${m.side}`, transform: `translate(${c.x + n * 6} ${c.y + n * 6})`, "data-marker": m.id, "data-hex": m.hex }, this.pieces);
+      svg("rect", { x: -20, y: -20, width: 40, height: 40, rx: 3, fill: SIDE_COLOUR[m.side], stroke: "#1d1d1d", "stroke-width": 1.5, opacity: 0.85 }, g);
+      const q = svg("text", { x: 0, y: 10, class: "qmark" }, g);
+      q.textContent = "?";
+    }
+  }
+
+  /**
+   * One unit's counter: side colour, NATO-style arm box, id, hit pips, markers and facing.
+   * @param {UnitView} u
+   * @param {Point} c
+   */
+  counter(u, c) {
+    const routed = u.flags.includes("routed");
+    const g = svg("g", { class: `counter unit ${u.side}${routed ? " routed" : ""}`, transform: `translate(${c.x} ${c.y})`, "data-unit": u.id, "data-hex": u.hex }, this.pieces);
+    if (u.facing) {
+      const d = this.grid.direction(u.facing);
+      const px = -d.y;
+      const py = d.x;
+      const tip = 35;
+      const base = 22;
+      svg("polygon", {
+        points: `${d.x * tip},${d.y * tip} ${d.x * base + px * 9},${d.y * base + py * 9} ${d.x * base - px * 9},${d.y * base - py * 9}`,
+        fill: "#1d1d1d",
+        stroke: "#fff",
+        "stroke-width": 1,
+        class: "facing",
+      }, g);
+    }
+    svg("rect", { x: -22, y: -22, width: 44, height: 44, rx: 3, fill: SIDE_COLOUR[u.side], stroke: "#1d1d1d", "stroke-width": 1.5, class: "body" }, g);
+    this.armSymbol(g, u.arm);
+    const id = svg("text", { x: 0, y: 9.5, class: "unitid" }, g);
+    id.textContent = u.class ? `${u.id}·${u.class}` : u.id;
+    // Hit pips: filled for hits taken, open for what is left.
+    const n = Math.min(u.max_hits, 8);
+    for (let i = 0; i < n; i++) {
+      const x = (i - (n - 1) / 2) * 6.5;
+      svg("circle", { cx: x, cy: 16.5, r: 2.4, fill: i < u.hits ? "#111" : "#fff", stroke: "#111", "stroke-width": 0.8, class: i < u.hits ? "pip hit" : "pip" }, g);
+    }
+    if (u.te > 0) {
+      svg("circle", { cx: 20, cy: -20, r: 7, fill: "#f2c12e", stroke: "#1d1d1d", "stroke-width": 1 }, g);
+      const te = svg("text", { x: 20, y: -16.8, class: "badge" }, g);
+      te.textContent = String(u.te);
+    }
+    if (u.commander) {
+      const star = svg("text", { x: -19, y: -12, class: "cmdstar" }, g);
+      star.textContent = "★";
+    }
+    const badges = u.flags.filter((f) => f !== "routed" && f !== "fatigued");
+    if (u.flags.includes("fatigued")) badges.unshift("fatigued");
+    badges.forEach((flag, i) => {
+      const y = -6 + i * 12;
+      svg("rect", { x: 17, y: y - 5.5, width: 12, height: 11, rx: 2, fill: FLAG_COLOUR[flag] ?? "#555", stroke: "#1d1d1d", "stroke-width": 0.8 }, g);
+      const t = svg("text", { x: 23, y: y + 3.2, class: "badge light" }, g);
+      t.textContent = flagLetter(flag);
+    });
+    if (routed) {
+      svg("line", { x1: -22, y1: 22, x2: 22, y2: -22, stroke: "#fff", "stroke-width": 3, opacity: 0.9 }, g);
+      const r = svg("text", { x: 0, y: -24, class: "routedtext" }, g);
+      r.textContent = "ROUTED";
+    }
+  }
+
+  /**
+   * The NATO-style box with the arm's symbol.
+   * @param {SVGElement} g
+   * @param {string} arm
+   */
+  armSymbol(g, arm) {
+    const a = arm.toLowerCase().replace(/[-_]/g, " ");
+    const box = svg("rect", { x: -13, y: -17, width: 26, height: 16, fill: "#f6f2e6", stroke: "#1d1d1d", "stroke-width": 1.3 }, g);
+    const sym = svg("g", { stroke: "#1d1d1d", "stroke-width": 1.3, fill: "none" }, g);
+    /** @param {string} d */
+    const path = (d) => svg("path", { d }, sym);
+    const X = "M-13 -17 L13 -1 M13 -17 L-13 -1";
+    if (a.includes("skirmish")) {
+      box.setAttribute("stroke-dasharray", "3 2");
+      path(X);
+      for (const x of [-7, 0, 7]) svg("circle", { cx: x, cy: -4, r: 1.3, fill: "#1d1d1d", stroke: "none" }, sym);
+    } else if (a.includes("light")) {
+      path(X);
+      path("M-13 -14.5 H13");
+    } else if (a.includes("infantry") || a.includes("line") || a.includes("grenadier") || a.includes("guard")) {
+      path(X);
+    } else if (a.includes("cav") || a.includes("horse") || a.includes("dragoon") || a.includes("hussar") || a.includes("lancer")) {
+      path("M-13 -1 L13 -17");
+    } else if (a.includes("art") || a.includes("gun") || a.includes("batter")) {
+      svg("circle", { cx: 0, cy: -9, r: 3.8, fill: "#1d1d1d", stroke: "none" }, sym);
+    } else if (a.includes("wagon") || a.includes("train") || a.includes("supply")) {
+      svg("circle", { cx: -6, cy: -6, r: 3, fill: "none" }, sym);
+      svg("circle", { cx: 6, cy: -6, r: 3, fill: "none" }, sym);
+      path("M-11 -11 H11");
+    } else {
+      const t = svg("text", { x: 0, y: -5, class: "armletter" }, g);
+      t.textContent = a.slice(0, 1).toUpperCase();
+    }
+  }
+
+  /**
+   * Marks hexes (reach, targets) with a tint and a short text.
+   * @param {Map<string, Mark>} marks
+   * @param {string | null} selectedHex
+   * @param {string | null} pendingHex
+   */
+  setOverlay(marks, selectedHex, pendingHex) {
+    this.overlay.replaceChildren();
+    this.top.replaceChildren();
+    for (const [label, m] of marks) {
+      const c = this.grid.at(label);
+      if (!c) continue;
+      svg("polygon", { points: this.grid.outline(c, 0.94), class: `mark ${m.kind}`, "data-mark": label }, this.overlay);
+      if (m.text) {
+        const w = m.text.length * 6.2 + 6;
+        const y = c.y + SIZE * (this.grid.kind === "square" ? 0.72 : 0.62);
+        svg("rect", { x: c.x - w / 2, y: y - 8, width: w, height: 11, rx: 2, class: `marktag ${m.kind}` }, this.top);
+        const t = svg("text", { x: c.x, y: y + 0.5, class: "marktext" }, this.top);
+        t.textContent = m.text;
+      }
+    }
+    for (const [label, cls] of [
+      [selectedHex, "selected"],
+      [pendingHex, "pending"],
+    ]) {
+      const c = label ? this.grid.at(label) : null;
+      if (c) svg("polygon", { points: this.grid.outline(c, 0.97), class: `ring ${cls}` }, this.top);
+    }
+  }
+
+  /**
+   * Marks the counters of the units that can act now.
+   * @param {Set<string>} ids
+   */
+  setReady(ids) {
+    for (const el of this.pieces.querySelectorAll(".counter.unit")) {
+      el.classList.toggle("ready", ids.has(el.getAttribute("data-unit") ?? ""));
+    }
+  }
+
+  /**
+   * Rings the counters of these units (from a log entry).
+   * @param {string[]} ids
+   */
+  highlight(ids) {
+    for (const el of this.pieces.querySelectorAll(".counter.unit")) {
+      el.classList.toggle("highlight", ids.includes(el.getAttribute("data-unit") ?? ""));
+    }
+  }
+
+  /**
+   * Zoom by a factor about a point (SVG units); about the middle when none is given.
+   * @param {number} factor  > 1 zooms in
+   * @param {Point} [about]
+   */
+  zoom(factor, about) {
+    const b = this.box;
+    const p = about ?? { x: b.x + b.w / 2, y: b.y + b.h / 2 };
+    const w = Math.min(Math.max(b.w / factor, this.full.w / 8), this.full.w * 2);
+    const h = (w * b.h) / b.w;
+    this.box = { x: p.x - ((p.x - b.x) * w) / b.w, y: p.y - ((p.y - b.y) * h) / b.h, w, h };
+    this.applyBox();
+  }
+
+  /**
+   * Pan by a fraction of the visible width and height.
+   * @param {number} fx
+   * @param {number} fy
+   */
+  pan(fx, fy) {
+    this.box.x += fx * this.box.w;
+    this.box.y += fy * this.box.h;
+    this.applyBox();
+  }
+
+  /** Show the whole map. */
+  reset() {
+    this.box = { ...this.full };
+    this.applyBox();
+  }
+
+  /**
+   * Screen coordinates to SVG units.
+   * @param {number} x
+   * @param {number} y
+   */
+  toMap(x, y) {
+    const m = this.root.getScreenCTM();
+    if (!m) return { x: 0, y: 0 };
+    const p = new DOMPoint(x, y).matrixTransform(m.inverse());
+    return { x: p.x, y: p.y };
+  }
+
+  /** Click a hex, hover a counter, wheel to zoom, drag to pan. */
+  listen() {
+    const root = this.root;
+    root.addEventListener("wheel", (ev) => {
+      ev.preventDefault();
+      this.zoom(ev.deltaY < 0 ? 1.15 : 1 / 1.15, this.toMap(ev.clientX, ev.clientY));
+    }, { passive: false });
+    /** @type {{x: number, y: number, box: {x: number, y: number, w: number, h: number}} | null} */
+    let drag = null;
+    let moved = false;
+    root.addEventListener("pointerdown", (ev) => {
+      drag = { x: ev.clientX, y: ev.clientY, box: { ...this.box } };
+      moved = false;
+    });
+    root.addEventListener("pointermove", (ev) => {
+      if (drag && (moved || Math.hypot(ev.clientX - drag.x, ev.clientY - drag.y) > 5)) {
+        if (!moved) root.setPointerCapture(ev.pointerId);
+        moved = true;
+        const scale = drag.box.w / root.getBoundingClientRect().width;
+        this.box = { ...drag.box, x: drag.box.x - (ev.clientX - drag.x) * scale, y: drag.box.y - (ev.clientY - drag.y) * scale };
+        this.applyBox();
+      }
+      const target = /** @type {Element} */ (ev.target);
+      const counter = target.closest?.(".counter");
+      this.onHover(counter ? counter.getAttribute("data-unit") ?? counter.getAttribute("data-marker") : null, ev);
+    });
+    root.addEventListener("pointerleave", (ev) => this.onHover(null, ev));
+    root.addEventListener("pointerup", (ev) => {
+      const wasDrag = moved;
+      drag = null;
+      moved = false;
+      if (wasDrag) return;
+      const label = this.hexAt(ev.clientX, ev.clientY);
+      if (label) this.onHex(label);
+    });
+  }
+
+  /**
+   * The cell under a screen point, if any.
+   * @param {number} x
+   * @param {number} y
+   * @returns {string | null}
+   */
+  hexAt(x, y) {
+    const p = this.toMap(x, y);
+    let best = null;
+    let bestD = Infinity;
+    for (const { col, row, label } of this.grid.cells()) {
+      const c = this.grid.centre(col, row);
+      const d = Math.hypot(c.x - p.x, c.y - p.y);
+      if (d < bestD) {
+        bestD = d;
+        best = label;
+      }
+    }
+    return bestD <= SIZE * (this.grid.kind === "square" ? 1.42 : 1) ? best : null;
+  }
+}
+
+/** @param {string} code */
+export function terrainName(code) {
+  return (
+    {
+      ".": "clear",
+      W: "woods",
+      w: "light-woods",
+      T: "town",
+      "~": "water",
+      "=": "bridge",
+      f: "ford",
+      m: "marsh",
+      r: "rough",
+      M: "mountain",
+      F: "fort",
+    }[code] ?? "clear"
+  );
+}
+
+/** @type {Record<string, string>} */
+const FLAG_COLOUR = { fired: "#6b6b6b", limbered: "#7a5326", fatigued: "#c98a00", "in melee": "#8b1d1d", standing: "#3c6e47" };
+
+/** @param {string} flag */
+function flagLetter(flag) {
+  return { fired: "F", limbered: "L", fatigued: "Z", "in melee": "M", standing: "S" }[flag] ?? flag.slice(0, 1).toUpperCase();
+}
