@@ -1,7 +1,7 @@
 //! Section 2 (command: commanders as symbols, their combat value, death and capture),
 //! section 6 (attaching them) and Rules by Sequence 1–2 (removing commanders, army integrity).
 
-use crate::events::ev;
+use crate::events::{ev, seen_for};
 use crate::state::*;
 use crate::units::Arm;
 use volley_core::geometry::{label, step};
@@ -71,7 +71,8 @@ pub fn integrity_check(
                     format!("{id} rolls {r} ({}): holds", face.name()),
                 )
                 .side(side)
-                .units([id]),
+                .units([id])
+                .seen(seen_for(s, i)),
             );
             continue;
         }
@@ -113,7 +114,16 @@ pub fn integrity_check(
                 label(s.units[i].hex)
             )
         };
-        events.push(ev("integrity", section, text).side(side).units([id]));
+        // A unit under a hidden-movement marker falls back unseen.
+        events.push(
+            ev("integrity", section, text)
+                .side(side)
+                .units([id])
+                .seen(seen_for(s, i)),
+        );
+        if moved > 0 {
+            crate::hidden::after_move(s, i, events);
+        }
     }
 }
 
