@@ -100,6 +100,23 @@ pub fn state_of_play(view: &View) -> String {
             s.losses_percent,
             s.score
         );
+        let commanders: Vec<String> = s
+            .commanders
+            .iter()
+            .map(|c| {
+                let mut about = vec![format!("{:+}", c.value), c.status.clone()];
+                if c.supreme {
+                    about.insert(0, "supreme".into());
+                }
+                if let Some(unit) = &c.attached_to {
+                    about.push(format!("with {unit}"));
+                }
+                format!("{} ({})", c.name, about.join(", "))
+            })
+            .collect();
+        if !commanders.is_empty() {
+            let _ = writeln!(out, "      commanders: {}", commanders.join("; "));
+        }
     }
     if let Some(o) = &view.outcome {
         let who = o.winner.map_or("Draw".to_string(), |w| {
