@@ -1,9 +1,20 @@
 //! Bots for Volley, written once against the [`Game`] API and never told which ruleset they
 //! play. A bot decides from what its side may see: [`Game::legal_actions`] for the side to
-//! decide, and [`Game::view`] with that side for anything more.
+//! decide, [`Game::view`] with that side, and [`Game::determinize`] for a full position to
+//! search (a plausible one, built only from what the side has seen).
 //!
-//! Bots are named by a spec string (`random`; later `heuristic`, `mcts:ms=500`), read by
-//! [`bot_from_spec`], and seeded so the same seed gives the same choices.
+//! Bots are named by a spec string, read by [`bot_from_spec`] (see [`KNOWN_BOTS`]), and
+//! seeded so the same seed gives the same choices. [`play_game`] and [`simulate`] play
+//! whole games with them.
+
+pub mod eval;
+pub mod heuristic;
+pub mod mcts;
+pub mod play;
+
+pub use heuristic::{HeuristicBot, HeuristicSettings};
+pub use mcts::{Budget, MctsBot, MctsSettings};
+pub use play::{play_game, simulate, GameRecord, Played, Report, Share, Simulation};
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -54,22 +65,58 @@ impl Bot for RandomBot {
 }
 
 /// The bots [`bot_from_spec`] knows, with what each does.
-pub const KNOWN_BOTS: &[(&str, &str)] = &[("random", "picks uniformly among the legal actions")];
+pub const KNOWN_BOTS: &[(&str, &str)] = &[
+    ("random", "picks uniformly among the legal actions"),
+    (
+        "heuristic",
+        "plays like a sensible table player: cheap ordering, then one action ahead on sampled worlds and dice",
+    ),
+    (
+        "mcts",
+        "Monte Carlo tree search; settings ms=N or iters=N (budget per decision, default ms=40), threads=N, depth=N, c=X",
+    ),
+    ("easy", "a heuristic that looks at less and sometimes blunders"),
+    ("normal", "the heuristic"),
+    ("hard", "mcts:ms=300"),
+];
 
 /// Makes a bot from its spec: a name, optionally followed by `:key=value,…` settings.
 pub fn bot_from_spec(spec: &str, seed: u64) -> Result<Box<dyn Bot>, String> {
     let spec = spec.trim();
     let (name, settings) = match spec.split_once(':') {
-        Some((name, settings)) => (name, Some(settings)),
+        Some((name, settings)) => (name.trim(), Some(settings)),
         None => (spec, None),
     };
+    let plain = |bot: Box<dyn Bot>| match settings {
+        None => Ok(bot),
+        Some(s) => Err(format!(
+            "the {name} bot takes no settings, but \"{s}\" was given"
+        )),
+    };
     match name {
-        "random" => match settings {
-            None => Ok(Box::new(RandomBot::new(seed))),
-            Some(s) => Err(format!(
-                "the random bot takes no settings, but \"{s}\" was given"
-            )),
-        },
+        "random" => plain(Box::new(RandomBot::new(seed))),
+        "heuristic" | "normal" => plain(Box::new(HeuristicBot::new(
+            seed,
+            HeuristicSettings::NORMAL,
+            name,
+        ))),
+        "easy" => plain(Box::new(HeuristicBot::new(
+            seed,
+            HeuristicSettings::EASY,
+            name,
+        ))),
+        "hard" => plain(Box::new(MctsBot::new(
+            seed,
+            MctsSettings {
+                budget: Budget::Millis(300),
+                ..MctsSettings::default()
+            },
+            name,
+        ))),
+        "mcts" => {
+            let parsed = MctsSettings::parse(settings.unwrap_or(""))?;
+            Ok(Box::new(MctsBot::new(seed, parsed, spec)))
+        }
         _ => Err(format!(
             "unknown bot \"{spec}\" (known bots: {})",
             KNOWN_BOTS
@@ -84,11 +131,109 @@ pub fn bot_from_spec(spec: &str, seed: u64) -> Result<Box<dyn Bot>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use volley_core::{Dice, Event, Illegal, Outcome, View};
+
+    /// Take one to three stones from a pile; whoever takes the last one wins. Just enough of
+    /// a game to watch a bot choose.
+    #[derive(Clone)]
+    struct Pile {
+        stones: u64,
+        to_move: Side,
+    }
+
+    impl Game for Pile {
+        fn ruleset(&self) -> &'static str {
+            "pile"
+        }
+        fn start(&mut self, _: &mut dyn Dice) -> Vec<Event> {
+            Vec::new()
+        }
+        fn to_decide(&self) -> Option<Side> {
+            (self.stones > 0).then_some(self.to_move)
+        }
+        fn legal_actions(&self) -> Vec<Action> {
+            (1..=self.stones.min(3)).map(Action).collect()
+        }
+        fn apply(&mut self, action: Action, _: &mut dyn Dice) -> Result<Vec<Event>, Illegal> {
+            if !self.legal_actions().contains(&action) {
+                return Err(Illegal::new("take one to three stones"));
+            }
+            self.stones -= action.0;
+            self.to_move = self.to_move.other();
+            Ok(Vec::new())
+        }
+        fn notation(&self, action: Action) -> String {
+            action.0.to_string()
+        }
+        fn parse_action(&self, text: &str) -> Result<Action, Illegal> {
+            text.parse()
+                .map(Action)
+                .map_err(|_| Illegal::new("a number"))
+        }
+        fn turn(&self) -> u32 {
+            1
+        }
+        fn outcome(&self) -> Option<Outcome> {
+            (self.stones == 0).then(|| Outcome {
+                winner: Some(self.to_move.other()),
+                reason: "took the last stone".into(),
+                score: [0, 0],
+            })
+        }
+        fn view(&self, _: Option<Side>) -> View {
+            unreachable!("the random bot never looks at the view")
+        }
+        fn clone_game(&self) -> Box<dyn Game> {
+            Box::new(self.clone())
+        }
+        fn check_invariants(&self) -> Result<(), String> {
+            Ok(())
+        }
+    }
+
+    fn choices(seed: u64, n: usize) -> Vec<u64> {
+        let pile = Pile {
+            stones: 10,
+            to_move: Side::Red,
+        };
+        let mut bot = bot_from_spec("random", seed).expect("known");
+        (0..n).map(|_| bot.choose(&pile, Side::Red).0).collect()
+    }
+
+    #[test]
+    fn random_bot_repeats_for_a_seed_and_picks_every_legal_action_evenly() {
+        assert_eq!(choices(7, 200), choices(7, 200));
+        assert_ne!(choices(7, 200), choices(8, 200));
+        let picks = choices(1, 3000);
+        for action in 1..=3 {
+            let n = picks.iter().filter(|&&a| a == action).count();
+            assert!(
+                (850..1150).contains(&n),
+                "action {action} picked {n} times of 3000"
+            );
+        }
+    }
+
+    #[test]
+    fn random_bot_plays_a_game_to_the_end_with_legal_moves_only() {
+        let mut game = Pile {
+            stones: 21,
+            to_move: Side::Red,
+        };
+        let mut bot = RandomBot::new(3);
+        let mut dice = volley_core::ScriptedDice::new([]);
+        while let Some(side) = game.to_decide() {
+            let action = bot.choose(&game, side);
+            game.apply(action, &mut dice)
+                .expect("the bot chose a legal action");
+        }
+        assert!(game.outcome().is_some());
+    }
 
     #[test]
     fn unknown_bot_lists_the_known_ones() {
-        let e = bot_from_spec("mcts:ms=5", 1).err().expect("unknown");
-        assert!(e.contains("unknown bot \"mcts:ms=5\""), "{e}");
+        let e = bot_from_spec("minimax", 1).err().expect("unknown");
+        assert!(e.contains("unknown bot \"minimax\""), "{e}");
         assert!(e.contains("random"), "{e}");
         assert!(bot_from_spec("random:x=1", 1).is_err());
         assert_eq!(

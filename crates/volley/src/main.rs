@@ -40,6 +40,7 @@ enum Command {
     Odds(commands::odds::Args),
     Log(commands::log::Args),
     Play(commands::play::Args),
+    Simulate(commands::simulate::Args),
 }
 
 fn main() {
@@ -54,6 +55,7 @@ fn main() {
         Command::Odds(a) => commands::odds::run(a),
         Command::Log(a) => commands::log::run(a),
         Command::Play(a) => commands::play::run(a),
+        Command::Simulate(a) => commands::simulate::run(a),
     };
     match result {
         Ok(()) => {}

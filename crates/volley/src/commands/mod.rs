@@ -8,6 +8,7 @@ pub mod odds;
 pub mod play;
 pub mod scenarios;
 pub mod show;
+pub mod simulate;
 pub mod validate;
 
 use std::io::{self, BufWriter, StdoutLock, Write};

@@ -1,0 +1,310 @@
+//! A generic evaluation of a position, read only from one side's [`View`]: material left,
+//! losses against the break point, victory points, objectives, and where the units stand.
+//! Every ruleset fills the same view, so the same evaluation serves all of them.
+
+use std::collections::HashMap;
+use volley_core::geometry::{in_front_arc, parse_label};
+use volley_core::map::Grid;
+use volley_core::view::{UnitView, View};
+use volley_core::{Hex, Side};
+
+/// A won (or lost) game is worth more than any material.
+pub const WIN: f64 = 1000.0;
+/// What an unidentified marker is guessed to be worth (some markers are decoys).
+const MARKER_VALUE: f64 = 0.6;
+/// Points of evaluation per percent of an army lost.
+const LOSS_WEIGHT: f64 = 0.06;
+/// Per victory point.
+const SCORE_WEIGHT: f64 = 0.02;
+/// Per hex nearer a unit's goal (an objective not held, or the nearest enemy).
+const APPROACH_WEIGHT: f64 = 0.03;
+/// A weakened, routed or fatigued unit next to a fresh enemy.
+const DANGER_WEIGHT: f64 = 0.25;
+/// A unit facing its nearest enemy.
+const FACING_WEIGHT: f64 = 0.04;
+/// Per point of power difference in a melee in progress.
+const MELEE_WEIGHT: f64 = 0.5;
+/// Guns limbered up with the enemy within reach cannot fire.
+const LIMBERED_NEAR_ENEMY: f64 = 0.15;
+/// Enemies within this many hexes count as near for guns and for the weakened.
+const NEAR: u32 = 8;
+
+/// Positions on the map as the view gives them (printed labels), with distance taken the
+/// way the grid counts it.
+#[derive(Clone, Copy)]
+pub struct Geometry {
+    grid: Grid,
+}
+
+impl Geometry {
+    pub fn of(view: &View) -> Geometry {
+        Geometry {
+            grid: view.map.grid,
+        }
+    }
+
+    pub fn hex(&self, label: &str) -> Option<Hex> {
+        parse_label(label)
+    }
+
+    pub fn distance(&self, a: Hex, b: Hex) -> u32 {
+        match self.grid {
+            Grid::Hex => a.unsigned_distance_to(b),
+            Grid::Square => {
+                let (ac, ar) = volley_core::geometry::col_row(a);
+                let (bc, br) = volley_core::geometry::col_row(b);
+                (ac - bc).unsigned_abs().max((ar - br).unsigned_abs())
+            }
+        }
+    }
+}
+
+/// How much fighting a unit has left in it, from 0 to about 1.
+pub fn health(u: &UnitView, reference: Option<u32>) -> f64 {
+    let base = match u.strength {
+        Some(s) => {
+            let full = reference.unwrap_or(0).max(u.max_hits).max(s).max(1);
+            s as f64 / full as f64
+        }
+        None if u.max_hits > 0 => (u.max_hits.saturating_sub(u.hits)) as f64 / u.max_hits as f64,
+        None => 1.0,
+    };
+    let te = if u.max_te > 0 {
+        1.0 - 0.12 * u.te as f64 / u.max_te as f64
+    } else {
+        1.0
+    };
+    let mut v = base * te;
+    if has(u, "routed") {
+        v *= 0.35;
+    }
+    if has(u, "fatigued") {
+        v *= 0.85;
+    }
+    v
+}
+
+pub fn has(u: &UnitView, flag: &str) -> bool {
+    u.flags.iter().any(|f| f == flag)
+}
+
+/// Close-combat weight of an arm relative to line infantry.
+pub fn arm_power(u: &UnitView) -> f64 {
+    match u.arm.as_str() {
+        "cavalry" => 1.3,
+        "infantry" => 1.0,
+        "light infantry" => 0.8,
+        "skirmishers" => 0.4,
+        _ => 0.3,
+    }
+}
+
+pub fn is_guns(u: &UnitView) -> bool {
+    u.arm == "artillery"
+}
+
+/// An evaluation of positions seen by one side, set up once per decision from the view the
+/// decision starts from (for strength references).
+pub struct Evaluator {
+    pub side: Side,
+    pub geometry: Geometry,
+    /// Each unit's strength when the decision began, so strength lost shows as a fraction.
+    reference: HashMap<String, u32>,
+}
+
+impl Evaluator {
+    pub fn new(view: &View, side: Side) -> Evaluator {
+        Evaluator {
+            side,
+            geometry: Geometry::of(view),
+            reference: view
+                .units
+                .iter()
+                .filter_map(|u| u.strength.map(|s| (u.id.clone(), s)))
+                .collect(),
+        }
+    }
+
+    pub fn health(&self, u: &UnitView) -> f64 {
+        health(u, self.reference.get(&u.id).copied())
+    }
+
+    /// Whether a unit is in no state to be near the enemy.
+    pub fn weakened(&self, u: &UnitView) -> bool {
+        self.health(u) < 0.7 || has(u, "routed") || has(u, "fatigued")
+    }
+
+    /// The position's worth for `self.side`: positive is good.
+    pub fn evaluate(&self, view: &View) -> f64 {
+        let me = self.side;
+        if let Some(o) = &view.outcome {
+            let material = self.material(view);
+            return match o.winner {
+                Some(w) if w == me => WIN + material,
+                Some(_) => -WIN + material,
+                None => material,
+            };
+        }
+        self.material(view) + self.position(view)
+    }
+
+    /// Material, losses and victory points: what the rules count.
+    pub fn material(&self, view: &View) -> f64 {
+        let me = self.side;
+        let mut v = 0.0;
+        for u in &view.units {
+            let h = self.health(u);
+            v += if u.side == me { h } else { -h };
+        }
+        for m in &view.markers {
+            v += if m.side == me {
+                MARKER_VALUE
+            } else {
+                -MARKER_VALUE
+            };
+        }
+        for s in &view.sides {
+            let sign = if s.side == me { -1.0 } else { 1.0 };
+            let mut loss = s.losses_percent * LOSS_WEIGHT;
+            if let Some(bp) = s.break_point.filter(|&bp| bp > 0.0) {
+                // Nearing the break point matters more than the same loss far from it.
+                let r = (s.losses_percent / bp).min(1.5);
+                loss += r * r * 2.0;
+            }
+            v += sign * loss;
+            v -= sign * s.score as f64 * SCORE_WEIGHT;
+        }
+        v
+    }
+
+    /// Where the units stand: towards objectives and the enemy, facing them, weak units kept
+    /// out of reach, guns unlimbered when the enemy is near, melees we are winning.
+    pub fn position(&self, view: &View) -> f64 {
+        let me = self.side;
+        let g = self.geometry;
+        let enemies: Vec<(Hex, Option<&UnitView>)> = view
+            .units
+            .iter()
+            .filter(|u| u.side != me)
+            .filter_map(|u| g.hex(&u.hex).map(|h| (h, Some(u))))
+            .chain(
+                view.markers
+                    .iter()
+                    .filter(|m| m.side != me)
+                    .filter_map(|m| g.hex(&m.hex).map(|h| (h, None))),
+            )
+            .collect();
+        let goals: Vec<(Hex, f64)> = view
+            .objectives
+            .iter()
+            .filter(|o| o.holder != Some(me))
+            .filter_map(|o| g.hex(&o.hex).map(|h| (h, o.points.max(1) as f64)))
+            .collect();
+        let held: Vec<Hex> = view
+            .objectives
+            .iter()
+            .filter(|o| o.holder == Some(me))
+            .filter_map(|o| g.hex(&o.hex))
+            .collect();
+        let mut v = 0.0;
+        for u in view.units.iter().filter(|u| u.side == me) {
+            let Some(h) = g.hex(&u.hex) else { continue };
+            let nearest = enemies
+                .iter()
+                .map(|&(e, ev)| (g.distance(h, e), e, ev))
+                .min_by_key(|&(d, e, _)| (d, e.x, e.y));
+            let weak = self.weakened(u);
+            if let Some((d, e, ev)) = nearest {
+                if weak && d <= 2 {
+                    let threat = ev.map_or(MARKER_VALUE, |x| self.health(x) * arm_power(x));
+                    v -= DANGER_WEIGHT * threat * if d <= 1 { 2.0 } else { 1.0 };
+                }
+                if is_guns(u) && d <= 1 {
+                    v -= DANGER_WEIGHT;
+                }
+                if is_guns(u) && has(u, "limbered") && d <= NEAR {
+                    v -= LIMBERED_NEAR_ENEMY;
+                }
+                if let Some(f) = u.facing {
+                    if d <= NEAR && in_front_arc(h, f, e) {
+                        v += FACING_WEIGHT;
+                    }
+                }
+                if has(u, "in melee") || has(u, "engaged") {
+                    if let Some(x) = ev.filter(|_| d <= 1) {
+                        let mine = self.health(u) * arm_power(u);
+                        let theirs = self.health(x) * arm_power(x);
+                        v += MELEE_WEIGHT * (mine - theirs);
+                    }
+                }
+            }
+            if weak {
+                continue;
+            }
+            // Sit on an objective already held, else go for the most valuable one in reach,
+            // else for the enemy.
+            if held.contains(&h) {
+                v += APPROACH_WEIGHT * 3.0;
+                continue;
+            }
+            let goal = goals
+                .iter()
+                .map(|&(o, pts)| g.distance(h, o) as f64 - pts.min(30.0) / 10.0)
+                .fold(f64::INFINITY, f64::min);
+            let foe = nearest.map_or(f64::INFINITY, |(d, _, _)| d as f64);
+            let d = goal.min(foe + 1.0);
+            if d.is_finite() {
+                v -= APPROACH_WEIGHT * d.max(0.0);
+            }
+        }
+        for s in view.sides.iter().filter(|s| s.side == me) {
+            for c in &s.commanders {
+                let Some(u) = c.attached_to.as_deref().and_then(|id| view.unit(id)) else {
+                    continue;
+                };
+                // A commander is best with a unit that needs rallying.
+                let need = 1.0 - self.health(u);
+                v += 0.05 + 0.4 * need;
+            }
+        }
+        v
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use volley_core::view::UnitView;
+
+    fn unit(hits: u32, flags: &[&str]) -> UnitView {
+        UnitView {
+            id: "u".into(),
+            name: "u".into(),
+            side: Side::Red,
+            arm: "infantry".into(),
+            class: None,
+            symbol: 'I',
+            hex: "0101".into(),
+            facing: None,
+            hits,
+            max_hits: 3,
+            te: 0,
+            max_te: 3,
+            strength: None,
+            flags: flags.iter().map(|f| f.to_string()).collect(),
+            commander: None,
+        }
+    }
+
+    #[test]
+    fn hits_and_rout_lower_a_units_health() {
+        let fresh = health(&unit(0, &[]), None);
+        let hit = health(&unit(1, &[]), None);
+        let routed = health(&unit(1, &["routed"]), None);
+        assert!(fresh > hit && hit > routed, "{fresh} {hit} {routed}");
+        let mut figures = unit(0, &[]);
+        figures.strength = Some(6);
+        figures.max_hits = 0;
+        assert!((health(&figures, Some(12)) - 0.5).abs() < 1e-9);
+    }
+}

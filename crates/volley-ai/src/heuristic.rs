@@ -1,0 +1,316 @@
+//! The heuristic bot: plays like a sensible table player, from its own side's view only.
+//!
+//! Each decision it
+//! 1. orders the legal actions cheaply by what their notation names (a unit, a hex): attacks
+//!    on weakened or flanked enemies first, steps towards objectives or the enemy next, weak
+//!    units kept out of reach ([`priors`]);
+//! 2. looks one action ahead on the best few: each is applied to copies of the game made by
+//!    [`Game::determinize`] (never the real state) with sampled dice, and the copy's view is
+//!    scored by the generic [`Evaluator`];
+//! 3. ends the phase when nothing it can do improves on standing still.
+
+use crate::eval::{arm_power, has, is_guns, Evaluator, Geometry};
+use crate::Bot;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::collections::HashMap;
+use volley_core::geometry::in_front_arc;
+use volley_core::view::{UnitView, View};
+use volley_core::{Action, Dice, Game, Hex, Seed, SeededDice, Side};
+
+/// How hard the heuristic thinks.
+#[derive(Clone, Copy, Debug)]
+pub struct HeuristicSettings {
+    /// Actions looked at one action ahead per decision (the best by the cheap ordering).
+    pub candidates: usize,
+    /// Determinized copies, each with its own dice, per action looked at.
+    pub samples: usize,
+    /// Chance of picking a legal action at random instead (the `easy` bot's blunders).
+    pub blunder: f64,
+}
+
+impl HeuristicSettings {
+    pub const NORMAL: HeuristicSettings = HeuristicSettings {
+        candidates: 8,
+        samples: 3,
+        blunder: 0.0,
+    };
+    pub const EASY: HeuristicSettings = HeuristicSettings {
+        candidates: 2,
+        samples: 1,
+        blunder: 0.25,
+    };
+}
+
+/// Gains smaller than this are not worth an action: the phase ends instead.
+const END_MARGIN: f64 = 0.004;
+/// Above this many units on the map the lookahead narrows, to keep a turn fast.
+const CROWDED: usize = 120;
+
+pub struct HeuristicBot {
+    rng: ChaCha8Rng,
+    settings: HeuristicSettings,
+    spec: String,
+}
+
+impl HeuristicBot {
+    pub fn new(seed: u64, settings: HeuristicSettings, spec: &str) -> HeuristicBot {
+        HeuristicBot {
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            settings,
+            spec: spec.to_string(),
+        }
+    }
+}
+
+impl Bot for HeuristicBot {
+    fn spec(&self) -> String {
+        self.spec.clone()
+    }
+
+    fn choose(&mut self, game: &dyn Game, side: Side) -> Action {
+        let legal = game.legal_actions();
+        assert!(
+            !legal.is_empty(),
+            "{side} was asked to choose but {} lists no legal action",
+            game.ruleset()
+        );
+        if legal.len() == 1 {
+            return legal[0];
+        }
+        if self.settings.blunder > 0.0 && self.rng.random_bool(self.settings.blunder) {
+            return legal[self.rng.random_range(0..legal.len())];
+        }
+        let view = game.view(Some(side));
+        let eval = Evaluator::new(&view, side);
+        let ranked = priors(game, &legal, &view, &eval);
+        let crowded = view.units.len() + view.markers.len() > CROWDED;
+        let mut k = self.settings.candidates;
+        if crowded {
+            k = k.min(3);
+        }
+        let seed: u64 = self.rng.random();
+        let end = ranked.iter().find(|r| r.end).map(|r| r.action);
+        let looked: Vec<&Ranked> = ranked.iter().filter(|r| !r.end).take(k).collect();
+        if looked.is_empty() {
+            return end.unwrap_or(legal[0]);
+        }
+        let base = eval.evaluate(&view);
+        let samples = if crowded { 1 } else { self.settings.samples };
+        let worlds = Worlds::new(game, &view, side, seed, samples);
+        let mut best = (f64::NEG_INFINITY, looked[0].action);
+        for r in looked {
+            let gain = worlds.mean_gain(r.action, &eval, base);
+            // A sliver of the cheap ordering breaks ties between equal lookaheads.
+            let score = gain + 1e-4 * r.prior;
+            if score > best.0 {
+                best = (score, r.action);
+            }
+        }
+        match end {
+            Some(end) if best.0 <= END_MARGIN => end,
+            _ => best.1,
+        }
+    }
+}
+
+/// Determinized copies of the game, made once per decision and shared by every action
+/// looked at, each with its own dice seed (common random numbers, so actions are compared
+/// on the same luck).
+pub struct Worlds {
+    copies: Vec<(Box<dyn Game>, Seed)>,
+    side: Side,
+    /// Whether the side sees everything, so a diceless action needs only one copy.
+    open: bool,
+}
+
+impl Worlds {
+    pub fn new(game: &dyn Game, view: &View, side: Side, seed: u64, samples: usize) -> Worlds {
+        let mut dice = SeededDice::new(Seed::from_u64(seed));
+        let copies = (0..samples.max(1))
+            .map(|k| {
+                (
+                    game.determinize(side, &mut dice),
+                    Seed::from_u64(seed ^ (k as u64 + 1).wrapping_mul(0x9e37_79b9)),
+                )
+            })
+            .collect();
+        Worlds {
+            copies,
+            side,
+            open: view.markers.is_empty(),
+        }
+    }
+
+    /// The mean change of the evaluation when `action` is played.
+    pub fn mean_gain(&self, action: Action, eval: &Evaluator, base: f64) -> f64 {
+        let mut total = 0.0;
+        let mut n = 0;
+        for (copy, seed) in &self.copies {
+            let mut g = copy.clone_game();
+            let mut dice = Counting {
+                inner: SeededDice::new(*seed),
+                rolls: 0,
+            };
+            if g.apply(action, &mut dice).is_err() {
+                // Legal for the side but not in this sampled world: count it as no gain.
+                n += 1;
+                continue;
+            }
+            total += eval.evaluate(&g.view(Some(self.side))) - base;
+            n += 1;
+            if dice.rolls == 0 && self.open {
+                break;
+            }
+        }
+        total / n.max(1) as f64
+    }
+}
+
+struct Counting {
+    inner: SeededDice,
+    rolls: u32,
+}
+
+impl Dice for Counting {
+    fn roll(&mut self, sides: u32) -> u32 {
+        self.rolls += 1;
+        self.inner.roll(sides)
+    }
+}
+
+/// A legal action with its cheap score.
+#[derive(Clone, Debug)]
+pub struct Ranked {
+    pub action: Action,
+    pub prior: f64,
+    /// The action that ends the phase (notation `end`).
+    pub end: bool,
+}
+
+/// Orders the legal actions, best first, by what their notation names: the acting unit
+/// (a word that is one of the side's unit ids) and hexes (words that read as hex labels).
+/// No rules are consulted, so this is cheap and the same for every ruleset.
+pub fn priors(game: &dyn Game, legal: &[Action], view: &View, eval: &Evaluator) -> Vec<Ranked> {
+    let side = eval.side;
+    let g = eval.geometry;
+    let own: HashMap<&str, &UnitView> = view
+        .units
+        .iter()
+        .filter(|u| u.side == side)
+        .map(|u| (u.id.as_str(), u))
+        .collect();
+    let mut enemy_at: HashMap<Hex, Option<&UnitView>> = HashMap::new();
+    for u in view.units.iter().filter(|u| u.side != side) {
+        if let Some(h) = g.hex(&u.hex) {
+            enemy_at.insert(h, Some(u));
+        }
+    }
+    for m in view.markers.iter().filter(|m| m.side != side) {
+        if let Some(h) = g.hex(&m.hex) {
+            enemy_at.insert(h, None);
+        }
+    }
+    let goals: Vec<Hex> = view
+        .objectives
+        .iter()
+        .filter(|o| o.holder != Some(side))
+        .filter_map(|o| g.hex(&o.hex))
+        .collect();
+    let enemies: Vec<Hex> = enemy_at.keys().copied().collect();
+    let goal_distance = |h: Hex| -> u32 {
+        let to_goal = goals.iter().map(|&o| g.distance(h, o)).min();
+        let to_foe = enemies.iter().map(|&e| g.distance(h, e) + 1).min();
+        to_goal.into_iter().chain(to_foe).min().unwrap_or(0)
+    };
+    let near_enemy = |h: Hex, within: u32| enemies.iter().any(|&e| g.distance(h, e) <= within);
+    let mut out: Vec<Ranked> = legal
+        .iter()
+        .map(|&action| {
+            let text = game.notation(action);
+            if text == "end" {
+                return Ranked {
+                    action,
+                    prior: 0.0,
+                    end: true,
+                };
+            }
+            let words: Vec<&str> = text.split_whitespace().collect();
+            let unit = words.iter().find_map(|w| own.get(w).copied());
+            let hex = words.iter().skip(1).find_map(|w| g.hex(w));
+            let prior = match (unit, hex) {
+                (Some(u), Some(h)) => match enemy_at.get(&h) {
+                    Some(target) => attack_prior(eval, &g, u, h, *target),
+                    None => move_prior(eval, &g, u, h, &goal_distance, &near_enemy),
+                },
+                // Facing, limbering, attaching, advancing: the lookahead judges them.
+                _ => 0.5,
+            };
+            Ranked {
+                action,
+                prior,
+                end: false,
+            }
+        })
+        .collect();
+    out.sort_by(|a, b| b.prior.total_cmp(&a.prior).then(a.action.cmp(&b.action)));
+    out
+}
+
+/// Attacks on weakened enemies and on enemies taken in flank or rear come first; guns
+/// firing are always worth it.
+fn attack_prior(
+    eval: &Evaluator,
+    g: &Geometry,
+    attacker: &UnitView,
+    target_hex: Hex,
+    target: Option<&UnitView>,
+) -> f64 {
+    let mut p = 2.0;
+    if let Some(t) = target {
+        p += 1.5 * (1.0 - eval.health(t));
+        if let (Some(f), Some(from)) = (t.facing, g.hex(&attacker.hex)) {
+            if !in_front_arc(target_hex, f, from) {
+                p += 0.7;
+            }
+        }
+        // Charging something stronger is a poor idea.
+        let mine = eval.health(attacker) * arm_power(attacker);
+        let theirs = eval.health(t) * arm_power(t);
+        if g
+            .hex(&attacker.hex)
+            .is_some_and(|a| g.distance(a, target_hex) <= 1)
+            && theirs > mine
+            && !is_guns(attacker)
+        {
+            p -= 1.5;
+        }
+    }
+    if is_guns(attacker) {
+        p += 0.5;
+    }
+    p
+}
+
+fn move_prior(
+    eval: &Evaluator,
+    g: &Geometry,
+    u: &UnitView,
+    to: Hex,
+    goal_distance: &dyn Fn(Hex) -> u32,
+    near_enemy: &dyn Fn(Hex, u32) -> bool,
+) -> f64 {
+    let Some(from) = g.hex(&u.hex) else {
+        return 0.0;
+    };
+    let mut p = 1.0 + goal_distance(from) as f64 - goal_distance(to) as f64;
+    let weak = eval.weakened(u);
+    if (weak || is_guns(u)) && near_enemy(to, if weak { 2 } else { 1 }) {
+        p -= 3.0;
+    }
+    if weak || has(u, "routed") {
+        // Rather back out of reach than forward.
+        p = p.min(0.2);
+    }
+    p
+}

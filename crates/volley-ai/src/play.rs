@@ -1,0 +1,283 @@
+//! Bots playing whole games: one game ([`play_game`]) and many ([`simulate`]), with the
+//! tallies and Wilson confidence intervals the simulator reports.
+
+use crate::{bot_from_spec, Bot};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use volley_core::{Game, Seed, SeededDice, Side};
+
+/// How one game ended.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameRecord {
+    pub winner: Option<Side>,
+    pub reason: String,
+    pub turns: u32,
+    /// Share of each side's army lost at the end (red, blue), from the referee's view.
+    pub losses_percent: [f64; 2],
+    pub actions: u64,
+}
+
+/// Plays a freshly loaded game to the end: the game's opening rolls, then each side's bot in
+/// turn, every action applied with the game's dice.
+///
+/// # Errors
+///
+/// When a bot picks an action the rules refuse, a ruleset offers no action while the game
+/// is not over, or the game runs past `max_actions`.
+pub fn play_game(
+    mut game: Box<dyn Game>,
+    bots: &mut [Box<dyn Bot>; 2],
+    seed: Seed,
+    max_actions: u64,
+) -> Result<GameRecord, String> {
+    let mut dice = SeededDice::new(seed);
+    game.start(&mut dice);
+    let mut actions = 0u64;
+    while let Some(side) = game.to_decide() {
+        if actions >= max_actions {
+            return Err(format!(
+                "the game did not end within {max_actions} actions (turn {})",
+                game.turn()
+            ));
+        }
+        let bot = &mut bots[side.index()];
+        let action = bot.choose(&*game, side);
+        game.apply(action, &mut dice).map_err(|e| {
+            format!(
+                "the {} bot for {side} chose \"{}\", which the rules refused: {e}",
+                bot.spec(),
+                game.notation(action)
+            )
+        })?;
+        actions += 1;
+    }
+    let outcome = game.outcome().ok_or_else(|| {
+        format!(
+            "{} says nobody is to decide but gives no result",
+            game.ruleset()
+        )
+    })?;
+    let view = game.view(None);
+    let mut losses_percent = [0.0; 2];
+    for s in &view.sides {
+        losses_percent[s.side.index()] = s.losses_percent;
+    }
+    Ok(GameRecord {
+        winner: outcome.winner,
+        reason: outcome.reason,
+        turns: game.turn(),
+        losses_percent,
+        actions,
+    })
+}
+
+/// What to simulate.
+#[derive(Clone, Debug)]
+pub struct Simulation {
+    /// Bot specs: the first plays red and the second blue (in every game without `swap`, and
+    /// in even-numbered games with it).
+    pub bots: [String; 2],
+    pub games: usize,
+    pub seed: u64,
+    /// Games played at once.
+    pub threads: usize,
+    /// Swap the bots' sides in every other game.
+    pub swap: bool,
+    pub max_actions: u64,
+}
+
+/// One game of a simulation: which bot played red, and how it went.
+#[derive(Clone, Debug)]
+pub struct Played {
+    /// Index (into `Simulation::bots`) of the bot that played red.
+    pub red_bot: usize,
+    pub record: GameRecord,
+}
+
+/// A count with its 95% Wilson score interval.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Share {
+    pub count: usize,
+    pub of: usize,
+    pub low: f64,
+    pub high: f64,
+}
+
+impl Share {
+    pub fn new(count: usize, of: usize) -> Share {
+        let (low, high) = wilson(count, of);
+        Share {
+            count,
+            of,
+            low,
+            high,
+        }
+    }
+
+    pub fn rate(&self) -> f64 {
+        if self.of == 0 {
+            0.0
+        } else {
+            self.count as f64 / self.of as f64
+        }
+    }
+}
+
+/// The 95% Wilson score interval of `k` successes in `n` trials.
+pub fn wilson(k: usize, n: usize) -> (f64, f64) {
+    if n == 0 {
+        return (0.0, 1.0);
+    }
+    let z = 1.959_963_984_540_054_f64;
+    let n = n as f64;
+    let p = k as f64 / n;
+    let denom = 1.0 + z * z / n;
+    let centre = (p + z * z / (2.0 * n)) / denom;
+    let half = z * ((p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt()) / denom;
+    ((centre - half).max(0.0), (centre + half).min(1.0))
+}
+
+/// The tallies of a simulation.
+#[derive(Clone, Debug)]
+pub struct Report {
+    pub games: usize,
+    pub red_wins: Share,
+    pub blue_wins: Share,
+    pub draws: Share,
+    /// Wins of each bot over all games, whichever side it played.
+    pub bot_wins: [Share; 2],
+    /// Each bot's wins among decided games only.
+    pub bot_decided_wins: [Share; 2],
+    pub mean_turns: f64,
+    /// Mean share of each side's army lost (red, blue).
+    pub mean_losses_percent: [f64; 2],
+    pub mean_actions: f64,
+}
+
+impl Report {
+    pub fn of(played: &[Played]) -> Report {
+        let n = played.len();
+        let count = |f: &dyn Fn(&Played) -> bool| played.iter().filter(|p| f(p)).count();
+        let red = count(&|p| p.record.winner == Some(Side::Red));
+        let blue = count(&|p| p.record.winner == Some(Side::Blue));
+        let draws = n - red - blue;
+        let bot_won = |b: usize| {
+            count(&|p| {
+                let side = if p.red_bot == b { Side::Red } else { Side::Blue };
+                p.record.winner == Some(side)
+            })
+        };
+        let wins = [bot_won(0), bot_won(1)];
+        let decided = n - draws;
+        let mean = |f: &dyn Fn(&Played) -> f64| {
+            if n == 0 {
+                0.0
+            } else {
+                played.iter().map(f).sum::<f64>() / n as f64
+            }
+        };
+        Report {
+            games: n,
+            red_wins: Share::new(red, n),
+            blue_wins: Share::new(blue, n),
+            draws: Share::new(draws, n),
+            bot_wins: [Share::new(wins[0], n), Share::new(wins[1], n)],
+            bot_decided_wins: [Share::new(wins[0], decided), Share::new(wins[1], decided)],
+            mean_turns: mean(&|p| p.record.turns as f64),
+            mean_losses_percent: [
+                mean(&|p| p.record.losses_percent[0]),
+                mean(&|p| p.record.losses_percent[1]),
+            ],
+            mean_actions: mean(&|p| p.record.actions as f64),
+        }
+    }
+}
+
+/// The seed of game `i` of a simulation (SplitMix64), so any game can be replayed alone.
+pub fn game_seed(seed: u64, i: usize) -> u64 {
+    let mut z = seed.wrapping_add((i as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// Plays `sim.games` games from `new_game` (a freshly loaded game each call), `sim.threads`
+/// at a time, and returns them in game order: the result does not depend on the number of
+/// threads (unless a bot searches by the clock). `done` is called after each game.
+///
+/// # Errors
+///
+/// The first game that fails (see [`play_game`]), or a bad bot spec.
+pub fn simulate(
+    sim: &Simulation,
+    new_game: &(dyn Fn() -> Box<dyn Game> + Sync),
+    done: &(dyn Fn(&Played) + Sync),
+) -> Result<Vec<Played>, String> {
+    for spec in &sim.bots {
+        bot_from_spec(spec, 0)?;
+    }
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<Result<Played, String>>>> =
+        Mutex::new((0..sim.games).map(|_| None).collect());
+    let worker = || loop {
+        let i = next.fetch_add(1, Ordering::Relaxed);
+        if i >= sim.games {
+            break;
+        }
+        let outcome = play_one(sim, i, new_game());
+        if let Ok(p) = &outcome {
+            done(p);
+        }
+        let failed = outcome.is_err();
+        results.lock().expect("no worker panicked")[i] = Some(outcome);
+        if failed {
+            // Let the other workers finish their games but start no more.
+            next.store(sim.games, Ordering::Relaxed);
+        }
+    };
+    let threads = sim.threads.clamp(1, sim.games.max(1));
+    if threads == 1 {
+        worker();
+    } else {
+        std::thread::scope(|s| {
+            for _ in 0..threads {
+                s.spawn(worker);
+            }
+        });
+    }
+    results
+        .into_inner()
+        .expect("no worker panicked")
+        .into_iter()
+        .flatten()
+        .collect()
+}
+
+fn play_one(sim: &Simulation, i: usize, game: Box<dyn Game>) -> Result<Played, String> {
+    let seed = game_seed(sim.seed, i);
+    let red_bot = if sim.swap && i % 2 == 1 { 1 } else { 0 };
+    let blue_bot = 1 - red_bot;
+    let mut bots = [
+        bot_from_spec(&sim.bots[red_bot], seed ^ 0x5eed_0001)?,
+        bot_from_spec(&sim.bots[blue_bot], seed ^ 0x5eed_0002)?,
+    ];
+    let record = play_game(game, &mut bots, Seed::from_u64(seed), sim.max_actions)
+        .map_err(|e| format!("game {} (seed {seed}): {e}", i + 1))?;
+    Ok(Played { red_bot, record })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wilson_interval_matches_the_textbook_values() {
+        // 8 of 10: 0.490 to 0.943 (Wilson 1927; Newcombe 1998, table I).
+        let (lo, hi) = wilson(8, 10);
+        assert!((lo - 0.490).abs() < 0.001 && (hi - 0.943).abs() < 0.001, "{lo} {hi}");
+        let (lo, hi) = wilson(0, 10);
+        assert_eq!(lo, 0.0);
+        assert!((hi - 0.278).abs() < 0.001, "{hi}");
+        assert_eq!(wilson(0, 0), (0.0, 1.0));
+    }
+}
