@@ -180,6 +180,8 @@ pub fn resolve_round(s: &mut State, dice: &mut dyn Dice, events: &mut Vec<Event>
         let (ra, fa) = cube.roll(dice);
         let (rd, fd) = cube.roll(dice);
         let flank = aspect(s.units[d].hex, s.units[d].facing, s.units[a].hex) != Aspect::Front;
+        // A unit that stepped obliquely into a zone of control can itself be taken in flank.
+        let flank_a = aspect(s.units[a].hex, s.units[a].facing, s.units[d].hex) != Aspect::Front;
         let mut to_a = Damage::default();
         let mut to_d = Damage::default();
         let (ida, idd) = (s.units[a].id.clone(), s.units[d].id.clone());
@@ -201,13 +203,18 @@ pub fn resolve_round(s: &mut State, dice: &mut dyn Dice, events: &mut Vec<Event>
             to_d.hits *= 2;
             to_d.te *= 2;
         }
+        if flank_a {
+            to_a.hits *= 2;
+            to_a.te *= 2;
+        }
         let text = format!(
-            "melee {ida} ({va}: {}) against {idd} ({vd}: {}): {ida} rolled {ra} ({}), {idd} rolled {rd} ({}) → {result}{}",
+            "melee {ida} ({va}: {}) against {idd} ({vd}: {}): {ida} rolled {ra} ({}), {idd} rolled {rd} ({}) → {result}{}{}",
             pa.join(", "),
             pd.join(", "),
             fa.name(),
             fd.name(),
-            if flank { "; doubled on the flanked defender" } else { "" }
+            if flank { "; doubled on the flanked defender" } else { "" },
+            if flank_a { "; doubled on the flanked attacker" } else { "" }
         );
         events.push(
             ev("melee", "7.3", text)

@@ -46,6 +46,8 @@ pub fn destroy(s: &mut State, t: usize, why: &str, events: &mut Vec<Event>) {
     if let Some(c) = s.units[t].commander {
         crate::command::lose_commander(s, c, CommanderStatus::Captured, events);
     }
+    // A unit lost under a hidden-movement marker is named only to its owner.
+    let seen = seen_for(s, t);
     let u = &mut s.units[t];
     u.fate = Fate::Destroyed;
     u.guns_at = None;
@@ -53,7 +55,8 @@ pub fn destroy(s: &mut State, t: usize, why: &str, events: &mut Vec<Event>) {
     events.push(
         ev("destroyed", "7.5", text)
             .side(u.side)
-            .units([u.id.clone()]),
+            .units([u.id.clone()])
+            .seen(seen),
     );
 }
 
@@ -113,6 +116,7 @@ pub fn rout_move(s: &mut State, t: usize, events: &mut Vec<Event>) {
         let facing = s.units[t].facing;
         let ahead = step(here, facing);
         if !s.map().contains(ahead) {
+            let seen = seen_for(s, t);
             let u = &mut s.units[t];
             u.fate = Fate::LeftField;
             let text = format!(
@@ -120,7 +124,12 @@ pub fn rout_move(s: &mut State, t: usize, events: &mut Vec<Event>) {
                 u.id,
                 label(here)
             );
-            events.push(ev("rout", "7.5", text).side(u.side).units([u.id.clone()]));
+            events.push(
+                ev("rout", "7.5", text)
+                    .side(u.side)
+                    .units([u.id.clone()])
+                    .seen(seen),
+            );
             return;
         }
         let blocked = |h: Hex| {

@@ -640,3 +640,22 @@ fn melee_only_against_enemies_in_the_front_hexes() {
     m.sort();
     assert_eq!(m, vec!["melee r1 0607"], "b1 is behind r1");
 }
+
+#[test]
+fn unit_entering_a_zone_obliquely_is_taken_in_flank() {
+    // r1 (facing N) steps obliquely NE into 0607, which b1 (0708, facing NW) covers from
+    // r1's right flank: b1 gets +1 and its results on r1 are doubled.
+    let units = unit("r1", "red", "infantry", "0508", "N", "")
+        + &unit("b1", "blue", "infantry", "0708", "NW", "");
+    let mut g = setup_map("", &[], "", &(units + &spares()));
+    g.at(Side::Red, Phase::Movement);
+    g.play("move r1 0607", &[]);
+    assert_eq!(g.u("r1").facing, volley_core::geometry::Facing::N);
+    assert_eq!(g.state.melees.len(), 1);
+    let events = g.play("end", &[1, 4]);
+    let t = &melee_texts(&events)[0];
+    assert!(t.contains("against b1 (4: base 3, +1 flank/rear)"), "{t}");
+    assert!(t.contains("doubled on the flanked attacker"), "{t}");
+    assert_eq!(damage(&g, "r1"), (2, 0));
+    assert_eq!(damage(&g, "b1"), (0, 0));
+}
