@@ -659,3 +659,27 @@ fn unit_entering_a_zone_obliquely_is_taken_in_flank() {
     assert_eq!(damage(&g, "r1"), (2, 0));
     assert_eq!(damage(&g, "b1"), (0, 0));
 }
+
+#[test]
+fn winner_still_locked_in_another_melee_cannot_advance() {
+    // 7.2.2: r2 joins against b1; when r1 breaks, b1 wins but r2 keeps it in place.
+    let units = unit("r1", "red", "infantry", "0508", "N", "")
+        + &unit("r2", "red", "infantry", "0607", "NW", "")
+        + &unit("b1", "blue", "infantry", "0507", "S", "");
+    let mut g = melee_phase("", &[], &units);
+    g.um("r1").hits = 2;
+    g.play("melee r1 0507", &[]);
+    // r1–b1: 1 against 3, r1 blue and b1 red → r1's third hit. r2–b1: both blue.
+    let events = g.play("melee r2 0507", &[1, 4, 1, 1]);
+    assert!(g.u("r1").routed || !g.u("r1").active());
+    assert!(of_kind(&events, "win").is_empty());
+    assert!(g.state.advances.is_empty());
+    assert_eq!(g.state.melees.len(), 1, "b1 and r2 fight on");
+    assert_eq!(damage(&g, "r2"), (0, 1), "b1's second enemy takes only TE");
+    assert_eq!(damage(&g, "b1"), (0, 1));
+    assert_eq!(
+        (g.state.phasing(), g.state.phase),
+        (Side::Blue, Phase::Movement)
+    );
+    assert!(g.check_invariants().is_ok());
+}
