@@ -14,6 +14,8 @@ use volley_core::{Dice, Event, Hex, Seen, Side};
 pub const AUTO_REVEAL: u32 = 5;
 pub const SPOT_RANGE: u32 = 8;
 pub const SPOT_RANGE_HILL: u32 = 12;
+/// Hidden Movement: sight on a normal day.
+pub const NORMAL_SIGHT: u32 = 9;
 
 fn in_cover(s: &State, h: Hex) -> bool {
     matches!(
@@ -144,11 +146,17 @@ pub fn spotting_step(s: &mut State, dice: &mut dyn Dice, events: &mut Vec<Event>
             continue;
         }
         let in_range = spotters(s, owner.other()).any(|sp| {
+            // Poor visibility (a `sight` below the normal 9) shortens spotting too.
             let range = if s.map().elevation(sp.hex) > 0 {
                 SPOT_RANGE_HILL
             } else {
                 SPOT_RANGE
-            };
+            }
+            .min(if sight < NORMAL_SIGHT {
+                sight.max(AUTO_REVEAL)
+            } else {
+                u32::MAX
+            });
             sp.hex.unsigned_distance_to(h) <= range
                 && line_of_sight(s, sp.hex, h, None) != Sight::Blocked
         });

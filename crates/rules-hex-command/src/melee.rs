@@ -186,6 +186,8 @@ pub fn resolve_round(s: &mut State, dice: &mut dyn Dice, events: &mut Vec<Event>
         let mut to_d = Damage::default();
         let (ida, idd) = (s.units[a].id.clone(), s.units[d].id.clone());
         let result = melee_result(va, vd, fa, fd, &mut to_a, &mut to_d);
+        s.units[a].meleed_this_turn = true;
+        s.units[d].meleed_this_turn = true;
         // 7.2.1: a unit fighting several enemies hurts only its primary one with hits.
         if primary(a) != Some(k) {
             to_d.te += to_d.hits;
@@ -195,7 +197,9 @@ pub fn resolve_round(s: &mut State, dice: &mut dyn Dice, events: &mut Vec<Event>
             to_a.te += to_a.hits;
             to_a.hits = 0;
         }
-        if s.settings().melee_points && va != vd {
+        // Melee Points: the stronger unit's automatic TE hit lands on its primary target only.
+        let stronger = if va > vd { a } else { d };
+        if s.settings().melee_points && va != vd && primary(stronger) == Some(k) {
             let weaker = if va > vd { &mut to_d } else { &mut to_a };
             weaker.te += 1;
         }

@@ -370,10 +370,10 @@ fn move_unit(s: &mut State, i: usize, to: Hex, events: &mut Vec<Event>) {
         to
     };
     // Bumping into an unseen enemy or a plate stops the move where it is (Hidden Movement).
-    if let Some(o) = s
-        .unit_at(first_hex)
-        .or_else(|| s.unit_at(to))
-        .filter(|&o| s.units[o].side != side)
+    if let Some(o) = [first_hex, to]
+        .into_iter()
+        .filter_map(|h| s.unit_at(h))
+        .find(|&o| s.units[o].side != side)
     {
         s.units[i].mp = 0;
         let text = if s.units[o].arm == Arm::Decoy {
@@ -394,7 +394,8 @@ fn move_unit(s: &mut State, i: usize, to: Hex, events: &mut Vec<Event>) {
         events.push(
             ev("bump", "Optional Rules: Hidden Movement", text)
                 .side(side)
-                .units([s.units[i].id.clone()]),
+                .units([s.units[i].id.clone()])
+                .seen(seen_for(s, i)),
         );
         crate::hidden::reveal(s, o, events);
         return;

@@ -14,6 +14,7 @@ use volley_core::{Dice, Event, Outcome, Side};
 pub fn begin_turn(s: &mut State, dice: &mut dyn Dice, events: &mut Vec<Event>) {
     for u in s.units.iter_mut() {
         u.moved_this_turn = false;
+        u.meleed_this_turn = false;
         u.fired_turn = false;
         u.heavy_moved_turn = false;
         u.unlimbered_after_move = false;
@@ -157,7 +158,13 @@ fn end_turn(s: &mut State, dice: &mut dyn Dice, events: &mut Vec<Event>) {
     reset_fire(s);
     for i in 0..s.units.len() {
         let u = &s.units[i];
-        if u.active() && u.te > 0 && !u.moved_this_turn && !s.in_melee(i) && !u.routed {
+        if u.active()
+            && u.te > 0
+            && !u.moved_this_turn
+            && !u.meleed_this_turn
+            && !s.in_melee(i)
+            && !u.routed
+        {
             let u = &mut s.units[i];
             u.te -= 1;
             let text = format!("{} rests and recovers a TE hit: TE {}", u.id, u.te);

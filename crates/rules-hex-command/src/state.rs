@@ -99,6 +99,8 @@ pub struct Unit {
     pub mp: u8,
     /// Hexes entered this turn (any movement, voluntary or forced): blocks TE recovery.
     pub moved_this_turn: bool,
+    /// Fought a melee round this turn: no TE recovery (Optional Rules, Disorder/Fatigued).
+    pub meleed_this_turn: bool,
     /// Where the current move started: obstacles at that hex cost no TE (5.4 a).
     pub move_start: Hex,
     pub facing_changes: u8,

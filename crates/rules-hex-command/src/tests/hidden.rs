@@ -278,7 +278,6 @@ fn bumping_into_a_hidden_enemy_halts_the_move() {
 }
 
 #[test]
-#[ignore = "movement.rs: a light-infantry pass-through never checks its landing hex for a hidden enemy (see report)"]
 fn bumping_into_a_hidden_enemy_beyond_a_friend_halts_the_pass_through() {
     let units = unit("r1", "red", "light-infantry", "0509", "N", "")
         + &unit("r2", "red", "infantry", "0508", "N", "")
