@@ -1,0 +1,570 @@
+//! The HTTP API (docs/API.md). JSON everywhere; errors are `{"error": "…"}` with a 4xx
+//! status for anything the request got wrong.
+
+use crate::catalog::ScenarioEntry;
+use crate::games::{is_over, replay, revealed_save, GameEntry, Games, NewGame, Refusal};
+use crate::{assets, ws};
+use axum::body::Bytes;
+use axum::extract::rejection::{BytesRejection, QueryRejection};
+use axum::extract::{Path, Query, State};
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{any, get, post};
+use axum::{Json, Router};
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use volley_core::{Action, LoggedEvent, Options, Side, View};
+
+/// Requests larger than this are refused with 413.
+pub const BODY_LIMIT: usize = 64 * 1024;
+
+/// What the handlers share.
+pub struct App {
+    pub games: Arc<Games>,
+    pub scenarios: Vec<ScenarioEntry>,
+}
+
+pub type AppState = State<Arc<App>>;
+
+/// An answer other than success: a status and a sentence.
+#[derive(Debug)]
+pub struct ApiError {
+    pub status: StatusCode,
+    pub message: String,
+}
+
+impl ApiError {
+    pub fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
+        ApiError {
+            status,
+            message: message.into(),
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.status, Json(json!({ "error": self.message }))).into_response()
+    }
+}
+
+impl From<Refusal> for ApiError {
+    fn from(r: Refusal) -> ApiError {
+        match r {
+            Refusal::Refused(m) => ApiError::new(StatusCode::CONFLICT, m),
+            Refusal::Store(m) => ApiError::new(StatusCode::SERVICE_UNAVAILABLE, m),
+        }
+    }
+}
+
+type ApiResult<T> = Result<T, ApiError>;
+
+pub fn router(app: Arc<App>) -> Router {
+    Router::new()
+        .route("/api/scenarios", get(scenarios))
+        .route("/api/games", post(create_game))
+        .route("/api/games/{id}/view", get(view))
+        .route("/api/games/{id}/legal", get(legal))
+        .route("/api/games/{id}/reach", get(reach))
+        .route("/api/games/{id}/actions", post(action))
+        .route("/api/games/{id}/odds", post(odds))
+        .route("/api/games/{id}/log", get(log))
+        .route("/api/games/{id}/ws", get(ws::connect))
+        .route("/api/games/{id}/export", get(export))
+        .route("/api/games/{id}/replay", get(replay_step))
+        .route("/api", any(no_such_endpoint))
+        .route("/api/{*rest}", any(no_such_endpoint))
+        .fallback(assets::serve)
+        .method_not_allowed_fallback(method_not_allowed)
+        .with_state(app)
+}
+
+async fn no_such_endpoint() -> ApiError {
+    ApiError::new(
+        StatusCode::NOT_FOUND,
+        "no such API endpoint (see docs/API.md)",
+    )
+}
+
+async fn method_not_allowed() -> ApiError {
+    ApiError::new(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "this endpoint does not take that method (see docs/API.md)",
+    )
+}
+
+/// Reads a JSON body, turning every way it can be wrong into a 4xx with a sentence.
+fn json_body<T: DeserializeOwned>(body: Result<Bytes, BytesRejection>) -> ApiResult<T> {
+    let bytes = body.map_err(|r| {
+        let status = r.status();
+        if status == StatusCode::PAYLOAD_TOO_LARGE {
+            ApiError::new(
+                status,
+                format!("the request body is larger than {} KiB", BODY_LIMIT / 1024),
+            )
+        } else {
+            ApiError::new(status, format!("the request body cannot be read: {r}"))
+        }
+    })?;
+    serde_json::from_slice(&bytes).map_err(|e| {
+        ApiError::new(
+            StatusCode::BAD_REQUEST,
+            format!("the request body is not the JSON expected: {e}"),
+        )
+    })
+}
+
+pub fn find_game(app: &App, id: &str) -> ApiResult<Arc<GameEntry>> {
+    app.games
+        .get(id)
+        .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, format!("no game \"{id}\"")))
+}
+
+/// The side a token sits in, or 401.
+pub fn seat_by_token(entry: &GameEntry, token: Option<&str>) -> ApiResult<Side> {
+    let token = token.filter(|t| !t.is_empty()).ok_or_else(|| {
+        ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            "this needs a seat's token: send the header \"Authorization: Bearer TOKEN\"",
+        )
+    })?;
+    entry.seat_of(token).ok_or_else(|| {
+        ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            "that token is not a seat of this game",
+        )
+    })
+}
+
+/// The game and the seat its bearer token sits in.
+fn seat(app: &App, id: &str, headers: &HeaderMap) -> ApiResult<(Arc<GameEntry>, Side)> {
+    let entry = find_game(app, id)?;
+    let token = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().strip_prefix("Bearer "))
+        .map(str::trim);
+    let side = seat_by_token(&entry, token)?;
+    Ok((entry, side))
+}
+
+fn seen_by<'a>(events: impl IntoIterator<Item = &'a LoggedEvent>, side: Side) -> Vec<LoggedEvent> {
+    events
+        .into_iter()
+        .filter(|e| e.event.seen.by(side))
+        .cloned()
+        .collect()
+}
+
+async fn scenarios(State(app): AppState) -> Json<Vec<ScenarioEntry>> {
+    Json(app.scenarios.clone())
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CreateRequest {
+    scenario: String,
+    #[serde(default)]
+    options: BTreeMap<String, Value>,
+    red: String,
+    blue: String,
+}
+
+#[derive(Serialize)]
+struct Seats {
+    red: Option<String>,
+    blue: Option<String>,
+}
+
+#[derive(Serialize)]
+struct CreateReply {
+    id: String,
+    seats: Seats,
+}
+
+fn bad_request(message: impl Into<String>) -> ApiError {
+    ApiError::new(StatusCode::BAD_REQUEST, message)
+}
+
+async fn create_game(
+    State(app): AppState,
+    body: Result<Bytes, BytesRejection>,
+) -> ApiResult<(StatusCode, Json<CreateReply>)> {
+    let req: CreateRequest = json_body(body)?;
+    let bundled = volley_rulesets::bundled()
+        .iter()
+        .find(|b| b.name == req.scenario)
+        .ok_or_else(|| {
+            let names: Vec<&str> = volley_rulesets::bundled().iter().map(|b| b.name).collect();
+            bad_request(format!(
+                "no scenario \"{}\" (this server has: {})",
+                req.scenario,
+                names.join(", ")
+            ))
+        })?;
+    let mut options = Options::new();
+    for (key, value) in req.options {
+        let text = match value {
+            Value::String(s) => s,
+            Value::Number(n) => n.to_string(),
+            Value::Bool(b) => b.to_string(),
+            other => {
+                return Err(bad_request(format!(
+                    "option {key}: expected a string, number or boolean, found {other}"
+                )))
+            }
+        };
+        options.insert(key, text);
+    }
+    let seat = |name: &str, text: &str| -> ApiResult<Option<String>> {
+        let text = text.trim();
+        if text == "human" {
+            return Ok(None);
+        }
+        volley_ai::bot_from_spec(text, 0)
+            .map(|_| Some(text.to_string()))
+            .map_err(|e| {
+                bad_request(format!(
+                    "{name}: a seat is \"human\" or a bot spec, and {e}"
+                ))
+            })
+    };
+    let bots = [seat("red", &req.red)?, seat("blue", &req.blue)?];
+    if bots.iter().all(Option::is_some) {
+        return Err(bad_request(
+            "at least one seat must be \"human\": nobody could watch a game of two bots",
+        ));
+    }
+    let created = app
+        .games
+        .create(NewGame {
+            scenario_name: bundled.name.to_string(),
+            scenario_text: bundled.text.to_string(),
+            options,
+            bots,
+        })
+        .await
+        .map_err(|r| match r {
+            Refusal::Refused(m) => bad_request(m),
+            store => ApiError::from(store),
+        })?;
+    let [red, blue] = created.tokens;
+    Ok((
+        StatusCode::CREATED,
+        Json(CreateReply {
+            id: created.id,
+            seats: Seats { red, blue },
+        }),
+    ))
+}
+
+#[derive(Serialize)]
+struct ViewReply {
+    seq: u64,
+    seat: Side,
+    commitment: String,
+    seed: Option<String>,
+    view: View,
+}
+
+async fn view(
+    State(app): AppState,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> ApiResult<Json<ViewReply>> {
+    let (entry, side) = seat(&app, &id, &headers)?;
+    let live = entry.live.lock().await;
+    let s = &live.session;
+    Ok(Json(ViewReply {
+        seq: s.records.len() as u64,
+        seat: side,
+        commitment: s.commitment(),
+        seed: is_over(s).then(|| s.seed().to_hex()),
+        view: s.game.view(Some(side)),
+    }))
+}
+
+#[derive(Serialize)]
+struct LegalReply {
+    seq: u64,
+    actions: Vec<String>,
+}
+
+async fn legal(
+    State(app): AppState,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> ApiResult<Json<LegalReply>> {
+    let (entry, side) = seat(&app, &id, &headers)?;
+    let live = entry.live.lock().await;
+    let game = &live.session.game;
+    let actions = if game.to_decide() == Some(side) {
+        game.legal_actions()
+            .into_iter()
+            .map(|a| game.notation(a))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    Ok(Json(LegalReply {
+        seq: live.session.records.len() as u64,
+        actions,
+    }))
+}
+
+#[derive(Deserialize)]
+struct ReachQuery {
+    unit: String,
+}
+
+async fn reach(
+    State(app): AppState,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    query: Result<Query<ReachQuery>, QueryRejection>,
+) -> ApiResult<Json<Vec<volley_core::Reach>>> {
+    let (entry, side) = seat(&app, &id, &headers)?;
+    let Query(q) = query.map_err(|_| bad_request("give the unit as ?unit=UNIT_ID"))?;
+    let live = entry.live.lock().await;
+    let game = &live.session.game;
+    // Only the seat's own units, on its own decision: asking about any other id says nothing.
+    let own = game
+        .view(Some(side))
+        .units
+        .iter()
+        .any(|u| u.id == q.unit && u.side == side);
+    let hexes = if game.to_decide() == Some(side) && own {
+        game.reach(&q.unit)
+    } else {
+        Vec::new()
+    };
+    Ok(Json(hexes))
+}
+
+/// An action in a body: `{"action": "…"}` or a bare JSON string.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum ActionBody {
+    Object { action: String },
+    Text(String),
+}
+
+impl ActionBody {
+    fn text(self) -> String {
+        match self {
+            ActionBody::Object { action } | ActionBody::Text(action) => action,
+        }
+    }
+}
+
+/// Checks that it is the seat's decision, and reads its action. 403 when it is the other
+/// side's decision, 409 when the game is over or the action cannot be read.
+fn own_action(game: &dyn volley_core::Game, side: Side, text: &str) -> ApiResult<Action> {
+    match game.to_decide() {
+        None => Err(ApiError::new(StatusCode::CONFLICT, "the game is over")),
+        Some(s) if s != side => Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            format!("it is {s}'s decision, and this token is {side}'s seat"),
+        )),
+        Some(_) => game
+            .parse_action(text)
+            .map_err(|e| ApiError::new(StatusCode::CONFLICT, e.0)),
+    }
+}
+
+fn rate_limited(entry: &GameEntry, side: Side, app: &App) -> ApiResult<()> {
+    if entry.take_rate_token(side, app.games.rate_limit) {
+        Ok(())
+    } else {
+        Err(ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "too many actions from this seat: slow down",
+        ))
+    }
+}
+
+#[derive(Serialize)]
+struct ActionReply {
+    seq: u64,
+    events: Vec<LoggedEvent>,
+}
+
+async fn action(
+    State(app): AppState,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> ApiResult<Json<ActionReply>> {
+    let (entry, side) = seat(&app, &id, &headers)?;
+    let text = json_body::<ActionBody>(body)?.text();
+    rate_limited(&entry, side, &app)?;
+    let mut live = entry.live.lock().await;
+    let action = own_action(live.session.game.as_ref(), side, &text)?;
+    let events = app.games.commit(&entry, &mut live, action).await?;
+    Ok(Json(ActionReply {
+        seq: live.session.records.len() as u64,
+        events: seen_by(&events, side),
+    }))
+}
+
+async fn odds(
+    State(app): AppState,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> ApiResult<Json<volley_core::odds::Odds>> {
+    let (entry, side) = seat(&app, &id, &headers)?;
+    let text = json_body::<ActionBody>(body)?.text();
+    rate_limited(&entry, side, &app)?;
+    let (game, action) = {
+        let live = entry.live.lock().await;
+        let action = own_action(live.session.game.as_ref(), side, &text)?;
+        (live.session.game.clone_game(), action)
+    };
+    // Odds walk many dice sequences: off the async workers, and outside the game's lock.
+    let odds = tokio::task::spawn_blocking(move || {
+        volley_core::odds::odds(game.as_ref(), action, Some(side))
+    })
+    .await
+    .map_err(|e| {
+        ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            format!("the odds could not be worked out: {e}"),
+        )
+    })?
+    .map_err(|e| ApiError::new(StatusCode::CONFLICT, e.0))?;
+    Ok(Json(odds))
+}
+
+#[derive(Serialize)]
+struct LogReply {
+    events: Vec<LoggedEvent>,
+}
+
+async fn log(
+    State(app): AppState,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> ApiResult<Json<LogReply>> {
+    let (entry, side) = seat(&app, &id, &headers)?;
+    let live = entry.live.lock().await;
+    Ok(Json(LogReply {
+        events: seen_by(&live.session.log, side),
+    }))
+}
+
+fn not_over() -> ApiError {
+    ApiError::new(
+        StatusCode::CONFLICT,
+        "the game is not over yet: the saved game, with its seed, is given once it ends",
+    )
+}
+
+async fn export(
+    State(app): AppState,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> ApiResult<Response> {
+    let (entry, _) = seat(&app, &id, &headers)?;
+    let live = entry.live.lock().await;
+    if !is_over(&live.session) {
+        return Err(not_over());
+    }
+    let save = revealed_save(&live.session);
+    let text = serde_json::to_string_pretty(&save).expect("saves serialise") + "\n";
+    Ok((
+        [
+            (header::CONTENT_TYPE, "application/json".to_string()),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"volley-{id}.json\""),
+            ),
+        ],
+        text,
+    )
+        .into_response())
+}
+
+#[derive(Deserialize)]
+struct ReplayQuery {
+    #[serde(default)]
+    step: usize,
+}
+
+#[derive(Serialize)]
+struct ReplayReply {
+    step: usize,
+    steps: usize,
+    view: View,
+    events: Vec<LoggedEvent>,
+}
+
+async fn replay_step(
+    State(app): AppState,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    query: Result<Query<ReplayQuery>, QueryRejection>,
+) -> ApiResult<Json<ReplayReply>> {
+    let (entry, _) = seat(&app, &id, &headers)?;
+    let Query(q) =
+        query.map_err(|_| bad_request("give the step as ?step=K, a whole number from 0"))?;
+    let save = {
+        let live = entry.live.lock().await;
+        if !is_over(&live.session) {
+            return Err(not_over());
+        }
+        revealed_save(&live.session)
+    };
+    let steps = save.actions.len();
+    if q.step > steps {
+        return Err(bad_request(format!(
+            "step {} is past the end: the game has steps 0 (the set-up) to {steps}",
+            q.step
+        )));
+    }
+    let step = q.step;
+    let rebuilt = tokio::task::spawn_blocking(move || {
+        let mut records = save.actions;
+        records.truncate(step);
+        let last = records.pop();
+        let seed = save.seed.expect("a revealed save has its seed");
+        let mut session = replay(
+            &save.scenario_name,
+            &save.scenario,
+            &save.options,
+            seed,
+            records,
+            "replay",
+        )?;
+        let start = if last.is_some() { session.log.len() } else { 0 };
+        if let Some(record) = last {
+            session.apply_text(&record.action, &[])?;
+        }
+        Ok::<_, volley_core::SessionError>((session.game.view(None), session.log[start..].to_vec()))
+    })
+    .await;
+    let (view, events) = match rebuilt {
+        Ok(Ok(done)) => done,
+        Ok(Err(e)) => {
+            return Err(ApiError::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                format!("the game could not be replayed: {e}"),
+            ))
+        }
+        Err(e) => {
+            return Err(ApiError::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                format!("the game could not be replayed: {e}"),
+            ))
+        }
+    };
+    Ok(Json(ReplayReply {
+        step,
+        steps,
+        view,
+        events,
+    }))
+}

@@ -1,0 +1,466 @@
+//! Games in memory: each behind its own lock, with its seats, its bots and a channel that
+//! tells WebSocket listeners a new action was applied. Every accepted action is committed to
+//! the store before anyone hears of it.
+
+use crate::store::{GameRecord, SeatKind, Store, StoredAction};
+use sha2::{Digest, Sha256};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex as StdMutex, RwLock};
+use std::time::Instant;
+use tokio::sync::{watch, Mutex};
+use volley_ai::Bot;
+use volley_core::dice::Roll;
+use volley_core::session::{Record, SaveFile, SAVE_FORMAT, SAVE_VERSION};
+use volley_core::{
+    Action, LoggedEvent, Options, ScenarioSource, Seed, Session, SessionError, Side,
+};
+
+/// Random bytes from the operating system, as lowercase hex (URL-safe).
+pub fn random_hex(bytes: usize) -> String {
+    let mut buf = vec![0u8; bytes];
+    getrandom::fill(&mut buf).expect("the operating system supplies random bytes");
+    volley_core::dice::to_hex(&buf)
+}
+
+pub fn random_seed() -> Seed {
+    let mut buf = [0u8; 32];
+    getrandom::fill(&mut buf).expect("the operating system supplies random bytes");
+    Seed(buf)
+}
+
+pub fn random_u64() -> u64 {
+    let mut buf = [0u8; 8];
+    getrandom::fill(&mut buf).expect("the operating system supplies random bytes");
+    u64::from_le_bytes(buf)
+}
+
+/// What the store keeps of a token: its SHA-256, hex.
+pub fn token_hash(token: &str) -> String {
+    volley_core::dice::to_hex(&Sha256::digest(token.as_bytes()))
+}
+
+/// How many actions (and odds requests) a seat may send: a token bucket.
+#[derive(Clone, Copy, Debug)]
+pub struct RateLimit {
+    pub per_second: f64,
+    pub burst: f64,
+}
+
+impl Default for RateLimit {
+    fn default() -> RateLimit {
+        RateLimit {
+            per_second: 50.0,
+            burst: 100.0,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Bucket {
+    tokens: f64,
+    last: Instant,
+}
+
+/// The part of a game that changes, behind the game's lock.
+pub struct Live {
+    pub session: Session,
+    /// The bot in each seat, if any. Taken out while it thinks.
+    bots: [Option<Box<dyn Bot>>; 2],
+    bot_running: bool,
+}
+
+/// One game.
+pub struct GameEntry {
+    pub id: String,
+    pub seats: [SeatKind; 2],
+    pub live: Mutex<Live>,
+    /// The number of actions applied, sent after each one is committed.
+    pub changes: watch::Sender<u64>,
+    buckets: StdMutex<[Bucket; 2]>,
+}
+
+impl GameEntry {
+    /// The side a token sits in, if it is one of this game's.
+    pub fn seat_of(&self, token: &str) -> Option<Side> {
+        let hash = token_hash(token);
+        Side::BOTH.into_iter().find(|s| {
+            matches!(&self.seats[s.index()], SeatKind::Human { token_hash } if *token_hash == hash)
+        })
+    }
+
+    /// Takes one token from the seat's bucket; false when it is empty.
+    pub fn take_rate_token(&self, side: Side, limit: RateLimit) -> bool {
+        let mut buckets = self.buckets.lock().unwrap_or_else(|p| p.into_inner());
+        let b = &mut buckets[side.index()];
+        let now = Instant::now();
+        b.tokens = (b.tokens + now.duration_since(b.last).as_secs_f64() * limit.per_second)
+            .min(limit.burst);
+        b.last = now;
+        if b.tokens >= 1.0 {
+            b.tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+}
+
+/// Whether the game is over (nobody is left to decide).
+pub fn is_over(session: &Session) -> bool {
+    session.game.to_decide().is_none()
+}
+
+/// The saved-game file with the seed in it (for a finished game).
+pub fn revealed_save(session: &Session) -> SaveFile {
+    let mut save = session.to_save();
+    save.seed = Some(session.seed());
+    save
+}
+
+/// Why an action was not taken.
+pub enum Refusal {
+    /// Refused: the rules or the request say no; nothing changed.
+    Refused(String),
+    /// It could not be stored; nothing changed.
+    Store(String),
+}
+
+/// The registry of games and the store behind it.
+pub struct Games {
+    map: RwLock<HashMap<String, Arc<GameEntry>>>,
+    pub store: Store,
+    pub rate_limit: RateLimit,
+}
+
+fn make_bots(seats: &[SeatKind; 2]) -> Result<[Option<Box<dyn Bot>>; 2], String> {
+    let bot = |s: &SeatKind| match s {
+        SeatKind::Human { .. } => Ok(None),
+        SeatKind::Bot { spec } => volley_ai::bot_from_spec(spec, random_u64()).map(Some),
+    };
+    Ok([bot(&seats[0])?, bot(&seats[1])?])
+}
+
+/// Sets up a game from its scenario text, options and seed, and replays `records` (each
+/// roll checked against the seed).
+pub fn replay(
+    scenario_name: &str,
+    scenario_text: &str,
+    options: &Options,
+    seed: Seed,
+    records: Vec<Record>,
+    origin: &str,
+) -> Result<Session, SessionError> {
+    let source = ScenarioSource::new(format!("{origin} (scenario)"), scenario_text);
+    let ruleset = volley_rulesets::ruleset_of(&source)?;
+    let save = SaveFile {
+        format: SAVE_FORMAT.to_string(),
+        version: SAVE_VERSION,
+        scenario_name: scenario_name.to_string(),
+        scenario: scenario_text.to_string(),
+        options: options.clone(),
+        commitment: seed.commitment(),
+        seed: Some(seed),
+        actions: records,
+    };
+    let mut session = Session::from_save(ruleset, &save, origin)?;
+    session.reveal_seed = false;
+    Ok(session)
+}
+
+/// A new game to create: what the lobby asked for.
+pub struct NewGame {
+    pub scenario_name: String,
+    pub scenario_text: String,
+    pub options: Options,
+    /// `None` for a human seat, else the bot spec.
+    pub bots: [Option<String>; 2],
+}
+
+/// A created game: its id and the tokens of its human seats.
+pub struct Created {
+    pub id: String,
+    pub tokens: [Option<String>; 2],
+}
+
+impl Games {
+    /// Rebuilds every stored game by replaying its actions.
+    pub async fn restore(
+        store: Store,
+        stored: Vec<GameRecord>,
+        rate_limit: RateLimit,
+    ) -> Arc<Games> {
+        let games = Arc::new(Games {
+            map: RwLock::new(HashMap::new()),
+            store,
+            rate_limit,
+        });
+        for record in stored {
+            let id = record.id.clone();
+            match restore_one(record) {
+                Ok((seats, live)) => {
+                    let entry = games.insert(id, seats, live);
+                    games.wake_bots(&entry).await;
+                }
+                Err(e) => eprintln!("volley-server: stored game {id} is left out: {e}"),
+            }
+        }
+        games
+    }
+
+    fn insert(&self, id: String, seats: [SeatKind; 2], live: Live) -> Arc<GameEntry> {
+        let now = Instant::now();
+        let (changes, _) = watch::channel(live.session.records.len() as u64);
+        let entry = Arc::new(GameEntry {
+            id: id.clone(),
+            seats,
+            live: Mutex::new(live),
+            changes,
+            buckets: StdMutex::new(
+                [Bucket {
+                    tokens: self.rate_limit.burst,
+                    last: now,
+                }; 2],
+            ),
+        });
+        self.map
+            .write()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(id, entry.clone());
+        entry
+    }
+
+    pub fn get(&self, id: &str) -> Option<Arc<GameEntry>> {
+        self.map
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(id)
+            .cloned()
+    }
+
+    /// Creates a game: sets it up (the ruleset checks the options), stores it, and starts
+    /// any bot whose decision comes first.
+    pub async fn create(self: &Arc<Self>, new: NewGame) -> Result<Created, Refusal> {
+        let seed = random_seed();
+        let source = ScenarioSource::new(
+            format!("scenarios/{}.toml", new.scenario_name),
+            new.scenario_text.clone(),
+        );
+        let mut session =
+            volley_rulesets::new_session(&new.scenario_name, &source, &new.options, seed)
+                .map_err(|e| Refusal::Refused(e.to_string()))?;
+        session.reveal_seed = false;
+        let mut tokens: [Option<String>; 2] = [None, None];
+        let seats: [SeatKind; 2] = [0, 1].map(|i| match &new.bots[i] {
+            Some(spec) => SeatKind::Bot { spec: spec.clone() },
+            None => {
+                let token = random_hex(24);
+                let token_hash = token_hash(&token);
+                tokens[i] = Some(token);
+                SeatKind::Human { token_hash }
+            }
+        });
+        let bots = make_bots(&seats).map_err(Refusal::Refused)?;
+        let id = random_hex(10);
+        let created_at = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs() as i64);
+        self.store
+            .create(GameRecord {
+                id: id.clone(),
+                scenario_name: new.scenario_name,
+                scenario_text: new.scenario_text,
+                options_json: serde_json::to_string(&new.options).expect("options serialise"),
+                seed: seed.to_hex(),
+                commitment: seed.commitment(),
+                seats: seats.clone(),
+                created_at,
+                finished: is_over(&session),
+                actions: Vec::new(),
+            })
+            .await
+            .map_err(Refusal::Store)?;
+        let entry = self.insert(
+            id.clone(),
+            seats,
+            Live {
+                session,
+                bots,
+                bot_running: false,
+            },
+        );
+        self.wake_bots(&entry).await;
+        Ok(Created { id, tokens })
+    }
+
+    /// Applies an action, stores it, and tells the game's listeners. On any refusal nothing
+    /// changed. The caller holds the game's lock.
+    pub async fn commit(
+        self: &Arc<Self>,
+        entry: &Arc<GameEntry>,
+        live: &mut Live,
+        action: Action,
+    ) -> Result<Vec<LoggedEvent>, Refusal> {
+        let events = live.session.apply(action, &[]).map_err(|e| match e {
+            SessionError::Illegal(i) => Refusal::Refused(i.0),
+            other => Refusal::Refused(other.to_string()),
+        })?;
+        let seq = live.session.records.len() as u64;
+        let record = live.session.records.last().expect("just applied");
+        let stored = StoredAction {
+            seq,
+            action: record.action.clone(),
+            rolls_json: serde_json::to_string(&record.rolls).expect("rolls serialise"),
+        };
+        if let Err(e) = self
+            .store
+            .append(&entry.id, stored, is_over(&live.session))
+            .await
+        {
+            // Step back to what the store holds: replay without the last action.
+            let mut records = live.session.records.clone();
+            records.pop();
+            let s = &live.session;
+            match replay(
+                &s.scenario_name,
+                &s.scenario_text,
+                &s.options,
+                s.seed(),
+                records,
+                &format!("game {}", entry.id),
+            ) {
+                Ok(previous) => live.session = previous,
+                Err(r) => eprintln!(
+                    "volley-server: game {} could not be stepped back after a failed write: {r}",
+                    entry.id
+                ),
+            }
+            return Err(Refusal::Store(format!(
+                "the action could not be stored, so it was not taken: {e}"
+            )));
+        }
+        entry.changes.send_replace(seq);
+        self.wake_bots_locked(entry, live);
+        Ok(events)
+    }
+
+    /// Starts the game's bot driver if a bot is to decide and none is running.
+    async fn wake_bots(self: &Arc<Self>, entry: &Arc<GameEntry>) {
+        let mut live = entry.live.lock().await;
+        self.wake_bots_locked(entry, &mut live);
+    }
+
+    fn wake_bots_locked(self: &Arc<Self>, entry: &Arc<GameEntry>, live: &mut Live) {
+        let bot_to_decide = live
+            .session
+            .game
+            .to_decide()
+            .is_some_and(|side| live.bots[side.index()].is_some());
+        if bot_to_decide && !live.bot_running {
+            live.bot_running = true;
+            tokio::spawn(drive_bots(self.clone(), entry.clone()));
+        }
+    }
+}
+
+/// Plays one bot decision; committing it wakes the next driver if a bot is to decide again.
+/// The bot thinks on a copy of the game, outside the lock, so the game still answers while
+/// it does.
+async fn drive_bots(games: Arc<Games>, entry: Arc<GameEntry>) {
+    let (mut bot, game, side, seq) = {
+        let mut live = entry.live.lock().await;
+        let turn = live
+            .session
+            .game
+            .to_decide()
+            .and_then(|side| live.bots[side.index()].take().map(|bot| (side, bot)));
+        let Some((side, bot)) = turn else {
+            live.bot_running = false;
+            return;
+        };
+        (
+            bot,
+            live.session.game.clone_game(),
+            side,
+            live.session.records.len(),
+        )
+    };
+    let thought = tokio::task::spawn_blocking(move || {
+        let action = bot.choose(game.as_ref(), side);
+        (bot, action)
+    })
+    .await;
+    let mut live = entry.live.lock().await;
+    live.bot_running = false;
+    let (bot, action) = match thought {
+        Ok(done) => done,
+        Err(e) => {
+            eprintln!(
+                "volley-server: the {side} bot of game {} failed and leaves its seat: {e}",
+                entry.id
+            );
+            return;
+        }
+    };
+    live.bots[side.index()] = Some(bot);
+    if live.session.records.len() != seq {
+        // The game moved on while the bot thought (it was stepped back after a failed write).
+        games.wake_bots_locked(&entry, &mut live);
+        return;
+    }
+    match games.commit(&entry, &mut live, action).await {
+        Ok(_) => {}
+        Err(Refusal::Refused(e)) => eprintln!(
+            "volley-server: the {side} bot of game {} chose an action the rules refused: {e}",
+            entry.id
+        ),
+        Err(Refusal::Store(e)) => {
+            eprintln!(
+                "volley-server: game {}: {e}; the bot tries again in a second",
+                entry.id
+            );
+            drop(live);
+            tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+            games.wake_bots(&entry).await;
+        }
+    }
+}
+
+fn restore_one(record: GameRecord) -> Result<([SeatKind; 2], Live), String> {
+    let options: Options = serde_json::from_str(&record.options_json)
+        .map_err(|e| format!("its options are not readable: {e}"))?;
+    let seed = Seed::from_hex(&record.seed).ok_or("its seed is not 64 hex digits")?;
+    if seed.commitment() != record.commitment {
+        return Err("its seed does not match its commitment".into());
+    }
+    let mut records = Vec::with_capacity(record.actions.len());
+    for (i, a) in record.actions.iter().enumerate() {
+        if a.seq != i as u64 + 1 {
+            return Err(format!("action {} is missing", i + 1));
+        }
+        let rolls: Vec<Roll> = serde_json::from_str(&a.rolls_json)
+            .map_err(|e| format!("the rolls of action {} are not readable: {e}", a.seq))?;
+        records.push(Record {
+            action: a.action.clone(),
+            forced: Vec::new(),
+            rolls,
+        });
+    }
+    let session = replay(
+        &record.scenario_name,
+        &record.scenario_text,
+        &options,
+        seed,
+        records,
+        &format!("stored game {}", record.id),
+    )
+    .map_err(|e| e.to_string())?;
+    let bots = make_bots(&record.seats)?;
+    Ok((
+        record.seats,
+        Live {
+            session,
+            bots,
+            bot_running: false,
+        },
+    ))
+}

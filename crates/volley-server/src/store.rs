@@ -1,0 +1,362 @@
+//! The durable store: SQLite in WAL mode with `synchronous = FULL`, so a committed
+//! transaction survives a crash of the process (and of the machine).
+//!
+//! One writer thread owns the connection. Requests queue on a channel; the thread takes every
+//! request waiting, writes them in one transaction and answers each after the commit (group
+//! commit: under load many actions share one fsync, and none is acknowledged before it is on
+//! disk).
+
+use rusqlite::{params, Connection};
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use tokio::sync::oneshot;
+use volley_core::Side;
+
+/// Where games are kept, from `--db`: a path, `sqlite:PATH`, or (not yet) a PostgreSQL URL.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DbUrl {
+    Sqlite(PathBuf),
+}
+
+impl DbUrl {
+    pub fn parse(text: &str) -> Result<DbUrl, String> {
+        let text = text.trim();
+        if text.starts_with("postgres://") || text.starts_with("postgresql://") {
+            return Err(
+                "PostgreSQL is not supported yet: give a SQLite file instead (--db volley.db or --db sqlite:PATH)"
+                    .into(),
+            );
+        }
+        let path = match text.strip_prefix("sqlite:") {
+            Some(rest) => rest.strip_prefix("//").unwrap_or(rest),
+            None => text,
+        };
+        if path.is_empty() {
+            return Err(
+                "--db needs a file path (e.g. volley.db or sqlite:/var/lib/volley.db)".into(),
+            );
+        }
+        if path.contains("://") {
+            return Err(format!(
+                "\"{text}\" is not a database this server knows: give a SQLite file path or sqlite:PATH"
+            ));
+        }
+        Ok(DbUrl::Sqlite(PathBuf::from(path)))
+    }
+}
+
+/// Who sits in a seat.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SeatKind {
+    Human {
+        /// SHA-256 of the seat's token, hex. The token itself is never stored.
+        token_hash: String,
+    },
+    Bot {
+        spec: String,
+    },
+}
+
+/// A game as stored: everything needed to replay it.
+#[derive(Clone, Debug)]
+pub struct GameRecord {
+    pub id: String,
+    pub scenario_name: String,
+    pub scenario_text: String,
+    /// The options given at creation, as a JSON object of strings.
+    pub options_json: String,
+    /// Hex; kept secret until the game ends.
+    pub seed: String,
+    pub commitment: String,
+    pub seats: [SeatKind; 2],
+    /// Unix seconds.
+    pub created_at: i64,
+    pub finished: bool,
+    pub actions: Vec<StoredAction>,
+}
+
+/// One accepted action: its notation and the rolls it made (JSON array of `{sides, value}`).
+#[derive(Clone, Debug)]
+pub struct StoredAction {
+    pub seq: u64,
+    pub action: String,
+    pub rolls_json: String,
+}
+
+enum Job {
+    Create(Box<GameRecord>),
+    Append {
+        game_id: String,
+        action: StoredAction,
+        finished: bool,
+    },
+}
+
+type Reply = oneshot::Sender<Result<(), String>>;
+
+/// A handle on the writer thread. Cheap to clone.
+#[derive(Clone)]
+pub struct Store {
+    jobs: mpsc::Sender<(Job, Reply)>,
+}
+
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS games (
+    id              TEXT PRIMARY KEY,
+    scenario_name   TEXT NOT NULL,
+    scenario_text   TEXT NOT NULL,
+    options         TEXT NOT NULL,
+    seed            TEXT NOT NULL,
+    commitment      TEXT NOT NULL,
+    red_kind        TEXT NOT NULL,
+    red_token_hash  TEXT,
+    blue_kind       TEXT NOT NULL,
+    blue_token_hash TEXT,
+    created_at      INTEGER NOT NULL,
+    finished        INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS actions (
+    game_id TEXT NOT NULL REFERENCES games(id),
+    seq     INTEGER NOT NULL,
+    action  TEXT NOT NULL,
+    rolls   TEXT NOT NULL,
+    PRIMARY KEY (game_id, seq)
+) WITHOUT ROWID;
+";
+
+fn open(path: &Path) -> Result<Connection, String> {
+    let shown = path.display();
+    let conn =
+        Connection::open(path).map_err(|e| format!("cannot open the database {shown}: {e}"))?;
+    conn.pragma_update(None, "journal_mode", "WAL")
+        .and_then(|_| conn.pragma_update(None, "synchronous", "FULL"))
+        .and_then(|_| conn.pragma_update(None, "foreign_keys", "ON"))
+        .and_then(|_| conn.execute_batch(SCHEMA))
+        .map_err(|e| format!("cannot set up the database {shown}: {e}"))?;
+    Ok(conn)
+}
+
+/// Opens (or creates) the database, reads every stored game, and starts the writer thread.
+pub fn start(url: &DbUrl) -> Result<(Store, Vec<GameRecord>), String> {
+    let DbUrl::Sqlite(path) = url;
+    let conn = open(path)?;
+    let games = load(&conn)
+        .map_err(|e| format!("cannot read the stored games from {}: {e}", path.display()))?;
+    let (jobs, queue) = mpsc::channel::<(Job, Reply)>();
+    std::thread::Builder::new()
+        .name("volley-store".into())
+        .spawn(move || write_loop(conn, queue))
+        .map_err(|e| format!("cannot start the database writer: {e}"))?;
+    Ok((Store { jobs }, games))
+}
+
+fn seat_kind(kind: String, token_hash: Option<String>) -> SeatKind {
+    match token_hash {
+        Some(token_hash) if kind == "human" => SeatKind::Human { token_hash },
+        _ => SeatKind::Bot { spec: kind },
+    }
+}
+
+fn load(conn: &Connection) -> rusqlite::Result<Vec<GameRecord>> {
+    let mut games = Vec::new();
+    let mut stmt = conn.prepare(
+        "SELECT id, scenario_name, scenario_text, options, seed, commitment,
+                red_kind, red_token_hash, blue_kind, blue_token_hash, created_at, finished
+         FROM games ORDER BY created_at, id",
+    )?;
+    let rows = stmt.query_map([], |r| {
+        Ok(GameRecord {
+            id: r.get(0)?,
+            scenario_name: r.get(1)?,
+            scenario_text: r.get(2)?,
+            options_json: r.get(3)?,
+            seed: r.get(4)?,
+            commitment: r.get(5)?,
+            seats: [
+                seat_kind(r.get(6)?, r.get(7)?),
+                seat_kind(r.get(8)?, r.get(9)?),
+            ],
+            created_at: r.get(10)?,
+            finished: r.get::<_, i64>(11)? != 0,
+            actions: Vec::new(),
+        })
+    })?;
+    for game in rows {
+        games.push(game?);
+    }
+    let mut stmt =
+        conn.prepare("SELECT seq, action, rolls FROM actions WHERE game_id = ?1 ORDER BY seq")?;
+    for game in &mut games {
+        let rows = stmt.query_map([&game.id], |r| {
+            Ok(StoredAction {
+                seq: r.get::<_, i64>(0)? as u64,
+                action: r.get(1)?,
+                rolls_json: r.get(2)?,
+            })
+        })?;
+        for action in rows {
+            game.actions.push(action?);
+        }
+    }
+    Ok(games)
+}
+
+fn write_loop(mut conn: Connection, queue: mpsc::Receiver<(Job, Reply)>) {
+    while let Ok(first) = queue.recv() {
+        let mut batch = vec![first];
+        batch.extend(queue.try_iter().take(1023));
+        let results = write_batch(&mut conn, &batch);
+        for ((_, reply), result) in batch.into_iter().zip(results) {
+            // The request may have been dropped (its client went away); the write stands.
+            let _ = reply.send(result);
+        }
+    }
+}
+
+/// Writes a batch in one transaction. A job that fails is left out; the others commit.
+fn write_batch(conn: &mut Connection, batch: &[(Job, Reply)]) -> Vec<Result<(), String>> {
+    let mut tx = match conn.transaction() {
+        Ok(tx) => tx,
+        Err(e) => {
+            let m = format!("cannot start a database transaction: {e}");
+            return batch.iter().map(|_| Err(m.clone())).collect();
+        }
+    };
+    let mut results = Vec::with_capacity(batch.len());
+    for (job, _) in batch {
+        // A savepoint per job: a job that fails rolls back alone (dropping the savepoint).
+        let result = match tx.savepoint() {
+            Ok(sp) => write_job(&sp, job).and_then(|()| {
+                sp.commit()
+                    .map_err(|e| format!("cannot write to the database: {e}"))
+            }),
+            Err(e) => Err(format!("cannot write to the database: {e}")),
+        };
+        results.push(result);
+    }
+    if let Err(e) = tx.commit() {
+        let m = format!("cannot commit to the database: {e}");
+        results = batch.iter().map(|_| Err(m.clone())).collect();
+    }
+    results
+}
+
+fn write_job(conn: &Connection, job: &Job) -> Result<(), String> {
+    let db = |e: rusqlite::Error| format!("cannot write to the database: {e}");
+    match job {
+        Job::Create(g) => {
+            let seat = |s: &SeatKind| match s {
+                SeatKind::Human { token_hash } => ("human".to_string(), Some(token_hash.clone())),
+                SeatKind::Bot { spec } => (spec.clone(), None),
+            };
+            let (red_kind, red_hash) = seat(&g.seats[Side::Red.index()]);
+            let (blue_kind, blue_hash) = seat(&g.seats[Side::Blue.index()]);
+            conn.execute(
+                "INSERT INTO games (id, scenario_name, scenario_text, options, seed, commitment,
+                    red_kind, red_token_hash, blue_kind, blue_token_hash, created_at, finished)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+                params![
+                    g.id,
+                    g.scenario_name,
+                    g.scenario_text,
+                    g.options_json,
+                    g.seed,
+                    g.commitment,
+                    red_kind,
+                    red_hash,
+                    blue_kind,
+                    blue_hash,
+                    g.created_at,
+                    g.finished as i64
+                ],
+            )
+            .map_err(db)?;
+        }
+        Job::Append {
+            game_id,
+            action,
+            finished,
+        } => {
+            let last: i64 = conn
+                .query_row(
+                    "SELECT COALESCE(MAX(seq), 0) FROM actions WHERE game_id = ?1",
+                    [game_id],
+                    |r| r.get(0),
+                )
+                .map_err(db)?;
+            if last as u64 + 1 != action.seq {
+                return Err(format!(
+                    "action {} of game {game_id} is out of order (the store has {last})",
+                    action.seq
+                ));
+            }
+            conn.execute(
+                "INSERT INTO actions (game_id, seq, action, rolls) VALUES (?1, ?2, ?3, ?4)",
+                params![game_id, action.seq as i64, action.action, action.rolls_json],
+            )
+            .map_err(db)?;
+            if *finished {
+                conn.execute("UPDATE games SET finished = 1 WHERE id = ?1", [game_id])
+                    .map_err(db)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+impl Store {
+    async fn send(&self, job: Job) -> Result<(), String> {
+        let (reply, answer) = oneshot::channel();
+        self.jobs
+            .send((job, reply))
+            .map_err(|_| "the database writer has stopped".to_string())?;
+        answer
+            .await
+            .map_err(|_| "the database writer stopped before answering".to_string())?
+    }
+
+    /// Stores a new game; returns once it is committed.
+    pub async fn create(&self, game: GameRecord) -> Result<(), String> {
+        self.send(Job::Create(Box::new(game))).await
+    }
+
+    /// Appends an accepted action; returns once it is committed.
+    pub async fn append(
+        &self,
+        game_id: &str,
+        action: StoredAction,
+        finished: bool,
+    ) -> Result<(), String> {
+        self.send(Job::Append {
+            game_id: game_id.to_string(),
+            action,
+            finished,
+        })
+        .await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn db_urls() {
+        assert_eq!(
+            DbUrl::parse("volley.db"),
+            Ok(DbUrl::Sqlite("volley.db".into()))
+        );
+        assert_eq!(
+            DbUrl::parse("sqlite:/tmp/x.db"),
+            Ok(DbUrl::Sqlite("/tmp/x.db".into()))
+        );
+        assert_eq!(
+            DbUrl::parse("sqlite:///tmp/x.db"),
+            Ok(DbUrl::Sqlite("/tmp/x.db".into()))
+        );
+        let e = DbUrl::parse("postgres://u@localhost/volley").unwrap_err();
+        assert!(e.contains("PostgreSQL is not supported yet"), "{e}");
+        assert!(DbUrl::parse("mysql://x").is_err());
+        assert!(DbUrl::parse("sqlite:").is_err());
+    }
+}

@@ -1,0 +1,93 @@
+//! `GET /api/games/ID/ws?token=TOKEN`: a WebSocket that pushes the seat's view and the new
+//! events it may see after every change (and the current state on connect).
+
+use crate::api::{find_game, seat_by_token, ApiError, AppState};
+use crate::games::GameEntry;
+use axum::extract::rejection::QueryRejection;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{Path, Query};
+use axum::response::Response;
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+use volley_core::{LoggedEvent, Side, View};
+
+#[derive(Deserialize)]
+pub struct TokenQuery {
+    token: Option<String>,
+}
+
+#[derive(Serialize)]
+struct Update<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    seq: u64,
+    view: View,
+    events: Vec<&'a LoggedEvent>,
+}
+
+pub async fn connect(
+    axum::extract::State(app): AppState,
+    Path(id): Path<String>,
+    query: Result<Query<TokenQuery>, QueryRejection>,
+    upgrade: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
+) -> Result<Response, ApiError> {
+    let entry = find_game(&app, &id)?;
+    let token = query.ok().and_then(|Query(q)| q.token);
+    let side = seat_by_token(&entry, token.as_deref())?;
+    let upgrade = upgrade
+        .map_err(|r| ApiError::new(r.status(), format!("this endpoint is a WebSocket: {r}")))?;
+    Ok(upgrade.on_upgrade(move |socket| push_updates(socket, entry, side)))
+}
+
+/// The next message for the seat: its view now and the events it has not been sent yet.
+/// `sent` is how much of the game's log has been looked at already.
+async fn next_update(entry: &GameEntry, side: Side, sent: &mut usize, first: bool) -> String {
+    let live = entry.live.lock().await;
+    let s = &live.session;
+    let events = if first {
+        Vec::new()
+    } else {
+        s.log[(*sent).min(s.log.len())..]
+            .iter()
+            .filter(|e| e.event.seen.by(side))
+            .collect()
+    };
+    *sent = s.log.len();
+    serde_json::to_string(&Update {
+        kind: "update",
+        seq: s.records.len() as u64,
+        view: s.game.view(Some(side)),
+        events,
+    })
+    .expect("updates serialise")
+}
+
+async fn push_updates(mut socket: WebSocket, entry: Arc<GameEntry>, side: Side) {
+    let mut changes = entry.changes.subscribe();
+    changes.mark_unchanged();
+    let mut sent = 0;
+    let first = next_update(&entry, side, &mut sent, true).await;
+    if socket.send(Message::Text(first.into())).await.is_err() {
+        return;
+    }
+    loop {
+        tokio::select! {
+            changed = changes.changed() => {
+                if changed.is_err() {
+                    return;
+                }
+                changes.mark_unchanged();
+                let update = next_update(&entry, side, &mut sent, false).await;
+                if socket.send(Message::Text(update.into())).await.is_err() {
+                    return;
+                }
+            }
+            incoming = socket.recv() => match incoming {
+                // The client has nothing to say on this socket but may ping; axum answers
+                // pings itself.
+                Some(Ok(Message::Close(_))) | Some(Err(_)) | None => return,
+                Some(Ok(_)) => {}
+            },
+        }
+    }
+}

@@ -1,0 +1,460 @@
+//! The HTTP API and the WebSocket over real loopback connections: every endpoint's answer,
+//! the seat checks, bad requests that must get 4xx (never 500), bots that move by
+//! themselves, and a restart that finds every game where it was.
+
+mod common;
+
+use common::{next_message, websocket, Api};
+use reqwest::{Method, StatusCode};
+use serde_json::{json, Value};
+use std::time::{Duration, Instant};
+use volley_server::{RateLimit, ServerBuilder};
+
+/// The side to decide in a view reply, if any.
+fn to_decide(view: &Value) -> Option<&str> {
+    view["view"]["to_decide"].as_str()
+}
+
+/// The token of the seat whose decision it is, among a hotseat game's two.
+async fn deciding<'a>(api: &Api, id: &str, red: &'a str, blue: &'a str) -> Option<&'a str> {
+    match to_decide(&api.view(id, red).await) {
+        Some("red") => Some(red),
+        Some("blue") => Some(blue),
+        _ => None,
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn scenarios_list_names_options_and_a_map_preview() {
+    let t = common::start().await;
+    let r = t.api.get("/api/scenarios", None).await;
+    assert_eq!(r.status, StatusCode::OK);
+    let list = r.body.as_array().expect("an array");
+    let night = list
+        .iter()
+        .find(|s| s["name"] == "hc-night-march")
+        .expect("hc-night-march is listed");
+    assert_eq!(night["ruleset"], "hex-command");
+    assert_eq!(night["title"], "Night March");
+    assert!(!night["description"].as_str().unwrap_or("").is_empty());
+    let hidden = night["options"]
+        .as_array()
+        .expect("options")
+        .iter()
+        .find(|o| o["key"] == "hidden")
+        .expect("the hidden option");
+    // The scenario's own setting is the default the lobby shows.
+    assert_eq!(hidden["default"], "yes");
+    assert_eq!(hidden["choices"], json!(["no", "yes"]));
+    assert!(hidden["help"].as_str().is_some());
+    assert_eq!(night["map"]["grid"], "hex");
+    assert!(night["map"]["rows"]
+        .as_array()
+        .is_some_and(|r| !r.is_empty()));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hotseat_game_through_every_endpoint() {
+    let t = common::start().await;
+    let api = &t.api;
+    let (id, red, blue) = api.create("hc-first-clash", "human", "human").await;
+    let (red, blue) = (red.expect("red token"), blue.expect("blue token"));
+    assert_ne!(red, blue);
+
+    let v = api.view(&id, &red).await;
+    assert_eq!(v["seq"], 0);
+    assert_eq!(v["seat"], "red");
+    assert_eq!(v["seed"], Value::Null);
+    let commitment = v["commitment"].as_str().expect("a commitment").to_string();
+    assert_eq!(commitment.len(), 64);
+    assert_eq!(v["view"]["viewer"], "red");
+    assert_eq!(api.view(&id, &blue).await["seat"], "blue");
+
+    let mover = deciding(api, &id, &red, &blue)
+        .await
+        .expect("someone decides");
+    let waiter = if mover == red { &blue } else { &red };
+    let legal = api.legal(&id, mover).await;
+    assert!(!legal.is_empty());
+    assert!(api.legal(&id, waiter).await.is_empty());
+
+    // Reach: the mover's unit that has a move among the legal actions.
+    let unit = legal
+        .iter()
+        .find_map(|a| a.strip_prefix("move ").and_then(|r| r.split(' ').next()))
+        .expect("a move among the legal actions");
+    let r = api
+        .get(&format!("/api/games/{id}/reach?unit={unit}"), Some(mover))
+        .await;
+    assert_eq!(r.status, StatusCode::OK);
+    let hexes = r.body.as_array().expect("an array");
+    assert!(!hexes.is_empty(), "{unit} can move somewhere");
+    assert!(hexes[0]["hex"].is_string() && hexes[0]["cost"].is_u64());
+    let r = api
+        .get(&format!("/api/games/{id}/reach?unit={unit}"), Some(waiter))
+        .await;
+    assert_eq!(
+        r.body,
+        json!([]),
+        "not the waiting seat's unit nor decision"
+    );
+
+    // Odds, as an object and as a bare string.
+    let r = api
+        .post(
+            &format!("/api/games/{id}/odds"),
+            Some(mover),
+            &json!({ "action": legal[0] }),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let total: f64 = r.body["outcomes"]
+        .as_array()
+        .expect("outcomes")
+        .iter()
+        .map(|o| o["probability"].as_f64().expect("a probability"))
+        .sum();
+    assert!(
+        (total - 1.0).abs() < 1e-6,
+        "probabilities add up to {total}"
+    );
+    let r = api
+        .post(
+            &format!("/api/games/{id}/odds"),
+            Some(mover),
+            &json!(legal[0]),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+
+    // Both seats listen; an action reaches both.
+    let mut ws_red = websocket(&api.base, &id, &red).await;
+    let mut ws_blue = websocket(&api.base, &id, &blue).await;
+    for ws in [&mut ws_red, &mut ws_blue] {
+        let first = next_message(ws).await;
+        assert_eq!(first["type"], "update");
+        assert_eq!(first["seq"], 0);
+        assert_eq!(first["events"], json!([]));
+    }
+    let r = api.act(&id, mover, &legal[0]).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.body["seq"], 1);
+    assert!(r.body["events"].is_array());
+    for ws in [&mut ws_red, &mut ws_blue] {
+        let update = next_message(ws).await;
+        assert_eq!(update["type"], "update");
+        assert_eq!(update["seq"], 1);
+        assert!(update["view"]["units"].is_array());
+    }
+    let r = api.get(&format!("/api/games/{id}/log"), Some(&red)).await;
+    assert_eq!(r.status, StatusCode::OK);
+    assert!(!r.body["events"].as_array().expect("events").is_empty());
+
+    // Not over: no export, no replay, no seed.
+    let r = api
+        .get(&format!("/api/games/{id}/export"), Some(&red))
+        .await;
+    assert_eq!(r.status, StatusCode::CONFLICT);
+    let r = api
+        .get(&format!("/api/games/{id}/replay?step=0"), Some(&red))
+        .await;
+    assert_eq!(r.status, StatusCode::CONFLICT);
+
+    // Play on to the end, always the first legal action (a deterministic short path is not
+    // needed: the turn limit ends every game).
+    let mut seq = 1;
+    let started = Instant::now();
+    while let Some(token) = deciding(api, &id, &red, &blue).await {
+        let legal = api.legal(&id, token).await;
+        let pick = legal
+            .iter()
+            .find(|a| a.starts_with("end"))
+            .unwrap_or(&legal[0]);
+        let r = api.act(&id, token, pick).await;
+        assert_eq!(r.status, StatusCode::OK, "{pick}: {}", r.text);
+        seq += 1;
+        assert_eq!(r.body["seq"], seq);
+        assert!(
+            started.elapsed() < Duration::from_secs(120),
+            "the game ends"
+        );
+    }
+    let v = api.view(&id, &blue).await;
+    assert!(v["view"]["outcome"].is_object());
+    let seed = v["seed"].as_str().expect("the seed is revealed at the end");
+    let bytes: Vec<u8> = (0..32)
+        .map(|i| u8::from_str_radix(&seed[2 * i..2 * i + 2], 16).expect("hex"))
+        .collect();
+    let seed = volley_core::Seed(bytes.try_into().expect("32 bytes"));
+    assert_eq!(
+        seed.commitment(),
+        commitment,
+        "the seed matches the commitment"
+    );
+
+    let r = api
+        .get(&format!("/api/games/{id}/export"), Some(&red))
+        .await;
+    assert_eq!(r.status, StatusCode::OK);
+    let save: volley_core::SaveFile = serde_json::from_str(&r.text).expect("a saved game");
+    assert_eq!(save.actions.len() as u64, seq);
+    assert_eq!(save.commitment, commitment);
+    let source = volley_core::ScenarioSource::new("export", save.scenario.clone());
+    let ruleset = volley_rulesets::ruleset_of(&source).expect("a known ruleset");
+    volley_core::Session::from_save(ruleset, &save, "export").expect("the export replays");
+
+    let r = api
+        .get(&format!("/api/games/{id}/replay?step=0"), Some(&red))
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.body["step"], 0);
+    assert_eq!(r.body["steps"], seq);
+    assert_eq!(r.body["view"]["viewer"], Value::Null);
+    let r = api
+        .get(&format!("/api/games/{id}/replay?step={seq}"), Some(&red))
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert!(r.body["view"]["outcome"].is_object());
+    let r = api
+        .get(
+            &format!("/api/games/{id}/replay?step={}", seq + 1),
+            Some(&red),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::BAD_REQUEST);
+
+    // Over: nobody may act.
+    let r = api.act(&id, &red, "end").await;
+    assert_eq!(r.status, StatusCode::CONFLICT);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn seats_are_checked_and_illegal_actions_change_nothing() {
+    let t = common::start().await;
+    let api = &t.api;
+    let (id, red, blue) = api.create("hc-crossroads", "human", "human").await;
+    let (red, blue) = (red.expect("red"), blue.expect("blue"));
+    let mover = deciding(api, &id, &red, &blue)
+        .await
+        .expect("someone decides");
+    let waiter = if mover == red { &blue } else { &red };
+    let legal = api.legal(&id, mover).await;
+
+    for path in ["view", "legal", "log", "export", "replay", "reach?unit=r1"] {
+        let r = api.get(&format!("/api/games/{id}/{path}"), None).await;
+        assert_eq!(r.status, StatusCode::UNAUTHORIZED, "{path} without a token");
+        assert!(r.body["error"].is_string());
+        let r = api
+            .get(&format!("/api/games/{id}/{path}"), Some("not-a-token"))
+            .await;
+        assert_eq!(
+            r.status,
+            StatusCode::UNAUTHORIZED,
+            "{path} with a bad token"
+        );
+        let r = api
+            .get(&format!("/api/games/nosuchgame/{path}"), Some(mover))
+            .await;
+        assert_eq!(r.status, StatusCode::NOT_FOUND, "{path} of an unknown game");
+    }
+    let r = api
+        .post(&format!("/api/games/{id}/actions"), None, &json!(legal[0]))
+        .await;
+    assert_eq!(r.status, StatusCode::UNAUTHORIZED);
+    let r = api.act(&id, waiter, &legal[0]).await;
+    assert_eq!(r.status, StatusCode::FORBIDDEN, "{}", r.text);
+    let r = api
+        .post(
+            &format!("/api/games/{id}/odds"),
+            Some(waiter),
+            &json!(legal[0]),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::FORBIDDEN);
+    let r = api
+        .get(&format!("/api/games/{id}/ws?token=nope"), None)
+        .await;
+    assert_eq!(r.status, StatusCode::UNAUTHORIZED);
+
+    let before = (
+        api.view(&id, &red).await,
+        api.view(&id, &blue).await,
+        api.get(&format!("/api/games/{id}/log"), Some(&red))
+            .await
+            .body,
+    );
+    for bad in ["move zz9 0101", "fly to the moon", "", "move"] {
+        let r = api.act(&id, mover, bad).await;
+        assert_eq!(r.status, StatusCode::CONFLICT, "\"{bad}\": {}", r.text);
+        assert!(!r.body["error"].as_str().unwrap_or("").is_empty());
+        let r = api
+            .post(&format!("/api/games/{id}/odds"), Some(mover), &json!(bad))
+            .await;
+        assert_eq!(r.status, StatusCode::CONFLICT, "odds of \"{bad}\"");
+    }
+    let after = (
+        api.view(&id, &red).await,
+        api.view(&id, &blue).await,
+        api.get(&format!("/api/games/{id}/log"), Some(&red))
+            .await
+            .body,
+    );
+    assert_eq!(before, after, "refused actions changed nothing");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_requests_get_4xx_and_the_server_carries_on() {
+    let t = common::start().await;
+    let api = &t.api;
+    let (id, red, _) = api.create("hc-first-clash", "human", "random").await;
+    let red = red.expect("red");
+    let actions = format!("/api/games/{id}/actions");
+
+    let bad_bodies: [&[u8]; 5] = [b"{", b"not json", b"{\"action\": 7}", b"[1,2]", b"\xff\xfe"];
+    for body in bad_bodies {
+        let r = api
+            .raw(Method::POST, &actions, Some(&red), Some(body.to_vec()))
+            .await;
+        assert_eq!(r.status, StatusCode::BAD_REQUEST, "{body:?}: {}", r.text);
+        assert!(r.body["error"].is_string());
+    }
+    let huge = vec![b' '; 100 * 1024];
+    let r = api
+        .raw(Method::POST, &actions, Some(&red), Some(huge))
+        .await;
+    assert_eq!(r.status, StatusCode::PAYLOAD_TOO_LARGE);
+    let r = api.raw(Method::DELETE, &actions, Some(&red), None).await;
+    assert_eq!(r.status, StatusCode::METHOD_NOT_ALLOWED);
+    let r = api.get("/api/games", None).await;
+    assert_eq!(r.status, StatusCode::METHOD_NOT_ALLOWED);
+    let r = api.get("/api/nothing/here", None).await;
+    assert_eq!(r.status, StatusCode::NOT_FOUND);
+    let r = api.get("/no-such-file.js", None).await;
+    assert_eq!(r.status, StatusCode::NOT_FOUND);
+    let r = api.get(&format!("/api/games/{id}/reach"), Some(&red)).await;
+    assert_eq!(r.status, StatusCode::BAD_REQUEST, "reach needs ?unit=");
+    let r = api
+        .get(&format!("/api/games/{id}/ws?token={red}"), None)
+        .await;
+    assert!(r.status.is_client_error(), "a plain GET of the WebSocket");
+
+    for (body, what) in [
+        (
+            json!({"scenario": "nowhere", "red": "human", "blue": "human"}),
+            "scenario",
+        ),
+        (
+            json!({"scenario": "hc-first-clash", "red": "human", "blue": "genius"}),
+            "bot",
+        ),
+        (
+            json!({"scenario": "hc-first-clash", "red": "random", "blue": "random"}),
+            "two bots",
+        ),
+        (
+            json!({"scenario": "hc-first-clash", "options": {"hidden": "maybe"}, "red": "human", "blue": "human"}),
+            "option value",
+        ),
+        (
+            json!({"scenario": "hc-first-clash", "options": {"colour": "red"}, "red": "human", "blue": "human"}),
+            "option key",
+        ),
+        (
+            json!({"scenario": "hc-first-clash", "options": {"sight": [6]}, "red": "human", "blue": "human"}),
+            "option type",
+        ),
+        (json!({"scenario": "hc-first-clash"}), "seats"),
+    ] {
+        let r = api.post("/api/games", None, &body).await;
+        assert_eq!(r.status, StatusCode::BAD_REQUEST, "bad {what}: {}", r.text);
+    }
+    let r = api
+        .post(
+            "/api/games",
+            None,
+            &json!({"scenario": "hc-night-march", "options": {"sight": 5, "hidden": "yes"}, "red": "human", "blue": "normal"}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+
+    // A flood of actions: the seat is slowed down with 429, and the server still answers.
+    let mut limited = 0;
+    for _ in 0..300 {
+        let r = api.act(&id, &red, "no such action").await;
+        assert!(r.status.is_client_error(), "{}", r.text);
+        limited += (r.status == StatusCode::TOO_MANY_REQUESTS) as usize;
+    }
+    assert!(limited > 100, "only {limited} of 300 were rate limited");
+    let r = api.get("/api/scenarios", None).await;
+    assert_eq!(r.status, StatusCode::OK);
+    assert_eq!(api.view(&id, &red).await["seat"], "red");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bots_move_by_themselves_and_a_restart_finds_every_game() {
+    let t = common::start_with(RateLimit {
+        per_second: 1e6,
+        burst: 1e6,
+    })
+    .await;
+    let api = &t.api;
+    // Red is a bot: whoever moves first, the human is soon to decide (or the game is over).
+    let (id, red, blue) = api.create("hc-first-clash", "random", "human").await;
+    assert!(red.is_none());
+    let blue = blue.expect("blue");
+    let wait_for_human = || async {
+        let started = Instant::now();
+        loop {
+            let v = api.view(&id, &blue).await;
+            if to_decide(&v) != Some("red") {
+                return v;
+            }
+            assert!(started.elapsed() < Duration::from_secs(30), "the bot moves");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    };
+    let mut v = wait_for_human().await;
+    for _ in 0..30 {
+        if to_decide(&v).is_none() {
+            break;
+        }
+        let legal = api.legal(&id, &blue).await;
+        let pick = legal
+            .iter()
+            .find(|a| a.starts_with("end"))
+            .unwrap_or(&legal[0]);
+        let r = api.act(&id, &blue, pick).await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+        v = wait_for_human().await;
+    }
+    assert!(v["seq"].as_u64().expect("seq") > 30, "the bot moved too");
+    let log = api
+        .get(&format!("/api/games/{id}/log"), Some(&blue))
+        .await
+        .body;
+
+    // Stop without a goodbye and start again on the same database.
+    let db = t.dir.path().join("volley.db");
+    t.server.stop();
+    let again = ServerBuilder::new(db.to_str().expect("utf-8"))
+        .addr("127.0.0.1:0".parse().expect("addr"))
+        .start()
+        .await
+        .expect("the server starts again");
+    let api = Api::new(&format!("http://{}", again.addr()));
+    let after = api.view(&id, &blue).await;
+    assert_eq!(after["seq"], v["seq"]);
+    assert_eq!(after["commitment"], v["commitment"]);
+    assert_eq!(after["view"], v["view"]);
+    assert_eq!(
+        api.get(&format!("/api/games/{id}/log"), Some(&blue))
+            .await
+            .body,
+        log
+    );
+    if to_decide(&after) == Some("blue") {
+        let legal = api.legal(&id, &blue).await;
+        let r = api.act(&id, &blue, &legal[0]).await;
+        assert_eq!(r.status, StatusCode::OK, "play continues: {}", r.text);
+    }
+}
