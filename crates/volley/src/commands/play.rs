@@ -13,9 +13,10 @@ use volley_core::{Seed, Side};
 #[command(after_help = "\
 Examples:
   volley play hc-crossroads --red random --blue random
-  volley play hc-crossroads --red random --blue random --seed 7 --json | tail -n 1
+  volley play hc-crossroads --red heuristic --blue mcts:ms=200 --seed 7 --json | tail -n 1
 
-Bots: random (uniform over the legal actions).")]
+Bots: random, heuristic, mcts (with settings such as mcts:ms=200); an unknown name is
+answered with the full list and what each bot does.")]
 pub struct Args {
     /// A bundled scenario's name (see `volley scenarios`) or a scenario file.
     scenario: String,
