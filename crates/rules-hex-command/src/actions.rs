@@ -47,11 +47,16 @@ impl HcAction {
         Action(kind << 56 | a << 32 | b)
     }
 
+    /// The action packed in `action`, if it is the one canonical packing of an action.
     pub fn decode(action: Action) -> Option<HcAction> {
+        Self::unpack(action).filter(|a| a.encode() == action)
+    }
+
+    fn unpack(action: Action) -> Option<HcAction> {
         let kind = action.0 >> 56;
         let unit = ((action.0 >> 32) & 0xffff) as u16;
         let b = action.0 & 0xffff_ffff;
-        let facing = || Facing::from_index((b % 6) as u8);
+        let facing = || Facing::from_index(b.min(6) as u8);
         Some(match kind {
             0 => HcAction::End,
             1 => HcAction::Move {
@@ -188,5 +193,44 @@ impl HcAction {
             _ => return Err(Illegal::new(format!("cannot read \"{text}\": {usage}"))),
         };
         Ok(a)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_action_has_exactly_one_packing() {
+        let a = HcAction::Face {
+            unit: 3,
+            facing: Facing::SE,
+        }
+        .encode();
+        assert_eq!(
+            HcAction::decode(a),
+            Some(HcAction::Face {
+                unit: 3,
+                facing: Facing::SE
+            })
+        );
+        for bit in 0..64 {
+            let flipped = Action(a.0 ^ (1 << bit));
+            if let Some(other) = HcAction::decode(flipped) {
+                assert_eq!(other.encode(), flipped, "bit {bit}");
+                assert_ne!(
+                    other,
+                    HcAction::Face {
+                        unit: 3,
+                        facing: Facing::SE
+                    }
+                );
+            }
+        }
+        let m = HcAction::Move {
+            unit: 1,
+            to: Hex::new(-3, 7),
+        };
+        assert_eq!(HcAction::decode(m.encode()), Some(m));
     }
 }
