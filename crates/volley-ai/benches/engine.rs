@@ -1,1 +1,277 @@
-fn main() {}
+//! Engine and bot benchmarks (criterion): `cargo bench -p volley-ai --bench engine`.
+//! docs/PERFORMANCE.md records the figures and the targets they are held to. Nothing here is
+//! a test: a slow machine makes slow figures, never a failure.
+
+use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion, Throughput};
+use rules_hex_command::{HexCommandGame, OPTIONS};
+use std::hint::black_box;
+use std::time::Duration;
+use volley_ai::{Bot, HeuristicBot, HeuristicSettings, MctsBot, MctsSettings, RandomBot};
+use volley_core::geometry::parse_label;
+use volley_core::{Game, Options, ScenarioSource, Seed, SeededDice, Side};
+
+fn hex_command(name: &str, text: Option<String>) -> HexCommandGame {
+    let source = match text {
+        Some(t) => ScenarioSource::new(format!("{name}.toml"), t),
+        None => volley_rulesets::scenario_source(name).expect("bundled").1,
+    };
+    let state = rules_hex_command::scenario::load(&source, &Options::new(), OPTIONS)
+        .expect("the scenario loads");
+    HexCommandGame { state }
+}
+
+/// A game started and played by random bots for `actions` actions (a mid-game position).
+fn mid_game(mut game: HexCommandGame, actions: usize, seed: u64) -> (HexCommandGame, SeededDice) {
+    let mut dice = SeededDice::new(Seed::from_u64(seed));
+    game.start(&mut dice);
+    let mut bot = RandomBot::new(seed);
+    for _ in 0..actions {
+        let Some(side) = game.to_decide() else { break };
+        let a = bot.choose(&game, side);
+        game.apply(a, &mut dice).expect("legal");
+    }
+    (game, dice)
+}
+
+/// Plays a started game to the end with random bots; returns the actions played.
+fn random_game(game: &mut dyn Game, dice: &mut SeededDice, bot: &mut RandomBot) -> u64 {
+    let mut n = 0;
+    while let Some(side) = game.to_decide() {
+        let a = bot.choose(game, side);
+        game.apply(a, dice).expect("legal");
+        n += 1;
+    }
+    n
+}
+
+fn crossroads(c: &mut Criterion) {
+    let fresh = hex_command("hc-crossroads", None);
+    let mut g = c.benchmark_group("hc-crossroads");
+
+    g.bench_function("random game", |b| {
+        let mut seed = 0u64;
+        b.iter_batched(
+            || {
+                seed += 1;
+                (
+                    fresh.clone(),
+                    SeededDice::new(Seed::from_u64(seed)),
+                    RandomBot::new(seed),
+                )
+            },
+            |(mut game, mut dice, mut bot)| {
+                game.start(&mut dice);
+                random_game(&mut game, &mut dice, &mut bot)
+            },
+            BatchSize::SmallInput,
+        )
+    });
+
+    // Legal actions plus applying one of them, from positions along a random game (so the
+    // median covers every kind of phase).
+    let mut positions = Vec::new();
+    for seed in 1..=4 {
+        let (mut game, mut dice) = mid_game(fresh.clone(), 0, seed);
+        let mut bot = RandomBot::new(seed);
+        while let Some(side) = game.to_decide() {
+            positions.push(game.clone());
+            let a = bot.choose(&game, side);
+            game.apply(a, &mut dice).expect("legal");
+        }
+    }
+    g.bench_function("legal + apply, per action", |b| {
+        let mut k = 0usize;
+        let mut dice = SeededDice::new(Seed::from_u64(9));
+        b.iter_batched(
+            || {
+                k = (k + 7919) % positions.len();
+                positions[k].clone()
+            },
+            |mut game| {
+                let legal = game.legal_actions();
+                let a = legal[legal.len() / 2];
+                game.apply(a, &mut dice).expect("legal");
+                game
+            },
+            BatchSize::SmallInput,
+        )
+    });
+
+    let (mid, _) = mid_game(fresh.clone(), 120, 3);
+    g.bench_function("legal actions (mid-game)", |b| {
+        b.iter(|| black_box(mid.legal_actions()))
+    });
+    g.bench_function("view(red) (mid-game)", |b| {
+        b.iter(|| black_box(mid.view(Some(Side::Red))))
+    });
+    let (from, to) = (
+        parse_label("0812").expect("label"),
+        parse_label("1003").expect("label"),
+    );
+    g.bench_function("line of sight, 9 hexes", |b| {
+        b.iter(|| {
+            black_box(rules_hex_command::fire::line_of_sight(
+                &fresh.state,
+                black_box(from),
+                black_box(to),
+                None,
+            ))
+        })
+    });
+    let (start, _) = mid_game(fresh.clone(), 0, 1);
+    let mover = start
+        .view(None)
+        .units
+        .iter()
+        .find(|u| Some(u.side) == start.to_decide() && u.arm == "cavalry")
+        .expect("the side to move has cavalry")
+        .id
+        .clone();
+    g.bench_function("movement reach, cavalry", |b| {
+        b.iter(|| black_box(start.reach(&mover)))
+    });
+
+    let (search_from, _) = mid_game(fresh.clone(), 60, 5);
+    let side = search_from.to_decide().expect("not over");
+    const ITERS: u64 = 200;
+    g.throughput(Throughput::Elements(ITERS));
+    g.sample_size(10);
+    g.bench_function("mcts iterations", |b| {
+        let settings = MctsSettings {
+            budget: volley_ai::Budget::Iterations(ITERS),
+            ..MctsSettings::default()
+        };
+        // The early stop would make iterations uneven: compare searches of equal work.
+        b.iter_batched(
+            || MctsBot::new(1, settings, "mcts"),
+            |mut bot| black_box(bot.search(&search_from, side)),
+            BatchSize::SmallInput,
+        )
+    });
+    g.finish();
+}
+
+fn corps(c: &mut Criterion) {
+    // Not in the bundled list (the every-ruleset test would play it for many minutes):
+    // read from the file the script writes.
+    let corps = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios/hc-corps.toml");
+    let text = std::fs::read_to_string(corps).expect("scenarios/hc-corps.toml is there");
+    let fresh = hex_command("hc-corps", Some(text));
+    let mut g = c.benchmark_group("hc-corps");
+    g.sample_size(10);
+    g.measurement_time(Duration::from_secs(10));
+    let (start, _) = mid_game(fresh.clone(), 0, 1);
+    let units = start
+        .view(Some(Side::Red))
+        .units
+        .iter()
+        .filter(|u| Some(u.side) == start.to_decide())
+        .count() as u64;
+    g.throughput(Throughput::Elements(units));
+    g.bench_function("legal actions, all units of the side", |b| {
+        b.iter(|| black_box(start.legal_actions()))
+    });
+    g.throughput(Throughput::Elements(1));
+    g.bench_function("view(red)", |b| {
+        b.iter(|| black_box(start.view(Some(Side::Red))))
+    });
+    // One game turn: both player turns, every decision made by the heuristic.
+    g.bench_function("heuristic game turn (both sides)", |b| {
+        b.iter_batched(
+            || (start.clone(), SeededDice::new(Seed::from_u64(4))),
+            |(mut game, mut dice)| {
+                let mut bots = [
+                    HeuristicBot::new(1, HeuristicSettings::NORMAL, "heuristic"),
+                    HeuristicBot::new(2, HeuristicSettings::NORMAL, "heuristic"),
+                ];
+                let turn = game.turn();
+                while let Some(side) = game.to_decide() {
+                    if game.turn() != turn {
+                        break;
+                    }
+                    let a = bots[side.index()].choose(&game, side);
+                    game.apply(a, &mut dice).expect("legal");
+                }
+            },
+            BatchSize::SmallInput,
+        )
+    });
+    g.finish();
+}
+
+/// A generated battle with `n` units a side on a 64 x 40 open map, six turns.
+fn battle(n: usize) -> String {
+    let mut t = String::from(
+        "ruleset = \"hex-command\"\nname = \"scale\"\ntitle = \"Scale\"\nturn_limit = 6\n[map]\nrows = [\n",
+    );
+    for _ in 0..40 {
+        t += &format!("  \"{}\",\n", vec!["."; 64].join(" "));
+    }
+    t += "]\n[sides.red]\nname = \"Red\"\nbreak_point = 35\n[sides.blue]\nname = \"Blue\"\nbreak_point = 35\n";
+    let arms = [
+        ("infantry", Some("B")),
+        ("infantry", Some("B")),
+        ("infantry", Some("B")),
+        ("infantry", Some("B")),
+        ("light-infantry", Some("A")),
+        ("skirmishers", Some("C")),
+        ("cavalry", None),
+        ("artillery", Some("B")),
+    ];
+    for (side, row0, facing, dir) in [("red", 36, "N", -1i32), ("blue", 5, "S", 1)] {
+        for k in 0..n {
+            let (arm, class) = arms[k % arms.len()];
+            let col = 2 + (k % 60) as i32;
+            let row = row0 + dir * (k / 60) as i32;
+            t += &format!(
+                "[[units]]\nid = \"{}{k}\"\nside = \"{side}\"\nname = \"u{k}\"\narm = \"{arm}\"\nhex = \"{col:02}{row:02}\"\nfacing = \"{facing}\"\n",
+                &side[..1]
+            );
+            if let Some(c) = class {
+                t += &format!("class = \"{c}\"\n");
+            }
+        }
+    }
+    t
+}
+
+fn scaling(c: &mut Criterion) {
+    let mut g = c.benchmark_group("scaling: random game, units a side");
+    g.sample_size(10);
+    for n in [10usize, 20, 40, 80, 160] {
+        let fresh = hex_command("scale", Some(battle(n)));
+        // Actions per game, to read the time per game against (printed, not timed).
+        let actions: u64 = (1..=3)
+            .map(|seed| {
+                let (mut game, mut dice) = mid_game(fresh.clone(), 0, seed);
+                random_game(&mut game, &mut dice, &mut RandomBot::new(seed))
+            })
+            .sum();
+        eprintln!(
+            "{n} units a side: {} actions a game on average",
+            actions / 3
+        );
+        g.bench_with_input(BenchmarkId::from_parameter(n), &fresh, |b, fresh| {
+            let mut seed = 0u64;
+            b.iter_batched(
+                || {
+                    seed += 1;
+                    (
+                        fresh.clone(),
+                        SeededDice::new(Seed::from_u64(seed)),
+                        RandomBot::new(seed),
+                    )
+                },
+                |(mut game, mut dice, mut bot)| {
+                    game.start(&mut dice);
+                    random_game(&mut game, &mut dice, &mut bot)
+                },
+                BatchSize::SmallInput,
+            )
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, crossroads, corps, scaling);
+criterion_main!(benches);

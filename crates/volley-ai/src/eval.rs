@@ -22,6 +22,10 @@ const APPROACH_WEIGHT: f64 = 0.03;
 const DANGER_WEIGHT: f64 = 0.25;
 /// A unit facing its nearest enemy.
 const FACING_WEIGHT: f64 = 0.04;
+/// Per enemy within musket range that has a unit in its front arc (and per enemy in ours).
+const ARC_WEIGHT: f64 = 0.03;
+/// Hexes within which an enemy facing a unit is a threat to it.
+const THREAT_RANGE: u32 = 4;
 /// Per point of power difference in a melee in progress.
 const MELEE_WEIGHT: f64 = 0.5;
 /// Guns limbered up with the enemy within reach cannot fire.
@@ -194,11 +198,10 @@ impl Evaluator {
                     .filter_map(|m| g.hex(&m.hex).map(|h| (h, None))),
             )
             .collect();
-        let goals: Vec<(Hex, f64)> = view
+        let objectives: Vec<Hex> = view
             .objectives
             .iter()
-            .filter(|o| o.holder != Some(me))
-            .filter_map(|o| g.hex(&o.hex).map(|h| (h, o.points.max(1) as f64)))
+            .filter_map(|o| g.hex(&o.hex))
             .collect();
         let held: Vec<Hex> = view
             .objectives
@@ -238,23 +241,36 @@ impl Evaluator {
                     }
                 }
             }
+            // Facing the enemy's muskets is bad; having them in our own arc is good.
+            for &(e, ev) in &enemies {
+                let Some(x) = ev else { continue };
+                if g.distance(h, e) > THREAT_RANGE {
+                    continue;
+                }
+                if x.facing.is_some_and(|f| in_front_arc(e, f, h)) && !has(x, "routed") {
+                    v -= ARC_WEIGHT * self.health(x);
+                }
+                if u.facing.is_some_and(|f| in_front_arc(h, f, e)) && !weak {
+                    v += ARC_WEIGHT * self.health(u);
+                }
+            }
             if weak {
                 continue;
             }
-            // Sit on an objective already held, else go for the most valuable one in reach,
-            // else for the enemy.
+            // Sit on an objective already held, else go for the nearest objective or enemy.
             if held.contains(&h) {
                 v += APPROACH_WEIGHT * 3.0;
                 continue;
             }
-            let goal = goals
+            // Every objective counts as a place to be, held or not, so taking one does not
+            // suddenly send every other unit off after the next.
+            let goal = objectives
                 .iter()
-                .map(|&(o, pts)| g.distance(h, o) as f64 - pts.min(30.0) / 10.0)
-                .fold(f64::INFINITY, f64::min);
-            let foe = nearest.map_or(f64::INFINITY, |(d, _, _)| d as f64);
-            let d = goal.min(foe + 1.0);
-            if d.is_finite() {
-                v -= APPROACH_WEIGHT * d.max(0.0);
+                .map(|&o| g.distance(h, o))
+                .chain(nearest.map(|(d, _, _)| d + 1))
+                .min();
+            if let Some(d) = goal {
+                v -= APPROACH_WEIGHT * d as f64;
             }
         }
         for s in view.sides.iter().filter(|s| s.side == me) {

@@ -98,18 +98,21 @@ impl Bot for HeuristicBot {
         let base = eval.evaluate(&view);
         let samples = if crowded { 1 } else { self.settings.samples };
         let worlds = Worlds::new(game, &view, side, seed, samples);
-        let mut best = (f64::NEG_INFINITY, looked[0].action);
+        let mut best = (f64::NEG_INFINITY, looked[0]);
         for r in looked {
             let gain = worlds.mean_gain(r.action, &eval, base);
             // A sliver of the cheap ordering breaks ties between equal lookaheads.
             let score = gain + 1e-4 * r.prior;
             if score > best.0 {
-                best = (score, r.action);
+                best = (score, r);
             }
         }
+        // An attack that does no harm is worth making even when the sampled dice all
+        // missed: its expected effect is still positive.
+        let worth = best.0 > END_MARGIN || (best.1.attack && best.0 > -END_MARGIN);
         match end {
-            Some(end) if best.0 <= END_MARGIN => end,
-            _ => best.1,
+            Some(end) if !worth => end,
+            _ => best.1.action,
         }
     }
 }
@@ -186,6 +189,8 @@ pub struct Ranked {
     pub prior: f64,
     /// The action that ends the phase (notation `end`).
     pub end: bool,
+    /// It names a hex held by an enemy (fire, melee, charge).
+    pub attack: bool,
 }
 
 /// Orders the legal actions, best first, by what their notation names: the acting unit
@@ -214,7 +219,6 @@ pub fn priors(game: &dyn Game, legal: &[Action], view: &View, eval: &Evaluator) 
     let goals: Vec<Hex> = view
         .objectives
         .iter()
-        .filter(|o| o.holder != Some(side))
         .filter_map(|o| g.hex(&o.hex))
         .collect();
     let enemies: Vec<Hex> = enemy_at.keys().copied().collect();
@@ -233,16 +237,16 @@ pub fn priors(game: &dyn Game, legal: &[Action], view: &View, eval: &Evaluator) 
                     action,
                     prior: 0.0,
                     end: true,
+                    attack: false,
                 };
             }
             let words: Vec<&str> = text.split_whitespace().collect();
             let unit = words.iter().find_map(|w| own.get(w).copied());
             let hex = words.iter().skip(1).find_map(|w| g.hex(w));
-            let prior = match (unit, hex) {
-                (Some(u), Some(h)) => match enemy_at.get(&h) {
-                    Some(target) => attack_prior(eval, &g, u, h, *target),
-                    None => move_prior(eval, &g, u, h, &goal_distance, &near_enemy),
-                },
+            let target = hex.and_then(|h| enemy_at.get(&h).map(|t| (h, *t)));
+            let prior = match (unit, hex, target) {
+                (Some(u), Some(_), Some((h, t))) => attack_prior(eval, &g, u, h, t),
+                (Some(u), Some(h), None) => move_prior(eval, &g, u, h, &goal_distance, &near_enemy),
                 // Facing, limbering, attaching, advancing: the lookahead judges them.
                 _ => 0.5,
             };
@@ -250,6 +254,7 @@ pub fn priors(game: &dyn Game, legal: &[Action], view: &View, eval: &Evaluator) 
                 action,
                 prior,
                 end: false,
+                attack: target.is_some(),
             }
         })
         .collect();
@@ -277,8 +282,7 @@ fn attack_prior(
         // Charging something stronger is a poor idea.
         let mine = eval.health(attacker) * arm_power(attacker);
         let theirs = eval.health(t) * arm_power(t);
-        if g
-            .hex(&attacker.hex)
+        if g.hex(&attacker.hex)
             .is_some_and(|a| g.distance(a, target_hex) <= 1)
             && theirs > mine
             && !is_guns(attacker)

@@ -202,7 +202,13 @@ struct Tree<'a> {
 }
 
 impl<'a> Tree<'a> {
-    fn new(game: &'a dyn Game, side: Side, settings: MctsSettings, seed: u64, thread: usize) -> Tree<'a> {
+    fn new(
+        game: &'a dyn Game,
+        side: Side,
+        settings: MctsSettings,
+        seed: u64,
+        thread: usize,
+    ) -> Tree<'a> {
         let view = game.view(Some(side));
         let eval = Evaluator::new(&view, side);
         let base = eval.evaluate(&view);
@@ -210,7 +216,9 @@ impl<'a> Tree<'a> {
             game,
             side,
             settings,
-            rng: ChaCha8Rng::seed_from_u64(seed ^ (thread as u64).wrapping_mul(0x2545_f491_4f6c_dd1d)),
+            rng: ChaCha8Rng::seed_from_u64(
+                seed ^ (thread as u64).wrapping_mul(0x2545_f491_4f6c_dd1d),
+            ),
             nodes: vec![Node::new()],
             base,
             eval,

@@ -163,7 +163,11 @@ impl Report {
         let draws = n - red - blue;
         let bot_won = |b: usize| {
             count(&|p| {
-                let side = if p.red_bot == b { Side::Red } else { Side::Blue };
+                let side = if p.red_bot == b {
+                    Side::Red
+                } else {
+                    Side::Blue
+                };
                 p.record.winner == Some(side)
             })
         };
@@ -274,7 +278,10 @@ mod tests {
     fn wilson_interval_matches_the_textbook_values() {
         // 8 of 10: 0.490 to 0.943 (Wilson 1927; Newcombe 1998, table I).
         let (lo, hi) = wilson(8, 10);
-        assert!((lo - 0.490).abs() < 0.001 && (hi - 0.943).abs() < 0.001, "{lo} {hi}");
+        assert!(
+            (lo - 0.490).abs() < 0.001 && (hi - 0.943).abs() < 0.001,
+            "{lo} {hi}"
+        );
         let (lo, hi) = wilson(0, 10);
         assert_eq!(lo, 0.0);
         assert!((hi - 0.278).abs() < 0.001, "{hi}");

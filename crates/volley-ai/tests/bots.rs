@@ -23,9 +23,6 @@ fn bots(red: &str, blue: &str, seed: u64) -> [Box<dyn Bot>; 2] {
 #[test]
 fn heuristic_and_easy_play_every_bundled_scenario_to_the_end() {
     for b in volley_rulesets::bundled() {
-        if b.name == "hc-corps" {
-            continue; // the benchmark battle: too long for a test
-        }
         let mut players = bots("heuristic", "easy", 5);
         let record = play_game(load(b.name), &mut players, Seed::from_u64(5), 100_000)
             .unwrap_or_else(|e| panic!("{}: {e}", b.name));
@@ -85,9 +82,7 @@ fn fogged_pair(plies: usize) -> (HexCommandGame, HexCommandGame) {
         let s = &game.state;
         let hidden: Vec<usize> = (0..s.units.len())
             .filter(|&i| {
-                s.units[i].side == Side::Blue
-                    && s.units[i].active()
-                    && !s.visible_to(i, Side::Red)
+                s.units[i].side == Side::Blue && s.units[i].active() && !s.visible_to(i, Side::Red)
             })
             .collect();
         if n >= plies && side == Side::Red && hidden.len() >= 2 {

@@ -64,9 +64,7 @@ pub fn run(args: Args) -> Outcome {
         volley_rulesets::scenario_source(&args.scenario).map_err(|e| e.to_string())?;
     let ruleset = volley_rulesets::ruleset_of(&source).map_err(|e| e.to_string())?;
     // Load once up front, so a bad scenario or option is reported before any game starts.
-    ruleset
-        .load(&source, &options)
-        .map_err(|e| e.to_string())?;
+    ruleset.load(&source, &options).map_err(|e| e.to_string())?;
     let new_game = || {
         ruleset
             .load(&source, &options)
