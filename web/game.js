@@ -444,16 +444,19 @@ export class GameScreen {
         }),
       );
     }
-    for (const a of mine.filter((a) => a.hex && a.verb !== "move")) {
-      const key = `${this.seq}|${a.text}`;
-      if (this.odds.has(key)) continue;
-      jobs.push(
-        api.odds(this.id, this.token, a.text).then((o) => {
-          this.odds.set(key, o);
+    // Odds can take the server a while: one at a time, and none for a unit no longer selected.
+    const targets = mine.filter((a) => a.hex && a.verb !== "move");
+    jobs.push(
+      (async () => {
+        for (const a of targets) {
+          const key = `${this.seq}|${a.text}`;
+          if (gen !== this.generation || this.selected !== id) return;
+          if (this.odds.has(key)) continue;
+          this.odds.set(key, await api.odds(this.id, this.token, a.text));
           if (gen === this.generation && this.selected === id) this.drawSelection();
-        }),
-      );
-    }
+        }
+      })(),
+    );
     try {
       await Promise.all(jobs);
     } catch (e) {

@@ -485,7 +485,7 @@ export class MapCanvas {
         const w = m.text.length * 6.2 + 6;
         const y = c.y + SIZE * (this.grid.kind === "square" ? 0.72 : 0.62);
         svg("rect", { x: c.x - w / 2, y: y - 8, width: w, height: 11, rx: 2, class: `marktag ${m.kind}` }, this.top);
-        const t = svg("text", { x: c.x, y: y + 0.5, class: "marktext" }, this.top);
+        const t = svg("text", { x: c.x, y: y + 0.5, class: "marktext", "data-mark-text": label }, this.top);
         t.textContent = m.text;
       }
     }

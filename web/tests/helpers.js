@@ -1,0 +1,58 @@
+// Shared steps for the browser tests: reading the seat from the page's address, asking the
+// server what is legal, and clicking hexes and counters on the SVG map.
+import { expect } from "@playwright/test";
+
+/** @typedef {import("@playwright/test").Page} Page */
+
+/**
+ * The game id and seat token in the page's address (`#/game/ID?token=TOKEN`).
+ * @param {Page} page
+ */
+export function seatOf(page) {
+  const m = new URL(page.url()).hash.match(/^#\/game\/([^?]+)\?token=([^&]+)/);
+  if (!m) throw new Error(`not a game address: ${page.url()}`);
+  return { id: decodeURIComponent(m[1]), token: decodeURIComponent(m[2]) };
+}
+
+/**
+ * A GET (or, with a body, POST) on the API with the page's seat token.
+ * @param {Page} page
+ * @param {string} path  after /api/games/ID/
+ * @param {unknown} [body]
+ * @returns {Promise<any>}
+ */
+export async function api(page, path, body) {
+  const { id, token } = seatOf(page);
+  const url = `/api/games/${id}/${path}`;
+  const headers = { Authorization: `Bearer ${token}` };
+  const res = body === undefined ? await page.request.get(url, { headers }) : await page.request.post(url, { headers, data: body });
+  expect(res.ok(), `${url}: ${res.status()} ${await res.text()}`).toBeTruthy();
+  return res.json();
+}
+
+/**
+ * Waits until it is this seat's decision (the bot has moved), returning the seat's view.
+ * @param {Page} page
+ */
+export async function waitMyTurn(page) {
+  /** @type {any} */
+  let sv = null;
+  await expect
+    .poll(async () => {
+      sv = await api(page, "view");
+      return sv.view.outcome !== null || sv.view.to_decide === sv.seat;
+    }, { timeout: 60_000, intervals: [200, 500, 1000] })
+    .toBe(true);
+  return sv;
+}
+
+/**
+ * Clicks the middle of a hex (counters on it included: the map finds the hex by position).
+ * @param {Page} page
+ * @param {string} label
+ */
+export async function clickHex(page, label) {
+  const box = await page.locator(`svg.map polygon.hex[data-hex="${label}"]`).boundingBox();
+  if (!box) throw new Error(`hex ${label} is not on screen`);
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+}

@@ -1,0 +1,102 @@
+// Solo against the computer on First Clash: move, fire with the odds shown, read the log entry
+// with its rule reference, reload and carry on.
+import { expect, test } from "@playwright/test";
+import fs from "node:fs";
+import path from "node:path";
+import { api, clickHex, waitMyTurn } from "./helpers.js";
+
+const artifacts = path.join(import.meta.dirname, "artifacts");
+
+test.setTimeout(900_000);
+
+test("solo game against the computer: move, fire with odds, log, reload", async ({ page }) => {
+  /** @type {string[]} */
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+
+  await page.goto("/");
+  await page.locator('[data-scenario="hc-first-clash"]').click();
+  await expect(page.locator(".setup h2")).toHaveText("First Clash");
+  await page.locator('input[name="mode"][value="solo"]').check();
+  await page.locator('select[name="side"]').selectOption("red");
+  await page.locator('select[name="level"]').selectOption("easy");
+  await page.getByRole("button", { name: "Start game" }).click();
+  await expect(page).toHaveURL(/#\/game\/[^?]+\?token=/);
+  await expect(page.locator(".phasebar")).toContainText("First Clash");
+  await expect(page.locator('svg.map .counter[data-unit="r1"]')).toBeVisible();
+
+  let moved = false;
+  /** @type {{action: string, target: string} | null} */
+  let fired = null;
+  for (let round = 0; round < 60 && !fired; round++) {
+    const sv = await waitMyTurn(page);
+    expect(sv.view.outcome, "the game ended before red could fire").toBeNull();
+    /** @type {string[]} */
+    const actions = (await api(page, "legal")).actions;
+    await expect(page.locator(".phasebar .decide")).toHaveText("Your decision");
+    const fires = actions.filter((a) => a.startsWith("fire "));
+    if (fires.length) {
+      // Prefer a musket volley (section 7) to a cannonade (section 3), and a unit with one
+      // target: the page asks the odds of each of its targets, and odds take a while.
+      const targets = (/** @type {string} */ a) => fires.filter((b) => b.split(" ")[1] === a.split(" ")[1]).length;
+      const action = [...fires].sort((a, b) => Number(a.startsWith("fire r4 ")) - Number(b.startsWith("fire r4 ")) || targets(a) - targets(b))[0];
+      const [, unit, target] = action.split(" ");
+      const answer = page.waitForResponse((r) => r.url().endsWith("/odds") && r.request().postDataJSON()?.action === action, { timeout: 600_000 });
+      await page.locator(`svg.map .counter[data-unit="${unit}"]`).click();
+      await expect(page.locator(`svg.map .mark.fire[data-mark="${target}"]`)).toBeVisible();
+      const odds = await (await answer).json();
+      const none = odds.outcomes.find((/** @type {any} */ o) => o.outcome === "no effect")?.probability ?? 0;
+      await expect(page.locator(`svg.map [data-mark-text="${target}"]`)).toHaveText(`hit ${Math.round((1 - none) * 100)}%`);
+      await clickHex(page, target);
+      await expect(page.locator(".confirm")).toBeVisible();
+      await expect(page.locator(".confirm .odds")).toContainText("%");
+      await page.keyboard.press("Enter");
+      fired = { action, target };
+      break;
+    }
+    const moves = actions.filter((a) => a.startsWith("move r1 ") || a.startsWith("move r2 "));
+    if (moves.length && (!moved || round < 20)) {
+      // Step towards the enemy: the smallest row number.
+      const action = moves.sort((a, b) => Number(a.slice(-2)) - Number(b.slice(-2)))[0];
+      const [, unit, to] = action.split(" ");
+      await page.locator(`svg.map .counter[data-unit="${unit}"]`).click();
+      await expect(page.locator(`svg.map .mark.move[data-mark="${to}"]`)).toBeVisible();
+      await expect(page.locator(`svg.map [data-mark-text="${to}"]`)).toHaveText(/^\d+$/);
+      await clickHex(page, to);
+      await expect(page.locator(".confirm")).toContainText(action);
+      await page.locator(".confirm .confirmbtn").first().click();
+      await expect(page.locator(`svg.map .counter[data-unit="${unit}"]`)).toHaveAttribute("data-hex", to);
+      moved = true;
+      continue;
+    }
+    const before = (await api(page, "view")).seq;
+    await page.keyboard.press("e");
+    await expect.poll(async () => (await api(page, "view")).seq).toBeGreaterThan(before);
+  }
+  expect(moved, "red moved a unit").toBe(true);
+  expect(fired, "red found something to fire at").not.toBeNull();
+
+  const fireEntry = page.locator(".log .event.k-fire").filter({ hasText: /hex-command (7|3)\b/ }).first();
+  await expect(fireEntry).toBeVisible();
+  await expect(fireEntry.locator(".rule")).toHaveText(/^hex-command (7|3)$/);
+  await fireEntry.click();
+  await expect(page.locator("svg.map .counter.highlight").first()).toBeVisible();
+  fs.mkdirSync(artifacts, { recursive: true });
+  await page.screenshot({ path: path.join(artifacts, "game.png") });
+
+  // Reload: the same game, its log and position, and play goes on.
+  const logged = await page.locator(".log .event").count();
+  await page.reload();
+  await expect(page.locator(".log .event.k-fire").filter({ hasText: /hex-command (7|3)\b/ }).first()).toBeVisible();
+  expect(await page.locator(".log .event").count()).toBeGreaterThanOrEqual(logged);
+  const sv = await waitMyTurn(page);
+  await expect(page.locator(".phasebar .phase")).toHaveText(sv.view.phase);
+  if (!sv.view.outcome) {
+    await expect(page.locator(".phasebar .decide")).toHaveText("Your decision");
+    const shown = await page.locator(".log .event").count();
+    await page.getByRole("button", { name: "End phase" }).click();
+    await expect.poll(async () => (await api(page, "view")).seq).toBeGreaterThan(sv.seq);
+    await expect.poll(() => page.locator(".log .event").count()).toBeGreaterThan(shown);
+  }
+  expect(errors).toEqual([]);
+});
