@@ -3,6 +3,7 @@
 
 use crate::catalog::ScenarioEntry;
 use crate::games::{is_over, replay, revealed_save, GameEntry, Games, NewGame, Refusal};
+use crate::odds::OddsRefusal;
 use crate::{assets, ws};
 use axum::body::Bytes;
 use axum::extract::rejection::{BytesRejection, QueryRejection};
@@ -425,17 +426,19 @@ async fn odds(
         (live.session.game.clone_game(), action)
     };
     // Odds walk many dice sequences: off the async workers, and outside the game's lock.
-    let odds = tokio::task::spawn_blocking(move || {
-        volley_core::odds::odds(game.as_ref(), action, Some(side))
-    })
-    .await
-    .map_err(|e| {
-        ApiError::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            format!("the odds could not be worked out: {e}"),
-        )
-    })?
-    .map_err(|e| ApiError::new(StatusCode::CONFLICT, e.0))?;
+    let odds = tokio::task::spawn_blocking(move || crate::odds::odds(game, action, side))
+        .await
+        .map_err(|e| {
+            ApiError::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                format!("the odds could not be worked out: {e}"),
+            )
+        })?
+        .map_err(|r| match r {
+            OddsRefusal::Illegal(m) | OddsRefusal::Endless(m) => {
+                ApiError::new(StatusCode::CONFLICT, m)
+            }
+        })?;
     Ok(Json(odds))
 }
 

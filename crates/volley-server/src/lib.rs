@@ -14,6 +14,7 @@ mod api;
 mod assets;
 mod catalog;
 mod games;
+mod odds;
 mod store;
 mod ws;
 
