@@ -103,8 +103,33 @@ fn fogged_pair(plies: usize) -> (HexCommandGame, HexCommandGame) {
     }
 }
 
+/// A bot that cheats: it picks by where the units it should not see really stand. The test
+/// below must be able to tell it from an honest bot.
+struct Peeker;
+
+impl Bot for Peeker {
+    fn spec(&self) -> String {
+        "peeker".into()
+    }
+
+    fn choose(&mut self, game: &dyn Game, _side: Side) -> volley_core::Action {
+        let legal = game.legal_actions();
+        let hexes: usize = game
+            .view(None)
+            .units
+            .iter()
+            .filter(|u| u.side == Side::Blue)
+            .map(|u| u.hex.parse::<usize>().unwrap_or(0) * u.id.len())
+            .enumerate()
+            .map(|(k, h)| h * (k + 1))
+            .sum();
+        legal[hexes % legal.len()]
+    }
+}
+
 #[test]
 fn no_bot_decides_from_what_its_side_cannot_see() {
+    let mut caught = false;
     for plies in [0, 12, 40] {
         let (real, swapped) = fogged_pair(plies);
         assert_eq!(
@@ -126,5 +151,7 @@ fn no_bot_decides_from_what_its_side_cannot_see() {
                 "{spec} decided differently on hidden information (after {plies} actions)"
             );
         }
+        caught |= Peeker.choose(&real, Side::Red) != Peeker.choose(&swapped, Side::Red);
     }
+    assert!(caught, "the test cannot tell a bot that peeks from one that does not");
 }
