@@ -131,3 +131,19 @@ impl RunningServer {
 pub async fn serve(addr: SocketAddr, db: &str) -> Result<RunningServer, String> {
     ServerBuilder::new(db).addr(addr).start().await
 }
+
+/// For a program without an async runtime (the `volley` CLI): starts a runtime and the
+/// server, calls `ready` with the address it listens on, and serves until Ctrl-C.
+pub fn serve_until_ctrl_c(
+    addr: SocketAddr,
+    db: &str,
+    ready: impl FnOnce(SocketAddr),
+) -> Result<(), String> {
+    let runtime = tokio::runtime::Runtime::new()
+        .map_err(|e| format!("cannot start the server's runtime: {e}"))?;
+    runtime.block_on(async {
+        let server = serve(addr, db).await?;
+        ready(server.addr());
+        server.run_until_ctrl_c().await
+    })
+}

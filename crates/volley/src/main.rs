@@ -41,6 +41,8 @@ enum Command {
     Log(commands::log::Args),
     Play(commands::play::Args),
     Simulate(commands::simulate::Args),
+    Serve(commands::serve::Args),
+    Verify(commands::verify::Args),
 }
 
 fn main() {
@@ -56,6 +58,8 @@ fn main() {
         Command::Log(a) => commands::log::run(a),
         Command::Play(a) => commands::play::run(a),
         Command::Simulate(a) => commands::simulate::run(a),
+        Command::Serve(a) => commands::serve::run(a),
+        Command::Verify(a) => commands::verify::run(a),
     };
     match result {
         Ok(()) => {}

@@ -7,9 +7,11 @@ pub mod new;
 pub mod odds;
 pub mod play;
 pub mod scenarios;
+pub mod serve;
 pub mod show;
 pub mod simulate;
 pub mod validate;
+pub mod verify;
 
 use std::io::{self, BufWriter, StdoutLock, Write};
 use std::path::Path;
