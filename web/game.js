@@ -257,7 +257,8 @@ export class GameScreen {
     this.drawBar();
     this.drawSides();
     const keep = this.selected && view.units.some((u) => u.id === this.selected) ? this.selected : null;
-    await this.select(keep);
+    // Not awaited: odds may take a while, and the player need not wait for them to act.
+    this.select(keep);
   }
 
   /** Listens for the seat's updates; reconnects when the connection drops. */
@@ -265,6 +266,7 @@ export class GameScreen {
     if (this.closed) return;
     const ws = new WebSocket(api.socketUrl(this.id, this.token));
     this.ws = ws;
+    let first = true;
     ws.onopen = () => {
       this.retry = 1000;
       this.live = true;
@@ -278,7 +280,12 @@ export class GameScreen {
       } catch {
         return;
       }
-      if (msg.type === "update" && ws === this.ws) this.update(msg.view, msg.seq, msg.events);
+      if (msg.type !== "update" || ws !== this.ws) return;
+      // The first message carries no events: if the game moved on since the log was read,
+      // read it again.
+      if (first && msg.seq > this.seq) this.load();
+      else this.update(msg.view, msg.seq, msg.events);
+      first = false;
     };
     ws.onclose = () => {
       if (ws !== this.ws || this.closed) return;
@@ -305,7 +312,7 @@ export class GameScreen {
    */
   async update(view, seq, events) {
     this.addEvents(events);
-    if (this.replay || seq < this.seq) return;
+    if (this.replay || seq <= this.seq) return;
     if (this.hotseat && view.to_decide && view.to_decide !== this.seat && this.tokens[view.to_decide]) {
       this.handOver(view.to_decide);
       return;
@@ -377,7 +384,9 @@ export class GameScreen {
     const mine = !this.replay && v.to_decide !== null && v.to_decide === this.seat;
     const end = this.legal.find((a) => a.verb === "end");
     const global = this.legal.filter((a) => !a.unit && a.verb !== "end");
-    const who = v.outcome
+    const who = this.replay
+      ? h("span", { class: "decide" }, "Replay")
+      : v.outcome
       ? h("span", { class: "outcome" }, v.outcome.winner ? `${sideName(v, v.outcome.winner)} wins: ${v.outcome.reason}` : `Draw: ${v.outcome.reason}`)
       : h("span", { class: `decide ${mine ? "mine" : ""}` }, mine ? "Your decision" : v.to_decide ? `Waiting for ${sideName(v, v.to_decide)}…` : "");
     fill(this.bar, 

@@ -640,9 +640,9 @@ export function terrainName(code) {
 }
 
 /** @type {Record<string, string>} */
-const FLAG_COLOUR = { fired: "#6b6b6b", limbered: "#7a5326", fatigued: "#c98a00", "in melee": "#8b1d1d", standing: "#3c6e47" };
+const FLAG_COLOUR = { moved: "#4a4a4a", fired: "#6b6b6b", limbered: "#7a5326", fatigued: "#c98a00", "in melee": "#8b1d1d", standing: "#3c6e47" };
 
 /** @param {string} flag */
 function flagLetter(flag) {
-  return { fired: "F", limbered: "L", fatigued: "Z", "in melee": "M", standing: "S" }[flag] ?? flag.slice(0, 1).toUpperCase();
+  return { moved: "→", fired: "F", limbered: "L", fatigued: "Z", "in melee": "M", standing: "S" }[flag] ?? flag.slice(0, 1).toUpperCase();
 }

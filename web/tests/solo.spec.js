@@ -35,7 +35,7 @@ test("solo game against the computer: move, fire with odds, log, reload", async 
     const actions = (await api(page, "legal")).actions;
     await expect(page.locator(".phasebar .decide")).toHaveText("Your decision");
     const fires = actions.filter((a) => a.startsWith("fire "));
-    if (fires.length) {
+    if (fires.length && moved) {
       // Prefer a musket volley (section 7) to a cannonade (section 3), and a unit with one
       // target: the page asks the odds of each of its targets, and odds take a while.
       const targets = (/** @type {string} */ a) => fires.filter((b) => b.split(" ")[1] === a.split(" ")[1]).length;
