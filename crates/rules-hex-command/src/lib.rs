@@ -106,6 +106,36 @@ pub(crate) fn legal(s: &State) -> Vec<HcAction> {
     out
 }
 
+/// Whether an action is legal now. A unit's move or shot is checked against that unit's
+/// actions alone; anything else against the whole list.
+pub(crate) fn is_legal(s: &State, a: HcAction) -> bool {
+    match (s.phase, a) {
+        (
+            Phase::Movement,
+            HcAction::Move { unit, .. }
+            | HcAction::Face { unit, .. }
+            | HcAction::Limber { unit }
+            | HcAction::Unlimber { unit }
+            | HcAction::Push { unit, .. },
+        ) if (unit as usize) < s.units.len() => {
+            let mut out = Vec::new();
+            movement::unit_moves(s, &movement::Board::new(s), unit as usize, &mut out);
+            out.contains(&a)
+        }
+        (Phase::NonPhasingFire | Phase::PhasingFire, HcAction::Fire { unit, target })
+            if (unit as usize) < s.units.len() =>
+        {
+            let i = unit as usize;
+            Some(s.units[i].side) == decider(s)
+                && fire::may_fire(s, i)
+                && fire::shots(s, i)
+                    .iter()
+                    .any(|shot| s.units[shot.target].hex == target)
+        }
+        _ => legal(s).contains(&a),
+    }
+}
+
 impl HexCommandGame {
     /// Applies an action already known to be legal, then plays out any phase in which the
     /// side to decide could only end it.
@@ -209,7 +239,7 @@ impl Game for HexCommandGame {
 
     fn apply(&mut self, action: Action, dice: &mut dyn Dice) -> Result<Vec<Event>, Illegal> {
         let a = HcAction::decode(action).ok_or_else(|| Illegal::new("not a Hex Command action"))?;
-        if !legal(&self.state).contains(&a) {
+        if !is_legal(&self.state, a) {
             return Err(Illegal::new(self.why_illegal(a)));
         }
         Ok(self.apply_legal(a, dice))

@@ -7,7 +7,8 @@ use crate::melee;
 use crate::scenario::may_stand;
 use crate::state::*;
 use crate::units::Arm;
-use volley_core::geometry::{label, step, Facing};
+use std::collections::HashMap;
+use volley_core::geometry::{front_hexes, label, step, Facing};
 use volley_core::map::{Hexside, Terrain};
 use volley_core::{Event, Hex, Side};
 
@@ -75,22 +76,77 @@ fn enemy_zoc_here(s: &State, side: Side, hex: Hex) -> Vec<usize> {
         .collect()
 }
 
+/// Who stands where and whose zones of control cover which hexes, gathered once for a
+/// listing of legal moves instead of scanning every unit for every step considered.
+pub(crate) struct Board {
+    units: HashMap<Hex, usize>,
+    guns: HashMap<Hex, usize>,
+    zones: HashMap<Hex, Vec<usize>>,
+}
+
+impl Board {
+    pub(crate) fn new(s: &State) -> Board {
+        let mut b = Board {
+            units: HashMap::with_capacity(s.units.len()),
+            guns: HashMap::new(),
+            zones: HashMap::with_capacity(3 * s.units.len()),
+        };
+        for (i, u) in s.units.iter().enumerate().filter(|(_, u)| u.active()) {
+            b.units.entry(u.hex).or_insert(i);
+            if let Some(g) = u.guns_at {
+                b.guns.entry(g).or_insert(i);
+            }
+            if u.arm.is_real() && s.has_zoc(i) {
+                for h in front_hexes(u.hex, u.facing) {
+                    b.zones.entry(h).or_default().push(i);
+                }
+            }
+        }
+        b
+    }
+
+    /// As [`State::unit_at`].
+    fn unit_at(&self, hex: Hex) -> Option<usize> {
+        self.units.get(&hex).copied()
+    }
+
+    /// As [`State::guns_at`].
+    fn guns_at(&self, hex: Hex) -> Option<usize> {
+        self.guns.get(&hex).copied()
+    }
+
+    /// The units not of `side` whose zone of control covers `hex` (as `enemy_zoc_here`).
+    fn enemy_zones<'a>(
+        &'a self,
+        s: &'a State,
+        side: Side,
+        hex: Hex,
+    ) -> impl Iterator<Item = usize> + 'a {
+        self.zones
+            .get(&hex)
+            .into_iter()
+            .flatten()
+            .copied()
+            .filter(move |&e| s.units[e].side != side)
+    }
+}
+
 /// Whether a step into `to` is open to unit `i` as its side knows the map: hexes with units
 /// it can see, and zones of control of enemies it can see, are judged here; unseen enemies
 /// are discovered when the move is made.
-fn step_open(s: &State, i: usize, from: Hex, to: Hex) -> bool {
+fn step_open(s: &State, board: &Board, i: usize, from: Hex, to: Hex) -> bool {
     let u = &s.units[i];
     let arm = moving_arm(u);
     if !terrain_allows(s, arm, from, to) {
         return false;
     }
-    if let Some(o) = s.unit_at(to) {
+    if let Some(o) = board.unit_at(to) {
         if s.visible_to(o, u.side) || s.units[o].side == u.side {
             return false;
         }
         // An unseen enemy or a plate: the step is allowed and becomes a bump.
     }
-    if let Some(g) = s.guns_at(to) {
+    if let Some(g) = board.guns_at(to) {
         let own_guns = g == i;
         let capture = s.units[g].side != u.side && arm.can_melee();
         if !own_guns && !capture {
@@ -98,9 +154,9 @@ fn step_open(s: &State, i: usize, from: Hex, to: Hex) -> bool {
         }
     }
     if !arm.can_melee()
-        && enemy_zoc_here(s, u.side, to)
-            .iter()
-            .any(|&e| s.visible_to(e, u.side))
+        && board
+            .enemy_zones(s, u.side, to)
+            .any(|e| s.visible_to(e, u.side))
     {
         return false;
     }
@@ -128,53 +184,58 @@ pub fn legal(s: &State, out: &mut Vec<HcAction>) {
             }
         }
     }
+    let board = Board::new(s);
     for i in 0..s.units.len() {
-        if !can_act(s, i) {
-            continue;
-        }
-        let u = &s.units[i];
-        let unit = i as u16;
-        let heavy_fired = u.heavy && u.fired_turn;
-        let may_walk = u.mp > 0
-            && !(u.arm == Arm::Artillery && !u.is_crew_only() && !u.limbered)
-            && !heavy_fired;
-        if may_walk {
-            for dir in step_directions(s, u) {
-                let to = step(u.hex, dir);
-                if step_open(s, i, u.hex, to) {
-                    out.push(HcAction::Move { unit, to });
-                } else if u.arm == Arm::LightInfantry && u.mp >= 2 {
-                    // 5 f: light infantry pass through one friendly unit.
-                    let beyond = step(to, dir);
-                    if let Some(f) = s.unit_at(to) {
-                        if s.units[f].side == u.side
-                            && terrain_allows(s, Arm::LightInfantry, u.hex, to)
-                            && step_open(s, i, to, beyond)
-                        {
-                            out.push(HcAction::Move { unit, to: beyond });
-                        }
+        unit_moves(s, &board, i, out);
+    }
+}
+
+/// The movement actions of one unit (everything but attaching commanders).
+pub(crate) fn unit_moves(s: &State, board: &Board, i: usize, out: &mut Vec<HcAction>) {
+    if !can_act(s, i) {
+        return;
+    }
+    let u = &s.units[i];
+    let unit = i as u16;
+    let heavy_fired = u.heavy && u.fired_turn;
+    let may_walk =
+        u.mp > 0 && !(u.arm == Arm::Artillery && !u.is_crew_only() && !u.limbered) && !heavy_fired;
+    if may_walk {
+        for dir in step_directions(s, u) {
+            let to = step(u.hex, dir);
+            if step_open(s, board, i, u.hex, to) {
+                out.push(HcAction::Move { unit, to });
+            } else if u.arm == Arm::LightInfantry && u.mp >= 2 {
+                // 5 f: light infantry pass through one friendly unit.
+                let beyond = step(to, dir);
+                if let Some(f) = board.unit_at(to) {
+                    if s.units[f].side == u.side
+                        && terrain_allows(s, Arm::LightInfantry, u.hex, to)
+                        && step_open(s, board, i, to, beyond)
+                    {
+                        out.push(HcAction::Move { unit, to: beyond });
                     }
                 }
             }
         }
-        if facing_change_allowed(s, u) {
-            for f in Facing::ALL {
-                if f != u.facing {
-                    out.push(HcAction::Face { unit, facing: f });
-                }
+    }
+    if facing_change_allowed(s, u) {
+        for f in Facing::ALL {
+            if f != u.facing {
+                out.push(HcAction::Face { unit, facing: f });
             }
         }
-        if u.arm == Arm::Artillery && !u.is_crew_only() {
-            if u.limbered {
-                out.push(HcAction::Unlimber { unit });
-            } else if !u.stepped && !heavy_fired {
-                out.push(HcAction::Limber { unit });
-                if !u.heavy && !u.moved_this_turn {
-                    for dir in step_directions(s, u) {
-                        let to = step(u.hex, dir);
-                        if push_open(s, i, to) {
-                            out.push(HcAction::Push { unit, to });
-                        }
+    }
+    if u.arm == Arm::Artillery && !u.is_crew_only() {
+        if u.limbered {
+            out.push(HcAction::Unlimber { unit });
+        } else if !u.stepped && !heavy_fired {
+            out.push(HcAction::Limber { unit });
+            if !u.heavy && !u.moved_this_turn {
+                for dir in step_directions(s, u) {
+                    let to = step(u.hex, dir);
+                    if push_open(s, board, i, to) {
+                        out.push(HcAction::Push { unit, to });
                     }
                 }
             }
@@ -192,16 +253,16 @@ fn facing_change_allowed(s: &State, u: &Unit) -> bool {
 }
 
 /// Section 3, Push Move: one hex over open, level, clear ground; not across streams.
-fn push_open(s: &State, i: usize, to: Hex) -> bool {
+fn push_open(s: &State, board: &Board, i: usize, to: Hex) -> bool {
     let u = &s.units[i];
     let map = s.map();
     map.contains(to)
         && map.terrain(to) == Terrain::Clear
         && map.elevation(to) <= map.elevation(u.hex)
         && map.hexside(u.hex, to) != Some(Hexside::Stream)
-        && s.unit_at(to).is_none()
-        && s.guns_at(to).is_none()
-        && enemy_zoc_here(s, u.side, to).is_empty()
+        && board.unit_at(to).is_none()
+        && board.guns_at(to).is_none()
+        && board.enemy_zones(s, u.side, to).next().is_none()
 }
 
 /// Adds TE hits; the third makes the unit fatigued and stops it (Optional Rules,

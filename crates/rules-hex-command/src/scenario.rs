@@ -334,6 +334,7 @@ pub fn load(
     let setup = Setup {
         name: f.name,
         title: f.title,
+        map_view: map.to_view(),
         map,
         turn_limit: *f.turn_limit.get_ref(),
         settings,

@@ -213,6 +213,8 @@ pub struct Setup {
     pub name: String,
     pub title: String,
     pub map: Map,
+    /// The map as views carry it, made once: every view of every copy shares it.
+    pub map_view: volley_core::map::MapView,
     pub turn_limit: u32,
     pub settings: Settings,
 }

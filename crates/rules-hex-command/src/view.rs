@@ -143,7 +143,7 @@ pub fn view(s: &State, viewer: Option<Side>) -> View {
         phase: phase_name(s),
         phasing: (!over).then(|| s.phasing()),
         to_decide: crate::decider(s),
-        map: s.map().to_view(),
+        map: s.setup.map_view.clone(),
         sides,
         units,
         markers,
