@@ -266,3 +266,20 @@ fn verify_passes_an_exported_game_and_catches_an_altered_roll() {
     assert!(stderr.contains("commitment"), "{stderr}");
     server.kill();
 }
+
+#[test]
+fn serve_refuses_a_postgres_url_in_words() {
+    let out = volley(&[
+        "serve",
+        "--addr",
+        "127.0.0.1:0",
+        "--db",
+        "postgres://volley@localhost/volley",
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        stderr.contains("PostgreSQL is not supported yet"),
+        "{stderr}"
+    );
+}
