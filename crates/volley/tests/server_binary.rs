@@ -123,7 +123,7 @@ impl Served {
             .filter_map(Value::as_str)
             .collect();
         let pick = match legal.iter().find(|a| a.starts_with("end")) {
-            Some(end) if n % 3 == 0 => end,
+            Some(end) if n.is_multiple_of(3) => end,
             _ => &legal[n % legal.len()],
         };
         let (status, body) = self.request(
