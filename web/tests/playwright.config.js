@@ -4,8 +4,12 @@ import { defineConfig } from "@playwright/test";
 import os from "node:os";
 import path from "node:path";
 
-const port = Number(process.env.VOLLEY_PORT ?? 18_000 + (process.pid % 2_000));
-const db = path.join(os.tmpdir(), `volley-web-tests-${process.pid}-${Date.now()}.db`);
+// The config is read again in each worker: the runner picks the port and database once and
+// the workers inherit them through the environment.
+process.env.VOLLEY_PORT ??= String(18_000 + (process.pid % 2_000));
+process.env.VOLLEY_TEST_DB ??= path.join(os.tmpdir(), `volley-web-tests-${process.pid}-${Date.now()}.db`);
+const port = Number(process.env.VOLLEY_PORT);
+const db = process.env.VOLLEY_TEST_DB;
 const bin = process.env.VOLLEY_BIN;
 const serve = `serve --addr 127.0.0.1:${port} --db ${db}`;
 

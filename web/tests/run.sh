@@ -20,4 +20,8 @@ if [ -z "${VOLLEY_BIN:-}" ]; then
   target="$(cd "$root" && cargo metadata --no-deps --format-version 1 | node -e 'let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => console.log(JSON.parse(s).target_directory))')"
   export VOLLEY_BIN="$target/release/volley"
 fi
+# A fresh database for the test server, removed afterwards.
+scratch="$(mktemp -d)"
+trap 'rm -rf "$scratch"' EXIT
+export VOLLEY_TEST_DB="$scratch/volley.db"
 npx playwright test
