@@ -140,6 +140,13 @@ impl HexCommandGame {
     /// Applies an action already known to be legal, then plays out any phase in which the
     /// side to decide could only end it.
     pub fn apply_legal(&mut self, a: HcAction, dice: &mut dyn Dice) -> Vec<Event> {
+        let mut events = self.apply_effects(a, dice);
+        self.skip_empty_phases(dice, &mut events);
+        events
+    }
+
+    /// The action and its immediate consequences, without playing out the empty phases after it.
+    fn apply_effects(&mut self, a: HcAction, dice: &mut dyn Dice) -> Vec<Event> {
         let s = &mut self.state;
         let mut events = Vec::new();
         match a {
@@ -156,8 +163,16 @@ impl HexCommandGame {
             _ => movement::apply(s, a, &mut events),
         }
         sequence::settle(s, dice, &mut events);
-        self.skip_empty_phases(dice, &mut events);
         events
+    }
+
+    /// The action, if it is legal now; otherwise why not.
+    fn checked(&self, action: Action) -> Result<HcAction, Illegal> {
+        let a = HcAction::decode(action).ok_or_else(|| Illegal::new("not a Hex Command action"))?;
+        if !is_legal(&self.state, a) {
+            return Err(Illegal::new(self.why_illegal(a)));
+        }
+        Ok(a)
     }
 
     fn skip_empty_phases(&mut self, dice: &mut dyn Dice, events: &mut Vec<Event>) {
@@ -238,11 +253,13 @@ impl Game for HexCommandGame {
     }
 
     fn apply(&mut self, action: Action, dice: &mut dyn Dice) -> Result<Vec<Event>, Illegal> {
-        let a = HcAction::decode(action).ok_or_else(|| Illegal::new("not a Hex Command action"))?;
-        if !is_legal(&self.state, a) {
-            return Err(Illegal::new(self.why_illegal(a)));
-        }
+        let a = self.checked(action)?;
         Ok(self.apply_legal(a, dice))
+    }
+
+    fn preview(&mut self, action: Action, dice: &mut dyn Dice) -> Result<Vec<Event>, Illegal> {
+        let a = self.checked(action)?;
+        Ok(self.apply_effects(a, dice))
     }
 
     fn notation(&self, action: Action) -> String {

@@ -168,6 +168,13 @@ pub trait Game: Send + Sync {
     /// reason and changes nothing.
     fn apply(&mut self, action: Action, dice: &mut dyn Dice) -> Result<Vec<Event>, Illegal>;
 
+    /// Applies an action like [`Game::apply`], but stops right after its own effects: phases
+    /// the ruleset would play out by itself afterwards (and their dice) are left unplayed.
+    /// Odds use this, so they weigh the action's own rolls only.
+    fn preview(&mut self, action: Action, dice: &mut dyn Dice) -> Result<Vec<Event>, Illegal> {
+        self.apply(action, dice)
+    }
+
     /// The action's text notation, as `legal` prints it and `apply` reads it.
     fn notation(&self, action: Action) -> String;
 

@@ -49,7 +49,7 @@ pub fn odds(
     loop {
         e.begin();
         let mut g = game.clone_game();
-        g.apply(action, &mut e)?;
+        g.preview(action, &mut e)?;
         *tally
             .entry(describe_change(&before, &g.view(viewer)))
             .or_default() += e.probability();
@@ -69,7 +69,7 @@ pub fn odds(
         let mut dice = SeededDice::new(Seed::from_u64(0x0dd5));
         for _ in 0..SAMPLES {
             let mut g = game.clone_game();
-            g.apply(action, &mut dice)?;
+            g.preview(action, &mut dice)?;
             *tally
                 .entry(describe_change(&before, &g.view(viewer)))
                 .or_default() += 1.0 / SAMPLES as f64;

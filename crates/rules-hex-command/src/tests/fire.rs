@@ -376,3 +376,27 @@ fn firing_at_the_flank_is_a_bonus() {
     );
     assert_eq!(g.u("b1").hits, 1);
 }
+
+#[test]
+fn odds_of_a_shot_weigh_its_own_die_only() {
+    // The only shot of the phase: applying it would play out the following phases too.
+    let units = unit("r1", "red", "infantry", "0508", "N", "")
+        + &unit("b1", "blue", "infantry", "0505", "S", "");
+    let g = red_fires("", &[], &units);
+    let a = g.parse_action("fire r1 0505").unwrap();
+    let odds = volley_core::odds::odds(&g, a, Some(Side::Red)).unwrap();
+    assert!(odds.exact);
+    assert_eq!(odds.trials, 6, "one d6, nothing after it");
+    let got: Vec<(String, f64)> = odds
+        .outcomes
+        .iter()
+        .map(|o| (o.outcome.clone(), o.probability))
+        .collect();
+    assert_eq!(got[0].0, "no effect");
+    assert!((got[0].1 - 2.0 / 3.0).abs() < 1e-12);
+    assert_eq!(got[1].0, "0505 b1: hits 0→1");
+    assert!(
+        (got[1].1 - 1.0 / 3.0).abs() < 1e-12,
+        "Code is the blue or red star"
+    );
+}
