@@ -1,7 +1,8 @@
 //! Odds for a seat, guarded. `volley_core::odds` walks every die sequence an action can
 //! produce, taking `1` for each new die; rules that roll again until the dice differ
-//! (initiative ties) would then roll for ever and the request would eat the server's memory.
-//! Here the game is wrapped so one application of the action may roll at most
+//! (initiative ties, when an action's preview reaches them) would then roll for ever and the
+//! request would eat the server's memory. Here the game is wrapped so one application of the
+//! action may roll at most
 //! [`MAX_ROLLS`] dice from the walker; past that the dice run through their faces in turn
 //! (which ends any "roll again" loop) and the walk is marked as cut short.
 
@@ -86,6 +87,15 @@ impl Game for Watched {
         };
         self.game.apply(action, &mut capped)
     }
+    fn preview(&mut self, action: Action, dice: &mut dyn Dice) -> Result<Vec<Event>, Illegal> {
+        let mut capped = Capped {
+            inner: dice,
+            left: MAX_ROLLS,
+            face: 0,
+            cut_short: &self.cut_short,
+        };
+        self.game.preview(action, &mut capped)
+    }
     fn notation(&self, action: Action) -> String {
         self.game.notation(action)
     }
@@ -112,5 +122,90 @@ impl Game for Watched {
     }
     fn check_invariants(&self) -> Result<(), String> {
         self.game.check_invariants()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Both sides roll a d6, again and again until the dice differ: the shape of an
+    /// initiative roll with ties rolled again.
+    #[derive(Clone)]
+    struct Initiative {
+        winner: Option<Side>,
+    }
+
+    impl Game for Initiative {
+        fn ruleset(&self) -> &'static str {
+            "initiative"
+        }
+        fn start(&mut self, _: &mut dyn Dice) -> Vec<Event> {
+            Vec::new()
+        }
+        fn to_decide(&self) -> Option<Side> {
+            self.winner.is_none().then_some(Side::Red)
+        }
+        fn legal_actions(&self) -> Vec<Action> {
+            vec![Action(0)]
+        }
+        fn apply(&mut self, _: Action, dice: &mut dyn Dice) -> Result<Vec<Event>, Illegal> {
+            let winner = loop {
+                let (red, blue) = (dice.roll(6), dice.roll(6));
+                if red != blue {
+                    break if red > blue { Side::Red } else { Side::Blue };
+                }
+            };
+            self.winner = Some(winner);
+            Ok(Vec::new())
+        }
+        fn notation(&self, _: Action) -> String {
+            "roll".into()
+        }
+        fn parse_action(&self, _: &str) -> Result<Action, Illegal> {
+            Ok(Action(0))
+        }
+        fn turn(&self) -> u32 {
+            1
+        }
+        fn outcome(&self) -> Option<Outcome> {
+            None
+        }
+        fn view(&self, viewer: Option<Side>) -> View {
+            View {
+                ruleset: "initiative".into(),
+                scenario: String::new(),
+                title: String::new(),
+                viewer,
+                turn: 1,
+                turn_limit: 1,
+                phase: format!("{:?}", self.winner),
+                phasing: None,
+                to_decide: self.to_decide(),
+                map: volley_core::map::Map::open(1, 1).to_view(),
+                sides: Vec::new(),
+                units: Vec::new(),
+                markers: Vec::new(),
+                objectives: Vec::new(),
+                outcome: None,
+            }
+        }
+        fn clone_game(&self) -> Box<dyn Game> {
+            Box::new(self.clone())
+        }
+        fn check_invariants(&self) -> Result<(), String> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn rolling_again_on_ties_does_not_run_the_odds_for_ever() {
+        // Unguarded, the walker's first path rolls 1 against 1 for ever.
+        let game = Box::new(Initiative { winner: None });
+        match odds(game, Action(0), Side::Red) {
+            Ok(o) => assert!(!o.exact, "sampled, since the walk was cut short"),
+            Err(OddsRefusal::Endless(m)) => assert!(m.contains("without end"), "{m}"),
+            Err(OddsRefusal::Illegal(m)) => panic!("refused as illegal: {m}"),
+        }
     }
 }

@@ -167,12 +167,12 @@ pub async fn websocket(base: &str, id: &str, token: &str) -> Socket {
     socket
 }
 
-/// The next JSON message on a socket, within a few seconds.
+/// The next JSON message on a socket, within 30 seconds.
 pub async fn next_message(socket: &mut Socket) -> Value {
     loop {
-        let msg = tokio::time::timeout(Duration::from_secs(10), socket.next())
+        let msg = tokio::time::timeout(Duration::from_secs(30), socket.next())
             .await
-            .expect("a message within 10 s")
+            .expect("a message within 30 s")
             .expect("the socket stays open")
             .expect("a good frame");
         if let Message::Text(text) = msg {
