@@ -44,6 +44,8 @@ impl HeuristicSettings {
 
 /// Gains smaller than this are not worth an action: the phase ends instead.
 const END_MARGIN: f64 = 0.004;
+/// Batches of candidates looked at before giving up and ending the phase.
+const LOOK_FURTHER: usize = 4;
 /// Above this many units on the map the lookahead narrows, to keep a turn fast.
 const CROWDED: usize = 120;
 
@@ -91,25 +93,39 @@ impl Bot for HeuristicBot {
         }
         let seed: u64 = self.rng.random();
         let end = ranked.iter().find(|r| r.end).map(|r| r.action);
-        let looked: Vec<&Ranked> = ranked.iter().filter(|r| !r.end).take(k).collect();
-        if looked.is_empty() {
+        let mut choices: Vec<&Ranked> = ranked.iter().filter(|r| !r.end).collect();
+        if crowded {
+            // With many units, look at one action per unit so that a few units' poor options
+            // cannot crowd out everyone else's.
+            let mut seen = std::collections::HashSet::new();
+            choices.retain(|r| seen.insert(r.unit.clone()));
+        }
+        if choices.is_empty() {
             return end.unwrap_or(legal[0]);
         }
         let base = eval.evaluate(&view);
         let samples = if crowded { 1 } else { self.settings.samples };
         let worlds = Worlds::new(game, &view, side, seed, samples);
-        let mut best = (f64::NEG_INFINITY, looked[0]);
-        for r in looked {
-            let gain = worlds.mean_gain(r.action, &eval, base);
-            // A sliver of the cheap ordering breaks ties between equal lookaheads.
-            let score = gain + 1e-4 * r.prior;
-            if score > best.0 {
-                best = (score, r);
+        let mut best = (f64::NEG_INFINITY, choices[0]);
+        let mut worth = false;
+        // Look at the best few; when none of them is worth playing, at the next few, up to
+        // a limit, before ending the phase.
+        for batch in choices.chunks(k.max(1)).take(LOOK_FURTHER) {
+            for &r in batch {
+                let gain = worlds.mean_gain(r.action, &eval, base);
+                // A sliver of the cheap ordering breaks ties between equal lookaheads.
+                let score = gain + 1e-4 * r.prior;
+                if score > best.0 {
+                    best = (score, r);
+                }
+            }
+            // An attack that does no harm is worth making even when the sampled dice all
+            // missed: its expected effect is still positive.
+            worth = best.0 > END_MARGIN || (best.1.attack && best.0 > -END_MARGIN);
+            if worth {
+                break;
             }
         }
-        // An attack that does no harm is worth making even when the sampled dice all
-        // missed: its expected effect is still positive.
-        let worth = best.0 > END_MARGIN || (best.1.attack && best.0 > -END_MARGIN);
         match end {
             Some(end) if !worth => end,
             _ => best.1.action,
@@ -191,6 +207,8 @@ pub struct Ranked {
     pub end: bool,
     /// It names a hex held by an enemy (fire, melee, charge).
     pub attack: bool,
+    /// The acting unit's id, when the notation names one of the side's units.
+    pub unit: Option<String>,
 }
 
 /// Orders the legal actions, best first, by what their notation names: the acting unit
@@ -238,6 +256,7 @@ pub fn priors(game: &dyn Game, legal: &[Action], view: &View, eval: &Evaluator) 
                     prior: 0.0,
                     end: true,
                     attack: false,
+                    unit: None,
                 };
             }
             let words: Vec<&str> = text.split_whitespace().collect();
@@ -255,6 +274,7 @@ pub fn priors(game: &dyn Game, legal: &[Action], view: &View, eval: &Evaluator) 
                 prior,
                 end: false,
                 attack: target.is_some(),
+                unit: unit.map(|u| u.id.clone()),
             }
         })
         .collect();
@@ -307,7 +327,10 @@ fn move_prior(
     let Some(from) = g.hex(&u.hex) else {
         return 0.0;
     };
-    let mut p = 1.0 + goal_distance(from) as f64 - goal_distance(to) as f64;
+    // One hex nearer is all a step should promise: a longer jump (through a friend, say)
+    // has costs the lookahead must weigh.
+    let nearer = goal_distance(from) as f64 - goal_distance(to) as f64;
+    let mut p = 1.0 + nearer.min(1.0);
     let weak = eval.weakened(u);
     if (weak || is_guns(u)) && near_enemy(to, if weak { 2 } else { 1 }) {
         p -= 3.0;

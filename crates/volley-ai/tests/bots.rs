@@ -153,5 +153,8 @@ fn no_bot_decides_from_what_its_side_cannot_see() {
         }
         caught |= Peeker.choose(&real, Side::Red) != Peeker.choose(&swapped, Side::Red);
     }
-    assert!(caught, "the test cannot tell a bot that peeks from one that does not");
+    assert!(
+        caught,
+        "the test cannot tell a bot that peeks from one that does not"
+    );
 }
