@@ -169,11 +169,30 @@ impl Dice for ForcedDice<'_> {
 /// Walks every sequence of die results an action can produce, depth first, for exact odds.
 /// Each pass replays a prefix of chosen results and takes `1` for any die past the prefix,
 /// remembering how many sides that die had so the next pass can advance it.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct DiceEnumerator {
     prefix: Vec<u32>,
     sides: Vec<u32>,
     pos: usize,
+    /// Past this many dice in one pass (rules that reroll ties can roll for ever when every
+    /// new die is a 1) the walk stops being exact: further dice come from `spill`.
+    max_depth: usize,
+    spill: SeededDice,
+    /// Set once a pass went past `max_depth`: the walk cannot be exact.
+    pub truncated: bool,
+}
+
+impl Default for DiceEnumerator {
+    fn default() -> Self {
+        DiceEnumerator {
+            prefix: Vec::new(),
+            sides: Vec::new(),
+            pos: 0,
+            max_depth: 64,
+            spill: SeededDice::new(Seed([7; 32])),
+            truncated: false,
+        }
+    }
 }
 
 impl DiceEnumerator {
@@ -212,6 +231,10 @@ impl DiceEnumerator {
 
 impl Dice for DiceEnumerator {
     fn roll(&mut self, sides: u32) -> u32 {
+        if self.pos >= self.max_depth {
+            self.truncated = true;
+            return self.spill.roll(sides);
+        }
         let v = if self.pos < self.prefix.len() {
             self.prefix[self.pos]
         } else {
@@ -267,6 +290,22 @@ mod tests {
         }
         assert_eq!(seen.len(), 36);
         assert!((total - 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn enumerator_gives_up_exactness_on_endless_rerolls() {
+        let mut e = DiceEnumerator::new();
+        e.begin();
+        // A tie-reroll loop: with every new die a 1 it would never end.
+        let mut rolls = 0;
+        loop {
+            rolls += 2;
+            if e.roll(6) != e.roll(6) {
+                break;
+            }
+            assert!(rolls < 10_000);
+        }
+        assert!(e.truncated);
     }
 
     #[test]

@@ -54,7 +54,8 @@ pub fn odds(
             .entry(describe_change(&before, &g.view(viewer)))
             .or_default() += e.probability();
         leaves += 1;
-        if !e.advance() {
+        if e.truncated || !e.advance() {
+            exact = !e.truncated;
             break;
         }
         if leaves >= EXACT_LIMIT {
