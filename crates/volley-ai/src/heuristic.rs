@@ -44,7 +44,7 @@ impl HeuristicSettings {
 
 /// Gains smaller than this are not worth an action: the phase ends instead.
 const END_MARGIN: f64 = 0.004;
-/// Batches of candidates looked at before giving up and ending the phase.
+/// Batches of candidates looked at on a crowded map before ending the phase.
 const LOOK_FURTHER: usize = 4;
 /// Above this many units on the map the lookahead narrows, to keep a turn fast.
 const CROWDED: usize = 120;
@@ -108,9 +108,10 @@ impl Bot for HeuristicBot {
         let worlds = Worlds::new(game, &view, side, seed, samples);
         let mut best = (f64::NEG_INFINITY, choices[0]);
         let mut worth = false;
-        // Look at the best few; when none of them is worth playing, at the next few, up to
-        // a limit, before ending the phase.
-        for batch in choices.chunks(k.max(1)).take(LOOK_FURTHER) {
+        // Look at the best few; on a crowded map, when none of them is worth playing, at the
+        // next few, up to a limit, before ending the phase.
+        let batches = if crowded { LOOK_FURTHER } else { 1 };
+        for batch in choices.chunks(k.max(1)).take(batches) {
             for &r in batch {
                 let gain = worlds.mean_gain(r.action, &eval, base);
                 // A sliver of the cheap ordering breaks ties between equal lookaheads.
