@@ -7,8 +7,7 @@ use crate::melee;
 use crate::scenario::may_stand;
 use crate::state::*;
 use crate::units::Arm;
-use std::collections::HashMap;
-use volley_core::geometry::{front_hexes, label, step, Facing};
+use volley_core::geometry::{col_row, front_hexes, label, step, Facing};
 use volley_core::map::{Hexside, Terrain};
 use volley_core::{Event, Hex, Side};
 
@@ -79,40 +78,71 @@ fn enemy_zoc_here(s: &State, side: Side, hex: Hex) -> Vec<usize> {
 /// Who stands where and whose zones of control cover which hexes, gathered once for a
 /// listing of legal moves instead of scanning every unit for every step considered.
 pub(crate) struct Board {
-    units: HashMap<Hex, usize>,
-    guns: HashMap<Hex, usize>,
-    zones: HashMap<Hex, Vec<usize>>,
+    width: i32,
+    height: i32,
+    /// Per map cell: the unit standing there, plus one (0: nobody).
+    units: Vec<u16>,
+    /// Per map cell: the unit whose abandoned guns stand there, plus one.
+    guns: Vec<u16>,
+    /// Per map cell: the first link of its list of zones of control, plus one.
+    zone_head: Vec<u32>,
+    /// Links: the next link plus one (0: the end), and the unit whose zone it is.
+    zone_links: Vec<(u32, u16)>,
 }
 
 impl Board {
     pub(crate) fn new(s: &State) -> Board {
+        let map = s.map();
+        let cells = (map.width * map.height).max(0) as usize;
         let mut b = Board {
-            units: HashMap::with_capacity(s.units.len()),
-            guns: HashMap::new(),
-            zones: HashMap::with_capacity(3 * s.units.len()),
+            width: map.width,
+            height: map.height,
+            units: vec![0; cells],
+            guns: vec![0; cells],
+            zone_head: vec![0; cells],
+            zone_links: Vec::with_capacity(3 * s.units.len()),
         };
         for (i, u) in s.units.iter().enumerate().filter(|(_, u)| u.active()) {
-            b.units.entry(u.hex).or_insert(i);
-            if let Some(g) = u.guns_at {
-                b.guns.entry(g).or_insert(i);
+            if let Some(c) = b.cell(u.hex) {
+                if b.units[c] == 0 {
+                    b.units[c] = i as u16 + 1;
+                }
+            }
+            if let Some(c) = u.guns_at.and_then(|g| b.cell(g)) {
+                if b.guns[c] == 0 {
+                    b.guns[c] = i as u16 + 1;
+                }
             }
             if u.arm.is_real() && s.has_zoc(i) {
                 for h in front_hexes(u.hex, u.facing) {
-                    b.zones.entry(h).or_default().push(i);
+                    if let Some(c) = b.cell(h) {
+                        b.zone_links.push((b.zone_head[c], i as u16));
+                        b.zone_head[c] = b.zone_links.len() as u32;
+                    }
                 }
             }
         }
         b
     }
 
-    /// As [`State::unit_at`].
+    fn cell(&self, hex: Hex) -> Option<usize> {
+        let (c, r) = col_row(hex);
+        (c >= 1 && r >= 1 && c <= self.width && r <= self.height)
+            .then(|| ((r - 1) * self.width + (c - 1)) as usize)
+    }
+
+    /// As [`State::unit_at`] (nobody stands off the map).
     fn unit_at(&self, hex: Hex) -> Option<usize> {
-        self.units.get(&hex).copied()
+        self.cell(hex)
+            .and_then(|c| self.units[c].checked_sub(1))
+            .map(usize::from)
     }
 
     /// As [`State::guns_at`].
     fn guns_at(&self, hex: Hex) -> Option<usize> {
-        self.guns.get(&hex).copied()
+        self.cell(hex)
+            .and_then(|c| self.guns[c].checked_sub(1))
+            .map(usize::from)
     }
 
     /// The units not of `side` whose zone of control covers `hex` (as `enemy_zoc_here`).
@@ -122,12 +152,13 @@ impl Board {
         side: Side,
         hex: Hex,
     ) -> impl Iterator<Item = usize> + 'a {
-        self.zones
-            .get(&hex)
-            .into_iter()
-            .flatten()
-            .copied()
-            .filter(move |&e| s.units[e].side != side)
+        let mut link = self.cell(hex).map_or(0, |c| self.zone_head[c]);
+        std::iter::from_fn(move || {
+            let (next, unit) = *self.zone_links.get(link.checked_sub(1)? as usize)?;
+            link = next;
+            Some(usize::from(unit))
+        })
+        .filter(move |&e| s.units[e].side != side)
     }
 }
 
