@@ -45,8 +45,7 @@ pub fn odds(
     let mut tally: BTreeMap<String, f64> = BTreeMap::new();
     let mut e = DiceEnumerator::new();
     let mut leaves = 0usize;
-    let mut exact = true;
-    loop {
+    let exact = loop {
         e.begin();
         let mut g = game.clone_game();
         g.preview(action, &mut e)?;
@@ -55,14 +54,12 @@ pub fn odds(
             .or_default() += e.probability();
         leaves += 1;
         if e.truncated || !e.advance() {
-            exact = !e.truncated;
-            break;
+            break !e.truncated;
         }
         if leaves >= EXACT_LIMIT {
-            exact = false;
-            break;
+            break false;
         }
-    }
+    };
     let trials = if exact {
         leaves
     } else {

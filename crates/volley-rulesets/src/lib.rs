@@ -40,7 +40,8 @@ pub fn bundled() -> &'static [Bundled] {
         "hc-crossroads",
         "hc-night-march",
         "sad-river-crossing",
-        "grid-ridge"
+        "grid-ridge",
+        "hc-corps"
     ]
 }
 

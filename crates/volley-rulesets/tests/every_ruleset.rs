@@ -33,8 +33,8 @@ const GAMES_PER_SCENARIO: usize = 300;
 /// …and about this many actions in all, so long scenarios play fewer games (the whole test
 /// stays near a minute in a debug build on two cores).
 const ACTIONS_PER_SCENARIO: usize = 25_000;
-/// But never fewer games than this.
-const MIN_GAMES: usize = 10;
+/// But never fewer games than this (a corps-sized battle is one long game on its own).
+const MIN_GAMES: usize = 2;
 /// A game still going after this many actions counts as one that never ends.
 const MAX_ACTIONS: usize = 50_000;
 /// One position in this many has its views checked (views are the costly part)…
