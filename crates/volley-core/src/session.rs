@@ -74,6 +74,8 @@ pub struct Session {
     seed: Seed,
     pub scenario_name: String,
     pub scenario_text: String,
+    /// The options given when the game was made (the scenario's own `[options]` are in its
+    /// text), so a replay sets the game up exactly as it was.
     pub options: Options,
     pub records: Vec<Record>,
     pub log: Vec<LoggedEvent>,
@@ -97,7 +99,7 @@ impl Session {
             seed,
             scenario_name: scenario_name.to_string(),
             scenario_text: source.text.clone(),
-            options: resolved_options(options),
+            options: options.clone(),
             records: Vec::new(),
             log: Vec::new(),
             reveal_seed: true,
@@ -251,10 +253,6 @@ impl Session {
             actions: self.records.clone(),
         }
     }
-}
-
-fn resolved_options(options: &Options) -> Options {
-    options.clone()
 }
 
 fn show_rolls(rolls: &[Roll]) -> String {
