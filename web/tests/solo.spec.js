@@ -13,6 +13,16 @@ test("solo game against the computer: move, fire with odds, log, reload", async 
   /** @type {string[]} */
   const errors = [];
   page.on("pageerror", (e) => errors.push(e.message));
+  // Every odds answer the page receives, by action. The page may ask before the test looks
+  // (a unit still selected from the last phase has its targets' odds fetched as soon as its
+  // fire phase begins) and then serves them from its cache, so record them all from the start.
+  /** @type {Map<string, any>} */
+  const oddsSeen = new Map();
+  page.on("response", async (r) => {
+    if (!r.url().endsWith("/odds") || !r.ok()) return;
+    const action = r.request().postDataJSON()?.action;
+    if (typeof action === "string") oddsSeen.set(action, await r.json());
+  });
 
   await page.goto("/");
   await page.locator('[data-scenario="hc-first-clash"]').click();
@@ -41,12 +51,23 @@ test("solo game against the computer: move, fire with odds, log, reload", async 
       const targets = (/** @type {string} */ a) => fires.filter((b) => b.split(" ")[1] === a.split(" ")[1]).length;
       const action = [...fires].sort((a, b) => Number(a.startsWith("fire r4 ")) - Number(b.startsWith("fire r4 ")) || targets(a) - targets(b))[0];
       const [, unit, target] = action.split(" ");
-      const answer = page.waitForResponse((r) => r.url().endsWith("/odds") && r.request().postDataJSON()?.action === action, { timeout: 600_000 });
       await page.locator(`svg.map .counter[data-unit="${unit}"]`).click();
       await expect(page.locator(`svg.map .mark.fire[data-mark="${target}"]`)).toBeVisible();
-      const odds = await (await answer).json();
-      const none = odds.outcomes.find((/** @type {any} */ o) => o.outcome === "no effect")?.probability ?? 0;
-      await expect(page.locator(`svg.map [data-mark-text="${target}"]`)).toHaveText(`hit ${Math.round((1 - none) * 100)}%`);
+      // The mark shows the chance of any effect from the odds the server gave (the latest
+      // answer for this action: an earlier phase may have asked too, from another position).
+      const shown = page.locator(`svg.map [data-mark-text="${target}"]`);
+      const expected = () => {
+        const odds = oddsSeen.get(action);
+        if (!odds) return null;
+        const none = odds.outcomes.find((/** @type {any} */ o) => o.outcome === "no effect")?.probability ?? 0;
+        return `hit ${Math.round((1 - none) * 100)}%`;
+      };
+      await expect
+        .poll(async () => expected() !== null && (await shown.textContent()) === expected(), {
+          message: `the page shows the odds the server gave for ${action}`,
+          timeout: 300_000,
+        })
+        .toBe(true);
       await clickHex(page, target);
       await expect(page.locator(".confirm")).toBeVisible();
       await expect(page.locator(".confirm .odds")).toContainText("%");
