@@ -106,6 +106,39 @@ pub(crate) fn legal(s: &State) -> Vec<HcAction> {
     out
 }
 
+/// Whether the side to decide has anything to do but end the phase: the same question as
+/// "does `legal` list more than `end`", answered at the first unit that can act instead of
+/// listing every unit's actions.
+pub(crate) fn has_choice(s: &State) -> bool {
+    match s.phase {
+        Phase::Over => false,
+        Phase::Advance => !s.advances.is_empty(),
+        Phase::Movement => {
+            let mut out = Vec::new();
+            movement::legal_commanders(s, &mut out);
+            if !out.is_empty() {
+                return true;
+            }
+            let board = movement::Board::new(s);
+            (0..s.units.len()).any(|i| {
+                movement::unit_moves(s, &board, i, &mut out);
+                !out.is_empty()
+            })
+        }
+        Phase::NonPhasingFire | Phase::PhasingFire => {
+            let side = decider(s).expect("a fire phase has a side to decide");
+            (0..s.units.len()).any(|i| {
+                s.units[i].side == side && fire::may_fire(s, i) && !fire::shots(s, i).is_empty()
+            })
+        }
+        Phase::Melee => {
+            let mut out = Vec::new();
+            melee::legal(s, &mut out);
+            !out.is_empty()
+        }
+    }
+}
+
 /// Whether an action is legal now. A unit's move or shot is checked against that unit's
 /// actions alone; anything else against the whole list.
 pub(crate) fn is_legal(s: &State, a: HcAction) -> bool {
@@ -177,8 +210,7 @@ impl HexCommandGame {
 
     fn skip_empty_phases(&mut self, dice: &mut dyn Dice, events: &mut Vec<Event>) {
         while self.state.phase != Phase::Over && self.state.phase != Phase::Advance {
-            let l = legal(&self.state);
-            if l.len() != 1 || l[0] != HcAction::End {
+            if has_choice(&self.state) {
                 break;
             }
             sequence::end_phase(&mut self.state, dice, events);

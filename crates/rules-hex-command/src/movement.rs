@@ -195,6 +195,15 @@ fn step_open(s: &State, board: &Board, i: usize, from: Hex, to: Hex) -> bool {
 }
 
 pub fn legal(s: &State, out: &mut Vec<HcAction>) {
+    legal_commanders(s, out);
+    let board = Board::new(s);
+    for i in 0..s.units.len() {
+        unit_moves(s, &board, i, out);
+    }
+}
+
+/// Attaching a ready commander to a unit of the phasing side.
+pub(crate) fn legal_commanders(s: &State, out: &mut Vec<HcAction>) {
     let side = s.phasing();
     for (ci, c) in s.commanders.iter().enumerate() {
         if c.side != side || c.status != CommanderStatus::Ready || c.attached.is_some() {
@@ -214,10 +223,6 @@ pub fn legal(s: &State, out: &mut Vec<HcAction>) {
                 });
             }
         }
-    }
-    let board = Board::new(s);
-    for i in 0..s.units.len() {
-        unit_moves(s, &board, i, out);
     }
 }
 

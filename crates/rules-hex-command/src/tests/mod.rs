@@ -176,6 +176,15 @@ fn bundled_scenarios_play_to_the_end_with_random_moves() {
             while g.outcome().is_none() {
                 let legal = g.legal_actions();
                 assert!(!legal.is_empty(), "{name} seed {seed}: stuck");
+                if g.state.phase != Phase::Advance {
+                    // The quick test that skips empty phases agrees with the full listing.
+                    assert_eq!(
+                        has_choice(&g.state),
+                        legal.len() > 1,
+                        "{name} seed {seed}: has_choice in {:?}",
+                        g.state.phase
+                    );
+                }
                 let a = legal[rng.random_range(0..legal.len())];
                 g.apply(a, &mut dice).unwrap();
                 if let Err(e) = g.check_invariants() {
