@@ -10,7 +10,7 @@ use std::sync::Arc;
 use volley_core::geometry::{label, parse_label};
 use volley_core::map::{Grid, Map};
 use volley_core::view::View;
-use volley_core::{Action, Dice, Event, Game, Hex, Illegal, Outcome, Side};
+use volley_core::{reach_by_steps, Action, Dice, Event, Game, Hex, Illegal, Outcome, Reach, Side};
 
 /// How far (in tiles) a commander rides to attach to another unit, or to escape when the unit
 /// it is with is destroyed. The text gives commanders no movement; 4 is a cavalry move.
@@ -633,6 +633,27 @@ impl Game for GridGame {
 
     fn clone_game(&self) -> Box<dyn Game> {
         Box::new(self.clone())
+    }
+
+    /// The tiles the unit can still move to this turn, one tile a step (Movement Rules 1).
+    fn reach(&self, unit: &str) -> Vec<Reach> {
+        let Some(i) = self.unit_index(unit) else {
+            return Vec::new();
+        };
+        if self.to_decide() != Some(self.units[i].side) {
+            return Vec::new();
+        }
+        reach_by_steps(self.clone(), self.units[i].tile, |g: &GridGame| {
+            tiles::neighbours(&g.setup.map, g.units[i].tile)
+                .into_iter()
+                .filter(|&(_, to)| g.check(Order::Move { unit: i, to }).is_ok())
+                .map(|(_, to)| {
+                    let mut after = g.clone();
+                    after.do_move(i, to);
+                    (to, after)
+                })
+                .collect()
+        })
     }
 
     fn check_invariants(&self) -> Result<(), String> {

@@ -168,6 +168,23 @@ fn movement_is_through_tile_sides_not_corners() {
 }
 
 #[test]
+fn reach_lists_the_tiles_a_unit_can_move_to_through_sides() {
+    use volley_core::geometry::{col_row, parse_label};
+    let g = open_field("square");
+    let reach = g.reach("r1");
+    // Line infantry moves two tiles, through sides only: every tile two sides away or
+    // nearer, on the map, but r2's (only cavalry passes through or stops with friends).
+    let (c0, r0) = col_row(parse_label("0305").unwrap());
+    assert_eq!(reach.len(), 10, "{reach:?}");
+    for r in &reach {
+        let (c, row) = col_row(parse_label(&r.hex).unwrap());
+        assert_eq!(r.cost, c.abs_diff(c0) + row.abs_diff(r0), "{r:?}");
+        assert_ne!(r.hex, "0105");
+    }
+    assert!(g.reach("b1").is_empty(), "not blue's turn");
+}
+
+#[test]
 fn units_move_only_once_per_turn() {
     let mut g = open_field("square");
     play(&mut g, "move r1 0304", &[]);

@@ -10,7 +10,9 @@ use std::sync::Arc;
 use volley_core::geometry::{label, step, Facing};
 use volley_core::map::Map;
 use volley_core::view::{ObjectiveView, SideView, UnitView};
-use volley_core::{Action, Dice, Event, Game, Hex, Illegal, Outcome, Side, View};
+use volley_core::{
+    reach_by_steps, Action, Dice, Event, Game, Hex, Illegal, Outcome, Reach, Side, View,
+};
 
 /// What the scenario fixed, which never changes in play.
 #[derive(Debug)]
@@ -433,6 +435,28 @@ impl Game for StandAndDieGame {
 
     fn clone_game(&self) -> Box<dyn Game> {
         Box::new(self.clone())
+    }
+
+    /// The hexes the unit can still march to this turn, a hex of march each.
+    fn reach(&self, unit: &str) -> Vec<Reach> {
+        let Some(i) = self.units.iter().position(|u| u.id == unit) else {
+            return Vec::new();
+        };
+        if self.phase != Phase::March(self.units[i].side) {
+            return Vec::new();
+        }
+        reach_by_steps(self.clone(), self.units[i].hex, |g: &StandAndDieGame| {
+            Facing::ALL
+                .into_iter()
+                .map(|f| step(g.units[i].hex, f))
+                .filter(|&to| g.check(Order::Move { unit: i, to }).is_ok())
+                .map(|to| {
+                    let mut after = g.clone();
+                    after.march(i, to);
+                    (to, after)
+                })
+                .collect()
+        })
     }
 
     fn check_invariants(&self) -> Result<(), String> {

@@ -226,6 +226,38 @@ pub struct Reach {
     pub cost: u32,
 }
 
+/// [`Game::reach`] for rulesets whose units move one hex (or tile) per action: a
+/// breadth-first walk from `start` in which `steps` gives, for a position, each hex the unit
+/// may step into next and the position after that step. The cost of a hex is the fewest
+/// steps that reach it; the unit's own hex is not listed.
+pub fn reach_by_steps<S>(
+    start: S,
+    origin: crate::Hex,
+    steps: impl Fn(&S) -> Vec<(crate::Hex, S)>,
+) -> Vec<Reach> {
+    let mut seen = std::collections::HashSet::from([origin]);
+    let mut out = Vec::new();
+    let mut frontier = vec![start];
+    let mut cost = 0;
+    while !frontier.is_empty() {
+        cost += 1;
+        let mut next = Vec::new();
+        for position in &frontier {
+            for (hex, after) in steps(position) {
+                if seen.insert(hex) {
+                    out.push(Reach {
+                        hex: crate::geometry::label(hex),
+                        cost,
+                    });
+                    next.push(after);
+                }
+            }
+        }
+        frontier = next;
+    }
+    out
+}
+
 /// One game option a ruleset understands.
 #[derive(Clone, Debug, Serialize)]
 pub struct OptionSpec {

@@ -18,7 +18,9 @@ pub mod session;
 pub mod view;
 
 pub use dice::{Dice, ScriptedDice, Seed, SeededDice};
-pub use game::{Action, Event, Game, Illegal, OptionSpec, Outcome, Reach, Ruleset, Seen, Side};
+pub use game::{
+    reach_by_steps, Action, Event, Game, Illegal, OptionSpec, Outcome, Reach, Ruleset, Seen, Side,
+};
 pub use hexx::Hex;
 pub use scenario::{Options, ScenarioError, ScenarioSource};
 pub use session::{LoggedEvent, SaveFile, Session, SessionError};

@@ -318,6 +318,27 @@ fn check_legal(game: &dyn Game, legal: &[Action]) -> Result<Vec<String>, String>
     Ok(written)
 }
 
+/// The map's movement overlay agrees with the legal list: every hex a legal `move UNIT HEX`
+/// names is among the unit's reachable hexes.
+fn check_reach(game: &dyn Game, written: &[String]) -> Result<(), String> {
+    let mut reach: std::collections::HashMap<&str, Vec<String>> = Default::default();
+    for text in written {
+        let words: Vec<&str> = text.split_whitespace().collect();
+        let ["move", unit, hex] = words[..] else {
+            continue;
+        };
+        let hexes = reach
+            .entry(unit)
+            .or_insert_with(|| game.reach(unit).into_iter().map(|r| r.hex).collect());
+        if !hexes.iter().any(|h| h == hex) {
+            return Err(format!(
+                "\"{text}\" is legal but {hex} is not in {unit}'s reach {hexes:?}"
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Every legal action is accepted on a clone, twice with the same dice for the same result,
 /// and the position it was tried from is untouched.
 fn try_every_legal_action(game: &dyn Game, legal: &[Action], seed: u64) -> Result<(), String> {
@@ -438,6 +459,7 @@ fn play_checked(s: &Scenario, seed: u64, trail: &mut Vec<String>) -> Result<usiz
         let written = check_legal(game, &legal)?;
         if actions == 0 || mix.next() < u64::MAX / SAMPLE_ONE_IN {
             try_every_legal_action(game, &legal, mix.next())?;
+            check_reach(game, &written)?;
             check_refusals(game, &legal, &recent[side.other().index()], &mut mix)?;
         }
         recent[side.index()] = written;

@@ -187,3 +187,34 @@ fn a_side_marches_only_in_its_own_march() {
     play(&mut g, "end");
     assert!(refused(&mut g, "move r1 0403").contains("only in red's march"));
 }
+
+#[test]
+fn reach_lists_the_hexes_a_unit_can_still_march_to_with_the_hexes_it_takes() {
+    use volley_core::geometry::{distance, parse_label};
+    let text = scenario(
+        &OPEN_8X8,
+        "",
+        &[
+            unit("red", "r1", "infantry", 6, "0303", "S"),
+            unit("blue", "b1", "infantry", 6, "0305", "N"),
+        ],
+    );
+    let mut g = started(&text, 1);
+    let r1 = parse_label("0303").unwrap();
+    let reach = g.reach("r1");
+    // Every hex within two, but its own and the enemy's.
+    assert_eq!(reach.len(), 18 - 1, "{reach:?}");
+    for r in &reach {
+        let hex = parse_label(&r.hex).unwrap();
+        assert_eq!(r.cost, distance(r1, hex), "{r:?}");
+        assert_ne!(r.hex, "0305", "never into an enemy hex");
+    }
+    // After one hex of march, one more.
+    play(&mut g, "move r1 0302");
+    let reach = g.reach("r1");
+    assert_eq!(reach.len(), 6, "{reach:?}");
+    assert!(reach.iter().all(|r| r.cost == 1));
+    // The enemy's units, and anyone's outside their own march, reach nothing.
+    assert!(g.reach("b1").is_empty());
+    assert!(g.reach("nobody").is_empty());
+}
