@@ -45,6 +45,8 @@ impl GridGame {
             )
             .side(first),
         );
+        // The first roll (a tie, perhaps) opens the game-turn.
+        events[0].opens_turn = true;
         events
     }
 }

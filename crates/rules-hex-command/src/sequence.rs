@@ -41,7 +41,8 @@ pub fn begin_turn(s: &mut State, dice: &mut dyn Dice, events: &mut Vec<Event>) {
                 rolls.join("; then ")
             ),
         )
-        .side(first),
+        .side(first)
+        .opens_turn(),
     );
     begin_player_turn(s, dice, events);
 }

@@ -35,7 +35,12 @@ pub fn roll_initiative(dice: &mut dyn Dice, turn: u32) -> (Side, Event) {
         "turn {turn}: d6 rolled {roll} (1–{RED_FIRST_UP_TO} red, {}–6 blue): {first} marches first",
         RED_FIRST_UP_TO + 1
     );
-    (first, Event::new("initiative", RULE, text).side(first))
+    (
+        first,
+        Event::new("initiative", RULE, text)
+            .side(first)
+            .opens_turn(),
+    )
 }
 
 /// Room a unit takes in a hex, in figures: a man or cavalryman is one, a gun `gun_room`.

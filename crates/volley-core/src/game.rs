@@ -98,6 +98,10 @@ pub struct Event {
     pub units: Vec<String>,
     /// Who may see it: hidden units' doings are shown only to their owner.
     pub seen: Seen,
+    /// The first event of a new game turn (its initiative roll, say): the log stamps it, and
+    /// what follows it, with the new turn, and what came before it with the old one.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub opens_turn: bool,
 }
 
 impl Event {
@@ -109,7 +113,14 @@ impl Event {
             side: None,
             units: Vec::new(),
             seen: Seen::Both,
+            opens_turn: false,
         }
+    }
+
+    /// Marks the first event of a new game turn (see [`Event::opens_turn`]).
+    pub fn opens_turn(mut self) -> Event {
+        self.opens_turn = true;
+        self
     }
 
     pub fn side(mut self, side: Side) -> Event {

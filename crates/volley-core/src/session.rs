@@ -104,8 +104,9 @@ impl Session {
             log: Vec::new(),
             reveal_seed: true,
         };
+        let turn = s.game.turn();
         let events = s.game.start(&mut s.dice);
-        s.push_events(events);
+        s.push_events(events, turn);
         Ok(s)
     }
 
@@ -208,6 +209,7 @@ impl Session {
             (events, dice.rolls)
         };
         let notation = self.game.notation(action);
+        let turn_before = self.game.turn();
         self.game = next;
         self.dice = stream;
         self.records.push(Record {
@@ -216,13 +218,18 @@ impl Session {
             rolls,
         });
         let start = self.log.len();
-        self.push_events(events);
+        self.push_events(events, turn_before);
         Ok(self.log[start..].to_vec())
     }
 
-    fn push_events(&mut self, events: Vec<Event>) {
-        let turn = self.game.turn();
+    /// Logs an action's events: those before a turn-opening event belong to the turn the
+    /// action was made in, that event and the rest to the turn the game is in now.
+    fn push_events(&mut self, events: Vec<Event>, turn_before: u32) {
+        let mut turn = turn_before;
         for event in events {
+            if event.opens_turn {
+                turn = self.game.turn();
+            }
             let seq = self.log.len() as u64 + 1;
             self.log.push(LoggedEvent { seq, turn, event });
         }

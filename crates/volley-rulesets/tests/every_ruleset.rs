@@ -24,7 +24,8 @@ use volley_ai::{Bot, RandomBot};
 use volley_core::geometry::{col_row, parse_label};
 use volley_core::session::SaveFile;
 use volley_core::{
-    Action, Game, Options, Ruleset, ScenarioSource, Seed, SeededDice, Session, Side, View,
+    Action, Game, LoggedEvent, Options, Ruleset, ScenarioSource, Seed, SeededDice, Session, Side,
+    View,
 };
 use volley_rulesets::{bundled, find, new_session, rulesets, scenario_source, validate};
 
@@ -318,6 +319,40 @@ fn check_legal(game: &dyn Game, legal: &[Action]) -> Result<Vec<String>, String>
     Ok(written)
 }
 
+/// The log stamps an action's events with the turn they happened in: a turn that rolls over
+/// is opened by a marked event, before which the old turn's events come.
+fn check_turn_stamps(logged: &[LoggedEvent], before: u32, now: u32) -> Result<(), String> {
+    let opening = logged.iter().position(|e| e.event.opens_turn);
+    match opening {
+        None if now != before => {
+            return Err(format!(
+                "the turn went from {before} to {now} but no event opens the new turn"
+            ))
+        }
+        Some(i) if now == before => {
+            return Err(format!(
+                "\"{}\" opens a turn but the turn is still {now}",
+                logged[i].event.text
+            ))
+        }
+        _ => {}
+    }
+    for (i, e) in logged.iter().enumerate() {
+        let want = if opening.is_some_and(|o| i >= o) {
+            now
+        } else {
+            before
+        };
+        if e.turn != want {
+            return Err(format!(
+                "\"{}\" is stamped turn {} but happened in turn {want}",
+                e.event.text, e.turn
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// The map's movement overlay agrees with the legal list: every hex a legal `move UNIT HEX`
 /// names is among the unit's reachable hexes.
 fn check_reach(game: &dyn Game, written: &[String]) -> Result<(), String> {
@@ -465,10 +500,12 @@ fn play_checked(s: &Scenario, seed: u64, trail: &mut Vec<String>) -> Result<usiz
         recent[side.index()] = written;
         let action = bot.choose(game, side);
         trail.push(game.notation(action));
-        session
+        let turn_before = game.turn();
+        let logged = session
             .apply(action, &[])
             .map_err(|e| format!("the chosen legal action was refused: {e}"))?;
         let after = |e: String| format!("after \"{}\": {e}", trail.last().map_or("", |t| t));
+        check_turn_stamps(&logged, turn_before, session.game.turn()).map_err(after)?;
         check_rules(&*session.game).map_err(after)?;
         if mix.next() < u64::MAX / VIEWS_ONE_IN {
             check_views(&*session.game).map_err(after)?;
