@@ -2,7 +2,9 @@
 //! docs/PERFORMANCE.md records the figures and the targets they are held to. Nothing here is
 //! a test: a slow machine makes slow figures, never a failure.
 
-use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion, Throughput};
+use criterion::{
+    criterion_group, criterion_main, BatchSize, Bencher, BenchmarkId, Criterion, Throughput,
+};
 use rules_hex_command::{HexCommandGame, OPTIONS};
 use std::hint::black_box;
 use std::time::Duration;
@@ -44,28 +46,31 @@ fn random_game(game: &mut dyn Game, dice: &mut SeededDice, bot: &mut RandomBot) 
     n
 }
 
+/// Whole random games from `fresh`, a new seed for each.
+fn random_games(b: &mut Bencher, fresh: &HexCommandGame) {
+    let mut seed = 0u64;
+    b.iter_batched(
+        || {
+            seed += 1;
+            (
+                fresh.clone(),
+                SeededDice::new(Seed::from_u64(seed)),
+                RandomBot::new(seed),
+            )
+        },
+        |(mut game, mut dice, mut bot)| {
+            game.start(&mut dice);
+            random_game(&mut game, &mut dice, &mut bot)
+        },
+        BatchSize::SmallInput,
+    )
+}
+
 fn crossroads(c: &mut Criterion) {
     let fresh = hex_command("hc-crossroads", None);
     let mut g = c.benchmark_group("hc-crossroads");
 
-    g.bench_function("random game", |b| {
-        let mut seed = 0u64;
-        b.iter_batched(
-            || {
-                seed += 1;
-                (
-                    fresh.clone(),
-                    SeededDice::new(Seed::from_u64(seed)),
-                    RandomBot::new(seed),
-                )
-            },
-            |(mut game, mut dice, mut bot)| {
-                game.start(&mut dice);
-                random_game(&mut game, &mut dice, &mut bot)
-            },
-            BatchSize::SmallInput,
-        )
-    });
+    g.bench_function("random game", |b| random_games(b, &fresh));
 
     // Legal actions plus applying one of them, from positions along a random game (so the
     // median covers every kind of phase).
@@ -251,24 +256,7 @@ fn scaling(c: &mut Criterion) {
             "{n} units a side: {} actions a game on average",
             actions / 3
         );
-        g.bench_with_input(BenchmarkId::from_parameter(n), &fresh, |b, fresh| {
-            let mut seed = 0u64;
-            b.iter_batched(
-                || {
-                    seed += 1;
-                    (
-                        fresh.clone(),
-                        SeededDice::new(Seed::from_u64(seed)),
-                        RandomBot::new(seed),
-                    )
-                },
-                |(mut game, mut dice, mut bot)| {
-                    game.start(&mut dice);
-                    random_game(&mut game, &mut dice, &mut bot)
-                },
-                BatchSize::SmallInput,
-            )
-        });
+        g.bench_with_input(BenchmarkId::from_parameter(n), &fresh, random_games);
     }
     g.finish();
 }

@@ -47,6 +47,18 @@ struct Capped<'a> {
     cut_short: &'a AtomicBool,
 }
 
+impl<'a> Capped<'a> {
+    /// `inner`'s first [`MAX_ROLLS`] rolls, then made-up ones, noting that it cut short.
+    fn new(inner: &'a mut dyn Dice, cut_short: &'a AtomicBool) -> Capped<'a> {
+        Capped {
+            inner,
+            left: MAX_ROLLS,
+            face: 0,
+            cut_short,
+        }
+    }
+}
+
 impl Dice for Capped<'_> {
     fn roll(&mut self, sides: u32) -> u32 {
         if self.left > 0 {
@@ -79,22 +91,12 @@ impl Game for Watched {
         self.game.legal_actions()
     }
     fn apply(&mut self, action: Action, dice: &mut dyn Dice) -> Result<Vec<Event>, Illegal> {
-        let mut capped = Capped {
-            inner: dice,
-            left: MAX_ROLLS,
-            face: 0,
-            cut_short: &self.cut_short,
-        };
-        self.game.apply(action, &mut capped)
+        self.game
+            .apply(action, &mut Capped::new(dice, &self.cut_short))
     }
     fn preview(&mut self, action: Action, dice: &mut dyn Dice) -> Result<Vec<Event>, Illegal> {
-        let mut capped = Capped {
-            inner: dice,
-            left: MAX_ROLLS,
-            face: 0,
-            cut_short: &self.cut_short,
-        };
-        self.game.preview(action, &mut capped)
+        self.game
+            .preview(action, &mut Capped::new(dice, &self.cut_short))
     }
     fn notation(&self, action: Action) -> String {
         self.game.notation(action)
