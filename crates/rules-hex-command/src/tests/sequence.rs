@@ -341,3 +341,34 @@ fn side_with_no_units_left_loses() {
         .text
         .starts_with("red wins"));
 }
+
+#[test]
+fn the_log_stamps_turn_end_events_with_the_old_turn_and_the_initiative_with_the_new() {
+    // Sequence of Play 3 opens each turn; what the last player's phases logged before it
+    // belongs to the turn that ended.
+    let text = format!(
+        "ruleset = \"hex-command\"\nname = \"t\"\ntitle = \"t\"\nturn_limit = 5\n[map]\nrows = [{}]\n[sides.red]\nname = \"Red\"\n[sides.blue]\nname = \"Blue\"\n{}{}",
+        vec![format!("\"{}\"", [".";10].join(" ")); 10].join(", "),
+        unit("r1", "red", "infantry", "0909", "N", ""),
+        unit("b1", "blue", "infantry", "0101", "S", ""),
+    );
+    let mut s = volley_core::Session::new(
+        &crate::RULESET,
+        &volley_core::ScenarioSource::new("t.toml", text),
+        "t",
+        &volley_core::Options::new(),
+        Seed::from_u64(1),
+    )
+    .unwrap();
+    assert_eq!(s.game.turn(), 1);
+    // Player A ends its movement (its fire and melee are empty), then player B does the same,
+    // which ends the turn: B's empty phases are logged, then turn 2's initiative (red 5, blue 2).
+    s.apply_text("end", &[]).unwrap();
+    let logged = s.apply_text("end", &[5, 2]).unwrap();
+    assert_eq!(s.game.turn(), 2);
+    let opening = logged.iter().position(|e| e.event.opens_turn).unwrap();
+    assert_eq!(logged[opening].event.kind, "initiative");
+    assert!(opening > 0, "{logged:#?}");
+    assert!(logged[..opening].iter().all(|e| e.turn == 1), "{logged:#?}");
+    assert!(logged[opening..].iter().all(|e| e.turn == 2), "{logged:#?}");
+}
