@@ -20,6 +20,21 @@
  */
 
 /**
+ * Where a unit is: a hex (or a square tile) by its label, or a point on a measured table.
+ * @typedef {object} Place
+ * @property {string} [hex]
+ * @property {{x: number, y: number, facing: number}} [point]
+ */
+
+/**
+ * What a unit is made of, where the ruleset counts it.
+ * @typedef {object} Elements
+ * @property {"stands" | "figures"} kind
+ * @property {number} now
+ * @property {number} full
+ */
+
+/**
  * @typedef {object} CommanderView
  * @property {string} id
  * @property {string} name
@@ -42,18 +57,21 @@
 /**
  * @typedef {object} UnitView
  * @property {string} id
+ * @property {number} key
  * @property {string} name
  * @property {Side} side
  * @property {string} arm
  * @property {string | null} class
  * @property {string} symbol
- * @property {string} hex
+ * @property {Place} place
  * @property {Facing | null} facing
  * @property {number} hits
  * @property {number} max_hits
  * @property {number} te
  * @property {number} max_te
  * @property {number | null} strength
+ * @property {Elements} [elements]
+ * @property {string} [formation]
  * @property {string[]} flags
  * @property {string | null} commander
  */
@@ -62,12 +80,12 @@
  * @typedef {object} MarkerView
  * @property {string} id
  * @property {Side} side
- * @property {string} hex
+ * @property {Place} place
  */
 
 /**
  * @typedef {object} ObjectiveView
- * @property {string} hex
+ * @property {Place} place
  * @property {string} name
  * @property {number} points
  * @property {Side | null} holder
@@ -91,6 +109,7 @@
  * @property {string} phase
  * @property {Side | null} phasing
  * @property {Side | null} to_decide
+ * @property {string} [prompt]  what the side to decide is deciding, in words
  * @property {MapView} map
  * @property {SideView[]} sides
  * @property {UnitView[]} units
@@ -332,4 +351,13 @@ export function forgetGame(id, seat) {
     STORE,
     JSON.stringify(myGames().filter((g) => !(g.id === id && g.seat === seat))),
   );
+}
+
+/**
+ * The hex label of a place, or null for a point on a measured table.
+ * @param {{place: Place}} piece
+ * @returns {string | null}
+ */
+export function hexOf(piece) {
+  return piece.place.hex ?? null;
 }

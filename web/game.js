@@ -64,7 +64,7 @@ export function parseAction(text, view) {
       continue;
     }
     /** @type {UnitView | undefined} */
-    const own = !unit && parseLabel(w) ? view.units.find((u) => u.hex === w && u.side === view.viewer) : undefined;
+    const own = !unit && parseLabel(w) ? view.units.find((u) => api.hexOf(u) === w && u.side === view.viewer) : undefined;
     if (own && words.length > 2 && w === words[1]) {
       unit = own.id;
       continue;
@@ -394,6 +394,7 @@ export class GameScreen {
       h("span", { class: "title" }, v.title),
       h("span", { class: "turnno" }, `Turn ${v.turn}/${v.turn_limit}`),
       h("span", { class: `phase ${v.phasing ?? ""}` }, v.phase),
+      v.prompt && !this.replay ? h("span", { class: `prompt${v.to_decide && v.phasing && v.to_decide !== v.phasing ? " interrupt" : ""}`, title: "What is being decided now" }, v.prompt) : null,
       this.seat ? h("span", { class: `seat ${this.seat}` }, this.hotseat ? `Hotseat · ${this.seat}` : `You: ${this.seat}`) : null,
       who,
       ...global.map((a) => h("button", { onclick: () => this.act(a.text) }, a.text)),
@@ -493,7 +494,7 @@ export class GameScreen {
       const text = o ? `${a.verb === "fire" ? "hit" : a.verb} ${percent(effectChance(o))}` : `${a.verb} …`;
       if (!marks.has(a.hex) || marks.get(a.hex)?.kind === "reach" || marks.get(a.hex)?.kind === "move") marks.set(a.hex, { kind, text });
     }
-    this.map.setOverlay(marks, unit?.hex ?? null, this.pending?.hex ?? null);
+    this.map.setOverlay(marks, unit ? api.hexOf(unit) : null, this.pending?.hex ?? null);
     this.drawUnitPanel(unit, mine);
     this.drawConfirm();
   }
@@ -578,7 +579,7 @@ export class GameScreen {
         return;
       }
     }
-    const here = v.units.filter((u) => u.hex === label);
+    const here = v.units.filter((u) => api.hexOf(u) === label);
     if (here.length) {
       const i = here.findIndex((u) => u.id === this.selected);
       this.select(here[(i + 1) % here.length].id);
@@ -601,7 +602,7 @@ export class GameScreen {
     while (true) {
       const cost = this.reach.get(at) ?? 0;
       const near = this.map.neighbours(at);
-      if (near.includes(unit.hex)) return out.reverse();
+      if (near.includes(api.hexOf(unit) ?? "")) return out.reverse();
       /** @type {string | null} */
       let best = null;
       for (const n of near) {
@@ -687,7 +688,7 @@ export class GameScreen {
     this.card.replaceChildren(
       ...(unit
         ? [h("h3", {}, unit.name), unitCard(unit, v)]
-        : [h("h3", {}, "Unidentified unit"), h("p", {}, `A ${marker?.side} marker in ${marker?.hex}: what is under it (if anything) is not known.`)]),
+        : [h("h3", {}, "Unidentified unit"), h("p", {}, `A ${marker?.side} marker in ${marker ? api.hexOf(marker) : ""}: what is under it (if anything) is not known.`)]),
     );
     this.card.hidden = false;
     const x = Math.min(ev.clientX + 16, window.innerWidth - this.card.offsetWidth - 8);
@@ -818,7 +819,7 @@ function unitCard(u, v) {
     ["Arm", u.arm + (u.class ? `, class ${u.class}` : "")],
     ["Hits", `${u.hits}/${u.max_hits}`],
     ["TE", `${u.te}/${u.max_te}`],
-    ["Hex", `${u.hex}${u.facing ? `, facing ${u.facing}` : ""}`],
+    ["Hex", `${api.hexOf(u) ?? ""}${u.facing ? `, facing ${u.facing}` : ""}`],
   ];
   if (u.strength !== null) rows.push(["Strength", String(u.strength)]);
   if (u.flags.length) rows.push(["State", u.flags.join(", ")]);

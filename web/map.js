@@ -1,6 +1,7 @@
 // The SVG map: terrain, roads, hexsides, objectives, counters and overlays, with zoom and pan.
 // It draws what it is given (a scenario's map, or a seat's view) and nothing else.
 
+import { hexOf } from "./api.js";
 import { Grid, SIZE, labelOf, parseLabel } from "./hex.js";
 
 /** @typedef {import("./api.js").MapView} MapView */
@@ -347,7 +348,7 @@ export class MapCanvas {
     this.pieces.replaceChildren();
     const obj = svg("g", { class: "objectives", "pointer-events": "none" }, this.pieces);
     for (const o of objectives) {
-      const c = this.grid.at(o.hex);
+      const c = this.grid.at(hexOf(o) ?? "");
       if (!c) continue;
       const colour = o.holder ? SIDE_COLOUR[o.holder] : "#d9a400";
       svg("circle", { cx: c.x, cy: c.y, r: SIZE * 0.8, fill: "none", stroke: colour, "stroke-width": 3, "stroke-dasharray": "7 4" }, obj);
@@ -356,21 +357,38 @@ export class MapCanvas {
       const name = svg("text", { x: c.x, y: c.y + SIZE * 0.78, class: "objname" }, obj);
       name.textContent = `${o.name} (${o.points})`;
     }
+    // Pieces sharing a hex are drawn side by side, shrunk to fit it.
     /** @type {Map<string, number>} */
-    const stack = new Map();
+    const count = new Map();
+    for (const p of [...units, ...markers]) {
+      const at = hexOf(p);
+      if (at) count.set(at, (count.get(at) ?? 0) + 1);
+    }
+    /** @type {Map<string, number>} */
+    const placed = new Map();
+    /** @param {string} at @returns {{x: number, y: number, scale: number} | null} */
+    const slot = (at) => {
+      const c = this.grid.at(at);
+      if (!c) return null;
+      const n = count.get(at) ?? 1;
+      const k = placed.get(at) ?? 0;
+      placed.set(at, k + 1);
+      if (n === 1) return { x: c.x, y: c.y, scale: 1 };
+      const scale = n === 2 ? 0.62 : 0.48;
+      const cols = 2;
+      const row = Math.floor(k / cols);
+      const rows = Math.ceil(n / cols);
+      const step = 46 * scale;
+      return { x: c.x + ((k % cols) - (cols - 1) / 2) * step, y: c.y + (row - (rows - 1) / 2) * step, scale };
+    };
     for (const u of units) {
-      const c = this.grid.at(u.hex);
-      if (!c) continue;
-      const n = stack.get(u.hex) ?? 0;
-      stack.set(u.hex, n + 1);
-      this.counter(u, { x: c.x + n * 6, y: c.y + n * 6 });
+      const s = slot(hexOf(u) ?? "");
+      if (s) this.counter(u, s, s.scale);
     }
     for (const m of markers) {
-      const c = this.grid.at(m.hex);
-      if (!c) continue;
-      const n = stack.get(m.hex) ?? 0;
-      stack.set(m.hex, n + 1);
-      const g = svg("g", { class: `counter marker ${m.side}`, transform: `translate(${c.x + n * 6} ${c.y + n * 6})`, "data-marker": m.id, "data-hex": m.hex }, this.pieces);
+      const s = slot(hexOf(m) ?? "");
+      if (!s) continue;
+      const g = svg("g", { class: `counter marker ${m.side}`, transform: `translate(${s.x} ${s.y}) scale(${s.scale})`, "data-marker": m.id, "data-hex": hexOf(m) ?? "" }, this.pieces);
       svg("rect", { x: -20, y: -20, width: 40, height: 40, rx: 3, fill: SIDE_COLOUR[m.side], stroke: "#1d1d1d", "stroke-width": 1.5, opacity: 0.85 }, g);
       const q = svg("text", { x: 0, y: 10, class: "qmark" }, g);
       q.textContent = "?";
@@ -381,10 +399,11 @@ export class MapCanvas {
    * One unit's counter: side colour, NATO-style arm box, id, hit pips, markers and facing.
    * @param {UnitView} u
    * @param {Point} c
+   * @param {number} [scale]  below 1 when the hex holds more than one piece
    */
-  counter(u, c) {
+  counter(u, c, scale = 1) {
     const routed = u.flags.includes("routed");
-    const g = svg("g", { class: `counter unit ${u.side}${routed ? " routed" : ""}`, transform: `translate(${c.x} ${c.y})`, "data-unit": u.id, "data-hex": u.hex }, this.pieces);
+    const g = svg("g", { class: `counter unit ${u.side}${routed ? " routed" : ""}`, transform: `translate(${c.x} ${c.y}) scale(${scale})`, "data-unit": u.id, "data-hex": hexOf(u) ?? "" }, this.pieces);
     if (u.facing) {
       const d = this.grid.direction(u.facing);
       const px = -d.y;

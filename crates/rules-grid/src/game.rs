@@ -8,9 +8,11 @@ use crate::unit_data::{Kind, UnitData};
 use crate::{rule, ID};
 use std::sync::Arc;
 use volley_core::geometry::{label, parse_label};
-use volley_core::map::{Grid, Map};
+use volley_core::map::{Grid, Map, MapView};
 use volley_core::view::View;
-use volley_core::{reach_by_steps, Action, Dice, Event, Game, Hex, Illegal, Outcome, Reach, Side};
+use volley_core::{
+    reach_by_steps, Action, ActionInfo, Dice, Event, Game, Hex, Illegal, Name, Outcome, Reach, Side,
+};
 
 /// How far (in tiles) a commander rides to attach to another unit, or to escape when the unit
 /// it is with is destroyed. The text gives commanders no movement; 4 is a cavalry move.
@@ -28,11 +30,13 @@ pub enum CoverFire {
 /// What the scenario fixed; shared by every copy of the game.
 #[derive(Debug)]
 pub struct Setup {
-    pub name: String,
-    pub title: String,
+    pub name: Name,
+    pub title: Name,
     pub turn_limit: u32,
     pub map: Map,
-    pub side_names: [String; 2],
+    /// The map as views carry it, made once.
+    pub map_view: Arc<MapView>,
+    pub side_names: [Name; 2],
     pub data: UnitData,
     /// Who plays first in game-turn 1 when the scenario says; `None`: the initiative roll.
     pub first_player: Option<Side>,
@@ -43,7 +47,7 @@ pub struct Setup {
 #[derive(Clone, Debug)]
 pub struct Objective {
     pub tile: Hex,
-    pub name: String,
+    pub name: Name,
     pub points: i32,
 }
 
@@ -67,8 +71,8 @@ pub struct TurnState {
 
 #[derive(Clone, Debug)]
 pub struct Unit {
-    pub id: String,
-    pub name: String,
+    pub id: Name,
+    pub name: Name,
     pub side: Side,
     pub kind: Kind,
     pub tile: Hex,
@@ -91,8 +95,8 @@ impl Unit {
 
 #[derive(Clone, Debug)]
 pub struct Commander {
-    pub id: String,
-    pub name: String,
+    pub id: Name,
+    pub name: Name,
     pub side: Side,
     /// The unit it is attached to; `None` once captured.
     pub with: Option<usize>,
@@ -509,15 +513,25 @@ impl Game for GridGame {
         }
     }
 
-    fn legal_actions(&self) -> Vec<Action> {
+    fn legal_actions_into(&self, out: &mut Vec<Action>) {
+        out.clear();
         if self.to_decide().is_none() {
-            return Vec::new();
+            return;
         }
-        self.candidates()
-            .into_iter()
-            .filter(|o| self.check(*o).is_ok())
-            .map(Order::pack)
-            .collect()
+        out.extend(
+            self.candidates()
+                .into_iter()
+                .filter(|o| self.check(*o).is_ok())
+                .map(Order::pack),
+        );
+    }
+
+    fn describe(&self, action: Action) -> ActionInfo {
+        let grid = self.grid();
+        match Order::unpack(action, |i| Heading::from_index(grid, i)) {
+            Some(order) => self.describe_order(order),
+            None => ActionInfo::new("?", volley_core::ActionKind::Other),
+        }
     }
 
     fn apply(&mut self, action: Action, dice: &mut dyn Dice) -> Result<Vec<Event>, Illegal> {

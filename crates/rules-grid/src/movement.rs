@@ -358,7 +358,10 @@ impl GridGame {
         u.turn.going = going;
         u.turn.withdrew_from = engaged.clone();
         self.finish_move();
-        let names: Vec<String> = engaged.iter().map(|e| self.units[*e].id.clone()).collect();
+        let names: Vec<String> = engaged
+            .iter()
+            .map(|e| self.units[*e].id.to_string())
+            .collect();
         let u = &self.units[unit];
         vec![Event::new(
             "withdraw",

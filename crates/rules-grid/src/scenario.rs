@@ -8,13 +8,18 @@ use crate::tiles::{self, Heading};
 use crate::unit_data::{Kind, UnitData, UnitDataSpec};
 use crate::ID;
 use serde::Deserialize;
-use std::collections::BTreeMap;
 use std::sync::Arc;
 use toml::Spanned;
 use volley_core::geometry::{col_row, label, parse_label};
 use volley_core::map::{Grid, Map};
-use volley_core::scenario::{option, resolve_options, MapSpec, ObjectiveSpec};
-use volley_core::{Hex, OptionSpec, Options, ScenarioError, ScenarioSource, Side};
+use volley_core::scenario::{option, MapSpec, OwnKeys};
+use volley_core::{Battle, Hex, Name, OptionSpec, Options, ScenarioError, ScenarioSource, Side};
+
+/// The map table alone, for the checks only this ruleset makes of what the scenario wrote.
+#[derive(Deserialize)]
+struct MapOnly {
+    map: MapSpec,
+}
 
 pub const OPTIONS: &[OptionSpec] = &[
     OptionSpec {
@@ -31,39 +36,30 @@ pub const OPTIONS: &[OptionSpec] = &[
     },
 ];
 
+/// What a Rules v1.1 scenario has besides the parts every ruleset shares (read by
+/// [`Battle::read`]).
 #[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
 struct File {
-    ruleset: Spanned<String>,
-    name: String,
-    title: String,
-    #[serde(default, rename = "description")]
-    _description: String,
-    turn_limit: Spanned<u32>,
-    #[serde(default)]
-    options: BTreeMap<String, Spanned<toml::Value>>,
-    map: MapSpec,
     sides: Sides,
     units: Vec<UnitSpec>,
-    #[serde(default)]
-    commanders: Vec<CommanderSpec>,
-    #[serde(default)]
-    objectives: Vec<ObjectiveSpec>,
     #[serde(default)]
     unit_data: UnitDataSpec,
 }
 
+/// The keys this ruleset reads itself.
+const OWN_KEYS: OwnKeys = OwnKeys {
+    top: &["units", "unit_data"],
+    side: &["setup"],
+};
+
 #[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
 struct Sides {
     red: SideSpec,
     blue: SideSpec,
 }
 
 #[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
 struct SideSpec {
-    name: String,
     /// `top` (rows 1-2), `bottom` (the last two rows) or `free`.
     #[serde(default)]
     setup: Option<Spanned<String>>,
@@ -81,16 +77,6 @@ struct UnitSpec {
     tile: Spanned<String>,
     #[serde(default)]
     facing: Option<Spanned<String>>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct CommanderSpec {
-    id: Spanned<String>,
-    #[serde(default)]
-    name: String,
-    /// The unit it starts attached to.
-    with: Spanned<String>,
 }
 
 /// Where a side sets up (Game Setup).
@@ -197,20 +183,18 @@ fn check_map(src: &ScenarioSource, spec: &MapSpec, map: &Map) -> Result<(), Scen
     Ok(())
 }
 
+/// A unit or commander without a name goes by its id.
+fn name_or_id(name: &str, id: &str) -> Name {
+    if name.is_empty() { id } else { name }.into()
+}
+
 pub fn load(src: &ScenarioSource, overrides: &Options) -> Result<GridGame, ScenarioError> {
+    let battle = Battle::read(src, ID, OPTIONS, overrides, OWN_KEYS)?;
     let file: File = src.parse()?;
-    if file.ruleset.get_ref() != ID {
-        return Err(src.error_at(
-            file.ruleset.span(),
-            format!("this is a {} scenario, not {ID}", file.ruleset.get_ref()),
-        ));
-    }
-    if *file.turn_limit.get_ref() == 0 {
-        return Err(src.error_at(file.turn_limit.span(), "turn_limit must be at least 1"));
-    }
-    let options = resolve_options(src, OPTIONS, &file.options, overrides)?;
-    let map = file.map.build(src)?;
-    check_map(src, &file.map, &map)?;
+    let options = &battle.options;
+    let map = battle.map.clone();
+    let spec: MapSpec = src.parse::<MapOnly>()?.map;
+    check_map(src, &spec, &map)?;
     let grid = map.grid;
     let data = UnitData::built_in().with_overrides(&file.unit_data, src)?;
     let deployments = [
@@ -218,24 +202,12 @@ pub fn load(src: &ScenarioSource, overrides: &Options) -> Result<GridGame, Scena
         Deployment::read(src, &file.sides.blue.setup, Deployment::Bottom)?,
     ];
 
+    let mut ids = battle.ids();
     let mut units: Vec<Unit> = Vec::new();
     for spec in &file.units {
+        ids.claim(src, &spec.id)?;
         let id = spec.id.get_ref();
-        if id.is_empty() || id.contains(char::is_whitespace) {
-            return Err(src.error_at(spec.id.span(), "a unit id is one word"));
-        }
-        if units.iter().any(|u| &u.id == id) {
-            return Err(src.error_at(spec.id.span(), format!("duplicate unit id \"{id}\"")));
-        }
-        let side = Side::parse(spec.side.get_ref()).ok_or_else(|| {
-            src.error_at(
-                spec.side.span(),
-                format!(
-                    "expected side \"red\" or \"blue\", found \"{}\"",
-                    spec.side.get_ref()
-                ),
-            )
-        })?;
+        let side = src.side(&spec.side)?;
         let kind = Kind::from_key(spec.kind.get_ref()).ok_or_else(|| {
             src.error_at(
                 spec.kind.span(),
@@ -279,12 +251,8 @@ pub fn load(src: &ScenarioSource, overrides: &Options) -> Result<GridGame, Scena
         };
         let strength = data.profile(kind).strength;
         units.push(Unit {
-            id: id.clone(),
-            name: if spec.name.is_empty() {
-                id.clone()
-            } else {
-                spec.name.clone()
-            },
+            id: id.into(),
+            name: name_or_id(&spec.name, id),
             side,
             kind,
             tile,
@@ -302,58 +270,65 @@ pub fn load(src: &ScenarioSource, overrides: &Options) -> Result<GridGame, Scena
         }
     }
 
+    // Commanders start attached to a unit of their own side (Commanders 1).
     let mut commanders: Vec<Commander> = Vec::new();
-    for spec in &file.commanders {
-        let id = spec.id.get_ref();
-        if units.iter().any(|u| &u.id == id) || commanders.iter().any(|c| &c.id == id) {
-            return Err(src.error_at(spec.id.span(), format!("duplicate id \"{id}\"")));
-        }
-        let with = units
-            .iter()
-            .position(|u| &u.id == spec.with.get_ref())
-            .ok_or_else(|| {
+    for side in Side::BOTH {
+        for spec in &battle.side(side).commanders {
+            let id = spec.id.get_ref();
+            if let Some(v) = &spec.value {
+                return Err(src.error_at(
+                    v.span(),
+                    format!("{ID} commanders have no value: each adds +1 to attacks"),
+                ));
+            }
+            let with = spec.with.as_ref().ok_or_else(|| {
                 src.error_at(
-                    spec.with.span(),
-                    format!(
-                        "no unit \"{}\" for the commander to attach to",
-                        spec.with.get_ref()
-                    ),
+                    spec.id.span(),
+                    format!("commander {id} needs with = \"UNIT\": the unit it starts with"),
                 )
             })?;
-        commanders.push(Commander {
-            id: id.clone(),
-            name: if spec.name.is_empty() {
-                id.clone()
-            } else {
-                spec.name.clone()
-            },
-            side: units[with].side,
-            with: Some(with),
-            moved: false,
-        });
+            let unit = units
+                .iter()
+                .position(|u| u.id == *with.get_ref() && u.side == side)
+                .ok_or_else(|| {
+                    src.error_at(
+                        with.span(),
+                        format!(
+                            "no {side} unit \"{}\" for the commander to attach to",
+                            with.get_ref()
+                        ),
+                    )
+                })?;
+            commanders.push(Commander {
+                id: id.into(),
+                name: name_or_id(&spec.name, id),
+                side,
+                with: Some(unit),
+                moved: false,
+            });
+        }
     }
 
-    let objectives = file
+    let objectives = battle
         .objectives
         .iter()
-        .map(|o| {
-            Ok(Objective {
-                tile: src.hex(&o.hex, &map)?,
-                name: o.name.clone(),
-                points: o.points,
-            })
+        .map(|o| Objective {
+            tile: o.hex,
+            name: o.name.clone(),
+            points: o.points,
         })
-        .collect::<Result<Vec<_>, ScenarioError>>()?;
+        .collect();
 
     let setup = Setup {
-        name: file.name,
-        title: file.title,
-        turn_limit: *file.turn_limit.get_ref(),
+        name: battle.name.clone(),
+        title: battle.title.clone(),
+        turn_limit: battle.turn_limit,
         map,
-        side_names: [file.sides.red.name, file.sides.blue.name],
+        map_view: battle.map_view.clone(),
+        side_names: [battle.sides[0].name.clone(), battle.sides[1].name.clone()],
         data,
-        first_player: Side::parse(option(&options, "first_player")),
-        cover_fire: match option(&options, "fire_into_cover") {
+        first_player: Side::parse(option(options, "first_player")),
+        cover_fire: match option(options, "fire_into_cover") {
             "adjacent" => CoverFire::Adjacent,
             _ => CoverFire::OneDeep,
         },

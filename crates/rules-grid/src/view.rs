@@ -1,11 +1,11 @@
 //! What a side may see. Rules v1.1 hides nothing, so every view shows the whole table.
 
+use crate::action::Order;
 use crate::game::GridGame;
 use crate::ID;
-use volley_core::geometry::label;
 use volley_core::map::Grid;
-use volley_core::view::{CommanderView, ObjectiveView, SideView, UnitView, View};
-use volley_core::Side;
+use volley_core::view::{CommanderView, ObjectiveView, SideView, UnitView, View, Word};
+use volley_core::{Place, Side};
 
 impl GridGame {
     pub fn make_view(&self, viewer: Option<Side>) -> View {
@@ -16,10 +16,10 @@ impl GridGame {
             .enumerate()
             .filter(|(_, u)| u.alive())
             .map(|(i, u)| {
-                let mut flags = Vec::new();
+                let mut flags: Vec<Word> = Vec::new();
                 if grid == Grid::Square {
                     // The engine's facing is a hexside; square headings travel as a flag.
-                    flags.push(format!("facing {}", u.heading.name(grid)));
+                    flags.push(format!("facing {}", u.heading.name(grid)).into());
                 }
                 let t = &u.turn;
                 let own_turn = u.side == self.phasing();
@@ -35,23 +35,26 @@ impl GridGame {
                     (own_turn && !t.withdrew_from.is_empty(), "withdrew"),
                 ] {
                     if on {
-                        flags.push(flag.to_string());
+                        flags.push(flag.into());
                     }
                 }
                 UnitView {
                     id: u.id.clone(),
+                    key: i as u32,
                     name: u.name.clone(),
                     side: u.side,
-                    arm: u.kind.name().to_string(),
+                    arm: u.kind.name().into(),
                     class: None,
                     symbol: u.kind.symbol(),
-                    hex: label(u.tile),
+                    place: Place::Hex(u.tile),
                     facing: u.heading.facing(grid),
                     hits: (u.max_strength - u.strength) as u32,
                     max_hits: u.max_strength as u32,
                     te: 0,
                     max_te: 0,
                     strength: Some(u.strength as u32),
+                    elements: None,
+                    formation: None,
                     flags,
                     commander: self
                         .commanders
@@ -90,14 +93,14 @@ impl GridGame {
                             } else {
                                 "captured"
                             }
-                            .to_string(),
+                            .into(),
                         })
                         .collect(),
                 }
             })
             .collect();
         View {
-            ruleset: ID.to_string(),
+            ruleset: ID.into(),
             scenario: self.setup.name.clone(),
             title: self.setup.title.clone(),
             viewer,
@@ -106,7 +109,8 @@ impl GridGame {
             phase: self.phase_name(),
             phasing: self.outcome.is_none().then(|| self.phasing()),
             to_decide: volley_core::Game::to_decide(self),
-            map: self.map().to_view(),
+            prompt: self.prompt(),
+            map: self.setup.map_view.clone(),
             sides,
             units,
             markers: Vec::new(),
@@ -115,13 +119,63 @@ impl GridGame {
                 .objectives
                 .iter()
                 .map(|o| ObjectiveView {
-                    hex: label(o.tile),
+                    place: Place::Hex(o.tile),
                     name: o.name.clone(),
                     points: o.points,
                     holder: self.objective_holder(o.tile),
                 })
                 .collect(),
             outcome: self.outcome.clone(),
+        }
+    }
+
+    /// What the side to decide is deciding, naming the side.
+    fn prompt(&self) -> Option<String> {
+        if self.outcome.is_some() {
+            return None;
+        }
+        if let Some((attacker, cavalry)) = self.evade {
+            let (a, c) = (&self.units[attacker], &self.units[cavalry]);
+            return Some(format!(
+                "{}: {} is attacked by {} — withdraw a tile or stand and take the attack (Close Combat 4)",
+                c.side, c.id, a.id
+            ));
+        }
+        if let Some(u) = self.facing_choice {
+            let u = &self.units[u];
+            return Some(format!(
+                "{}: {} moved beside more than one enemy — choose which to face (Movement Rules)",
+                u.side, u.id
+            ));
+        }
+        let side = self.phasing();
+        Some(format!("{side}: {}", self.phase_name()))
+    }
+
+    /// What an order is, for bots and clients.
+    pub fn describe_order(&self, order: Order) -> volley_core::ActionInfo {
+        use volley_core::{ActionInfo, ActionKind::*};
+        let grid = self.grid();
+        match order {
+            Order::Move { unit, to } => ActionInfo::new("move", Move).unit(unit as u32).at(to),
+            Order::Face { unit, heading } => {
+                let info = ActionInfo::new("face", Turn).unit(unit as u32);
+                match heading.facing(grid) {
+                    Some(f) => info.facing(f),
+                    None => info,
+                }
+            }
+            Order::Withdraw { unit, to } => {
+                ActionInfo::new("withdraw", Move).unit(unit as u32).at(to)
+            }
+            Order::Stand { unit } => ActionInfo::new("stand", Other).unit(unit as u32),
+            Order::Attach { unit, .. } => ActionInfo::new("attach", Other).unit(unit as u32),
+            Order::Fire { unit, at } => ActionInfo::new("fire", Attack).unit(unit as u32).at(at),
+            Order::Attack { unit, at } => {
+                ActionInfo::new("attack", Attack).unit(unit as u32).at(at)
+            }
+            Order::Occupy { unit, to } => ActionInfo::new("occupy", Move).unit(unit as u32).at(to),
+            Order::End => ActionInfo::end(),
         }
     }
 }

@@ -96,7 +96,7 @@ fn aggressive_random_games_on_both_grids_keep_the_invariants() {
                         .iter()
                         .filter(|u| u.side != side)
                         .map(|u| {
-                            let (ec, er) = col_row(&u.hex);
+                            let (ec, er) = col_row(&u.place.to_string());
                             (ec - c).abs() + (er - r).abs()
                         })
                         .min()
@@ -108,7 +108,12 @@ fn aggressive_random_games_on_both_grids_keep_the_invariants() {
                     match w[0] {
                         "attack" | "fire" | "occupy" => 10,
                         "stand" | "withdraw" => 5,
-                        "move" if nearest(w[2]) < nearest(&view.unit(w[1]).unwrap().hex) => 6,
+                        "move"
+                            if nearest(w[2])
+                                < nearest(&view.unit(w[1]).unwrap().place.to_string()) =>
+                        {
+                            6
+                        }
                         "end" => 2,
                         _ => 1,
                     }

@@ -198,7 +198,7 @@ fn units_end_their_move_facing_one_side() {
     play(&mut g, "move r1 0304", &[]);
     let events = play(&mut g, "face r1 E", &[]);
     assert_eq!(events[0].rule, "grid-rules-v1.1 Movement Rules 4");
-    assert!(unit_view(&*g, "r1").flags.contains(&"facing E".to_string()));
+    assert!(unit_view(&*g, "r1").has("facing E"));
     assert!(refused(&mut g, "move r1 0404").contains("already moved"));
     assert!(g.parse_action("face r2 NE").is_err());
     let mut g = open_field("hex");
@@ -271,7 +271,7 @@ fn commanders_attach_to_a_unit_and_share_its_tile() {
             unit("r2", "red", "line_infantry", "0505", "N"),
             unit("b1", "blue", "line_infantry", "0101", "S"),
         ],
-        "[[commanders]]\nid = \"rc\"\nname = \"Colonel\"\nwith = \"r1\"\n",
+        "[[sides.red.commanders]]\nid = \"rc\"\nname = \"Colonel\"\nwith = \"r1\"\n",
     );
     let mut g = start(&s, &[6, 1]);
     assert_eq!(unit_view(&*g, "r1").commander.as_deref(), Some("rc"));
@@ -520,7 +520,7 @@ fn ranged_commander_attached_or_adjacent_adds_one() {
             unit("r3", "red", "line_infantry", "0503", "W"),
             unit("b1", "blue", "line_infantry", "0302", "S"),
         ],
-        "[[commanders]]\nid = \"rc\"\nwith = \"r2\"\n",
+        "[[sides.red.commanders]]\nid = \"rc\"\nwith = \"r2\"\n",
     );
     let mut g = start(&s, &[6, 1]);
     play(&mut g, "end", &[]);
@@ -1157,7 +1157,7 @@ fn scenario_errors_name_the_line() {
         ],
         "id = \"r1\"\nside = \"red\"\ntype = \"cavalry\"\ntile = \"0201\"",
     );
-    assert!(m.contains("duplicate unit id \"r1\""), "{m}");
+    assert!(m.contains("id \"r1\" is used twice"), "{m}");
     let (_, m) = bad(
         &[
             unit("r1", "red", "cavalry", "0101", "S"),

@@ -4,7 +4,7 @@
 
 use crate::state::State;
 use volley_core::geometry::{label, parse_label, Facing};
-use volley_core::{Action, Hex, Illegal};
+use volley_core::{Action, ActionInfo, ActionKind, Hex, Illegal};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum HcAction {
@@ -97,13 +97,36 @@ impl HcAction {
         })
     }
 
+    /// What the action is, for bots and clients: its verb, kind, unit and target.
+    pub fn describe(self) -> ActionInfo {
+        use ActionKind::*;
+        match self {
+            HcAction::End => ActionInfo::end(),
+            HcAction::Move { unit, to } => ActionInfo::new("move", Move).unit(unit as u32).at(to),
+            HcAction::Face { unit, facing } => ActionInfo::new("face", Turn)
+                .unit(unit as u32)
+                .facing(facing),
+            HcAction::Limber { unit } => ActionInfo::new("limber", Other).unit(unit as u32),
+            HcAction::Unlimber { unit } => ActionInfo::new("unlimber", Other).unit(unit as u32),
+            HcAction::Push { unit, to } => ActionInfo::new("push", Move).unit(unit as u32).at(to),
+            HcAction::Attach { unit, .. } => ActionInfo::new("attach", Other).unit(unit as u32),
+            HcAction::Fire { unit, target } => {
+                ActionInfo::new("fire", Attack).unit(unit as u32).at(target)
+            }
+            HcAction::Melee { unit, target } => ActionInfo::new("melee", Attack)
+                .unit(unit as u32)
+                .at(target),
+            HcAction::Advance { unit, facing } => ActionInfo::new("advance", Move)
+                .unit(unit as u32)
+                .facing(facing),
+            HcAction::Hold { unit, facing } => ActionInfo::new("hold", Turn)
+                .unit(unit as u32)
+                .facing(facing),
+        }
+    }
+
     pub fn notation(self, s: &State) -> String {
-        let id = |u: u16| {
-            s.units
-                .get(u as usize)
-                .map_or("?", |u| u.id.as_str())
-                .to_string()
-        };
+        let id = |u: u16| s.units.get(u as usize).map_or("?", |u| &*u.id).to_string();
         match self {
             HcAction::End => "end".into(),
             HcAction::Move { unit, to } => format!("move {} {}", id(unit), label(to)),
@@ -114,9 +137,7 @@ impl HcAction {
             HcAction::Attach { commander, unit } => {
                 format!(
                     "attach {} {}",
-                    s.commanders
-                        .get(commander as usize)
-                        .map_or("?", |c| c.id.as_str()),
+                    s.commanders.get(commander as usize).map_or("?", |c| &*c.id),
                     id(unit)
                 )
             }

@@ -277,11 +277,16 @@ impl Game for HexCommandGame {
         decider(&self.state)
     }
 
-    fn legal_actions(&self) -> Vec<Action> {
-        legal(&self.state)
-            .into_iter()
-            .map(HcAction::encode)
-            .collect()
+    fn legal_actions_into(&self, out: &mut Vec<Action>) {
+        out.clear();
+        out.extend(legal(&self.state).into_iter().map(HcAction::encode));
+    }
+
+    fn describe(&self, action: Action) -> volley_core::ActionInfo {
+        HcAction::decode(action).map_or(
+            volley_core::ActionInfo::new("?", volley_core::ActionKind::Other),
+            HcAction::describe,
+        )
     }
 
     fn apply(&mut self, action: Action, dice: &mut dyn Dice) -> Result<Vec<Event>, Illegal> {

@@ -3,71 +3,30 @@
 use crate::state::*;
 use crate::units::{Arm, Class};
 use serde::Deserialize;
-use std::collections::{BTreeMap, HashSet};
 use std::sync::Arc;
 use toml::Spanned;
 use volley_core::map::Terrain;
-use volley_core::scenario::{resolve_options, MapSpec, ObjectiveSpec};
-use volley_core::{Options, ScenarioError, ScenarioSource, Side};
+use volley_core::scenario::OwnKeys;
+use volley_core::Name;
+use volley_core::{Battle, Options, ScenarioError, ScenarioSource, Side};
 
+/// What a Hex Command scenario has besides the parts every ruleset shares (read by
+/// [`Battle::read`]).
 #[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
 struct File {
-    #[allow(dead_code)]
-    ruleset: String,
-    name: String,
-    title: String,
-    #[serde(default)]
-    #[allow(dead_code)]
-    description: String,
-    turn_limit: Spanned<u32>,
-    #[serde(default)]
-    options: BTreeMap<String, Spanned<toml::Value>>,
-    map: MapSpec,
-    sides: SidesSpec,
     units: Vec<UnitSpec>,
-    #[serde(default)]
-    objectives: Vec<ObjectiveSpec>,
     #[serde(default)]
     decoys: Vec<DecoySpec>,
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct SidesSpec {
-    red: SideSpec,
-    blue: SideSpec,
-}
+/// The keys this ruleset reads itself.
+const OWN_KEYS: OwnKeys = OwnKeys {
+    top: &["units", "decoys"],
+    side: &[],
+};
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct SideSpec {
-    name: String,
-    /// Percent of starting points lost at which the army breaks (hand-out: 25–40).
-    #[serde(default = "default_break_point")]
-    break_point: Spanned<u32>,
-    #[serde(default)]
-    commanders: Vec<CommanderSpec>,
-}
-
-fn zero() -> Spanned<i32> {
-    Spanned::new(0..0, 0)
-}
-
-fn default_break_point() -> Spanned<u32> {
-    Spanned::new(0..0, 35)
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct CommanderSpec {
-    id: Spanned<String>,
-    name: String,
-    #[serde(default = "zero")]
-    value: Spanned<i32>,
-    #[serde(default)]
-    supreme: bool,
-}
+/// Hand-out, Break Point: 25–40% is usual; 35 when the scenario does not say.
+const DEFAULT_BREAK_POINT: u32 = 35;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -109,18 +68,6 @@ fn default_decoy_facing() -> Spanned<String> {
     Spanned::new(0..0, "N".to_string())
 }
 
-fn side_of(src: &ScenarioSource, s: &Spanned<String>) -> Result<Side, ScenarioError> {
-    Side::parse(s.get_ref()).ok_or_else(|| {
-        src.error_at(
-            s.span(),
-            format!(
-                "expected side \"red\" or \"blue\", found \"{}\"",
-                s.get_ref()
-            ),
-        )
-    })
-}
-
 /// Whether a unit of `arm` may stand on this terrain at all.
 pub fn may_stand(arm: Arm, terrain: Terrain, elevation: u8) -> bool {
     match terrain {
@@ -136,33 +83,23 @@ pub fn load(
     overrides: &Options,
     specs: &[volley_core::OptionSpec],
 ) -> Result<State, ScenarioError> {
+    let battle = Battle::read(src, "hex-command", specs, overrides, OWN_KEYS)?;
     let f: File = src.parse()?;
-    let options = resolve_options(src, specs, &f.options, overrides)?;
-    let settings = Settings::from_options(&options);
-    let map = f.map.build(src)?;
-    if *f.turn_limit.get_ref() == 0 {
-        return Err(src.error_at(f.turn_limit.span(), "turn_limit must be at least 1"));
-    }
+    let settings = Settings::from_options(&battle.options);
+    let map = battle.map.clone();
+    let mut ids = battle.ids();
     let mut commanders = Vec::new();
-    let mut ids = HashSet::new();
-    for (side, spec) in [(Side::Red, &f.sides.red), (Side::Blue, &f.sides.blue)] {
-        if !(1..=100).contains(spec.break_point.get_ref()) {
-            return Err(src.error_at(
-                spec.break_point.span(),
-                "break_point is a percentage from 1 to 100",
-            ));
-        }
+    let mut starts_with = Vec::new();
+    for side in Side::BOTH {
         let mut supreme = 0;
-        for c in &spec.commanders {
-            if !ids.insert(c.id.get_ref().clone()) {
+        for c in &battle.side(side).commanders {
+            let value = c.value.as_ref().map_or(0, |v| *v.get_ref());
+            if !(0..=2).contains(&value) {
                 return Err(src.error_at(
-                    c.id.span(),
-                    format!("id \"{}\" is used twice", c.id.get_ref()),
-                ));
-            }
-            if !(0..=2).contains(c.value.get_ref()) {
-                return Err(src.error_at(
-                    c.value.span(),
+                    c.value
+                        .as_ref()
+                        .expect("a value out of range was written")
+                        .span(),
                     "a commander's combat value is 0, 1 or 2 (section 2.2)",
                 ));
             }
@@ -173,11 +110,14 @@ pub fn load(
                     format!("{side} has more than one supreme commander"),
                 ));
             }
+            if let Some(w) = &c.with {
+                starts_with.push((commanders.len(), w.clone()));
+            }
             commanders.push(Commander {
-                id: c.id.get_ref().clone(),
-                name: c.name.clone(),
+                id: c.id.get_ref().as_str().into(),
+                name: c.name.as_str().into(),
                 side,
-                value: *c.value.get_ref(),
+                value,
                 supreme: c.supreme,
                 attached: None,
                 status: CommanderStatus::Ready,
@@ -186,16 +126,8 @@ pub fn load(
     }
     let mut units: Vec<Unit> = Vec::new();
     for u in &f.units {
-        if !ids.insert(u.id.get_ref().clone()) {
-            return Err(src.error_at(
-                u.id.span(),
-                format!("id \"{}\" is used twice", u.id.get_ref()),
-            ));
-        }
-        if u.id.get_ref().is_empty() || u.id.get_ref().contains(char::is_whitespace) {
-            return Err(src.error_at(u.id.span(), "a unit id is one word, like \"r1\""));
-        }
-        let side = side_of(src, &u.side)?;
+        ids.claim(src, &u.id)?;
+        let side = src.side(&u.side)?;
         let arm: Arm = Arm::deserialize(toml::Value::String(u.arm.get_ref().clone())).map_err(|_| {
             src.error_at(
                 u.arm.span(),
@@ -253,8 +185,8 @@ pub fn load(
             ));
         }
         units.push(new_unit(
-            u.id.get_ref().clone(),
-            u.name.clone(),
+            u.id.get_ref().as_str().into(),
+            u.name.as_str().into(),
             side,
             arm,
             class,
@@ -271,7 +203,7 @@ pub fn load(
         last.limbered = arm == Arm::Artillery && u.limbered.unwrap_or(false);
     }
     for (i, d) in f.decoys.iter().enumerate() {
-        let side = side_of(src, &d.side)?;
+        let side = src.side(&d.side)?;
         let hex = src.hex(&d.hex, &map)?;
         let facing = src.facing(&d.facing)?;
         if !settings.hidden {
@@ -287,7 +219,7 @@ pub fn load(
             return Err(src.error_at(d.hex.span(), "a decoy cannot stand there"));
         }
         units.push(new_unit(
-            format!("{}d{}", side.name().chars().next().unwrap_or('x'), i + 1),
+            format!("{}d{}", side.name().chars().next().unwrap_or('x'), i + 1).into(),
             "decoy".into(),
             side,
             Arm::Decoy,
@@ -302,23 +234,46 @@ pub fn load(
             return Err(src.error(format!("{side} has no units")));
         }
     }
-    let mut objectives = Vec::new();
-    for o in &f.objectives {
-        let hex = src.hex(&o.hex, &map)?;
-        let holder = units
+    // A commander the scenario puts with a unit starts attached to it (section 6).
+    for (c, with) in starts_with {
+        let i = units
             .iter()
-            .find(|u| u.hex == hex && u.arm.is_real())
-            .map(|u| u.side);
-        objectives.push(Objective {
-            hex,
+            .position(|u| u.id == *with.get_ref() && u.arm.is_real())
+            .ok_or_else(|| {
+                src.error_at(
+                    with.span(),
+                    format!("no unit \"{}\" to attach to", with.get_ref()),
+                )
+            })?;
+        if units[i].side != commanders[c].side || units[i].commander.is_some() {
+            return Err(src.error_at(
+                with.span(),
+                format!(
+                    "{} cannot start with {}: a commander joins one unit of its own side",
+                    commanders[c].id,
+                    with.get_ref()
+                ),
+            ));
+        }
+        units[i].commander = Some(c);
+        commanders[c].attached = Some(i);
+    }
+    let objectives = battle
+        .objectives
+        .iter()
+        .map(|o| Objective {
+            hex: o.hex,
             name: o.name.clone(),
             points: o.points,
-            holder,
-        });
-    }
-    let side_info = |spec: &SideSpec, side: Side| SideInfo {
-        name: spec.name.clone(),
-        break_point: *spec.break_point.get_ref() as f64,
+            holder: units
+                .iter()
+                .find(|u| u.hex == o.hex && u.arm.is_real())
+                .map(|u| u.side),
+        })
+        .collect();
+    let side_info = |side: Side| SideInfo {
+        name: battle.side(side).name.clone(),
+        break_point: battle.side(side).break_point.unwrap_or(DEFAULT_BREAK_POINT) as f64,
         start_points: units
             .iter()
             .filter(|u| u.side == side)
@@ -326,17 +281,14 @@ pub fn load(
             .sum(),
         supreme_checked: false,
     };
-    let sides = [
-        side_info(&f.sides.red, Side::Red),
-        side_info(&f.sides.blue, Side::Blue),
-    ];
+    let sides = [side_info(Side::Red), side_info(Side::Blue)];
     let hidden = settings.hidden;
     let setup = Setup {
-        name: f.name,
-        title: f.title,
-        map_view: map.to_view(),
+        name: battle.name.clone(),
+        title: battle.title.clone(),
+        map_view: battle.map_view.clone(),
         map,
-        turn_limit: *f.turn_limit.get_ref(),
+        turn_limit: battle.turn_limit,
         settings,
     };
     let mut state = State {
@@ -362,8 +314,8 @@ pub fn load(
 
 #[allow(clippy::too_many_arguments)]
 pub fn new_unit(
-    id: String,
-    name: String,
+    id: Name,
+    name: Name,
     side: Side,
     arm: Arm,
     class: Class,

@@ -5,6 +5,7 @@ use crate::units::{Arm, Class};
 use std::sync::Arc;
 use volley_core::geometry::Facing;
 use volley_core::map::Map;
+use volley_core::Name;
 use volley_core::{Hex, Options, Side};
 
 /// The options in force, read once from the option strings.
@@ -76,8 +77,8 @@ pub enum Fate {
 
 #[derive(Clone, Debug)]
 pub struct Unit {
-    pub id: String,
-    pub name: String,
+    pub id: Name,
+    pub name: Name,
     pub side: Side,
     pub arm: Arm,
     pub class: Class,
@@ -144,8 +145,8 @@ impl Unit {
 
 #[derive(Clone, Debug)]
 pub struct Commander {
-    pub id: String,
-    pub name: String,
+    pub id: Name,
+    pub name: Name,
     pub side: Side,
     /// CVS combat value (C), 0 to +2.
     pub value: i32,
@@ -193,14 +194,14 @@ pub enum Phase {
 #[derive(Clone, Debug)]
 pub struct Objective {
     pub hex: Hex,
-    pub name: String,
+    pub name: Name,
     pub points: i32,
     pub holder: Option<Side>,
 }
 
 #[derive(Clone, Debug)]
 pub struct SideInfo {
-    pub name: String,
+    pub name: Name,
     pub break_point: f64,
     pub start_points: i32,
     /// Supreme commander lost: integrity already rolled for it.
@@ -210,11 +211,11 @@ pub struct SideInfo {
 /// The scenario's fixed parts, shared by every copy of the game.
 #[derive(Debug)]
 pub struct Setup {
-    pub name: String,
-    pub title: String,
+    pub name: Name,
+    pub title: Name,
     pub map: Map,
     /// The map as views carry it, made once: every view of every copy shares it.
-    pub map_view: volley_core::map::MapView,
+    pub map_view: Arc<volley_core::map::MapView>,
     pub turn_limit: u32,
     pub settings: Settings,
 }

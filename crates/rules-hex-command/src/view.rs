@@ -3,9 +3,8 @@
 
 use crate::state::*;
 use crate::units::Arm;
-use volley_core::geometry::label;
-use volley_core::view::{CommanderView, MarkerView, ObjectiveView, SideView, UnitView};
-use volley_core::{Side, View};
+use volley_core::view::{CommanderView, MarkerView, ObjectiveView, SideView, UnitView, Word};
+use volley_core::{Place, Side, View};
 
 fn phase_name(s: &State) -> String {
     let p = s.phasing();
@@ -19,11 +18,34 @@ fn phase_name(s: &State) -> String {
     }
 }
 
+/// What the side to decide is deciding, naming the side.
+fn prompt(s: &State) -> Option<String> {
+    let side = crate::decider(s)?;
+    let p = s.phasing();
+    Some(match s.phase {
+        Phase::Movement => format!("{side}: move (attach commanders, move, turn, limber)"),
+        Phase::NonPhasingFire => {
+            format!("{side}: fire at {p}'s units before they fire (non-phasing fire)")
+        }
+        Phase::PhasingFire => format!("{side}: fire (phasing)"),
+        Phase::Melee => format!("{side}: declare melees"),
+        Phase::Advance => {
+            let a = s.advances.first()?;
+            format!(
+                "{side}: {} won its melee: advance into {} or hold, and choose its facing (7.4)",
+                s.units[a.unit].id,
+                Place::Hex(a.into)
+            )
+        }
+        Phase::Over => return None,
+    })
+}
+
 fn unit_view(s: &State, i: usize) -> UnitView {
     let u = &s.units[i];
-    let mut flags = Vec::new();
+    let mut flags: Vec<Word> = Vec::new();
     if u.routed {
-        flags.push("routed".to_string());
+        flags.push("routed".into());
     }
     if u.fatigued() {
         flags.push("fatigued".into());
@@ -38,7 +60,7 @@ fn unit_view(s: &State, i: usize) -> UnitView {
         flags.push("in melee".into());
     }
     if let Some(g) = u.guns_at {
-        flags.push(format!("guns abandoned at {}", label(g)));
+        flags.push(format!("guns abandoned at {}", Place::Hex(g)).into());
     }
     if !u.seen && u.arm.is_real() && s.settings().hidden {
         flags.push("hidden".into());
@@ -46,30 +68,31 @@ fn unit_view(s: &State, i: usize) -> UnitView {
     if u.moved_this_turn {
         flags.push("moved".into());
     }
-    let class = match u.arm {
-        Arm::Artillery => Some(format!(
-            "{}{}",
-            if u.heavy { "heavy " } else { "" },
-            u.class.name()
-        )),
-        Arm::Infantry | Arm::LightInfantry | Arm::Skirmishers => Some(u.class.name().to_string()),
+    let class: Option<Word> = match u.arm {
+        Arm::Artillery if u.heavy => Some(format!("heavy {}", u.class.name()).into()),
+        Arm::Artillery | Arm::Infantry | Arm::LightInfantry | Arm::Skirmishers => {
+            Some(u.class.name().into())
+        }
         Arm::Cavalry if u.carbines => Some("carbines".into()),
         _ => None,
     };
     UnitView {
         id: u.id.clone(),
+        key: i as u32,
         name: u.name.clone(),
         side: u.side,
-        arm: u.arm.name().to_string(),
+        arm: u.arm.name().into(),
         class,
         symbol: u.arm.symbol(),
-        hex: label(u.hex),
+        place: Place::Hex(u.hex),
         facing: Some(u.facing),
         hits: u.hits as u32,
         max_hits: u.max_hits() as u32,
         te: u.te as u32,
         max_te: 3,
         strength: None,
+        elements: None,
+        formation: None,
         flags,
         commander: u.commander.map(|c| s.commanders[c].name.clone()),
     }
@@ -78,7 +101,7 @@ fn unit_view(s: &State, i: usize) -> UnitView {
 pub fn view(s: &State, viewer: Option<Side>) -> View {
     let sees = |i: usize| viewer.is_none_or(|v| s.visible_to(i, v));
     let mut units = Vec::new();
-    let mut marker_hexes: Vec<(String, Side)> = Vec::new();
+    let mut marker_hexes: Vec<(volley_core::Hex, Side)> = Vec::new();
     for (i, u) in s.units.iter().enumerate() {
         if !u.active() {
             continue;
@@ -86,18 +109,18 @@ pub fn view(s: &State, viewer: Option<Side>) -> View {
         if sees(i) {
             units.push(unit_view(s, i));
         } else {
-            marker_hexes.push((label(u.hex), u.side));
+            marker_hexes.push((u.hex, u.side));
         }
     }
     // Marker ids are numbered by position only, so they say nothing of what is underneath.
-    marker_hexes.sort();
+    marker_hexes.sort_by_key(|(h, side)| (volley_core::geometry::col_row(*h), *side));
     let markers = marker_hexes
         .into_iter()
         .enumerate()
         .map(|(k, (hex, side))| MarkerView {
             id: format!("m{}", k + 1),
             side,
-            hex,
+            place: Place::Hex(hex),
         })
         .collect();
     let sides = Side::BOTH
@@ -127,7 +150,7 @@ pub fn view(s: &State, viewer: Option<Side>) -> View {
                         CommanderStatus::Killed => "killed",
                         CommanderStatus::Captured => "captured",
                     }
-                    .to_string(),
+                    .into(),
                 })
                 .collect(),
         })
@@ -143,6 +166,7 @@ pub fn view(s: &State, viewer: Option<Side>) -> View {
         phase: phase_name(s),
         phasing: (!over).then(|| s.phasing()),
         to_decide: crate::decider(s),
+        prompt: prompt(s),
         map: s.setup.map_view.clone(),
         sides,
         units,
@@ -151,7 +175,7 @@ pub fn view(s: &State, viewer: Option<Side>) -> View {
             .objectives
             .iter()
             .map(|o| ObjectiveView {
-                hex: label(o.hex),
+                place: Place::Hex(o.hex),
                 name: o.name.clone(),
                 points: o.points,
                 holder: o.holder,

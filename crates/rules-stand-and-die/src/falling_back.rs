@@ -21,7 +21,7 @@ impl StandAndDieGame {
             }
             let facing = self.hex_facing(hex).expect("the hex is held");
             let behind = step(hex, facing.opposite());
-            let ids: Vec<String> = self.troops_in(hex).map(|(_, u)| u.id.clone()).collect();
+            let ids: Vec<String> = self.troops_in(hex).map(|(_, u)| u.id.to_string()).collect();
             let blocked = if !self.map().contains(behind) {
                 Some("it is off the map".to_string())
             } else if !water::enterable(self.map(), behind, self.table().fords_open) {

@@ -246,7 +246,7 @@ impl StandAndDieGame {
             self.standing.retain(|h| *h != hex);
         }
         self.marks_changed.push(hex);
-        let ids: Vec<String> = self.troops_in(hex).map(|(_, u)| u.id.clone()).collect();
+        let ids: Vec<String> = self.troops_in(hex).map(|(_, u)| u.id.to_string()).collect();
         let side = self
             .holder(hex)
             .expect("checked: the marching side holds the hex");

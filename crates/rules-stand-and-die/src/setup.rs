@@ -11,8 +11,8 @@ use serde::Deserialize;
 use std::collections::BTreeMap;
 use toml::Spanned;
 use volley_core::geometry::label;
-use volley_core::scenario::{option, resolve_options, MapSpec, ObjectiveSpec};
-use volley_core::{OptionSpec, Options, ScenarioError, ScenarioSource, Side};
+use volley_core::scenario::{option, OwnKeys};
+use volley_core::{Battle, OptionSpec, Options, ScenarioError, ScenarioSource, Side};
 
 pub const OPTIONS: &[OptionSpec] = &[
     OptionSpec {
@@ -35,37 +35,18 @@ pub const OPTIONS: &[OptionSpec] = &[
     },
 ];
 
+/// What a Stand and Die scenario has besides the parts every ruleset shares (read by
+/// [`Battle::read`]).
 #[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
 struct ScenarioFile {
-    ruleset: Spanned<String>,
-    name: String,
-    title: String,
-    /// Shown by `volley scenarios`, which reads it through the common header.
-    #[serde(default, rename = "description")]
-    _description: String,
-    turn_limit: Spanned<u32>,
-    #[serde(default)]
-    options: BTreeMap<String, Spanned<toml::Value>>,
-    map: MapSpec,
-    sides: SidesSpec,
     units: Vec<UnitSpec>,
-    #[serde(default)]
-    objectives: Vec<ObjectiveSpec>,
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct SidesSpec {
-    red: SideSpec,
-    blue: SideSpec,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct SideSpec {
-    name: String,
-}
+/// The keys this ruleset reads itself.
+const OWN_KEYS: OwnKeys = OwnKeys {
+    top: &["units"],
+    side: &[],
+};
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -84,27 +65,24 @@ struct UnitSpec {
 }
 
 pub fn load(src: &ScenarioSource, overrides: &Options) -> Result<StandAndDieGame, ScenarioError> {
+    let battle = Battle::read(src, crate::ID, OPTIONS, overrides, OWN_KEYS)?;
     let file: ScenarioFile = src.parse()?;
-    if file.ruleset.get_ref() != crate::ID {
-        return Err(src.error_at(
-            file.ruleset.span(),
-            format!(
-                "this scenario is for \"{}\", not \"{}\"",
-                file.ruleset.get_ref(),
-                crate::ID
-            ),
-        ));
+    for side in Side::BOTH {
+        if let Some(c) = battle.side(side).commanders.first() {
+            return Err(src.error_at(
+                c.id.span(),
+                "Stand and Die! has no commanders: the rules give them nothing to do",
+            ));
+        }
     }
-    if *file.turn_limit.get_ref() == 0 {
-        return Err(src.error_at(file.turn_limit.span(), "turn_limit must be at least 1"));
-    }
-    let options = resolve_options(src, OPTIONS, &file.options, overrides)?;
+    let options = &battle.options;
+    let written = &battle.written_options;
     let table = TableRules {
-        hex_capacity: whole_option(src, &file.options, overrides, &options, "hex_capacity")?,
-        gun_room: whole_option(src, &file.options, overrides, &options, "gun_room")?,
-        fords_open: option(&options, "fords") == "open",
+        hex_capacity: whole_option(src, written, overrides, options, "hex_capacity")?,
+        gun_room: whole_option(src, written, overrides, options, "gun_room")?,
+        fords_open: option(options, "fords") == "open",
     };
-    let map = file.map.build(src)?;
+    let map = battle.map.clone();
     if map.width > MAX_COORD || map.height > MAX_COORD {
         return Err(src.error(format!(
             "the map is {} by {}: at most {MAX_COORD} columns and rows",
@@ -112,9 +90,11 @@ pub fn load(src: &ScenarioSource, overrides: &Options) -> Result<StandAndDieGame
         )));
     }
 
+    let mut ids = battle.ids();
     let mut units: Vec<Unit> = Vec::new();
     let mut standing = Vec::new();
     for spec in &file.units {
+        ids.claim(src, &spec.id)?;
         let unit = read_unit(src, spec, &map, &table, &units)?;
         if spec.standing && !standing.contains(&unit.hex) {
             standing.push(unit.hex);
@@ -126,23 +106,22 @@ pub fn load(src: &ScenarioSource, overrides: &Options) -> Result<StandAndDieGame
             return Err(src.error(format!("{side} has no units: each side needs troops")));
         }
     }
-    let objectives = file
+    let objectives = battle
         .objectives
         .iter()
-        .map(|o| {
-            Ok(Objective {
-                hex: src.hex(&o.hex, &map)?,
-                name: o.name.clone(),
-                points: o.points,
-            })
+        .map(|o| Objective {
+            hex: o.hex,
+            name: o.name.clone(),
+            points: o.points,
         })
-        .collect::<Result<Vec<_>, ScenarioError>>()?;
+        .collect();
     let setting = Setting {
-        name: file.name,
-        title: file.title,
-        turn_limit: *file.turn_limit.get_ref(),
+        name: battle.name.clone(),
+        title: battle.title.clone(),
+        turn_limit: battle.turn_limit,
         map,
-        side_names: [file.sides.red.name, file.sides.blue.name],
+        map_view: battle.map_view.clone(),
+        side_names: [battle.sides[0].name.clone(), battle.sides[1].name.clone()],
         objectives,
         table,
     };
@@ -175,25 +154,8 @@ fn read_unit(
     table: &TableRules,
     placed: &[Unit],
 ) -> Result<Unit, ScenarioError> {
-    let side = Side::parse(spec.side.get_ref()).ok_or_else(|| {
-        src.error_at(
-            spec.side.span(),
-            format!(
-                "expected side \"red\" or \"blue\", found \"{}\"",
-                spec.side.get_ref()
-            ),
-        )
-    })?;
+    let side = src.side(&spec.side)?;
     let id = spec.id.get_ref();
-    if id.is_empty() || id.chars().any(char::is_whitespace) {
-        return Err(src.error_at(
-            spec.id.span(),
-            format!("unit id \"{id}\" must be one word (orders name units by it)"),
-        ));
-    }
-    if placed.iter().any(|u| &u.id == id) {
-        return Err(src.error_at(spec.id.span(), format!("duplicate unit id \"{id}\"")));
-    }
     let arm = Arm::parse(spec.arm.get_ref()).ok_or_else(|| {
         src.error_at(
             spec.arm.span(),
@@ -223,11 +185,12 @@ fn read_unit(
     }
     let facing = src.facing(&spec.facing)?;
     let unit = Unit {
-        id: id.clone(),
-        name: spec.name.clone(),
+        id: id.into(),
+        name: spec.name.as_str().into(),
         side,
         arm,
         figures,
+        starting_figures: figures,
         gun_casualties: 0,
         hex,
         facing,

@@ -8,20 +8,23 @@ use crate::troops::{Arm, Unit, GUN_CASUALTIES};
 use crate::water;
 use std::sync::Arc;
 use volley_core::geometry::{label, step, Facing};
-use volley_core::map::Map;
-use volley_core::view::{ObjectiveView, SideView, UnitView};
+use volley_core::map::{Map, MapView};
+use volley_core::view::{ElementKind, Elements, ObjectiveView, SideView, UnitView, Word};
 use volley_core::{
-    reach_by_steps, Action, Dice, Event, Game, Hex, Illegal, Outcome, Reach, Side, View,
+    reach_by_steps, Action, ActionInfo, ActionKind, Dice, Event, Game, Hex, Illegal, Name, Outcome,
+    Place, Reach, Side, View,
 };
 
 /// What the scenario fixed, which never changes in play.
 #[derive(Debug)]
 pub struct Setting {
-    pub name: String,
-    pub title: String,
+    pub name: Name,
+    pub title: Name,
     pub turn_limit: u32,
     pub map: Map,
-    pub side_names: [String; 2],
+    /// The map as views carry it, made once.
+    pub map_view: Arc<MapView>,
+    pub side_names: [Name; 2],
     pub objectives: Vec<Objective>,
     pub table: TableRules,
 }
@@ -29,7 +32,7 @@ pub struct Setting {
 #[derive(Clone, Debug)]
 pub struct Objective {
     pub hex: Hex,
-    pub name: String,
+    pub name: Name,
     pub points: i32,
 }
 
@@ -293,11 +296,11 @@ impl StandAndDieGame {
         }
     }
 
-    fn unit_view(&self, u: &Unit) -> UnitView {
-        let mut flags = vec![if self.is_standing(u.hex) {
-            "standing".to_string()
+    fn unit_view(&self, key: usize, u: &Unit) -> UnitView {
+        let mut flags: Vec<Word> = vec![if self.is_standing(u.hex) {
+            "standing".into()
         } else {
-            "falling back".to_string()
+            "falling back".into()
         }];
         if u.marched > 0 {
             flags.push("moved".into());
@@ -308,20 +311,63 @@ impl StandAndDieGame {
         let artillery = u.arm == Arm::Artillery;
         UnitView {
             id: u.id.clone(),
+            key: key as u32,
             name: u.name.clone(),
             side: u.side,
-            arm: u.arm.name().to_string(),
+            arm: u.arm.name().into(),
             class: None,
             symbol: u.arm.symbol(),
-            hex: label(u.hex),
+            place: Place::Hex(u.hex),
             facing: Some(u.facing),
             hits: if artillery { u.gun_casualties } else { 0 },
             max_hits: if artillery { GUN_CASUALTIES } else { 0 },
             te: 0,
             max_te: 0,
             strength: Some(u.figures),
+            elements: Some(Elements {
+                kind: ElementKind::Figures,
+                now: u.figures,
+                full: u.starting_figures,
+            }),
+            formation: None,
             flags,
             commander: None,
+        }
+    }
+
+    /// What the phasing side is deciding, naming the side.
+    fn prompt(&self) -> Option<String> {
+        Some(match self.phase {
+            Phase::March(s) => format!(
+                "{}: march (move, turn, mark hexes Standing or to fall back)",
+                s.name()
+            ),
+            Phase::Musketry(s) => format!("{}: musketry (each hex fires once)", s.name()),
+            Phase::Setup | Phase::Over => return None,
+        })
+    }
+
+    /// What an order is, for bots and clients. Orders given to a hex are put down to the
+    /// first unit in it.
+    fn describe_order(&self, order: Order) -> ActionInfo {
+        let first_in = |hex: Hex| self.troops_in(hex).next().map(|(i, _)| i as u32);
+        let by_hex = |info: ActionInfo, hex: Hex| match first_in(hex) {
+            Some(k) => info.unit(k),
+            None => info,
+        };
+        match order {
+            Order::End => ActionInfo::end(),
+            Order::Move { unit, to } => ActionInfo::new("move", ActionKind::Move)
+                .unit(unit as u32)
+                .at(to),
+            Order::Face { unit, facing } => ActionInfo::new("face", ActionKind::Turn)
+                .unit(unit as u32)
+                .facing(facing),
+            Order::Stand { hex } => by_hex(ActionInfo::new("stand", ActionKind::Other), hex),
+            Order::FallBack { hex } => by_hex(ActionInfo::new("fall-back", ActionKind::Other), hex),
+            Order::Fire { from, at } => {
+                by_hex(ActionInfo::new("fire", ActionKind::Attack).at(at), from)
+            }
         }
     }
 }
@@ -342,12 +388,21 @@ impl Game for StandAndDieGame {
         self.phasing()
     }
 
-    fn legal_actions(&self) -> Vec<Action> {
-        self.candidates()
-            .into_iter()
-            .filter(|o| self.check(*o).is_ok())
-            .map(Order::pack)
-            .collect()
+    fn legal_actions_into(&self, out: &mut Vec<Action>) {
+        out.clear();
+        out.extend(
+            self.candidates()
+                .into_iter()
+                .filter(|o| self.check(*o).is_ok())
+                .map(Order::pack),
+        );
+    }
+
+    fn describe(&self, action: Action) -> ActionInfo {
+        match self.order_of(action) {
+            Ok(order) => self.describe_order(order),
+            Err(_) => ActionInfo::new("?", ActionKind::Other),
+        }
     }
 
     fn apply(&mut self, action: Action, dice: &mut dyn Dice) -> Result<Vec<Event>, Illegal> {
@@ -385,7 +440,7 @@ impl Game for StandAndDieGame {
     fn view(&self, side: Option<Side>) -> View {
         // Nothing is hidden in Stand and Die: every viewer sees the whole table.
         View {
-            ruleset: crate::ID.to_string(),
+            ruleset: crate::ID.into(),
             scenario: self.setting.name.clone(),
             title: self.setting.title.clone(),
             viewer: side,
@@ -394,12 +449,13 @@ impl Game for StandAndDieGame {
             phase: self.phase_words(),
             phasing: self.phasing(),
             to_decide: self.phasing(),
-            map: self.map().to_view(),
+            prompt: self.prompt(),
+            map: self.setting.map_view.clone(),
             sides: Side::BOTH
                 .into_iter()
                 .map(|s| SideView {
                     side: s,
-                    name: self.side_name(s).to_string(),
+                    name: self.setting.side_names[s.index()].clone(),
                     losses_percent: if self.starting[s.index()] == 0 {
                         0.0
                     } else {
@@ -414,8 +470,9 @@ impl Game for StandAndDieGame {
             units: self
                 .units
                 .iter()
-                .filter(|u| u.on_table())
-                .map(|u| self.unit_view(u))
+                .enumerate()
+                .filter(|(_, u)| u.on_table())
+                .map(|(k, u)| self.unit_view(k, u))
                 .collect(),
             markers: Vec::new(),
             objectives: self
@@ -423,7 +480,7 @@ impl Game for StandAndDieGame {
                 .objectives
                 .iter()
                 .map(|o| ObjectiveView {
-                    hex: label(o.hex),
+                    place: Place::Hex(o.hex),
                     name: o.name.clone(),
                     points: o.points,
                     holder: self.holder(o.hex),

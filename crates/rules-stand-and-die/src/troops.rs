@@ -2,6 +2,7 @@
 //! counts guns, each of which takes two casualties before it is out of action.
 
 use volley_core::geometry::Facing;
+use volley_core::Name;
 use volley_core::{Hex, Side};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -49,12 +50,14 @@ pub const GUN_CASUALTIES: u32 = 2;
 
 #[derive(Clone, Debug)]
 pub struct Unit {
-    pub id: String,
-    pub name: String,
+    pub id: Name,
+    pub name: Name,
     pub side: Side,
     pub arm: Arm,
     /// Men or cavalrymen left, or guns still in action. 0: the unit has left the table.
     pub figures: u32,
+    /// Figures (or guns) it set up with.
+    pub starting_figures: u32,
     /// Casualties already on the gun being hit (always below [`GUN_CASUALTIES`]).
     pub gun_casualties: u32,
     pub hex: Hex,

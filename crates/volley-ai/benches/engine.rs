@@ -47,20 +47,20 @@ fn random_game(game: &mut dyn Game, dice: &mut SeededDice, bot: &mut RandomBot) 
 }
 
 /// Whole random games from `fresh`, a new seed for each.
-fn random_games(b: &mut Bencher, fresh: &HexCommandGame) {
+fn random_games(b: &mut Bencher, fresh: &dyn Game) {
     let mut seed = 0u64;
     b.iter_batched(
         || {
             seed += 1;
             (
-                fresh.clone(),
+                fresh.clone_game(),
                 SeededDice::new(Seed::from_u64(seed)),
                 RandomBot::new(seed),
             )
         },
         |(mut game, mut dice, mut bot)| {
             game.start(&mut dice);
-            random_game(&mut game, &mut dice, &mut bot)
+            random_game(&mut *game, &mut dice, &mut bot)
         },
         BatchSize::SmallInput,
     )
@@ -256,10 +256,31 @@ fn scaling(c: &mut Criterion) {
             "{n} units a side: {} actions a game on average",
             actions / 3
         );
-        g.bench_with_input(BenchmarkId::from_parameter(n), &fresh, random_games);
+        g.bench_with_input(BenchmarkId::from_parameter(n), &fresh, |b, g| random_games(b, g));
     }
     g.finish();
 }
 
-criterion_group!(benches, crossroads, corps, scaling);
+/// Whole random games of the other rulesets' bundled battles, timed per action.
+fn other_rulesets(c: &mut Criterion) {
+    let mut g = c.benchmark_group("random game, per action");
+    for name in ["sad-river-crossing", "grid-ridge"] {
+        let (name, source) = volley_rulesets::scenario_source(name).expect("bundled");
+        let ruleset = volley_rulesets::ruleset_of(&source).expect("known ruleset");
+        let fresh = ruleset.load(&source, &Options::new()).expect("loads");
+        let actions: u64 = (1..=20)
+            .map(|seed| {
+                let mut game = fresh.clone();
+                let mut dice = SeededDice::new(Seed::from_u64(seed));
+                game.start(&mut dice);
+                random_game(&mut *game, &mut dice, &mut RandomBot::new(seed))
+            })
+            .sum();
+        g.throughput(Throughput::Elements(actions / 20));
+        g.bench_function(&name, |b| random_games(b, &*fresh));
+    }
+    g.finish();
+}
+
+criterion_group!(benches, crossroads, corps, scaling, other_rulesets);
 criterion_main!(benches);

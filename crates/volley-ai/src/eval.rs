@@ -3,10 +3,10 @@
 //! Every ruleset fills the same view, so the same evaluation serves all of them.
 
 use std::collections::HashMap;
-use volley_core::geometry::{in_front_arc, parse_label};
+use volley_core::geometry::in_front_arc;
 use volley_core::map::Grid;
 use volley_core::view::{UnitView, View};
-use volley_core::{Hex, Side};
+use volley_core::{Hex, Place, Side};
 
 /// A won (or lost) game is worth more than any material.
 pub const WIN: f64 = 1000.0;
@@ -33,8 +33,8 @@ const LIMBERED_NEAR_ENEMY: f64 = 0.15;
 /// Enemies within this many hexes count as near for guns and for the weakened.
 const NEAR: u32 = 8;
 
-/// Positions on the map as the view gives them (printed labels), with distance taken the
-/// way the grid counts it.
+/// Positions on the map as the view gives them, with distance taken the way the grid counts
+/// it.
 #[derive(Clone, Copy)]
 pub struct Geometry {
     grid: Grid,
@@ -47,8 +47,9 @@ impl Geometry {
         }
     }
 
-    pub fn hex(&self, label: &str) -> Option<Hex> {
-        parse_label(label)
+    /// The hex a place is in (a measured table's points have none yet).
+    pub fn hex(&self, place: &Place) -> Option<Hex> {
+        place.hex()
     }
 
     pub fn distance(&self, a: Hex, b: Hex) -> u32 {
@@ -89,12 +90,12 @@ pub fn health(u: &UnitView, reference: Option<u32>) -> f64 {
 }
 
 pub fn has(u: &UnitView, flag: &str) -> bool {
-    u.flags.iter().any(|f| f == flag)
+    u.has(flag)
 }
 
 /// Close-combat weight of an arm relative to line infantry.
 pub fn arm_power(u: &UnitView) -> f64 {
-    match u.arm.as_str() {
+    match &*u.arm {
         "cavalry" => 1.3,
         "infantry" => 1.0,
         "light infantry" => 0.8,
@@ -112,8 +113,9 @@ pub fn is_guns(u: &UnitView) -> bool {
 pub struct Evaluator {
     pub side: Side,
     pub geometry: Geometry,
-    /// Each unit's strength when the decision began, so strength lost shows as a fraction.
-    reference: HashMap<String, u32>,
+    /// Each unit's strength when the decision began (by key), so strength lost shows as a
+    /// fraction.
+    reference: HashMap<u32, u32>,
 }
 
 impl Evaluator {
@@ -124,13 +126,13 @@ impl Evaluator {
             reference: view
                 .units
                 .iter()
-                .filter_map(|u| u.strength.map(|s| (u.id.clone(), s)))
+                .filter_map(|u| u.strength.map(|s| (u.key, s)))
                 .collect(),
         }
     }
 
     pub fn health(&self, u: &UnitView) -> f64 {
-        health(u, self.reference.get(&u.id).copied())
+        health(u, self.reference.get(&u.key).copied())
     }
 
     /// Whether a unit is in no state to be near the enemy.
@@ -190,28 +192,28 @@ impl Evaluator {
             .units
             .iter()
             .filter(|u| u.side != me)
-            .filter_map(|u| g.hex(&u.hex).map(|h| (h, Some(u))))
+            .filter_map(|u| g.hex(&u.place).map(|h| (h, Some(u))))
             .chain(
                 view.markers
                     .iter()
                     .filter(|m| m.side != me)
-                    .filter_map(|m| g.hex(&m.hex).map(|h| (h, None))),
+                    .filter_map(|m| g.hex(&m.place).map(|h| (h, None))),
             )
             .collect();
         let objectives: Vec<Hex> = view
             .objectives
             .iter()
-            .filter_map(|o| g.hex(&o.hex))
+            .filter_map(|o| g.hex(&o.place))
             .collect();
         let held: Vec<Hex> = view
             .objectives
             .iter()
             .filter(|o| o.holder == Some(me))
-            .filter_map(|o| g.hex(&o.hex))
+            .filter_map(|o| g.hex(&o.place))
             .collect();
         let mut v = 0.0;
         for u in view.units.iter().filter(|u| u.side == me) {
-            let Some(h) = g.hex(&u.hex) else { continue };
+            let Some(h) = g.hex(&u.place) else { continue };
             let nearest = enemies
                 .iter()
                 .map(|&(e, ev)| (g.distance(h, e), e, ev))
@@ -275,7 +277,7 @@ impl Evaluator {
         }
         for s in view.sides.iter().filter(|s| s.side == me) {
             for c in &s.commanders {
-                let Some(u) = c.attached_to.as_deref().and_then(|id| view.unit(id)) else {
+                let Some(u) = c.attached_to.as_ref().and_then(|id| view.unit(id)) else {
                     continue;
                 };
                 // A commander is best with a unit that needs rallying.
@@ -295,19 +297,22 @@ mod tests {
     fn unit(hits: u32, flags: &[&str]) -> UnitView {
         UnitView {
             id: "u".into(),
+            key: 0,
             name: "u".into(),
             side: Side::Red,
             arm: "infantry".into(),
             class: None,
             symbol: 'I',
-            hex: "0101".into(),
+            place: Place::Hex(volley_core::geometry::hex_at(1, 1)),
             facing: None,
             hits,
             max_hits: 3,
             te: 0,
             max_te: 3,
             strength: None,
-            flags: flags.iter().map(|f| f.to_string()).collect(),
+            elements: None,
+            formation: None,
+            flags: flags.iter().map(|f| f.to_string().into()).collect(),
             commander: None,
         }
     }

@@ -16,7 +16,7 @@ use rand_chacha::ChaCha8Rng;
 use std::collections::HashMap;
 use volley_core::geometry::in_front_arc;
 use volley_core::view::{UnitView, View};
-use volley_core::{Action, Dice, Game, Hex, Seed, SeededDice, Side};
+use volley_core::{Action, ActionKind, Dice, Game, Hex, Seed, SeededDice, Side};
 
 /// How hard the heuristic thinks.
 #[derive(Clone, Copy, Debug)]
@@ -98,7 +98,7 @@ impl Bot for HeuristicBot {
             // With many units, look at one action per unit so that a few units' poor options
             // cannot crowd out everyone else's.
             let mut seen = std::collections::HashSet::new();
-            choices.retain(|r| seen.insert(r.unit.clone()));
+            choices.retain(|r| seen.insert(r.unit));
         }
         if choices.is_empty() {
             return end.unwrap_or(legal[0]);
@@ -204,41 +204,41 @@ impl Dice for Counting {
 pub struct Ranked {
     pub action: Action,
     pub prior: f64,
-    /// The action that ends the phase (notation `end`).
+    /// The action that ends the phase.
     pub end: bool,
-    /// It names a hex held by an enemy (fire, melee, charge).
+    /// It strikes at a hex held by an enemy (fire, melee, charge).
     pub attack: bool,
-    /// The acting unit's id, when the notation names one of the side's units.
-    pub unit: Option<String>,
+    /// The acting unit's key, when one of the side's units acts.
+    pub unit: Option<u32>,
 }
 
-/// Orders the legal actions, best first, by what their notation names: the acting unit
-/// (a word that is one of the side's unit ids) and hexes (words that read as hex labels).
-/// No rules are consulted, so this is cheap and the same for every ruleset.
+/// Orders the legal actions, best first, by what [`Game::describe`] says of them: the
+/// acting unit and the hex it goes to or strikes at. No rules are consulted, so this is
+/// cheap and the same for every ruleset.
 pub fn priors(game: &dyn Game, legal: &[Action], view: &View, eval: &Evaluator) -> Vec<Ranked> {
     let side = eval.side;
     let g = eval.geometry;
-    let own: HashMap<&str, &UnitView> = view
+    let own: HashMap<u32, &UnitView> = view
         .units
         .iter()
         .filter(|u| u.side == side)
-        .map(|u| (u.id.as_str(), u))
+        .map(|u| (u.key, u))
         .collect();
     let mut enemy_at: HashMap<Hex, Option<&UnitView>> = HashMap::new();
     for u in view.units.iter().filter(|u| u.side != side) {
-        if let Some(h) = g.hex(&u.hex) {
+        if let Some(h) = g.hex(&u.place) {
             enemy_at.insert(h, Some(u));
         }
     }
     for m in view.markers.iter().filter(|m| m.side != side) {
-        if let Some(h) = g.hex(&m.hex) {
+        if let Some(h) = g.hex(&m.place) {
             enemy_at.insert(h, None);
         }
     }
     let goals: Vec<Hex> = view
         .objectives
         .iter()
-        .filter_map(|o| g.hex(&o.hex))
+        .filter_map(|o| g.hex(&o.place))
         .collect();
     let enemies: Vec<Hex> = enemy_at.keys().copied().collect();
     let goal_distance = |h: Hex| -> u32 {
@@ -250,8 +250,8 @@ pub fn priors(game: &dyn Game, legal: &[Action], view: &View, eval: &Evaluator) 
     let mut out: Vec<Ranked> = legal
         .iter()
         .map(|&action| {
-            let text = game.notation(action);
-            if text == "end" {
+            let info = game.describe(action);
+            if info.kind == ActionKind::End {
                 return Ranked {
                     action,
                     prior: 0.0,
@@ -260,9 +260,8 @@ pub fn priors(game: &dyn Game, legal: &[Action], view: &View, eval: &Evaluator) 
                     unit: None,
                 };
             }
-            let words: Vec<&str> = text.split_whitespace().collect();
-            let unit = words.iter().find_map(|w| own.get(w).copied());
-            let hex = words.iter().skip(1).find_map(|w| g.hex(w));
+            let unit = info.unit.and_then(|k| own.get(&k).copied());
+            let hex = info.place.and_then(|p| g.hex(&p));
             let target = hex.and_then(|h| enemy_at.get(&h).map(|t| (h, *t)));
             let prior = match (unit, hex, target) {
                 (Some(u), Some(_), Some((h, t))) => attack_prior(eval, &g, u, h, t),
@@ -275,7 +274,7 @@ pub fn priors(game: &dyn Game, legal: &[Action], view: &View, eval: &Evaluator) 
                 prior,
                 end: false,
                 attack: target.is_some(),
-                unit: unit.map(|u| u.id.clone()),
+                unit: unit.map(|u| u.key),
             }
         })
         .collect();
@@ -295,7 +294,7 @@ fn attack_prior(
     let mut p = 2.0;
     if let Some(t) = target {
         p += 1.5 * (1.0 - eval.health(t));
-        if let (Some(f), Some(from)) = (t.facing, g.hex(&attacker.hex)) {
+        if let (Some(f), Some(from)) = (t.facing, g.hex(&attacker.place)) {
             if !in_front_arc(target_hex, f, from) {
                 p += 0.7;
             }
@@ -303,7 +302,7 @@ fn attack_prior(
         // Charging something stronger is a poor idea.
         let mine = eval.health(attacker) * arm_power(attacker);
         let theirs = eval.health(t) * arm_power(t);
-        if g.hex(&attacker.hex)
+        if g.hex(&attacker.place)
             .is_some_and(|a| g.distance(a, target_hex) <= 1)
             && theirs > mine
             && !is_guns(attacker)
@@ -325,7 +324,7 @@ fn move_prior(
     goal_distance: &dyn Fn(Hex) -> u32,
     near_enemy: &dyn Fn(Hex, u32) -> bool,
 ) -> f64 {
-    let Some(from) = g.hex(&u.hex) else {
+    let Some(from) = g.hex(&u.place) else {
         return 0.0;
     };
     // One hex nearer is all a step should promise: a longer jump (through a friend, say)

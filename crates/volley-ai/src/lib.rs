@@ -151,8 +151,12 @@ mod tests {
         fn to_decide(&self) -> Option<Side> {
             (self.stones > 0).then_some(self.to_move)
         }
-        fn legal_actions(&self) -> Vec<Action> {
-            (1..=self.stones.min(3)).map(Action).collect()
+        fn legal_actions_into(&self, out: &mut Vec<Action>) {
+            out.clear();
+            out.extend((1..=self.stones.min(3)).map(Action));
+        }
+        fn describe(&self, _: Action) -> volley_core::ActionInfo {
+            volley_core::ActionInfo::new("take", volley_core::ActionKind::Other)
         }
         fn apply(&mut self, action: Action, _: &mut dyn Dice) -> Result<Vec<Event>, Illegal> {
             if !self.legal_actions().contains(&action) {

@@ -119,7 +119,7 @@ impl Bot for Peeker {
             .units
             .iter()
             .filter(|u| u.side == Side::Blue)
-            .map(|u| u.hex.parse::<usize>().unwrap_or(0) * u.id.len())
+            .map(|u| u.place.to_string().parse::<usize>().unwrap_or(0) * u.id.len())
             .enumerate()
             .map(|(k, h)| h * (k + 1))
             .sum();

@@ -2,6 +2,8 @@
 //! against these traits and never ask which ruleset they are playing.
 
 use crate::dice::Dice;
+use crate::geometry::Facing;
+use crate::place::Place;
 use crate::scenario::{Options, ScenarioError, ScenarioSource};
 use crate::view::View;
 use serde::{Deserialize, Serialize};
@@ -128,14 +130,64 @@ impl Event {
         self
     }
 
-    pub fn units(mut self, ids: impl IntoIterator<Item = String>) -> Event {
-        self.units.extend(ids);
+    pub fn units<I: IntoIterator>(mut self, ids: I) -> Event
+    where
+        I::Item: AsRef<str>,
+    {
+        self.units
+            .extend(ids.into_iter().map(|id| id.as_ref().to_string()));
         self
     }
 
     pub fn seen(mut self, seen: Seen) -> Event {
         self.seen = seen;
         self
+    }
+}
+
+/// Where a ruleset writes the events of an action: kept for the log, or — in search, through
+/// [`Game::apply_unchecked`] — dropped without ever being built. Events are handed over as
+/// closures, so a dropped event costs no formatting at all.
+#[derive(Debug, Default)]
+pub struct Log {
+    events: Vec<Event>,
+    silent: bool,
+}
+
+impl Log {
+    /// A log that keeps every event.
+    pub fn new() -> Log {
+        Log::default()
+    }
+
+    /// A log that builds and keeps nothing.
+    pub fn silent() -> Log {
+        Log {
+            events: Vec::new(),
+            silent: true,
+        }
+    }
+
+    /// Writes the event `make` builds, unless this log is silent.
+    #[inline]
+    pub fn add(&mut self, make: impl FnOnce() -> Event) {
+        if !self.silent {
+            self.events.push(make());
+        }
+    }
+
+    /// Whether events are being kept (a ruleset may skip work done only to describe).
+    pub fn keeps(&self) -> bool {
+        !self.silent
+    }
+
+    /// The events kept so far.
+    pub fn events(&self) -> &[Event] {
+        &self.events
+    }
+
+    pub fn into_events(self) -> Vec<Event> {
+        self.events
     }
 }
 
@@ -161,7 +213,75 @@ pub struct Outcome {
     pub score: [i32; 2],
 }
 
+/// What kind of thing an action does, for bots and clients that must not read notation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ActionKind {
+    /// Ends the phase (or the decision) without doing anything more.
+    End,
+    /// Moves a unit to [`ActionInfo::place`].
+    Move,
+    /// Turns a unit to [`ActionInfo::facing`] where it stands.
+    Turn,
+    /// Attacks whatever is at [`ActionInfo::place`]: fire, melee, charge, close combat.
+    Attack,
+    /// Anything else: formation and limbering changes, orders, markers, answers to a prompt.
+    Other,
+}
+
+/// An action described in structured form: what `notation` writes, without the text.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ActionInfo {
+    /// The first word of the notation: `move`, `fire`, `end`, …
+    pub verb: &'static str,
+    pub kind: ActionKind,
+    /// The acting unit's key ([`crate::view::UnitView::key`]), when one unit acts.
+    pub unit: Option<u32>,
+    /// Where the action goes or strikes, if anywhere.
+    pub place: Option<Place>,
+    /// The facing it leaves the unit in, when it sets one.
+    pub facing: Option<Facing>,
+}
+
+impl ActionInfo {
+    pub fn new(verb: &'static str, kind: ActionKind) -> ActionInfo {
+        ActionInfo {
+            verb,
+            kind,
+            unit: None,
+            place: None,
+            facing: None,
+        }
+    }
+
+    pub fn end() -> ActionInfo {
+        ActionInfo::new("end", ActionKind::End)
+    }
+
+    pub fn unit(mut self, key: u32) -> ActionInfo {
+        self.unit = Some(key);
+        self
+    }
+
+    pub fn at(mut self, place: impl Into<Place>) -> ActionInfo {
+        self.place = Some(place.into());
+        self
+    }
+
+    pub fn facing(mut self, facing: Facing) -> ActionInfo {
+        self.facing = Some(facing);
+        self
+    }
+}
+
 /// A game in progress under one ruleset.
+///
+/// Work per decision does not grow with the size of the armies: rulesets keep indexes of the
+/// position (who stands where, zones of control) with the game and update them with each
+/// action; a unit's actions can be listed on their own ([`Game::unit_actions`]); search
+/// applies actions it took from the legal list without checking them or writing events
+/// ([`Game::apply_unchecked`]); and nothing is written in words until someone reads it
+/// ([`Game::notation`], [`Game::view`]) — bots read [`Game::describe`] instead.
 pub trait Game: Send + Sync {
     /// The ruleset id, e.g. `hex-command`.
     fn ruleset(&self) -> &'static str;
@@ -169,25 +289,68 @@ pub trait Game: Send + Sync {
     /// Rolls whatever the rules roll before the first decision (initiative, say).
     fn start(&mut self, dice: &mut dyn Dice) -> Vec<Event>;
 
-    /// The side to decide now; `None` once the game is over.
+    /// The side to decide now; `None` once the game is over. Not always the phasing side:
+    /// the rules may ask the other side to decide in the middle of a turn (opportunity fire,
+    /// a charge response); the view's `prompt` says what is being decided.
     fn to_decide(&self) -> Option<Side>;
 
+    /// Every legal action now, for the side to decide, written into `out` (cleared first).
+    /// Empty once the game is over.
+    fn legal_actions_into(&self, out: &mut Vec<Action>);
+
     /// Every legal action now, for the side to decide. Empty once the game is over.
-    fn legal_actions(&self) -> Vec<Action>;
+    fn legal_actions(&self) -> Vec<Action> {
+        let mut out = Vec::new();
+        self.legal_actions_into(&mut out);
+        out
+    }
+
+    /// The legal actions of one unit of the side to decide (by its key), written into `out`
+    /// (cleared first): what a client shows when that unit is selected, and what a bot
+    /// weighs unit by unit. Empty for a unit that cannot act now or is not the decider's.
+    fn unit_actions(&self, unit: u32, out: &mut Vec<Action>) {
+        self.legal_actions_into(out);
+        out.retain(|&a| self.describe(a).unit == Some(unit));
+    }
+
+    /// The keys of the units of the side to decide that have an action now, in key order.
+    fn actors(&self) -> Vec<u32> {
+        let mut keys: Vec<u32> = self
+            .legal_actions()
+            .into_iter()
+            .filter_map(|a| self.describe(a).unit)
+            .collect();
+        keys.sort_unstable();
+        keys.dedup();
+        keys
+    }
 
     /// Applies an action after checking it is legal. An illegal action is refused with the
     /// reason and changes nothing.
     fn apply(&mut self, action: Action, dice: &mut dyn Dice) -> Result<Vec<Event>, Illegal>;
 
-    /// Applies an action like [`Game::apply`], but stops right after its own effects: phases
-    /// the ruleset would play out by itself afterwards (and their dice) are left unplayed.
-    /// Odds use this, so they weigh the action's own rolls only.
+    /// Applies an action taken from [`Game::legal_actions`] (or [`Game::unit_actions`]) of
+    /// this very position, without checking it and without writing any event: the fast path
+    /// for search (shakmaty's `play_unchecked`). Anything else is a caller's bug.
+    fn apply_unchecked(&mut self, action: Action, dice: &mut dyn Dice) {
+        let applied = self.apply(action, dice);
+        debug_assert!(applied.is_ok(), "apply_unchecked: {applied:?}");
+    }
+
+    /// Applies an action like [`Game::apply`], but stops once the action's own dice are
+    /// rolled and their consequences settled: phases the ruleset would play out by itself
+    /// afterwards (and their dice) are left unplayed. Odds use this, so they weigh the
+    /// action's own rolls only. A ruleset that holds an action's results back until later
+    /// (hits held to the end of the phase) settles them here.
     fn preview(&mut self, action: Action, dice: &mut dyn Dice) -> Result<Vec<Event>, Illegal> {
         self.apply(action, dice)
     }
 
     /// The action's text notation, as `legal` prints it and `apply` reads it.
     fn notation(&self, action: Action) -> String;
+
+    /// What the action is, in structured form (verb, kind, acting unit, target place).
+    fn describe(&self, action: Action) -> ActionInfo;
 
     /// Reads an action in the notation `notation` writes.
     fn parse_action(&self, text: &str) -> Result<Action, Illegal>;

@@ -7,21 +7,28 @@
 //! - [`scenario`]: TOML scenarios with positioned errors.
 //! - [`session`]: a game in play and its saved-game file.
 //! - [`odds`]: outcome distributions of an action.
+//! - [`place`]: where a unit is: a hex, a tile, or a point on a measured table.
+//! - [`view`]: what one side may see.
 
 pub mod dice;
 pub mod game;
 pub mod geometry;
 pub mod map;
+pub mod name;
 pub mod odds;
+pub mod place;
 pub mod scenario;
 pub mod session;
 pub mod view;
 
 pub use dice::{Dice, ScriptedDice, Seed, SeededDice};
 pub use game::{
-    reach_by_steps, Action, Event, Game, Illegal, OptionSpec, Outcome, Reach, Ruleset, Seen, Side,
+    reach_by_steps, Action, ActionInfo, ActionKind, Event, Game, Illegal, Log, OptionSpec, Outcome,
+    Reach, Ruleset, Seen, Side,
 };
 pub use hexx::Hex;
-pub use scenario::{Options, ScenarioError, ScenarioSource};
+pub use name::Name;
+pub use place::{Place, Point};
+pub use scenario::{Battle, Options, ScenarioError, ScenarioSource};
 pub use session::{LoggedEvent, SaveFile, Session, SessionError};
 pub use view::View;

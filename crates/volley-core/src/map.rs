@@ -4,7 +4,6 @@
 use crate::geometry::{col_row, hex_at, label};
 use hexx::Hex;
 use serde::{Deserialize, Serialize};
-use std::collections::{HashMap, HashSet};
 
 /// Terrain of a hex. Scenario maps write each hex as one character, optionally followed by a
 /// digit for its elevation: `.` clear, `W` woods (forest), `w` light woods, `T` town
@@ -97,6 +96,13 @@ pub enum Hexside {
 }
 
 impl Hexside {
+    pub const ALL: [Hexside; 4] = [
+        Hexside::Wall,
+        Hexside::Hedge,
+        Hexside::Fence,
+        Hexside::Stream,
+    ];
+
     pub fn parse(text: &str) -> Option<Hexside> {
         Some(match text {
             "wall" => Hexside::Wall,
@@ -117,14 +123,6 @@ impl Hexside {
     }
 }
 
-fn edge(a: Hex, b: Hex) -> (Hex, Hex) {
-    if (a.x, a.y) <= (b.x, b.y) {
-        (a, b)
-    } else {
-        (b, a)
-    }
-}
-
 /// The kind of grid: hexes (every ruleset) or square tiles (Rules v1.1 allows both). Square
 /// tiles are stored under the same column/row labels; their adjacency is the ruleset's.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -136,20 +134,31 @@ pub enum Grid {
 }
 
 /// The whole map: `width` columns by `height` rows of hexes (or tiles).
+///
+/// Everything is kept in flat arrays over the cells, so the questions movement and sight ask
+/// on every step (terrain, a road between two cells, a feature on the side between them)
+/// cost an index, not a hash.
 #[derive(Clone, Debug)]
 pub struct Map {
     pub grid: Grid,
     pub width: i32,
     pub height: i32,
     cells: Vec<Cell>,
-    roads: HashSet<(Hex, Hex)>,
-    road_hexes: HashSet<Hex>,
-    hexsides: HashMap<(Hex, Hex), Hexside>,
+    /// Per cell, one byte per neighbouring cell in the 3 × 3 block of columns and rows around
+    /// it (hex neighbours and square neighbours both lie there): [`ROAD`] for a road between
+    /// the two, and in the low bits the feature on the side between them (a [`Hexside`] index
+    /// plus one; 0 for none). Both cells of a pair record it.
+    edges: Vec<[u8; 9]>,
+    road_cells: Vec<bool>,
 }
+
+const ROAD: u8 = 0x80;
+const FEATURE: u8 = 0x0f;
 
 impl Map {
     /// An all-clear map.
     pub fn open(width: i32, height: i32) -> Map {
+        let n = (width.max(0) * height.max(0)) as usize;
         Map {
             grid: Grid::Hex,
             width,
@@ -159,18 +168,49 @@ impl Map {
                     terrain: Terrain::Clear,
                     elevation: 0
                 };
-                (width * height) as usize
+                n
             ],
-            roads: HashSet::new(),
-            road_hexes: HashSet::new(),
-            hexsides: HashMap::new(),
+            edges: vec![[0; 9]; n],
+            road_cells: vec![false; n],
         }
     }
 
-    fn index(&self, hex: Hex) -> Option<usize> {
+    /// The cell's place in the flat arrays, for a hex on the map.
+    pub fn index(&self, hex: Hex) -> Option<usize> {
         let (c, r) = col_row(hex);
         (c >= 1 && r >= 1 && c <= self.width && r <= self.height)
             .then(|| ((r - 1) * self.width + (c - 1)) as usize)
+    }
+
+    /// The number of cells (the length of per-cell arrays a ruleset keeps).
+    pub fn cell_count(&self) -> usize {
+        self.cells.len()
+    }
+
+    /// The cell index of `a` and the slot of `b` among its neighbours, when both are on the
+    /// map and within one column and one row of each other.
+    fn edge(&self, a: Hex, b: Hex) -> Option<(usize, usize)> {
+        let i = self.index(a)?;
+        self.index(b)?;
+        let ((ca, ra), (cb, rb)) = (col_row(a), col_row(b));
+        let (dc, dr) = (cb - ca, rb - ra);
+        (dc.abs() <= 1 && dr.abs() <= 1 && (dc, dr) != (0, 0))
+            .then(|| (i, ((dc + 1) * 3 + dr + 1) as usize))
+    }
+
+    fn mark_edge(&mut self, a: Hex, b: Hex, set: impl Fn(u8) -> u8) -> bool {
+        match (self.edge(a, b), self.edge(b, a)) {
+            (Some((i, x)), Some((j, y))) => {
+                self.edges[i][x] = set(self.edges[i][x]);
+                self.edges[j][y] = set(self.edges[j][y]);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    fn edge_byte(&self, a: Hex, b: Hex) -> u8 {
+        self.edge(a, b).map_or(0, |(i, x)| self.edges[i][x])
     }
 
     pub fn contains(&self, hex: Hex) -> bool {
@@ -195,27 +235,39 @@ impl Map {
         }
     }
 
+    /// A road between two neighbouring cells (ignored unless both are on the map).
     pub fn add_road(&mut self, a: Hex, b: Hex) {
-        self.roads.insert(edge(a, b));
-        self.road_hexes.insert(a);
-        self.road_hexes.insert(b);
+        if self.mark_edge(a, b, |e| e | ROAD) {
+            for h in [a, b] {
+                let i = self.index(h).expect("on the map");
+                self.road_cells[i] = true;
+            }
+        }
     }
 
     /// Whether a road runs from `a` straight into the adjacent hex `b`.
     pub fn road_between(&self, a: Hex, b: Hex) -> bool {
-        self.roads.contains(&edge(a, b))
+        self.edge_byte(a, b) & ROAD != 0
     }
 
     pub fn has_road(&self, hex: Hex) -> bool {
-        self.road_hexes.contains(&hex)
+        self.index(hex).is_some_and(|i| self.road_cells[i])
     }
 
     pub fn set_hexside(&mut self, a: Hex, b: Hex, feature: Hexside) {
-        self.hexsides.insert(edge(a, b), feature);
+        let code = Hexside::ALL
+            .iter()
+            .position(|&f| f == feature)
+            .expect("every feature is listed") as u8
+            + 1;
+        self.mark_edge(a, b, |e| (e & !FEATURE) | code);
     }
 
     pub fn hexside(&self, a: Hex, b: Hex) -> Option<Hexside> {
-        self.hexsides.get(&edge(a, b)).copied()
+        match self.edge_byte(a, b) & FEATURE {
+            0 => None,
+            code => Some(Hexside::ALL[code as usize - 1]),
+        }
     }
 
     /// Every hex on the map, row by row.
@@ -223,7 +275,30 @@ impl Map {
         (1..=self.height).flat_map(move |r| (1..=self.width).map(move |c| hex_at(c, r)))
     }
 
-    /// The map as a scenario writes it (also what views carry to clients).
+    /// Each pair of neighbouring cells once (the one of lower column, then row, first), with
+    /// the byte that pair carries.
+    fn edge_pairs(&self) -> Vec<(Hex, Hex, u8)> {
+        let mut out = Vec::new();
+        for a in self.hexes() {
+            let (ca, ra) = col_row(a);
+            for dc in -1..=1 {
+                for dr in -1..=1 {
+                    let b = hex_at(ca + dc, ra + dr);
+                    let later = (ca + dc, ra + dr) > (ca, ra);
+                    if later && self.contains(b) && (dc, dr) != (0, 0) {
+                        let byte = self.edge_byte(a, b);
+                        if byte != 0 {
+                            out.push((a, b, byte));
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// The map as a scenario writes it (also what views carry to clients). Rulesets make it
+    /// once, when the scenario is read, and share it among all views.
     pub fn to_view(&self) -> MapView {
         let rows = (1..=self.height)
             .map(|r| {
@@ -240,18 +315,19 @@ impl Map {
                     .join(" ")
             })
             .collect();
-        let mut roads: Vec<[String; 2]> = self
-            .roads
+        let pairs = self.edge_pairs();
+        let mut roads: Vec<[String; 2]> = pairs
             .iter()
-            .map(|(a, b)| [label(*a), label(*b)])
+            .filter(|(_, _, e)| e & ROAD != 0)
+            .map(|(a, b, _)| [label(*a), label(*b)])
             .collect();
         roads.sort();
-        let mut hexsides: Vec<HexsideView> = self
-            .hexsides
+        let mut hexsides: Vec<HexsideView> = pairs
             .iter()
-            .map(|((a, b), f)| HexsideView {
+            .filter(|(_, _, e)| e & FEATURE != 0)
+            .map(|(a, b, e)| HexsideView {
                 between: [label(*a), label(*b)],
-                kind: f.name().to_string(),
+                kind: Hexside::ALL[(e & FEATURE) as usize - 1].name().to_string(),
             })
             .collect();
         hexsides.sort_by(|x, y| x.between.cmp(&y.between));

@@ -99,11 +99,11 @@ pub fn describe_change(before: &View, after: &View) -> String {
     let mut parts = Vec::new();
     for u in &before.units {
         match after.unit(&u.id) {
-            None => parts.push(format!("{} {} eliminated", u.hex, u.name)),
+            None => parts.push(format!("{} {} eliminated", u.place, u.name)),
             Some(a) => {
                 let d = unit_change(u, a);
                 if !d.is_empty() {
-                    parts.push(format!("{} {}: {}", u.hex, u.name, d.join(", ")));
+                    parts.push(format!("{} {}: {}", u.place, u.name, d.join(", ")));
                 }
             }
         }
@@ -142,11 +142,11 @@ fn unit_change(b: &UnitView, a: &UnitView) -> Vec<String> {
     }
     for f in &a.flags {
         if !b.flags.contains(f) && f != "fired" && f != "moved" {
-            d.push(f.clone());
+            d.push(f.to_string());
         }
     }
-    if a.hex != b.hex {
-        d.push(format!("to {}", a.hex));
+    if a.place != b.place {
+        d.push(format!("to {}", a.place));
     }
     d
 }

@@ -1,16 +1,19 @@
 //! Scenario files: TOML, read with positions so every error says FILE:LINE:COLUMN and what
-//! was expected. The parts every hex ruleset shares (header, map, options, objectives) are
-//! read here; each ruleset reads its own units.
+//! was expected. The parts every ruleset shares (header, turn limit, options, map, sides and
+//! commanders, objectives) are read here, once, as a [`Battle`]; each ruleset reads its own
+//! units and tables from the same text.
 
-use crate::game::OptionSpec;
+use crate::game::{OptionSpec, Side};
 use crate::geometry::{parse_label, Facing};
 use crate::map::{Cell, Hexside, Map, Terrain};
+use crate::name::Name;
 use hexx::Hex;
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::ops::Range;
+use std::sync::Arc;
 use toml::Spanned;
 
 /// Game options, key to value, after the scenario's `[options]` and `--option` overrides.
@@ -284,6 +287,293 @@ pub struct ObjectiveSpec {
     #[serde(default)]
     pub name: String,
     pub points: i32,
+}
+
+/// A commander as a scenario lists it under its side: `{ id, name, value, supreme, with }`.
+/// Each ruleset says which of these it uses and checks their values.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CommanderSpec {
+    pub id: Spanned<String>,
+    #[serde(default)]
+    pub name: String,
+    /// Combat value, or whatever single rating the ruleset gives commanders.
+    #[serde(default)]
+    pub value: Option<Spanned<i32>>,
+    #[serde(default)]
+    pub supreme: bool,
+    /// The unit it starts with, by id.
+    #[serde(default)]
+    pub with: Option<Spanned<String>>,
+}
+
+#[derive(Deserialize)]
+struct CommonSide {
+    name: String,
+    #[serde(default)]
+    break_point: Option<Spanned<u32>>,
+    #[serde(default)]
+    commanders: Vec<CommanderSpec>,
+}
+
+#[derive(Deserialize)]
+struct CommonSides {
+    red: CommonSide,
+    blue: CommonSide,
+}
+
+#[derive(Deserialize)]
+struct CommonFile {
+    ruleset: Spanned<String>,
+    name: String,
+    title: String,
+    #[serde(default)]
+    description: String,
+    turn_limit: Spanned<u32>,
+    #[serde(default)]
+    options: BTreeMap<String, Spanned<toml::Value>>,
+    map: MapSpec,
+    sides: CommonSides,
+    #[serde(default)]
+    objectives: Vec<ObjectiveSpec>,
+}
+
+/// The keys of a scenario file every ruleset shares.
+const COMMON_KEYS: &[&str] = &[
+    "ruleset",
+    "name",
+    "title",
+    "description",
+    "turn_limit",
+    "options",
+    "map",
+    "sides",
+    "objectives",
+];
+/// The keys of `[sides.red]` and `[sides.blue]` every ruleset shares.
+const COMMON_SIDE_KEYS: &[&str] = &["name", "break_point", "commanders"];
+
+/// The keys a ruleset reads itself, besides the common ones: at the top of the file
+/// (`units`, `decoys`…) and in each side's table.
+#[derive(Clone, Copy, Debug)]
+pub struct OwnKeys {
+    pub top: &'static [&'static str],
+    pub side: &'static [&'static str],
+}
+
+/// A side as every ruleset has it.
+#[derive(Clone, Debug)]
+pub struct BattleSide {
+    pub name: Name,
+    /// Percent of its strength an army may lose before it breaks, if the scenario says.
+    pub break_point: Option<u32>,
+    pub commanders: Vec<CommanderSpec>,
+}
+
+/// An objective hex, checked against the map.
+#[derive(Clone, Debug)]
+pub struct Objective {
+    pub hex: Hex,
+    pub name: Name,
+    pub points: i32,
+}
+
+/// The parts of a scenario every ruleset shares — header, turn limit, options, map, sides
+/// with their commanders, objectives — read and checked once, here. A ruleset reads only
+/// what is its own (units, decoys, tables) from the same text.
+#[derive(Clone, Debug)]
+pub struct Battle {
+    pub name: Name,
+    pub title: Name,
+    pub description: String,
+    pub turn_limit: u32,
+    /// The options in force: the ruleset's defaults, the scenario's `[options]`, then the
+    /// overrides, every one checked.
+    pub options: Options,
+    /// What the scenario itself wrote in `[options]`, with positions, for errors that a
+    /// ruleset finds in a value (an option out of its range, say).
+    pub written_options: BTreeMap<String, Spanned<toml::Value>>,
+    pub map: Map,
+    /// The map as views carry it, made once and shared by every view of the game.
+    pub map_view: Arc<crate::map::MapView>,
+    pub sides: [BattleSide; 2],
+    pub objectives: Vec<Objective>,
+}
+
+impl Battle {
+    /// Reads the shared parts of a scenario of ruleset `ruleset`: checks that the file is for
+    /// it, that every key is one this ruleset or every ruleset knows, and every shared value.
+    pub fn read(
+        src: &ScenarioSource,
+        ruleset: &str,
+        specs: &[OptionSpec],
+        overrides: &Options,
+        own: OwnKeys,
+    ) -> Result<Battle, ScenarioError> {
+        check_keys(src, own)?;
+        let f: CommonFile = src.parse()?;
+        if f.ruleset.get_ref() != ruleset {
+            return Err(src.error_at(
+                f.ruleset.span(),
+                format!(
+                    "this scenario is for \"{}\", not \"{ruleset}\"",
+                    f.ruleset.get_ref()
+                ),
+            ));
+        }
+        if *f.turn_limit.get_ref() == 0 {
+            return Err(src.error_at(f.turn_limit.span(), "turn_limit must be at least 1"));
+        }
+        let options = resolve_options(src, specs, &f.options, overrides)?;
+        let map = f.map.build(src)?;
+        let mut ids = Ids::default();
+        let mut side = |s: CommonSide| -> Result<BattleSide, ScenarioError> {
+            if let Some(bp) = &s.break_point {
+                if !(1..=100).contains(bp.get_ref()) {
+                    return Err(
+                        src.error_at(bp.span(), "break_point is a percentage from 1 to 100")
+                    );
+                }
+            }
+            for c in &s.commanders {
+                ids.claim(src, &c.id)?;
+            }
+            Ok(BattleSide {
+                name: s.name.into(),
+                break_point: s.break_point.map(|b| *b.get_ref()),
+                commanders: s.commanders,
+            })
+        };
+        let sides = [side(f.sides.red)?, side(f.sides.blue)?];
+        let objectives = f
+            .objectives
+            .iter()
+            .map(|o| {
+                Ok(Objective {
+                    hex: src.hex(&o.hex, &map)?,
+                    name: o.name.as_str().into(),
+                    points: o.points,
+                })
+            })
+            .collect::<Result<Vec<_>, ScenarioError>>()?;
+        Ok(Battle {
+            name: f.name.into(),
+            title: f.title.into(),
+            description: f.description,
+            turn_limit: *f.turn_limit.get_ref(),
+            options,
+            written_options: f.options,
+            map_view: Arc::new(map.to_view()),
+            map,
+            sides,
+            objectives,
+        })
+    }
+
+    pub fn side(&self, side: Side) -> &BattleSide {
+        &self.sides[side.index()]
+    }
+
+    /// The ids of the commanders, claimed already: a ruleset claims its units' ids in the
+    /// same registry so that no id is used twice.
+    pub fn ids(&self) -> Ids {
+        let mut ids = Ids::default();
+        for s in &self.sides {
+            for c in &s.commanders {
+                ids.0.insert(c.id.get_ref().clone());
+            }
+        }
+        ids
+    }
+}
+
+/// Every key of the file is one the ruleset or every ruleset knows; the first that is not is
+/// reported where it stands, with the keys that would do.
+fn check_keys(src: &ScenarioSource, own: OwnKeys) -> Result<(), ScenarioError> {
+    type Keys = BTreeMap<Spanned<String>, serde::de::IgnoredAny>;
+    #[derive(Deserialize)]
+    struct Sides {
+        #[serde(default)]
+        sides: BTreeMap<Spanned<String>, Keys>,
+    }
+    let unknown = |key: &Spanned<String>, known: Vec<&str>, place: &str| {
+        src.error_at(
+            key.span(),
+            format!(
+                "unknown key \"{}\" {place} (expected one of: {})",
+                key.get_ref(),
+                known.join(", ")
+            ),
+        )
+    };
+    let top: Keys = src.parse()?;
+    let known: Vec<&str> = COMMON_KEYS.iter().chain(own.top).copied().collect();
+    if let Some((key, _)) = top
+        .iter()
+        .find(|(k, _)| !known.contains(&k.get_ref().as_str()))
+    {
+        return Err(unknown(key, known, "at the top of the scenario"));
+    }
+    let sides: Sides = src.parse()?;
+    for (name, keys) in &sides.sides {
+        if !["red", "blue"].contains(&name.get_ref().as_str()) {
+            return Err(src.error_at(
+                name.span(),
+                format!(
+                    "unknown side \"{}\": the sides are [sides.red] and [sides.blue]",
+                    name.get_ref()
+                ),
+            ));
+        }
+        let known: Vec<&str> = COMMON_SIDE_KEYS.iter().chain(own.side).copied().collect();
+        if let Some((key, _)) = keys
+            .iter()
+            .find(|(k, _)| !known.contains(&k.get_ref().as_str()))
+        {
+            return Err(unknown(
+                key,
+                known,
+                &format!("in [sides.{}]", name.get_ref()),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The ids used so far in a scenario: each unit and commander id is one word, used once.
+#[derive(Clone, Debug, Default)]
+pub struct Ids(std::collections::HashSet<String>);
+
+impl Ids {
+    pub fn claim(
+        &mut self,
+        src: &ScenarioSource,
+        id: &Spanned<String>,
+    ) -> Result<(), ScenarioError> {
+        let text = id.get_ref();
+        if text.is_empty() || text.contains(char::is_whitespace) {
+            return Err(src.error_at(id.span(), "an id is one word, like \"r1\""));
+        }
+        if !self.0.insert(text.clone()) {
+            return Err(src.error_at(id.span(), format!("id \"{text}\" is used twice")));
+        }
+        Ok(())
+    }
+}
+
+impl ScenarioSource {
+    /// `red` or `blue`, read from the file.
+    pub fn side(&self, text: &Spanned<String>) -> Result<Side, ScenarioError> {
+        Side::parse(text.get_ref()).ok_or_else(|| {
+            self.error_at(
+                text.span(),
+                format!(
+                    "expected side \"red\" or \"blue\", found \"{}\"",
+                    text.get_ref()
+                ),
+            )
+        })
+    }
 }
 
 /// Merges the scenario's `[options]` with command-line overrides and checks every key and

@@ -1,15 +1,27 @@
 //! What one side may see: the shape every ruleset fills and every client draws.
+//!
+//! Views are made on every decision (by bots many times a decision), so they are cheap to
+//! build: names and ids are shared [`Name`]s taken from the scenario, words the rules fix
+//! are `&'static str`s, places are coordinates (written as labels only when serialised), and
+//! the map is one shared copy made when the scenario is read.
 
 use crate::game::{Outcome, Side};
 use crate::geometry::Facing;
 use crate::map::MapView;
+use crate::name::Name;
+use crate::place::Place;
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
+use std::sync::Arc;
+
+/// A word the rules fix ("infantry", "routed"), or one read from a save or a client.
+pub type Word = Cow<'static, str>;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct View {
-    pub ruleset: String,
-    pub scenario: String,
-    pub title: String,
+    pub ruleset: Word,
+    pub scenario: Name,
+    pub title: Name,
     /// The side this view is for; `None` for the full (referee) view.
     pub viewer: Option<Side>,
     pub turn: u32,
@@ -18,7 +30,13 @@ pub struct View {
     pub phase: String,
     pub phasing: Option<Side>,
     pub to_decide: Option<Side>,
-    pub map: MapView,
+    /// What the side to decide is deciding, in words, naming the side: "Blue: fire
+    /// (non-phasing)", "Blue: b3 may withdraw from r2's attack or stand its ground". The side
+    /// to decide is not always the phasing side: the rules may put a decision to the other
+    /// side in the middle of a turn (an interrupt). `None` once the game is over.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prompt: Option<String>,
+    pub map: Arc<MapView>,
     pub sides: Vec<SideView>,
     pub units: Vec<UnitView>,
     /// Enemy units not seen, shown only as unidentified markers (some of them decoys).
@@ -31,12 +49,22 @@ impl View {
     pub fn unit(&self, id: &str) -> Option<&UnitView> {
         self.units.iter().find(|u| u.id == id)
     }
+
+    /// The unit with a given key.
+    pub fn unit_by_key(&self, key: u32) -> Option<&UnitView> {
+        self.units.iter().find(|u| u.key == key)
+    }
+
+    /// Whether the side to decide is deciding in the middle of the other side's turn.
+    pub fn interrupt(&self) -> bool {
+        matches!((self.to_decide, self.phasing), (Some(d), Some(p)) if d != p)
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SideView {
     pub side: Side,
-    pub name: String,
+    pub name: Name,
     /// Share of the starting strength lost (with any per-commander additions), in percent.
     pub losses_percent: f64,
     /// The break point in percent, when the ruleset has one.
@@ -47,39 +75,74 @@ pub struct SideView {
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CommanderView {
-    pub id: String,
-    pub name: String,
+    pub id: Name,
+    pub name: Name,
     /// Combat value added to fire and melee.
     pub value: i32,
     pub supreme: bool,
     /// The unit it is attached to, if that unit can be seen.
-    pub attached_to: Option<String>,
+    pub attached_to: Option<Name>,
     /// `ready`, `attached`, `killed` or `captured`.
-    pub status: String,
+    pub status: Word,
+}
+
+/// What a unit is made of, for rulesets that count its parts: stands (bases) or figures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Elements {
+    /// `stands` or `figures`.
+    pub kind: ElementKind,
+    /// How many it has now.
+    pub now: u32,
+    /// How many it had at full strength.
+    pub full: u32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ElementKind {
+    Stands,
+    Figures,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct UnitView {
-    pub id: String,
-    pub name: String,
+    pub id: Name,
+    /// The unit's number in the game, fixed for the whole game: actions name their unit by it
+    /// ([`crate::ActionInfo::unit`]), and [`crate::Game::unit_actions`] takes it.
+    pub key: u32,
+    pub name: Name,
     pub side: Side,
     /// `infantry`, `light infantry`, `skirmishers`, `cavalry`, `artillery`, `wagon`, …
-    pub arm: String,
+    pub arm: Word,
     /// Weapon class or other qualifier ("A", "B", "heavy B"), if any.
-    pub class: Option<String>,
+    pub class: Option<Word>,
     /// One character for text maps: I, L, K, C, A, W…
     pub symbol: char,
-    pub hex: String,
+    /// Where it stands: a hex (or a square tile), or a point on a measured table. Several
+    /// units may share a hex where the rules allow it.
+    pub place: Place,
     pub facing: Option<Facing>,
     pub hits: u32,
     pub max_hits: u32,
     pub te: u32,
     pub max_te: u32,
-    /// Figures or strength points left, for rulesets that count them.
+    /// Strength points left, for rulesets that count them.
     pub strength: Option<u32>,
+    /// Stands or figures, for rulesets whose units are made of them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub elements: Option<Elements>,
+    /// The formation it is in (`line`, `column`, `square`, …), for rulesets that have them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub formation: Option<Word>,
     /// Conditions: `routed`, `fatigued`, `fired`, `limbered`, `in melee`, `standing`, …
-    pub flags: Vec<String>,
-    pub commander: Option<String>,
+    pub flags: Vec<Word>,
+    pub commander: Option<Name>,
+}
+
+impl UnitView {
+    pub fn has(&self, flag: &str) -> bool {
+        self.flags.iter().any(|f| f == flag)
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -87,13 +150,13 @@ pub struct MarkerView {
     /// An opaque marker id that says nothing about the unit under it.
     pub id: String,
     pub side: Side,
-    pub hex: String,
+    pub place: Place,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ObjectiveView {
-    pub hex: String,
-    pub name: String,
+    pub place: Place,
+    pub name: Name,
     pub points: i32,
     pub holder: Option<Side>,
 }

@@ -21,7 +21,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use volley_ai::{Bot, RandomBot};
-use volley_core::geometry::{col_row, parse_label};
+use volley_core::geometry::col_row;
 use volley_core::session::SaveFile;
 use volley_core::{
     Action, Game, LoggedEvent, Options, Ruleset, ScenarioSource, Seed, SeededDice, Session, Side,
@@ -231,8 +231,9 @@ fn check_views(game: &dyn Game) -> Result<(), String> {
     Ok(())
 }
 
-fn on_map(view: &View, hex: &str) -> bool {
-    parse_label(hex)
+fn on_map(view: &View, place: &volley_core::Place) -> bool {
+    place
+        .hex()
         .map(col_row)
         .is_some_and(|(c, r)| c >= 1 && r >= 1 && c <= view.map.width && r <= view.map.height)
 }
@@ -257,8 +258,11 @@ fn check_view(v: &View) -> Result<(), String> {
         if !ids.insert(u.id.as_str()) {
             return Err(format!("{who}: unit id {} appears twice", u.id));
         }
-        if !on_map(v, &u.hex) {
-            return Err(format!("{who}: unit {} is at {}, off the map", u.id, u.hex));
+        if !on_map(v, &u.place) {
+            return Err(format!(
+                "{who}: unit {} is at {}, off the map",
+                u.id, u.place
+            ));
         }
         if u.hits > u.max_hits {
             return Err(format!(
@@ -274,10 +278,10 @@ fn check_view(v: &View) -> Result<(), String> {
         }
     }
     for m in &v.markers {
-        if !on_map(v, &m.hex) {
+        if !on_map(v, &m.place) {
             return Err(format!(
                 "{who}: marker {} is at {}, off the map",
-                m.id, m.hex
+                m.id, m.place
             ));
         }
     }

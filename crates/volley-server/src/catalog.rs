@@ -13,7 +13,7 @@ pub struct ScenarioEntry {
     pub title: String,
     pub description: String,
     pub options: Vec<OptionEntry>,
-    pub map: MapView,
+    pub map: std::sync::Arc<MapView>,
 }
 
 #[derive(Clone, Debug, Serialize)]

@@ -9,7 +9,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use volley_core::odds::Odds;
-use volley_core::{Action, Dice, Event, Game, Illegal, Outcome, Reach, Side, View};
+use volley_core::{Action, ActionInfo, Dice, Event, Game, Illegal, Outcome, Reach, Side, View};
 
 /// Dice one application of an action may take from the walker.
 pub const MAX_ROLLS: u32 = 64;
@@ -87,8 +87,17 @@ impl Game for Watched {
     fn to_decide(&self) -> Option<Side> {
         self.game.to_decide()
     }
-    fn legal_actions(&self) -> Vec<Action> {
-        self.game.legal_actions()
+    fn legal_actions_into(&self, out: &mut Vec<Action>) {
+        self.game.legal_actions_into(out)
+    }
+    fn unit_actions(&self, unit: u32, out: &mut Vec<Action>) {
+        self.game.unit_actions(unit, out)
+    }
+    fn actors(&self) -> Vec<u32> {
+        self.game.actors()
+    }
+    fn describe(&self, action: Action) -> ActionInfo {
+        self.game.describe(action)
     }
     fn apply(&mut self, action: Action, dice: &mut dyn Dice) -> Result<Vec<Event>, Illegal> {
         self.game
@@ -148,8 +157,11 @@ mod tests {
         fn to_decide(&self) -> Option<Side> {
             self.winner.is_none().then_some(Side::Red)
         }
-        fn legal_actions(&self) -> Vec<Action> {
-            vec![Action(0)]
+        fn legal_actions_into(&self, out: &mut Vec<Action>) {
+            *out = vec![Action(0)];
+        }
+        fn describe(&self, _: Action) -> ActionInfo {
+            ActionInfo::new("roll", volley_core::ActionKind::Other)
         }
         fn apply(&mut self, _: Action, dice: &mut dyn Dice) -> Result<Vec<Event>, Illegal> {
             let winner = loop {
@@ -176,15 +188,16 @@ mod tests {
         fn view(&self, viewer: Option<Side>) -> View {
             View {
                 ruleset: "initiative".into(),
-                scenario: String::new(),
-                title: String::new(),
+                scenario: "initiative".into(),
+                title: "initiative".into(),
                 viewer,
                 turn: 1,
                 turn_limit: 1,
                 phase: format!("{:?}", self.winner),
                 phasing: None,
                 to_decide: self.to_decide(),
-                map: volley_core::map::Map::open(1, 1).to_view(),
+                prompt: None,
+                map: Arc::new(volley_core::map::Map::open(1, 1).to_view()),
                 sides: Vec::new(),
                 units: Vec::new(),
                 markers: Vec::new(),

@@ -89,7 +89,7 @@ fn positions(save: &volley_core::SaveFile) -> Vec<Step> {
 }
 
 fn visible_ids(view: &View) -> BTreeSet<String> {
-    view.units.iter().map(|u| u.id.clone()).collect()
+    view.units.iter().map(|u| u.id.to_string()).collect()
 }
 
 fn check_game(received: &[Received], steps: &[Step]) -> usize {
@@ -100,14 +100,14 @@ fn check_game(received: &[Received], steps: &[Step]) -> usize {
             .units
             .iter()
             .filter(|u| u.side != seat)
-            .map(|u| (u.id.clone(), u.name.clone()))
+            .map(|u| (u.id.to_string(), u.name.to_string()))
             .collect()
     };
     let all_names: Vec<(String, String)> = steps[0]
         .full
         .units
         .iter()
-        .map(|u| (u.id.clone(), u.name.clone()))
+        .map(|u| (u.id.to_string(), u.name.to_string()))
         .collect();
     let mut checked = 0;
     for m in received {
@@ -160,11 +160,11 @@ fn check_game(received: &[Received], steps: &[Step]) -> usize {
                 step.seat_views[seat.index()],
                 "the view is the seat's own"
             );
-            let markers: Vec<&str> = view
+            let markers: Vec<volley_core::Place> = view
                 .markers
                 .iter()
                 .filter(|mk| mk.side != seat)
-                .map(|mk| mk.hex.as_str())
+                .map(|mk| mk.place)
                 .collect();
             let unseen: Vec<&volley_core::view::UnitView> = step
                 .full
@@ -179,13 +179,16 @@ fn check_game(received: &[Received], steps: &[Step]) -> usize {
             );
             for u in unseen {
                 assert!(
-                    markers.contains(&u.hex.as_str()),
+                    markers.contains(&u.place),
                     "hidden enemy {} at {} is not under a marker",
                     u.id,
-                    u.hex
+                    u.place
                 );
                 assert!(
-                    !view.units.iter().any(|v| v.side != seat && v.hex == u.hex),
+                    !view
+                        .units
+                        .iter()
+                        .any(|v| v.side != seat && v.place == u.place),
                     "a seen enemy unit stands where hidden {} is",
                     u.id
                 );

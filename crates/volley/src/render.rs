@@ -4,7 +4,8 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use volley_core::geometry::{col_row, parse_label, Facing};
 use volley_core::map::{Grid, Terrain};
-use volley_core::{Side, View};
+use volley_core::view::ElementKind;
+use volley_core::{Place, Side, View};
 
 /// Columns padded to their widest cell, two spaces apart, trailing spaces trimmed.
 pub fn table(headers: &[&str], rows: &[Vec<String>]) -> String {
@@ -51,7 +52,7 @@ pub fn position(view: &View) -> String {
         let hexes: Vec<String> = view
             .markers
             .iter()
-            .map(|m| format!("{} ({})", m.hex, m.side))
+            .map(|m| format!("{} ({})", m.place, m.side))
             .collect();
         let _ = writeln!(out, "\nUnidentified markers: {}", hexes.join(", "));
     }
@@ -61,8 +62,8 @@ pub fn position(view: &View) -> String {
             .iter()
             .map(|o| {
                 vec![
-                    o.hex.clone(),
-                    o.name.clone(),
+                    o.place.to_string(),
+                    o.name.to_string(),
                     o.points.to_string(),
                     o.holder.map_or("-".into(), |s| s.to_string()),
                 ]
@@ -80,6 +81,11 @@ pub fn position(view: &View) -> String {
 pub fn state_of_play(view: &View) -> String {
     let mut out = String::new();
     let decide = match view.to_decide {
+        Some(side) if view.interrupt() => format!(
+            "{} to decide, in the middle of {}'s turn",
+            title_case(side.name()),
+            side.other()
+        ),
         Some(side) => format!("{} to decide", title_case(side.name())),
         None => "game over".to_string(),
     };
@@ -88,6 +94,9 @@ pub fn state_of_play(view: &View) -> String {
         "Turn {} of {} · {} · {decide}",
         view.turn, view.turn_limit, view.phase
     );
+    if let Some(prompt) = &view.prompt {
+        let _ = writeln!(out, "Now: {prompt}");
+    }
     for s in &view.sides {
         let break_point = s
             .break_point
@@ -104,7 +113,7 @@ pub fn state_of_play(view: &View) -> String {
             .commanders
             .iter()
             .map(|c| {
-                let mut about = vec![format!("{:+}", c.value), c.status.clone()];
+                let mut about = vec![format!("{:+}", c.value), c.status.to_string()];
                 if c.supreme {
                     about.insert(0, "supreme".into());
                 }
@@ -136,7 +145,10 @@ fn units(view: &View) -> String {
     if view.units.is_empty() {
         return "No units to show.\n".into();
     }
-    let with_strength = view.units.iter().any(|u| u.strength.is_some());
+    let with_strength = view
+        .units
+        .iter()
+        .any(|u| u.strength.is_some() || u.elements.is_some());
     let mut headers = vec!["ID", "NAME", "SIDE", "ARM", "HEX", "FACING", "HITS", "TE"];
     if with_strength {
         headers.push("STRENGTH");
@@ -148,28 +160,32 @@ fn units(view: &View) -> String {
         .map(|u| {
             let arm = match &u.class {
                 Some(c) => format!("{} ({c})", u.arm),
-                None => u.arm.clone(),
+                None => u.arm.to_string(),
             };
             let mut row = vec![
-                u.id.clone(),
-                u.name.clone(),
+                u.id.to_string(),
+                u.name.to_string(),
                 u.side.to_string(),
                 arm,
-                u.hex.clone(),
+                u.place.to_string(),
                 u.facing
                     .map_or("-".into(), |f| format!("{} {}", arrow(f), f.name())),
                 format!("{}/{}", u.hits, u.max_hits),
                 format!("{}/{}", u.te, u.max_te),
             ];
             if with_strength {
-                row.push(u.strength.map_or("-".into(), |s| s.to_string()));
+                row.push(match (u.elements, u.strength) {
+                    (Some(e), _) => format!("{}/{} {}", e.now, e.full, elements_word(e.kind)),
+                    (None, Some(s)) => s.to_string(),
+                    (None, None) => "-".into(),
+                });
             }
             row.push(if u.flags.is_empty() {
                 "-".into()
             } else {
                 u.flags.join(", ")
             });
-            row.push(u.commander.clone().unwrap_or_else(|| "-".into()));
+            row.push(u.commander.as_ref().map_or("-".into(), |c| c.to_string()));
             row
         })
         .collect();
@@ -196,7 +212,7 @@ fn legend(view: &View) -> String {
     let arms: BTreeMap<char, &str> = view
         .units
         .iter()
-        .map(|u| (u.symbol.to_ascii_uppercase(), u.arm.as_str()))
+        .map(|u| (u.symbol.to_ascii_uppercase(), &*u.arm))
         .collect();
     let arms: Vec<String> = arms.iter().map(|(c, a)| format!("{c} {a}")).collect();
     let mut out = format!(
@@ -265,12 +281,12 @@ fn hex_contents(view: &View) -> BTreeMap<(i32, i32), [char; 5]> {
         }
     }
     for o in &view.objectives {
-        if let Some(cell) = position_of(&o.hex).and_then(|at| cells.get_mut(&at)) {
+        if let Some(cell) = place_of(&o.place).and_then(|at| cells.get_mut(&at)) {
             cell[2] = '*';
         }
     }
-    let mut put = |hex: &str, symbol: char, facing: char| {
-        if let Some(cell) = position_of(hex).and_then(|at| cells.get_mut(&at)) {
+    let mut put = |place: &Place, symbol: char, facing: char| {
+        if let Some(cell) = place_of(place).and_then(|at| cells.get_mut(&at)) {
             if cell[3] == ' ' {
                 cell[3] = symbol;
                 cell[4] = facing;
@@ -284,16 +300,27 @@ fn hex_contents(view: &View) -> BTreeMap<(i32, i32), [char; 5]> {
             Side::Red => u.symbol.to_ascii_uppercase(),
             Side::Blue => u.symbol.to_ascii_lowercase(),
         };
-        put(&u.hex, symbol, u.facing.map_or(' ', arrow));
+        put(&u.place, symbol, u.facing.map_or(' ', arrow));
     }
     for m in &view.markers {
-        put(&m.hex, '?', ' ');
+        put(&m.place, '?', ' ');
     }
     cells
 }
 
 fn position_of(label: &str) -> Option<(i32, i32)> {
     parse_label(label).map(col_row)
+}
+
+fn place_of(place: &Place) -> Option<(i32, i32)> {
+    place.hex().map(col_row)
+}
+
+fn elements_word(kind: ElementKind) -> &'static str {
+    match kind {
+        ElementKind::Stands => "stands",
+        ElementKind::Figures => "figures",
+    }
 }
 
 fn label_width(view: &View) -> usize {

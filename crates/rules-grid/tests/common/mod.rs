@@ -85,7 +85,7 @@ pub fn strength(g: &dyn Game, id: &str) -> u32 {
 }
 
 pub fn tile(g: &dyn Game, id: &str) -> String {
-    unit_view(g, id).hex
+    unit_view(g, id).place.to_string()
 }
 
 pub fn texts(events: &[Event]) -> String {

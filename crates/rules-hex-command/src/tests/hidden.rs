@@ -56,7 +56,7 @@ fn hidden_enemy_is_shown_only_as_a_marker() {
     let mut markers: Vec<(String, String, Side)> = red
         .markers
         .iter()
-        .map(|m| (m.id.clone(), m.hex.clone(), m.side))
+        .map(|m| (m.id.clone(), m.place.to_string(), m.side))
         .collect();
     markers.sort();
     assert_eq!(
@@ -78,13 +78,14 @@ fn hidden_enemy_is_shown_only_as_a_marker() {
     assert_eq!(blau.attached_to, None, "nor where Blau is");
     // Blue sees its own units, the decoy among them.
     let blue = g.view(Some(Side::Blue));
-    assert!(blue.units.iter().any(|u| u.id == "lancers"
-        && u.name == "Lancers of the Guard"
-        && u.flags.contains(&"hidden".to_string())));
+    assert!(blue
+        .units
+        .iter()
+        .any(|u| u.id == "lancers" && u.name == "Lancers of the Guard" && u.has("hidden")));
     assert!(blue.units.iter().any(|u| u.arm == "decoy"));
     // Red's own unit, nine hexes from any blue one, is hidden from blue in turn.
     assert_eq!(blue.markers.len(), 1);
-    assert_eq!(blue.markers[0].hex, "0510");
+    assert_eq!(blue.markers[0].place, "0510");
 }
 
 #[test]
@@ -197,7 +198,7 @@ fn units_out_of_sight_go_back_under_markers() {
         .view(Some(Side::Red))
         .markers
         .iter()
-        .any(|m| m.hex == "0101"));
+        .any(|m| m.place == "0101"));
 }
 
 #[test]
@@ -229,7 +230,7 @@ fn decoy_found_out_is_removed() {
         .view(Some(Side::Red))
         .markers
         .iter()
-        .all(|m| m.hex != "0503"));
+        .all(|m| m.place != "0503"));
     // By a spotting roll at the start of a turn.
     let units = unit("r1", "red", "infantry", "0510", "N", "")
         + &unit("b1", "blue", "infantry", "0101", "N", "")
@@ -274,7 +275,7 @@ fn bumping_into_a_hidden_enemy_halts_the_move() {
         .view(Some(Side::Red))
         .markers
         .iter()
-        .all(|m| m.hex != "0507"));
+        .all(|m| m.place != "0507"));
 }
 
 #[test]

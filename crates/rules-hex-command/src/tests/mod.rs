@@ -256,7 +256,7 @@ fn determinized_copy_keeps_what_the_side_sees_and_shuffles_the_rest() {
                 u.side == Side::Blue
                     && full
                         .unit(&u.id)
-                        .is_some_and(|x| x.hex != volley_core::geometry::label(u.hex))
+                        .is_some_and(|x| x.place != volley_core::Place::Hex(u.hex))
             })
             .count();
     }

@@ -79,8 +79,8 @@ pub fn hex_of(g: &dyn Game, id: &str) -> String {
     g.view(None)
         .unit(id)
         .expect("unit on the table")
-        .hex
-        .clone()
+        .place
+        .to_string()
 }
 
 pub fn flags(g: &dyn Game, id: &str) -> Vec<String> {
@@ -88,7 +88,9 @@ pub fn flags(g: &dyn Game, id: &str) -> Vec<String> {
         .unit(id)
         .expect("unit on the table")
         .flags
-        .clone()
+        .iter()
+        .map(|f| f.to_string())
+        .collect()
 }
 
 pub fn texts(events: &[Event]) -> Vec<String> {

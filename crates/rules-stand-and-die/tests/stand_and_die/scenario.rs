@@ -23,11 +23,7 @@ fn the_river_crossing_loads_and_shows_every_unit() {
     assert_eq!(v.unit("r2").unwrap().max_hits, 2);
     assert_eq!(v.objectives.len(), 3);
     assert_eq!(v.sides[0].name, "Red Army");
-    assert!(v
-        .unit("b1")
-        .unwrap()
-        .flags
-        .contains(&"standing".to_string()));
+    assert!(v.unit("b1").unwrap().has("standing"));
     g.check_invariants().unwrap();
 }
 
@@ -70,7 +66,7 @@ fn duplicate_unit_ids_are_refused() {
     ]);
     let second = text.rfind("id = \"r1\"").unwrap();
     let e = load(&text).err().unwrap();
-    assert!(e.message.contains("duplicate unit id \"r1\""), "{e}");
+    assert!(e.message.contains("id \"r1\" is used twice"), "{e}");
     assert_eq!(e.line, text[..second].matches('\n').count() + 1);
     assert_eq!(e.column, 6);
 }
@@ -140,7 +136,7 @@ fn bad_facings_figures_sides_and_unknown_keys_are_refused() {
     let text = base(&[unit("red", "r1", "infantry", 6, "0303", "S") + "strength = 4\n"]);
     refused_at(&text, "strength = 4", "unknown field `strength`");
     let text = base(&[unit("red", "r1 a", "infantry", 6, "0303", "S")]);
-    refused_at(&text, "\"r1 a\"", "must be one word");
+    refused_at(&text, "\"r1 a\"", "an id is one word");
 }
 
 #[test]
