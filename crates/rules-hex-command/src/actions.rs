@@ -97,6 +97,23 @@ impl HcAction {
         })
     }
 
+    /// The acting unit's number (the unit joined, for an attachment); `usize::MAX` for `end`.
+    pub fn unit(self) -> usize {
+        match self {
+            HcAction::End => usize::MAX,
+            HcAction::Move { unit, .. }
+            | HcAction::Face { unit, .. }
+            | HcAction::Limber { unit }
+            | HcAction::Unlimber { unit }
+            | HcAction::Push { unit, .. }
+            | HcAction::Attach { unit, .. }
+            | HcAction::Fire { unit, .. }
+            | HcAction::Melee { unit, .. }
+            | HcAction::Advance { unit, .. }
+            | HcAction::Hold { unit, .. } => unit as usize,
+        }
+    }
+
     /// What the action is, for bots and clients: its verb, kind, unit and target.
     pub fn describe(self) -> ActionInfo {
         use ActionKind::*;

@@ -3,13 +3,13 @@
 
 use crate::actions::HcAction;
 use crate::cnc::Band;
+use crate::effects;
 use crate::events::ev;
-use crate::rout;
+use crate::sight::{cover, line_of_sight, Sight};
 use crate::state::*;
 use crate::units::{Arm, Class};
-use volley_core::geometry::{aspect, distance, in_front_arc, label, lines_between, Aspect};
-use volley_core::map::{Hexside, Terrain};
-use volley_core::{Dice, Event, Hex, Side};
+use volley_core::geometry::{aspect, distance, in_front_arc, label, Aspect};
+use volley_core::{Dice, Hex, Log, Side};
 
 /// Firing chart: the longest range, in hexes, of each band (auto, Color, Code, CnC); `None`
 /// where the weapon has no such band. Artillery bands are two hexes each (section 3); class A
@@ -35,93 +35,6 @@ pub fn range_band(u: &Unit, range: u32) -> Option<Band> {
         .zip(ranges)
         .find(|(_, max)| max.is_some_and(|m| range <= m))
         .map(|(b, _)| b)
-}
-
-/// What a line of sight crosses.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Sight {
-    Clear,
-    /// A partial obstacle (light woods, works): 1 CP (7 i).
-    Partial,
-    Blocked,
-}
-
-/// Line of sight, centre to centre (7 h): hills higher than the lower end block, woods and
-/// buildings block as if a level higher (so forest below a hill extends its crest, fig. 3),
-/// and with `units` set, units on the line block — except friends that artillery on higher
-/// ground fires over from more than one hex back, outside their dead zone (7 p, 7 j).
-/// A line along a hexside is open if either side of it is.
-pub fn line_of_sight(s: &State, from: Hex, to: Hex, viewer: Option<(Side, bool)>) -> Sight {
-    let lines = lines_between(from, to);
-    lines
-        .iter()
-        .map(|l| sight_along(s, from, to, l, viewer))
-        .min()
-        .unwrap_or(Sight::Clear)
-}
-
-fn sight_along(s: &State, from: Hex, to: Hex, line: &[Hex], viewer: Option<(Side, bool)>) -> Sight {
-    let map = s.map();
-    let (e1, e2) = (map.elevation(from), map.elevation(to));
-    let low = e1.min(e2);
-    let mut partial = false;
-    for &h in line {
-        let t = map.terrain(h);
-        let eh = map.elevation(h);
-        let height = eh
-            + u8::from(matches!(
-                t,
-                Terrain::Woods | Terrain::Town | Terrain::Mountain
-            ));
-        if height > low {
-            return Sight::Blocked;
-        }
-        if matches!(t, Terrain::LightWoods | Terrain::Fort) {
-            partial = true;
-        }
-        if let Some((side, artillery)) = viewer {
-            if let Some(o) = s.unit_at(h).filter(|&o| s.visible_to(o, side)) {
-                let friend = s.units[o].side == side;
-                let back = distance(from, h);
-                let over = friend
-                    && artillery
-                    && e1 > eh
-                    && back >= 2
-                    && distance(h, to) > 1
-                    && 2 * distance(h, to) > back;
-                if !over {
-                    return Sight::Blocked;
-                }
-            }
-        }
-    }
-    if partial {
-        Sight::Partial
-    } else {
-        Sight::Clear
-    }
-}
-
-/// Covers the target has against fire from `from`: woods, light woods or buildings count
-/// one, a fort two, a wall, hedge or fence on the hexside the fire crosses one more.
-pub fn cover(s: &State, target: Hex, from: Hex) -> i32 {
-    let map = s.map();
-    let mut c = match map.terrain(target) {
-        Terrain::Woods | Terrain::LightWoods | Terrain::Town => 1,
-        Terrain::Fort => 2,
-        _ => 0,
-    };
-    let [a, b] = lines_between(from, target);
-    let last = |l: &Vec<Hex>| l.last().copied().unwrap_or(from);
-    if [last(&a), last(&b)].iter().any(|&h| {
-        matches!(
-            map.hexside(h, target),
-            Some(Hexside::Wall | Hexside::Hedge | Hexside::Fence)
-        )
-    }) {
-        c += 1;
-    }
-    c
 }
 
 /// Whether unit `i` may fire in this phase at all.
@@ -310,25 +223,26 @@ fn judge(
 
 pub fn legal(s: &State, side: Side, out: &mut Vec<HcAction>) {
     for i in 0..s.units.len() {
-        if s.units[i].side != side || !may_fire(s, i) {
-            continue;
-        }
-        for shot in shots(s, i) {
-            out.push(HcAction::Fire {
-                unit: i as u16,
-                target: s.units[shot.target].hex,
-            });
+        if s.units[i].side == side {
+            unit_shots(s, i, out);
         }
     }
 }
 
-pub fn apply(
-    s: &mut State,
-    i: usize,
-    target_hex: Hex,
-    dice: &mut dyn Dice,
-    events: &mut Vec<Event>,
-) {
+/// The shots unit `i` may fire now.
+pub fn unit_shots(s: &State, i: usize, out: &mut Vec<HcAction>) {
+    if !may_fire(s, i) {
+        return;
+    }
+    for shot in shots(s, i) {
+        out.push(HcAction::Fire {
+            unit: i as u16,
+            target: s.units[shot.target].hex,
+        });
+    }
+}
+
+pub fn apply(s: &mut State, i: usize, target_hex: Hex, dice: &mut dyn Dice, log: &mut Log) {
     let shot = shots(s, i)
         .into_iter()
         .find(|x| s.units[x.target].hex == target_hex)
@@ -340,68 +254,65 @@ pub fn apply(
         u.fired_phase = true;
         u.fired_turn = true;
     }
-    crate::hidden::reveal(s, i, events);
-    let (fid, tid) = (s.units[i].id.clone(), s.units[t].id.clone());
-    let mods = if shot.modifiers.is_empty() {
-        "no modifiers".to_string()
-    } else {
-        shot.modifiers.join(", ")
-    };
-    let mut text = format!(
-        "{} fires at {} {} ({}): range {} → {}; {} → needs {}",
-        fid,
-        tid,
-        s.units[t].name,
-        label(target_hex),
-        shot.range,
-        shot.base.name(),
-        mods,
-        shot.needed.name()
-    );
-    let side = s.units[i].side;
-    let (hit, star_red) = if shot.needed == Band::Auto {
-        text.push_str(": automatic hit");
-        (true, false)
+    effects::reveal(s, i, log);
+    let (hit, star_red, roll) = if shot.needed == Band::Auto {
+        (true, false, None)
     } else {
         let (d, face) = s.settings().cube.roll(dice);
         let hit = shot.needed.met_by(face);
-        text.push_str(&format!(
-            "; rolled {d} ({}): {}",
-            face.name(),
-            if hit { "hit" } else { "miss" }
-        ));
-        (hit, face.red && face.star)
+        (hit, face.red && face.star, Some((d, face, hit)))
     };
-    events.push(
+    let (u, e) = (&s.units[i], &s.units[t]);
+    log.add(|| {
+        let mods = if shot.modifiers.is_empty() {
+            "no modifiers".to_string()
+        } else {
+            shot.modifiers.join(", ")
+        };
+        let mut text = format!(
+            "{} fires at {} {} ({}): range {} → {}; {} → needs {}",
+            u.id,
+            e.id,
+            e.name,
+            label(target_hex),
+            shot.range,
+            shot.base.name(),
+            mods,
+            shot.needed.name()
+        );
+        match roll {
+            None => text.push_str(": automatic hit"),
+            Some((d, face, hit)) => text.push_str(&format!(
+                "; rolled {d} ({}): {}",
+                face.name(),
+                if hit { "hit" } else { "miss" }
+            )),
+        }
         ev(
             "fire",
-            if s.units[i].arm == Arm::Artillery {
-                "3"
-            } else {
-                "7"
-            },
+            if u.arm == Arm::Artillery { "3" } else { "7" },
             text,
         )
-        .side(side)
-        .units([fid.clone(), tid.clone()]),
-    );
+        .side(u.side)
+        .units([&u.id, &e.id])
+    });
     if !hit {
         return;
     }
     // 2 e, 2 g: on the red star the attached commander falls instead of the unit taking the hit.
     if star_red {
         if let Some(c) = s.units[t].commander {
-            crate::command::lose_commander(s, c, CommanderStatus::Killed, events);
+            effects::lose_commander(s, c, CommanderStatus::Killed, log);
             return;
         }
     }
     if s.units[i].arm == Arm::Skirmishers {
         // Skirmisher hits are fatigue only (melee chart notes).
-        crate::movement::add_te(s, t, 1, "skirmisher fire", "7", events);
+        effects::add_te(s, t, 1, "skirmisher fire", "7", log);
         return;
     }
     let n = if s.units[i].heavy { 2 } else { 1 };
-    rout::apply_hits(s, t, n, "fire", events);
+    effects::apply_hits(s, t, n, "fire", log);
 }
 
 #[cfg(test)]

@@ -1,45 +1,20 @@
 //! Optional Rules, Hidden Movement, and Rules by Sequence 3 / 3.1 (spotting): units no enemy
 //! can see are shown to that enemy only as unidentified markers, among decoy plates.
 
+use crate::board::Board;
+use crate::effects::{auto_spotted, reveal, spotters, AUTO_REVEAL};
 use crate::events::ev;
-use crate::fire::{line_of_sight, Sight};
+use crate::sight::{line_of_sight, Sight};
 use crate::state::*;
-use crate::units::Arm;
 use volley_core::geometry::label;
-use volley_core::map::Terrain;
-use volley_core::{Dice, Event, Hex, Seen, Side};
+use volley_core::{Dice, Hex, Log, Seen, Side};
 
-/// Spotting distances (3.1): a marker is revealed at once within 5 hexes unless it sits in
-/// cover; from 8 hexes (12 from a hill) it takes a red star.
-pub const AUTO_REVEAL: u32 = 5;
+/// Spotting distances (3.1): beyond the 5 hexes at which a marker is revealed at once
+/// ([`AUTO_REVEAL`]), from 8 hexes (12 from a hill) it takes a red star.
 pub const SPOT_RANGE: u32 = 8;
 pub const SPOT_RANGE_HILL: u32 = 12;
 /// Hidden Movement: sight on a normal day.
 pub const NORMAL_SIGHT: u32 = 9;
-
-fn in_cover(s: &State, h: Hex) -> bool {
-    matches!(
-        s.map().terrain(h),
-        Terrain::Woods | Terrain::Town | Terrain::Fort
-    )
-}
-
-fn spotters(s: &State, side: Side) -> impl Iterator<Item = &Unit> {
-    s.units
-        .iter()
-        .filter(move |u| u.side == side && u.active() && u.arm.is_real())
-}
-
-/// Whether some unit of `side` sees `h` well enough to reveal a marker there without a roll.
-fn auto_spotted(s: &State, side: Side, h: Hex) -> bool {
-    spotters(s, side).any(|sp| {
-        let d = sp.hex.unsigned_distance_to(h);
-        d <= 1
-            || (d <= AUTO_REVEAL
-                && !in_cover(s, h)
-                && line_of_sight(s, sp.hex, h, None) != Sight::Blocked)
-    })
-}
 
 /// Initial sight at set-up: only what the enemy can see without a roll is revealed.
 pub fn refresh_sight(s: &mut State) {
@@ -50,60 +25,10 @@ pub fn refresh_sight(s: &mut State) {
     }
 }
 
-/// A unit is revealed to the enemy (a decoy is found out and removed).
-pub fn reveal(s: &mut State, u: usize, events: &mut Vec<Event>) {
-    if !s.settings().hidden || s.units[u].seen || !s.units[u].active() {
-        return;
-    }
-    let h = label(s.units[u].hex);
-    if s.units[u].arm == Arm::Decoy {
-        s.units[u].fate = Fate::Destroyed;
-        events.push(ev(
-            "spotted",
-            "Optional Rules: Hidden Movement",
-            format!("the marker at {h} was a decoy and is removed"),
-        ));
-        return;
-    }
-    s.units[u].seen = true;
-    let unit = &s.units[u];
-    let text = format!(
-        "{} {} ({}) is spotted at {h}",
-        unit.id,
-        unit.name,
-        unit.arm.name()
-    );
-    events.push(
-        ev("spotted", "3.1", text)
-            .side(unit.side)
-            .units([unit.id.clone()]),
-    );
-}
-
-/// After a unit moves: it may reveal itself, and it may reveal markers around it.
-pub fn after_move(s: &mut State, i: usize, events: &mut Vec<Event>) {
-    if !s.settings().hidden || !s.units[i].active() {
-        return;
-    }
-    let side = s.units[i].side;
-    if s.units[i].arm.is_real() && auto_spotted(s, side.other(), s.units[i].hex) {
-        reveal(s, i, events);
-    }
-    if !s.units[i].arm.is_real() {
-        return;
-    }
-    for t in 0..s.units.len() {
-        let e = &s.units[t];
-        if e.side != side && e.active() && !e.seen && auto_spotted(s, side, e.hex) {
-            reveal(s, t, events);
-        }
-    }
-}
-
 /// Spotting at the start of a player turn (Sequence of Play 1): units out of every enemy's
 /// sight (the `sight` option, 9 hexes) drop back under markers; markers in spotting range
 /// are revealed automatically or on a red star.
-pub fn spotting_step(s: &mut State, dice: &mut dyn Dice, events: &mut Vec<Event>) {
+pub fn spotting_step(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
     if !s.settings().hidden {
         return;
     }
@@ -121,7 +46,7 @@ pub fn spotting_step(s: &mut State, dice: &mut dyn Dice, events: &mut Vec<Event>
         if !watched {
             s.units[i].seen = false;
             let u = &s.units[i];
-            events.push(
+            log.add(|| {
                 ev(
                     "hidden",
                     "Optional Rules: Hidden Movement",
@@ -131,8 +56,8 @@ pub fn spotting_step(s: &mut State, dice: &mut dyn Dice, events: &mut Vec<Event>
                     ),
                 )
                 .side(side)
-                .seen(Seen::only(side)),
-            );
+                .seen(Seen::only(side))
+            });
         }
     }
     for t in 0..s.units.len() {
@@ -142,7 +67,7 @@ pub fn spotting_step(s: &mut State, dice: &mut dyn Dice, events: &mut Vec<Event>
         }
         let (owner, h) = (e.side, e.hex);
         if auto_spotted(s, owner.other(), h) {
-            reveal(s, t, events);
+            reveal(s, t, log);
             continue;
         }
         let in_range = spotters(s, owner.other()).any(|sp| {
@@ -163,19 +88,21 @@ pub fn spotting_step(s: &mut State, dice: &mut dyn Dice, events: &mut Vec<Event>
         if in_range {
             let (r, face) = s.settings().cube.roll(dice);
             let found = face.red && face.star;
-            events.push(ev(
-                "spotting",
-                "3.1",
-                format!(
-                    "{} looks for the marker at {}: rolled {r} ({}){}",
-                    owner.other(),
-                    label(h),
-                    face.name(),
-                    if found { ": spotted" } else { "" }
-                ),
-            ));
+            log.add(|| {
+                ev(
+                    "spotting",
+                    "3.1",
+                    format!(
+                        "{} looks for the marker at {}: rolled {r} ({}){}",
+                        owner.other(),
+                        label(h),
+                        face.name(),
+                        if found { ": spotted" } else { "" }
+                    ),
+                )
+            });
             if found {
-                reveal(s, t, events);
+                reveal(s, t, log);
             }
         }
     }
@@ -205,5 +132,6 @@ pub fn determinize(s: &State, side: Side, dice: &mut dyn Dice) -> State {
         out.units[i].hex = hex;
         out.units[i].facing = facing;
     }
+    out.board = Board::of(&out);
     out
 }

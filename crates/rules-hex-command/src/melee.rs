@@ -3,74 +3,55 @@
 
 use crate::actions::HcAction;
 use crate::cnc::Face;
+use crate::effects::{self, engage, may_melee, relocate};
 use crate::events::ev;
-use crate::movement::relocate;
-use crate::rout;
 use crate::state::*;
 use crate::units::{Arm, Class};
-use volley_core::geometry::{aspect, front_hexes, in_front_arc, label, step, Aspect, Facing};
+use volley_core::geometry::{aspect, front_hexes, in_front_arc, label, Aspect, Facing};
 use volley_core::map::{Hexside, Terrain};
-use volley_core::{Dice, Event, Hex};
+use volley_core::{Dice, Hex, Log};
 
-/// Whether `a` can melee `d` at all (5 b, 5 c, 7.2.1): cavalry never fight into forest, and a
-/// unit that arrives at the foot of a hill with no movement left cannot charge up it.
-pub fn may_melee(s: &State, a: usize, d: usize, mp_left: u8) -> bool {
-    let (ua, ud) = (&s.units[a], &s.units[d]);
-    let map = s.map();
-    ua.arm.can_melee()
-        && !ua.is_crew_only()
-        && ud.active()
-        && ud.arm.is_real()
-        && !ud.routed
-        && !(ua.arm == Arm::Cavalry && map.terrain(ud.hex) == Terrain::Woods)
-        && !(mp_left == 0 && ua.stepped && map.elevation(ud.hex) > map.elevation(ua.hex))
-}
-
-pub fn engage(s: &mut State, a: usize, d: usize) {
-    if !s
-        .melees
-        .iter()
-        .any(|m| (m.attacker == a && m.defender == d) || (m.attacker == d && m.defender == a))
-    {
-        s.melees.push(Melee {
-            attacker: a,
-            defender: d,
-            rounds: 0,
-        });
+pub fn legal(s: &State, out: &mut Vec<HcAction>) {
+    for a in 0..s.units.len() {
+        unit_melees(s, a, out);
     }
 }
 
-pub fn legal(s: &State, out: &mut Vec<HcAction>) {
+/// The melees unit `a` may declare: against visible enemies in its front hexes (7.2).
+pub fn unit_melees(s: &State, a: usize, out: &mut Vec<HcAction>) {
     let side = s.phasing();
-    for (a, u) in s.units.iter().enumerate() {
-        if u.side != side || !u.active() || u.routed || s.in_melee(a) {
-            continue;
-        }
-        for h in front_hexes(u.hex, u.facing) {
-            if let Some(d) = s.unit_at(h) {
-                if s.units[d].side != side && s.visible_to(d, side) && may_melee(s, a, d, u.mp) {
-                    out.push(HcAction::Melee {
-                        unit: a as u16,
-                        target: h,
-                    });
-                }
+    let u = &s.units[a];
+    if u.side != side || !u.active() || u.routed || s.in_melee(a) {
+        return;
+    }
+    for h in front_hexes(u.hex, u.facing) {
+        if let Some(d) = s.unit_at(h) {
+            if s.units[d].side != side && s.visible_to(d, side) && may_melee(s, a, d, u.mp) {
+                out.push(HcAction::Melee {
+                    unit: a as u16,
+                    target: h,
+                });
             }
         }
     }
 }
 
-pub fn declare(s: &mut State, a: usize, target: Hex, events: &mut Vec<Event>) {
+pub fn declare(s: &mut State, a: usize, target: Hex, log: &mut Log) {
     let d = s.unit_at(target).expect("legal melee target");
     engage(s, a, d);
-    let text = format!(
-        "{} {} declares melee against {} {}",
-        s.units[a].id, s.units[a].name, s.units[d].id, s.units[d].name
-    );
-    events.push(
-        ev("declare", "7.2", text)
-            .side(s.units[a].side)
-            .units([s.units[a].id.clone(), s.units[d].id.clone()]),
-    );
+    let (ua, ud) = (&s.units[a], &s.units[d]);
+    log.add(|| {
+        ev(
+            "declare",
+            "7.2",
+            format!(
+                "{} {} declares melee against {} {}",
+                ua.id, ua.name, ud.id, ud.name
+            ),
+        )
+        .side(ua.side)
+        .units([&ua.id, &ud.id])
+    });
 }
 
 /// The cover a defender fights from, degraded by one for each round already fought
@@ -119,14 +100,16 @@ fn value(s: &State, x: usize, y: usize, cover: i32) -> (i32, Vec<String>) {
         parts.push(format!("+{cover} cover"));
     }
     // A friend beyond the melee plane: another of ours beside or behind the opponent.
-    let support = s.units.iter().enumerate().any(|(f, uf)| {
-        f != x
-            && uf.side == ux.side
-            && uf.active()
-            && uf.arm.can_melee()
-            && !uf.routed
-            && uf.hex.unsigned_distance_to(uy.hex) == 1
-            && !in_front_arc(uy.hex, uy.facing, uf.hex)
+    let support = Facing::ALL.into_iter().any(|dir| {
+        let h = volley_core::geometry::step(uy.hex, dir);
+        s.unit_at(h).is_some_and(|f| {
+            let uf = &s.units[f];
+            f != x
+                && uf.side == ux.side
+                && uf.arm.can_melee()
+                && !uf.routed
+                && !in_front_arc(uy.hex, uy.facing, uf.hex)
+        })
     });
     if support {
         v += 1;
@@ -143,7 +126,7 @@ struct Damage {
 
 /// One round of every melee in contact (7.3): specials first (guns, skirmishers, wagons,
 /// crews), then both sides of each pair roll, and all damage lands together at the end.
-pub fn resolve_round(s: &mut State, dice: &mut dyn Dice, events: &mut Vec<Event>) {
+pub fn resolve_round(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
     let mut damage = vec![Damage::default(); s.units.len()];
     let mut winners: Vec<(usize, Hex, bool)> = Vec::new();
     let pairs = s.melees.clone();
@@ -168,7 +151,7 @@ pub fn resolve_round(s: &mut State, dice: &mut dyn Dice, events: &mut Vec<Event>
             continue;
         }
         let guns = s.units[d].arm == Arm::Artillery && !s.units[d].is_crew_only();
-        if special_defender(s, m, dice, events, &mut damage, &mut winners) {
+        if special_defender(s, m, dice, log, &mut damage, &mut winners) {
             if guns && s.units[d].is_crew_only() {
                 stepped_back.push(d);
             }
@@ -184,7 +167,6 @@ pub fn resolve_round(s: &mut State, dice: &mut dyn Dice, events: &mut Vec<Event>
         let flank_a = aspect(s.units[a].hex, s.units[a].facing, s.units[d].hex) != Aspect::Front;
         let mut to_a = Damage::default();
         let mut to_d = Damage::default();
-        let (ida, idd) = (s.units[a].id.clone(), s.units[d].id.clone());
         let result = melee_result(va, vd, fa, fd, &mut to_a, &mut to_d);
         s.units[a].meleed_this_turn = true;
         s.units[d].meleed_this_turn = true;
@@ -211,20 +193,25 @@ pub fn resolve_round(s: &mut State, dice: &mut dyn Dice, events: &mut Vec<Event>
             to_a.hits *= 2;
             to_a.te *= 2;
         }
-        let text = format!(
-            "melee {ida} ({va}: {}) against {idd} ({vd}: {}): {ida} rolled {ra} ({}), {idd} rolled {rd} ({}) → {result}{}{}",
-            pa.join(", "),
-            pd.join(", "),
-            fa.name(),
-            fd.name(),
-            if flank { "; doubled on the flanked defender" } else { "" },
-            if flank_a { "; doubled on the flanked attacker" } else { "" }
-        );
-        events.push(
-            ev("melee", "7.3", text)
-                .side(s.units[a].side)
-                .units([ida, idd]),
-        );
+        let (ua, ud) = (&s.units[a], &s.units[d]);
+        log.add(|| {
+            let (ida, idd) = (&ua.id, &ud.id);
+            ev(
+                "melee",
+                "7.3",
+                format!(
+                    "melee {ida} ({va}: {}) against {idd} ({vd}: {}): {ida} rolled {ra} ({}), {idd} rolled {rd} ({}) → {result}{}{}",
+                    pa.join(", "),
+                    pd.join(", "),
+                    fa.name(),
+                    fd.name(),
+                    if flank { "; doubled on the flanked defender" } else { "" },
+                    if flank_a { "; doubled on the flanked attacker" } else { "" }
+                ),
+            )
+            .side(ua.side)
+            .units([ida, idd])
+        });
         for (u, dm) in [(a, to_a), (d, to_d)] {
             damage[u].hits += dm.hits;
             damage[u].te += dm.te;
@@ -244,15 +231,15 @@ pub fn resolve_round(s: &mut State, dice: &mut dyn Dice, events: &mut Vec<Event>
                 te += 1;
             }
         }
-        crate::movement::add_te(s, u, te, "melee", "7.3", events);
+        effects::add_te(s, u, te, "melee", "7.3", log);
         if hits > 0 {
-            rout::apply_hits(s, u, hits, "melee", events);
+            effects::apply_hits(s, u, hits, "melee", log);
         }
     }
     for m in s.melees.iter_mut() {
         m.rounds += 1;
     }
-    finish_melees_from(s, events, winners, Some(&before));
+    finish_melees_from(s, log, winners, Some(&before));
 }
 
 /// The melee chart: who takes what, from the two faces rolled.
@@ -312,53 +299,44 @@ fn special_defender(
     s: &mut State,
     m: &Melee,
     dice: &mut dyn Dice,
-    events: &mut Vec<Event>,
+    log: &mut Log,
     damage: &mut [Damage],
     winners: &mut Vec<(usize, Hex, bool)>,
 ) -> bool {
     let (a, d) = (m.attacker, m.defender);
-    let (ida, idd) = (s.units[a].id.clone(), s.units[d].id.clone());
     let side = s.units[a].side;
     let arm = s.units[d].arm;
     let hex = s.units[d].hex;
+    let said = |log: &mut Log, s: &State, text: &dyn Fn(&str, &str) -> String| {
+        let (ida, idd) = (&s.units[a].id, &s.units[d].id);
+        log.add(|| {
+            ev("melee", "7.2", text(ida, idd))
+                .side(side)
+                .units([ida, idd])
+        });
+    };
     if s.units[d].is_crew_only() || arm == Arm::Wagon {
         let what = if arm == Arm::Wagon {
             "wagon is captured"
         } else {
             "crew without guns is cut down"
         };
-        events.push(
-            ev("melee", "7.2", format!("{idd}'s {what} by {ida}"))
-                .side(side)
-                .units([ida, idd]),
-        );
-        rout::destroy(s, d, "caught in melee", events);
+        said(log, s, &|ida, idd| format!("{idd}'s {what} by {ida}"));
+        effects::destroy(s, d, "caught in melee", log);
         winners.push((a, hex, true));
         return true;
     }
     if arm == Arm::Skirmishers {
         if s.units[a].arm == Arm::Cavalry || s.settings().skirmisher_contact_removes {
-            events.push(
-                ev(
-                    "melee",
-                    "7.2",
-                    format!("{idd} skirmishers do not melee: caught by {ida}, they are destroyed"),
-                )
-                .side(side)
-                .units([ida, idd]),
-            );
-            rout::destroy(s, d, "skirmishers caught in melee", events);
+            said(log, s, &|ida, idd| {
+                format!("{idd} skirmishers do not melee: caught by {ida}, they are destroyed")
+            });
+            effects::destroy(s, d, "skirmishers caught in melee", log);
         } else {
-            events.push(
-                ev(
-                    "melee",
-                    "7.2",
-                    format!("{idd} skirmishers do not melee: contacted by {ida}, they rout"),
-                )
-                .side(side)
-                .units([ida, idd]),
-            );
-            rout::rout(s, d, events);
+            said(log, s, &|ida, idd| {
+                format!("{idd} skirmishers do not melee: contacted by {ida}, they rout")
+            });
+            effects::rout(s, d, log);
         }
         winners.push((a, hex, true));
         return true;
@@ -370,120 +348,49 @@ fn special_defender(
             && in_front_arc(hex, s.units[d].facing, s.units[a].hex)
             && !s.units[d].limbered
         {
-            let hit = if s.units[d].class == Class::B {
-                events.push(
+            let (ua, ud) = (&s.units[a], &s.units[d]);
+            let (ida, idd) = (&ua.id, &ud.id);
+            let hit = if ud.class == Class::B {
+                log.add(|| {
                     ev(
                         "grapeshot",
                         "3.1",
                         format!("{idd} fires grapeshot into {ida}: automatic hit"),
                     )
-                    .side(s.units[d].side)
-                    .units([idd.clone(), ida.clone()]),
-                );
+                    .side(ud.side)
+                    .units([idd, ida])
+                });
                 true
             } else {
                 let (r, f) = s.settings().cube.roll(dice);
-                events.push(
+                log.add(|| {
                     ev("grapeshot", "3.1", format!("{idd} (rifled or class C) fires grapeshot into {ida}: rolled {r} ({}) → {}", f.name(), if f.red { "hit" } else { "no effect" }))
-                        .side(s.units[d].side)
-                        .units([idd.clone(), ida.clone()]),
-                );
+                        .side(ud.side)
+                        .units([idd, ida])
+                });
                 f.red
             };
             if hit {
                 damage[a].hits += 1;
             }
         }
-        abandon_guns(s, d, s.units[a].hex, events);
+        effects::abandon_guns(s, d, s.units[a].hex, log);
         winners.push((a, hex, true));
         return true;
     }
     false
 }
 
-/// Section 3, Melee and Rout: crews do not melee; they leave the guns and step back a hex,
-/// away from the unit that meleed them.
-fn abandon_guns(s: &mut State, d: usize, attacker: Hex, events: &mut Vec<Event>) {
-    let u = &s.units[d];
-    let hex = u.hex;
-    let back = Facing::towards(attacker, hex).unwrap_or(u.facing.opposite());
-    let spot = [back, back.turn(-1), back.turn(1)]
-        .into_iter()
-        .map(|f| step(hex, f))
-        .find(|&h| {
-            s.map().contains(h)
-                && crate::scenario::may_stand(
-                    Arm::Infantry,
-                    s.map().terrain(h),
-                    s.map().elevation(h),
-                )
-                && s.unit_at(h).is_none()
-                && s.guns_at(h).is_none()
-        });
-    let id = u.id.clone();
-    let side = u.side;
-    if let Some(c) = s.units[d].commander {
-        crate::command::lose_commander(s, c, CommanderStatus::Captured, events);
-    }
-    match spot {
-        Some(h) => {
-            s.units[d].guns_at = Some(hex);
-            s.units[d].limbered = false;
-            relocate(s, d, h);
-            events.push(
-                ev(
-                    "abandon",
-                    "3",
-                    format!(
-                        "{id}'s crew abandons its guns at {} and steps back to {}",
-                        label(hex),
-                        label(h)
-                    ),
-                )
-                .side(side)
-                .units([id]),
-            );
-        }
-        None => {
-            events.push(
-                ev(
-                    "abandon",
-                    "3",
-                    format!("{id}'s crew has nowhere to step back to and is lost with its guns"),
-                )
-                .side(side)
-                .units([id]),
-            );
-            rout::destroy(s, d, "crew overrun", events);
-        }
-    }
-}
-
-/// Guns taken by the enemy entering their hex.
-pub fn capture_guns(s: &mut State, g: usize, by: usize, events: &mut Vec<Event>) {
-    let text = format!(
-        "{} captures the guns of {} {}",
-        s.units[by].id, s.units[g].id, s.units[g].name
-    );
-    events.push(
-        ev("capture", "3", text)
-            .side(s.units[by].side)
-            .units([s.units[by].id.clone(), s.units[g].id.clone()]),
-    );
-    s.units[g].fate = Fate::GunsCaptured;
-    s.units[g].guns_at = None;
-}
-
 /// Ends melees whose units are gone or routed, and lines up the winners' advances (7.4).
-pub fn finish_melees(s: &mut State, events: &mut Vec<Event>, winners: Vec<(usize, Hex, bool)>) {
-    finish_melees_from(s, events, winners, None);
+pub fn finish_melees(s: &mut State, log: &mut Log) {
+    finish_melees_from(s, log, Vec::new(), None);
 }
 
 /// As [`finish_melees`]; `before` holds where each unit stood before the round's damage (a
 /// loser that routed has already run from the hex it vacated).
 fn finish_melees_from(
     s: &mut State,
-    events: &mut Vec<Event>,
+    log: &mut Log,
     mut winners: Vec<(usize, Hex, bool)>,
     before: Option<&[Hex]>,
 ) {
@@ -536,16 +443,19 @@ fn finish_melees_from(
             into: hex,
             may_move,
         });
-        let text = if may_move {
-            format!(
-                "{} wins and must advance into {} or turn instead (7.4)",
-                u.id,
-                label(hex)
-            )
-        } else {
-            format!("{} wins and may turn to face (7.4)", u.id)
-        };
-        events.push(ev("win", "7.4", text).side(u.side).units([u.id.clone()]));
+        let u = &s.units[w];
+        log.add(|| {
+            let text = if may_move {
+                format!(
+                    "{} wins and must advance into {} or turn instead (7.4)",
+                    u.id,
+                    label(hex)
+                )
+            } else {
+                format!("{} wins and may turn to face (7.4)", u.id)
+            };
+            ev("win", "7.4", text).side(u.side).units([&u.id])
+        });
     }
 }
 
@@ -561,7 +471,7 @@ pub fn legal_advance(s: &State, out: &mut Vec<HcAction>) {
     }
 }
 
-pub fn apply_advance(s: &mut State, a: HcAction, events: &mut Vec<Event>) {
+pub fn apply_advance(s: &mut State, a: HcAction, log: &mut Log) {
     let adv = s.advances.remove(0);
     let i = adv.unit;
     match a {
@@ -570,38 +480,46 @@ pub fn apply_advance(s: &mut State, a: HcAction, events: &mut Vec<Event>) {
             relocate(s, i, adv.into);
             s.units[i].facing = facing;
             s.units[i].moved_this_turn = true;
-            let text = format!(
-                "{} advances {}→{} and faces {facing}",
-                s.units[i].id,
-                label(from),
-                label(adv.into)
-            );
-            events.push(
-                ev("advance", "7.4", text)
-                    .side(s.units[i].side)
-                    .units([s.units[i].id.clone()]),
-            );
+            let u = &s.units[i];
+            log.add(|| {
+                ev(
+                    "advance",
+                    "7.4",
+                    format!(
+                        "{} advances {}→{} and faces {facing}",
+                        u.id,
+                        label(from),
+                        label(adv.into)
+                    ),
+                )
+                .side(u.side)
+                .units([&u.id])
+            });
             let side = s.units[i].side;
             if let Some(g) = s.guns_at(adv.into).filter(|&g| s.units[g].side != side) {
-                capture_guns(s, g, i, events);
+                effects::capture_guns(s, g, i, log);
             }
             if s.settings().advance_contact_mandatory {
                 s.units[i].mp = 0;
-                crate::movement::enter_zones(s, i, events);
+                effects::enter_zones(s, i, log);
             }
-            crate::hidden::after_move(s, i, events);
+            effects::after_move(s, i, log);
         }
         HcAction::Hold { facing, .. } => {
             s.units[i].facing = facing;
-            let text = format!(
-                "{} holds its ground and faces {facing} (pursuit by turning, 7.4)",
-                s.units[i].id
-            );
-            events.push(
-                ev("advance", "7.4", text)
-                    .side(s.units[i].side)
-                    .units([s.units[i].id.clone()]),
-            );
+            let u = &s.units[i];
+            log.add(|| {
+                ev(
+                    "advance",
+                    "7.4",
+                    format!(
+                        "{} holds its ground and faces {facing} (pursuit by turning, 7.4)",
+                        u.id
+                    ),
+                )
+                .side(u.side)
+                .units([&u.id])
+            });
         }
         _ => unreachable!("not an advance action"),
     }

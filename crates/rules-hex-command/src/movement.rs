@@ -2,23 +2,14 @@
 //! buildings), the artillery movement of section 3, and section 6 (attaching commanders).
 
 use crate::actions::HcAction;
+use crate::effects::{self, add_te, moving_arm, relocate};
 use crate::events::{ev, seen_for};
-use crate::melee;
 use crate::scenario::may_stand;
 use crate::state::*;
 use crate::units::Arm;
-use volley_core::geometry::{col_row, front_hexes, label, step, Facing};
+use volley_core::geometry::{label, step, Facing};
 use volley_core::map::{Hexside, Terrain};
-use volley_core::{Event, Hex, Side};
-
-/// The arm a unit moves as: a gun crew without its guns walks like infantry.
-fn moving_arm(u: &Unit) -> Arm {
-    if u.is_crew_only() {
-        Arm::Infantry
-    } else {
-        u.arm
-    }
-}
+use volley_core::{Hex, Log};
 
 /// Movement allowance at the start of a phase (movement chart; a fatigued unit creeps one hex).
 pub fn allowance(s: &State, u: &Unit) -> u8 {
@@ -38,14 +29,16 @@ fn can_act(s: &State, i: usize) -> bool {
 
 /// The directions a unit may step in: straight ahead, or obliquely when that option is on
 /// (5 d, 5 e: never backwards). Decoy plates go where they like.
-fn step_directions(s: &State, u: &Unit) -> Vec<Facing> {
-    if u.arm == Arm::Decoy {
-        Facing::ALL.to_vec()
+fn step_directions(s: &State, u: &Unit) -> impl Iterator<Item = Facing> {
+    let f = u.facing;
+    let (list, skip, take) = if u.arm == Arm::Decoy {
+        (Facing::ALL, 0, 6)
     } else if s.settings().oblique {
-        vec![u.facing.turn(-1), u.facing, u.facing.turn(1)]
+        ([f.turn(-1), f, f.turn(1), f, f, f], 0, 3)
     } else {
-        vec![u.facing]
-    }
+        ([f.turn(-1), f, f.turn(1), f, f, f], 1, 1)
+    };
+    list.into_iter().skip(skip).take(take)
 }
 
 /// Terrain that a unit of this arm may enter from `from` (5.5 b, section 3 Woods, rivers).
@@ -54,14 +47,17 @@ fn terrain_allows(s: &State, arm: Arm, from: Hex, to: Hex) -> bool {
     let Some(cell) = map.cell(to) else {
         return false;
     };
-    let road = map.road_between(from, to);
     let from_t = map.terrain(from);
     match arm {
         // Cavalry enter and leave normal forest only along a road (5.5 b).
-        Arm::Cavalry if cell.terrain == Terrain::Woods || from_t == Terrain::Woods => road,
+        Arm::Cavalry if cell.terrain == Terrain::Woods || from_t == Terrain::Woods => {
+            map.road_between(from, to)
+        }
         // Guns enter woods only by road or from a clear hex; never woods to woods (section 3).
         Arm::Artillery | Arm::Wagon
-            if cell.terrain == Terrain::Woods && !road && from_t != Terrain::Clear =>
+            if cell.terrain == Terrain::Woods
+                && from_t != Terrain::Clear
+                && !map.road_between(from, to) =>
         {
             false
         }
@@ -69,115 +65,22 @@ fn terrain_allows(s: &State, arm: Arm, from: Hex, to: Hex) -> bool {
     }
 }
 
-fn enemy_zoc_here(s: &State, side: Side, hex: Hex) -> Vec<usize> {
-    (0..s.units.len())
-        .filter(|&e| s.units[e].side != side && s.units[e].arm.is_real() && s.in_zoc_of(e, hex))
-        .collect()
-}
-
-/// Who stands where and whose zones of control cover which hexes, gathered once for a
-/// listing of legal moves instead of scanning every unit for every step considered.
-pub(crate) struct Board {
-    width: i32,
-    height: i32,
-    /// Per map cell: the unit standing there, plus one (0: nobody).
-    units: Vec<u16>,
-    /// Per map cell: the unit whose abandoned guns stand there, plus one.
-    guns: Vec<u16>,
-    /// Per map cell: the first link of its list of zones of control, plus one.
-    zone_head: Vec<u32>,
-    /// Links: the next link plus one (0: the end), and the unit whose zone it is.
-    zone_links: Vec<(u32, u16)>,
-}
-
-impl Board {
-    pub(crate) fn new(s: &State) -> Board {
-        let map = s.map();
-        let cells = (map.width * map.height).max(0) as usize;
-        let mut b = Board {
-            width: map.width,
-            height: map.height,
-            units: vec![0; cells],
-            guns: vec![0; cells],
-            zone_head: vec![0; cells],
-            zone_links: Vec::with_capacity(3 * s.units.len()),
-        };
-        for (i, u) in s.units.iter().enumerate().filter(|(_, u)| u.active()) {
-            if let Some(c) = b.cell(u.hex) {
-                if b.units[c] == 0 {
-                    b.units[c] = i as u16 + 1;
-                }
-            }
-            if let Some(c) = u.guns_at.and_then(|g| b.cell(g)) {
-                if b.guns[c] == 0 {
-                    b.guns[c] = i as u16 + 1;
-                }
-            }
-            if u.arm.is_real() && s.has_zoc(i) {
-                for h in front_hexes(u.hex, u.facing) {
-                    if let Some(c) = b.cell(h) {
-                        b.zone_links.push((b.zone_head[c], i as u16));
-                        b.zone_head[c] = b.zone_links.len() as u32;
-                    }
-                }
-            }
-        }
-        b
-    }
-
-    fn cell(&self, hex: Hex) -> Option<usize> {
-        let (c, r) = col_row(hex);
-        (c >= 1 && r >= 1 && c <= self.width && r <= self.height)
-            .then(|| ((r - 1) * self.width + (c - 1)) as usize)
-    }
-
-    /// As [`State::unit_at`] (nobody stands off the map).
-    fn unit_at(&self, hex: Hex) -> Option<usize> {
-        self.cell(hex)
-            .and_then(|c| self.units[c].checked_sub(1))
-            .map(usize::from)
-    }
-
-    /// As [`State::guns_at`].
-    fn guns_at(&self, hex: Hex) -> Option<usize> {
-        self.cell(hex)
-            .and_then(|c| self.guns[c].checked_sub(1))
-            .map(usize::from)
-    }
-
-    /// The units not of `side` whose zone of control covers `hex` (as `enemy_zoc_here`).
-    fn enemy_zones<'a>(
-        &'a self,
-        s: &'a State,
-        side: Side,
-        hex: Hex,
-    ) -> impl Iterator<Item = usize> + 'a {
-        let mut link = self.cell(hex).map_or(0, |c| self.zone_head[c]);
-        std::iter::from_fn(move || {
-            let (next, unit) = *self.zone_links.get(link.checked_sub(1)? as usize)?;
-            link = next;
-            Some(usize::from(unit))
-        })
-        .filter(move |&e| s.units[e].side != side)
-    }
-}
-
 /// Whether a step into `to` is open to unit `i` as its side knows the map: hexes with units
 /// it can see, and zones of control of enemies it can see, are judged here; unseen enemies
 /// are discovered when the move is made.
-fn step_open(s: &State, board: &Board, i: usize, from: Hex, to: Hex) -> bool {
+fn step_open(s: &State, i: usize, from: Hex, to: Hex) -> bool {
     let u = &s.units[i];
     let arm = moving_arm(u);
     if !terrain_allows(s, arm, from, to) {
         return false;
     }
-    if let Some(o) = board.unit_at(to) {
+    if let Some(o) = s.unit_at(to) {
         if s.visible_to(o, u.side) || s.units[o].side == u.side {
             return false;
         }
         // An unseen enemy or a plate: the step is allowed and becomes a bump.
     }
-    if let Some(g) = board.guns_at(to) {
+    if let Some(g) = s.guns_at(to) {
         let own_guns = g == i;
         let capture = s.units[g].side != u.side && arm.can_melee();
         if !own_guns && !capture {
@@ -185,9 +88,9 @@ fn step_open(s: &State, board: &Board, i: usize, from: Hex, to: Hex) -> bool {
         }
     }
     if !arm.can_melee()
-        && board
-            .enemy_zones(s, u.side, to)
-            .any(|e| s.visible_to(e, u.side))
+        && s.zone_covers(to, |e| {
+            s.units[e].side != u.side && s.units[e].arm.is_real() && s.visible_to(e, u.side)
+        })
     {
         return false;
     }
@@ -196,27 +99,35 @@ fn step_open(s: &State, board: &Board, i: usize, from: Hex, to: Hex) -> bool {
 
 pub fn legal(s: &State, out: &mut Vec<HcAction>) {
     legal_commanders(s, out);
-    let board = Board::new(s);
     for i in 0..s.units.len() {
-        unit_moves(s, &board, i, out);
+        unit_moves(s, i, out);
     }
+}
+
+/// Whether a ready commander of the phasing side may join unit `i` (section 6).
+fn may_join(s: &State, i: usize) -> bool {
+    let u = &s.units[i];
+    u.side == s.phasing()
+        && u.active()
+        && u.arm.is_real()
+        && u.commander.is_none()
+        && !u.is_crew_only()
+        && !(u.routed && u.routed_turn == s.turn)
+}
+
+/// The commanders free to attach now.
+fn ready_commanders(s: &State) -> impl Iterator<Item = usize> + '_ {
+    let side = s.phasing();
+    s.commanders.iter().enumerate().filter_map(move |(ci, c)| {
+        (c.side == side && c.status == CommanderStatus::Ready && c.attached.is_none()).then_some(ci)
+    })
 }
 
 /// Attaching a ready commander to a unit of the phasing side.
 pub(crate) fn legal_commanders(s: &State, out: &mut Vec<HcAction>) {
-    let side = s.phasing();
-    for (ci, c) in s.commanders.iter().enumerate() {
-        if c.side != side || c.status != CommanderStatus::Ready || c.attached.is_some() {
-            continue;
-        }
-        for (i, u) in s.units.iter().enumerate() {
-            if u.side == side
-                && u.active()
-                && u.arm.is_real()
-                && u.commander.is_none()
-                && !u.is_crew_only()
-                && !(u.routed && u.routed_turn == s.turn)
-            {
+    for ci in ready_commanders(s) {
+        for i in 0..s.units.len() {
+            if may_join(s, i) {
                 out.push(HcAction::Attach {
                     commander: ci as u16,
                     unit: i as u16,
@@ -226,8 +137,20 @@ pub(crate) fn legal_commanders(s: &State, out: &mut Vec<HcAction>) {
     }
 }
 
+/// The commanders that may attach to unit `i`.
+pub(crate) fn commanders_for(s: &State, i: usize, out: &mut Vec<HcAction>) {
+    if may_join(s, i) {
+        for ci in ready_commanders(s) {
+            out.push(HcAction::Attach {
+                commander: ci as u16,
+                unit: i as u16,
+            });
+        }
+    }
+}
+
 /// The movement actions of one unit (everything but attaching commanders).
-pub(crate) fn unit_moves(s: &State, board: &Board, i: usize, out: &mut Vec<HcAction>) {
+pub(crate) fn unit_moves(s: &State, i: usize, out: &mut Vec<HcAction>) {
     if !can_act(s, i) {
         return;
     }
@@ -239,15 +162,15 @@ pub(crate) fn unit_moves(s: &State, board: &Board, i: usize, out: &mut Vec<HcAct
     if may_walk {
         for dir in step_directions(s, u) {
             let to = step(u.hex, dir);
-            if step_open(s, board, i, u.hex, to) {
+            if step_open(s, i, u.hex, to) {
                 out.push(HcAction::Move { unit, to });
             } else if u.arm == Arm::LightInfantry && u.mp >= 2 {
                 // 5 f: light infantry pass through one friendly unit.
                 let beyond = step(to, dir);
-                if let Some(f) = board.unit_at(to) {
+                if let Some(f) = s.unit_at(to) {
                     if s.units[f].side == u.side
                         && terrain_allows(s, Arm::LightInfantry, u.hex, to)
-                        && step_open(s, board, i, to, beyond)
+                        && step_open(s, i, to, beyond)
                     {
                         out.push(HcAction::Move { unit, to: beyond });
                     }
@@ -270,7 +193,7 @@ pub(crate) fn unit_moves(s: &State, board: &Board, i: usize, out: &mut Vec<HcAct
             if !u.heavy && !u.moved_this_turn {
                 for dir in step_directions(s, u) {
                     let to = step(u.hex, dir);
-                    if push_open(s, board, i, to) {
+                    if push_open(s, i, to) {
                         out.push(HcAction::Push { unit, to });
                     }
                 }
@@ -289,53 +212,23 @@ fn facing_change_allowed(s: &State, u: &Unit) -> bool {
 }
 
 /// Section 3, Push Move: one hex over open, level, clear ground; not across streams.
-fn push_open(s: &State, board: &Board, i: usize, to: Hex) -> bool {
+fn push_open(s: &State, i: usize, to: Hex) -> bool {
     let u = &s.units[i];
     let map = s.map();
     map.contains(to)
         && map.terrain(to) == Terrain::Clear
         && map.elevation(to) <= map.elevation(u.hex)
         && map.hexside(u.hex, to) != Some(Hexside::Stream)
-        && board.unit_at(to).is_none()
-        && board.guns_at(to).is_none()
-        && board.enemy_zones(s, u.side, to).next().is_none()
+        && s.unit_at(to).is_none()
+        && s.guns_at(to).is_none()
+        && !s.zone_covers(to, |e| {
+            s.units[e].side != u.side && s.units[e].arm.is_real()
+        })
 }
 
-/// Adds TE hits; the third makes the unit fatigued and stops it (Optional Rules,
-/// Disorder/Fatigued). A fatigued unit that takes another in melee takes a casualty hit
-/// instead (charts, fatigue hits) — that case is melee's.
-pub fn add_te(s: &mut State, i: usize, n: u8, why: &str, section: &str, events: &mut Vec<Event>) {
-    if n == 0 {
-        return;
-    }
-    let was = s.units[i].fatigued();
-    let u = &mut s.units[i];
-    u.te = (u.te + n).min(3);
-    let text = format!(
-        "{} {} takes {} TE hit{} ({why}): TE {}",
-        u.id,
-        u.name,
-        n,
-        if n > 1 { "s" } else { "" },
-        u.te
-    );
-    let side = u.side;
-    let id = u.id.clone();
-    events.push(
-        ev("te", section, text)
-            .side(side)
-            .units([id.clone()])
-            .seen(seen_for(s, i)),
-    );
-    if !was && s.units[i].fatigued() {
-        s.units[i].mp = 0;
-        events.push(ev("fatigued", "Optional Rules: Disorder/Fatigued", format!("{id} is fatigued: it stops, cannot turn, loses its zone of control and fights at 1 CP")).side(side).units([id]).seen(seen_for(s, i)));
-    }
-}
-
-pub fn apply(s: &mut State, a: HcAction, events: &mut Vec<Event>) {
+pub fn apply(s: &mut State, a: HcAction, log: &mut Log) {
     match a {
-        HcAction::Move { unit, to } => move_unit(s, unit as usize, to, events),
+        HcAction::Move { unit, to } => move_unit(s, unit as usize, to, log),
         HcAction::Face { unit, facing } => {
             let i = unit as usize;
             let cost = s.settings().facing_change_cost;
@@ -347,19 +240,23 @@ pub fn apply(s: &mut State, a: HcAction, events: &mut Vec<Event>) {
             if u.stepped && u.arm != Arm::Cavalry && u.arm != Arm::Decoy {
                 u.mp = 0;
             }
-            let text = format!(
-                "{} turns from {was} to {facing}{}",
-                u.id,
-                if cost > 0 { " (1 MP)" } else { "" }
-            );
-            let (side, id) = (u.side, u.id.clone());
-            events.push(
-                ev("face", "5.1", text)
-                    .side(side)
-                    .units([id])
-                    .seen(seen_for(s, i)),
-            );
-            crate::hidden::after_move(s, i, events);
+            let seen = seen_for(s, i);
+            let u = &s.units[i];
+            log.add(|| {
+                ev(
+                    "face",
+                    "5.1",
+                    format!(
+                        "{} turns from {was} to {facing}{}",
+                        u.id,
+                        if cost > 0 { " (1 MP)" } else { "" }
+                    ),
+                )
+                .side(u.side)
+                .units([&u.id])
+                .seen(seen)
+            });
+            effects::after_move(s, i, log);
         }
         HcAction::Unlimber { unit } => {
             let i = unit as usize;
@@ -367,24 +264,24 @@ pub fn apply(s: &mut State, a: HcAction, events: &mut Vec<Event>) {
             u.limbered = false;
             u.unlimbered_after_move = u.moved_this_turn;
             u.mp = 0;
-            let note = if u.unlimbered_after_move {
-                if s.setup.settings.move_unlimber_fire_next_turn {
-                    "; it moved this turn, so it fires next turn"
+            let seen = seen_for(s, i);
+            let u = &s.units[i];
+            log.add(|| {
+                let note = if u.unlimbered_after_move {
+                    if s.setup.settings.move_unlimber_fire_next_turn {
+                        "; it moved this turn, so it fires next turn"
+                    } else {
+                        "; it moved this turn, so it fires at 1 CP"
+                    }
                 } else {
-                    "; it moved this turn, so it fires at 1 CP"
-                }
-            } else {
-                ""
-            };
-            let text = format!("{} unlimbers{note}", u.id);
-            let (side, id) = (u.side, u.id.clone());
-            events.push(
-                ev("unlimber", "3", text)
-                    .side(side)
-                    .units([id])
-                    .seen(seen_for(s, i)),
-            );
-            add_te(s, i, 1, "unlimbering, movement chart", "3", events);
+                    ""
+                };
+                ev("unlimber", "3", format!("{} unlimbers{note}", u.id))
+                    .side(u.side)
+                    .units([&u.id])
+                    .seen(seen)
+            });
+            add_te(s, i, 1, "unlimbering, movement chart", "3", log);
         }
         HcAction::Limber { unit } => {
             let i = unit as usize;
@@ -392,15 +289,15 @@ pub fn apply(s: &mut State, a: HcAction, events: &mut Vec<Event>) {
             let u = &mut s.units[i];
             u.limbered = true;
             u.mp = if u.fatigued() { 1 } else { rate };
-            let text = format!("{} limbers up", u.id);
-            let (side, id) = (u.side, u.id.clone());
-            events.push(
-                ev("limber", "3", text)
-                    .side(side)
-                    .units([id])
-                    .seen(seen_for(s, i)),
-            );
-            add_te(s, i, 1, "limbering, movement chart", "3", events);
+            let seen = seen_for(s, i);
+            let u = &s.units[i];
+            log.add(|| {
+                ev("limber", "3", format!("{} limbers up", u.id))
+                    .side(u.side)
+                    .units([&u.id])
+                    .seen(seen)
+            });
+            add_te(s, i, 1, "limbering, movement chart", "3", log);
         }
         HcAction::Push { unit, to } => {
             let i = unit as usize;
@@ -410,50 +307,46 @@ pub fn apply(s: &mut State, a: HcAction, events: &mut Vec<Event>) {
             u.mp = 0;
             u.stepped = true;
             u.moved_this_turn = true;
-            let text = format!("{} is pushed by hand {}→{}", u.id, label(from), label(to));
-            let (side, id) = (u.side, u.id.clone());
-            events.push(
-                ev("push", "3", text)
-                    .side(side)
-                    .units([id])
-                    .seen(seen_for(s, i)),
-            );
-            add_te(s, i, 1, "pushing the guns, movement chart", "3", events);
-            crate::hidden::after_move(s, i, events);
+            let seen = seen_for(s, i);
+            let u = &s.units[i];
+            log.add(|| {
+                ev(
+                    "push",
+                    "3",
+                    format!("{} is pushed by hand {}→{}", u.id, label(from), label(to)),
+                )
+                .side(u.side)
+                .units([&u.id])
+                .seen(seen)
+            });
+            add_te(s, i, 1, "pushing the guns, movement chart", "3", log);
+            effects::after_move(s, i, log);
         }
         HcAction::Attach { commander, unit } => {
             let (c, i) = (commander as usize, unit as usize);
             s.commanders[c].attached = Some(i);
             s.units[i].commander = Some(c);
-            let text = format!(
-                "{} (combat +{}) attaches to {} {}",
-                s.commanders[c].name, s.commanders[c].value, s.units[i].id, s.units[i].name
-            );
-            let side = s.units[i].side;
-            let id = s.units[i].id.clone();
-            events.push(
-                ev("attach", "6", text)
-                    .side(side)
-                    .units([id])
-                    .seen(seen_for(s, i)),
-            );
+            let seen = seen_for(s, i);
+            let (cmd, u) = (&s.commanders[c], &s.units[i]);
+            log.add(|| {
+                ev(
+                    "attach",
+                    "6",
+                    format!(
+                        "{} (combat +{}) attaches to {} {}",
+                        cmd.name, cmd.value, u.id, u.name
+                    ),
+                )
+                .side(u.side)
+                .units([&u.id])
+                .seen(seen)
+            });
         }
         _ => unreachable!("not a movement action"),
     }
 }
 
-/// Moves a unit's counter, keeping objectives' holders up to date.
-pub fn relocate(s: &mut State, i: usize, to: Hex) {
-    s.units[i].hex = to;
-    if s.units[i].arm.is_real() {
-        let side = s.units[i].side;
-        for o in s.objectives.iter_mut().filter(|o| o.hex == to) {
-            o.holder = Some(side);
-        }
-    }
-}
-
-fn move_unit(s: &mut State, i: usize, to: Hex, events: &mut Vec<Event>) {
+fn move_unit(s: &mut State, i: usize, to: Hex, log: &mut Log) {
     let from = s.units[i].hex;
     let side = s.units[i].side;
     let pass_through = from.unsigned_distance_to(to) == 2;
@@ -473,35 +366,38 @@ fn move_unit(s: &mut State, i: usize, to: Hex, events: &mut Vec<Event>) {
         .find(|&o| s.units[o].side != side)
     {
         s.units[i].mp = 0;
-        let text = if s.units[o].arm == Arm::Decoy {
-            format!(
-                "{} finds only a decoy at {}; it is removed",
-                s.units[i].id,
-                label(s.units[o].hex)
-            )
-        } else {
-            format!(
-                "{} runs into {} {} at {} and halts",
-                s.units[i].id,
-                s.units[o].id,
-                s.units[o].name,
-                label(s.units[o].hex)
-            )
-        };
-        events.push(
+        let seen = seen_for(s, i);
+        let (u, other) = (&s.units[i], &s.units[o]);
+        log.add(|| {
+            let text = if other.arm == Arm::Decoy {
+                format!(
+                    "{} finds only a decoy at {}; it is removed",
+                    u.id,
+                    label(other.hex)
+                )
+            } else {
+                format!(
+                    "{} runs into {} {} at {} and halts",
+                    u.id,
+                    other.id,
+                    other.name,
+                    label(other.hex)
+                )
+            };
             ev("bump", "Optional Rules: Hidden Movement", text)
                 .side(side)
-                .units([s.units[i].id.clone()])
-                .seen(seen_for(s, i)),
-        );
-        crate::hidden::reveal(s, o, events);
+                .units([&u.id])
+                .seen(seen)
+        });
+        effects::reveal(s, o, log);
         return;
     }
     let map = s.map();
     let road =
         map.road_between(from, first_hex) && (!pass_through || map.road_between(first_hex, to));
     let started_here = from == s.units[i].move_start && !s.units[i].stepped;
-    let mut te: Vec<(&str, &str)> = Vec::new();
+    let mut te: [Option<(&str, &str)>; 4] = [None; 4];
+    let mut n_te = 0;
     let mut stop = false;
     let arm = moving_arm(&s.units[i]);
     if arm != Arm::Decoy && !road {
@@ -509,19 +405,23 @@ fn move_unit(s: &mut State, i: usize, to: Hex, events: &mut Vec<Event>) {
             if a == b {
                 continue;
             }
+            let mut note = |why: (&'static str, &'static str)| {
+                te[n_te] = Some(why);
+                n_te += 1;
+            };
             if matches!(
                 map.hexside(a, b),
                 Some(Hexside::Wall | Hexside::Hedge | Hexside::Fence)
             ) && !(started_here && a == from)
             {
-                te.push(("crossing an obstacle", "5.4"));
+                note(("crossing an obstacle", "5.4"));
             }
             match map.terrain(b) {
-                Terrain::Ford if !(started_here && a == from) => te.push(("wading a ford", "5.4")),
-                Terrain::Town => te.push(("entering buildings", "5.6")),
-                Terrain::Marsh => te.push(("entering marsh", "5.5")),
+                Terrain::Ford if !(started_here && a == from) => note(("wading a ford", "5.4")),
+                Terrain::Town => note(("entering buildings", "5.6")),
+                Terrain::Marsh => note(("entering marsh", "5.5")),
                 Terrain::Woods if map.terrain(a) != Terrain::Woods => {
-                    te.push(("entering forest", "5.5"));
+                    note(("entering forest", "5.5"));
                     stop = true;
                 }
                 _ => {}
@@ -537,76 +437,44 @@ fn move_unit(s: &mut State, i: usize, to: Hex, events: &mut Vec<Event>) {
         u.heavy_moved_turn = true;
     }
     if u.guns_at == Some(to) {
-        u.guns_at = None;
+        effects::man_guns(s, i);
     }
-    let text = format!(
-        "{} {} moves {}→{} ({} MP left){}",
-        u.id,
-        u.name,
-        label(from),
-        label(to),
-        u.mp,
-        if road { " along the road" } else { "" }
-    );
-    events.push(
-        ev("move", if road { "5.5" } else { "5" }, text)
-            .side(side)
-            .units([u.id.clone()])
-            .seen(seen_for(s, i)),
-    );
+    let seen = seen_for(s, i);
+    let u = &s.units[i];
+    log.add(|| {
+        ev(
+            "move",
+            if road { "5.5" } else { "5" },
+            format!(
+                "{} {} moves {}→{} ({} MP left){}",
+                u.id,
+                u.name,
+                label(from),
+                label(to),
+                u.mp,
+                if road { " along the road" } else { "" }
+            ),
+        )
+        .side(side)
+        .units([&u.id])
+        .seen(seen)
+    });
     if stop {
         s.units[i].mp = 0;
     }
     if let Some(g) = s.guns_at(to).filter(|&g| s.units[g].side != side) {
-        melee::capture_guns(s, g, i, events);
+        effects::capture_guns(s, g, i, log);
     }
     if pass_through {
         let f = s.unit_at(first_hex).expect("pass-through needs a friend");
-        add_te(s, i, 1, "passing through a friendly unit", "5 f", events);
-        add_te(s, f, 1, "being passed through", "5 f", events);
+        add_te(s, i, 1, "passing through a friendly unit", "5 f", log);
+        add_te(s, f, 1, "being passed through", "5 f", log);
     }
-    for (why, section) in te {
-        add_te(s, i, 1, why, section, events);
+    for (why, section) in te.into_iter().flatten() {
+        add_te(s, i, 1, why, section, log);
     }
-    enter_zones(s, i, events);
-    crate::hidden::after_move(s, i, events);
-}
-
-/// 7.2.1: stepping into enemies' front zones halts the mover, which then fights each of
-/// those enemies it is able to reach (terrain and slope may rule some out).
-pub fn enter_zones(s: &mut State, i: usize, events: &mut Vec<Event>) {
-    let u = &s.units[i];
-    let hex = u.hex;
-    let zones = enemy_zoc_here(s, u.side, hex);
-    if zones.is_empty() {
-        return;
-    }
-    let mp_left = u.mp;
-    s.units[i].mp = 0;
-    let mut engaged = Vec::new();
-    for e in zones {
-        crate::hidden::reveal(s, e, events);
-        if moving_arm(&s.units[i]).can_melee() && melee::may_melee(s, i, e, mp_left) {
-            melee::engage(s, i, e);
-            engaged.push(format!("{} {}", s.units[e].id, s.units[e].name));
-        }
-    }
-    let u = &s.units[i];
-    let text = if engaged.is_empty() {
-        format!(
-            "{} enters an enemy zone of control at {} and stops",
-            u.id,
-            label(hex)
-        )
-    } else {
-        format!(
-            "{} enters the zone of control of {} at {}: it stops and must melee",
-            u.id,
-            engaged.join(" and "),
-            label(hex)
-        )
-    };
-    events.push(ev("zoc", "7.2.1", text).side(u.side).units([u.id.clone()]));
+    effects::enter_zones(s, i, log);
+    effects::after_move(s, i, log);
 }
 
 /// Every hex unit `id` can reach this phase by a chain of legal steps, with the fewest
@@ -625,17 +493,13 @@ pub fn reach(s: &State, id: &str) -> Vec<volley_core::Reach> {
     let mut out = Vec::new();
     while let Some(state) = queue.pop_front() {
         let mut actions = Vec::new();
-        legal(&state, &mut actions);
+        unit_moves(&state, i, &mut actions);
         for a in actions {
-            let HcAction::Move { unit, .. } = a else {
-                continue;
-            };
-            if unit as usize != i {
+            if !matches!(a, HcAction::Move { .. }) {
                 continue;
             }
             let mut next = state.clone();
-            let mut events = Vec::new();
-            apply(&mut next, a, &mut events);
+            apply(&mut next, a, &mut Log::silent());
             let u = &next.units[i];
             let cost = (start_mp - u.mp.min(start_mp)) as u32;
             if u.hex == state.units[i].hex || best.get(&u.hex).is_some_and(|&c| c <= cost) {

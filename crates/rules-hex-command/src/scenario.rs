@@ -291,9 +291,11 @@ pub fn load(
         turn_limit: battle.turn_limit,
         settings,
     };
+    let board = crate::board::Board::new(&setup.map);
     let mut state = State {
         setup: Arc::new(setup),
         units,
+        board,
         commanders,
         melees: Vec::new(),
         advances: Vec::new(),
@@ -306,6 +308,7 @@ pub fn load(
         fire_log: Vec::new(),
         outcome: None,
     };
+    state.board = crate::board::Board::of(&state);
     if hidden {
         crate::hidden::refresh_sight(&mut state);
     }

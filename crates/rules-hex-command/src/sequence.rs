@@ -2,16 +2,17 @@
 //! conclusion) and victory.
 
 use crate::command;
+use crate::effects;
 use crate::events::ev;
 use crate::hidden;
 use crate::melee;
 use crate::movement;
-use crate::rout;
+use crate::rally;
 use crate::state::*;
-use volley_core::{Dice, Event, Outcome, Side};
+use volley_core::{Dice, Log, Outcome, Side};
 
 /// Rolls initiative and opens the first player turn of a game turn.
-pub fn begin_turn(s: &mut State, dice: &mut dyn Dice, events: &mut Vec<Event>) {
+pub fn begin_turn(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
     for u in s.units.iter_mut() {
         u.moved_this_turn = false;
         u.meleed_this_turn = false;
@@ -31,7 +32,7 @@ pub fn begin_turn(s: &mut State, dice: &mut dyn Dice, events: &mut Vec<Event>) {
     };
     s.first = first;
     s.half = 0;
-    events.push(
+    log.add(|| {
         ev(
             "initiative",
             "Sequence of Play 3",
@@ -42,16 +43,16 @@ pub fn begin_turn(s: &mut State, dice: &mut dyn Dice, events: &mut Vec<Event>) {
             ),
         )
         .side(first)
-        .opens_turn(),
-    );
-    begin_player_turn(s, dice, events);
+        .opens_turn()
+    });
+    begin_player_turn(s, dice, log);
 }
 
 /// Rules by Sequence 1–3 and the start of phasing movement.
-fn begin_player_turn(s: &mut State, dice: &mut dyn Dice, events: &mut Vec<Event>) {
+fn begin_player_turn(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
     let side = s.phasing();
     command::remove_commanders(s, side);
-    hidden::spotting_step(s, dice, events);
+    hidden::spotting_step(s, dice, log);
     let info = &s.sides[side.index()];
     let lost = s.losses_percent(side);
     if lost >= info.break_point {
@@ -59,9 +60,9 @@ fn begin_player_turn(s: &mut State, dice: &mut dyn Dice, events: &mut Vec<Event>
             "losses {lost:.0}% have reached the break point of {:.0}%",
             info.break_point
         );
-        command::integrity_check(s, side, 3, &why, "Rules by Sequence 2", dice, events);
+        command::integrity_check(s, side, 3, &why, "Rules by Sequence 2", dice, log);
     }
-    events.push(ev("phase", "Sequence of Play 4", format!("{side} movement")).side(side));
+    log.add(|| ev("phase", "Sequence of Play 4", format!("{side} movement")).side(side));
     for i in 0..s.units.len() {
         if s.units[i].side != side || !s.units[i].active() {
             continue;
@@ -76,61 +77,61 @@ fn begin_player_turn(s: &mut State, dice: &mut dyn Dice, events: &mut Vec<Event>
     for i in 0..s.units.len() {
         let u = &s.units[i];
         if u.side == side && u.active() && u.routed {
-            rout::rout_move(s, i, events);
+            effects::rout_move(s, i, log);
         }
     }
     s.phase = Phase::Movement;
 }
 
 /// Moves on from a phase whose decider has ended it.
-pub fn end_phase(s: &mut State, dice: &mut dyn Dice, events: &mut Vec<Event>) {
+pub fn end_phase(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
     match s.phase {
         Phase::Movement => {
             s.phase = Phase::NonPhasingFire;
             reset_fire(s);
-            events.push(
+            log.add(|| {
                 ev(
                     "phase",
                     "Sequence of Play 5",
                     format!("{} fires (non-phasing)", s.phasing().other()),
                 )
-                .side(s.phasing().other()),
-            );
+                .side(s.phasing().other())
+            });
         }
         Phase::NonPhasingFire => {
             s.phase = Phase::PhasingFire;
             reset_fire(s);
-            events.push(
+            log.add(|| {
                 ev(
                     "phase",
                     "Sequence of Play 6",
                     format!("{} fires (phasing)", s.phasing()),
                 )
-                .side(s.phasing()),
-            );
+                .side(s.phasing())
+            });
         }
         Phase::PhasingFire => {
             s.phase = Phase::Melee;
-            events.push(
+            log.add(|| {
                 ev(
                     "phase",
                     "Sequence of Play 7",
                     format!("{} melee", s.phasing()),
                 )
-                .side(s.phasing()),
-            );
+                .side(s.phasing())
+            });
         }
         Phase::Melee => {
             if !s.melees.is_empty() {
-                melee::resolve_round(s, dice, events);
+                melee::resolve_round(s, dice, log);
             }
             if s.advances.is_empty() {
-                finish_player_turn(s, dice, events);
+                finish_player_turn(s, dice, log);
             } else {
                 s.phase = Phase::Advance;
             }
         }
-        Phase::Advance => finish_player_turn(s, dice, events),
+        Phase::Advance => finish_player_turn(s, dice, log),
         Phase::Over => {}
     }
 }
@@ -143,19 +144,19 @@ fn reset_fire(s: &mut State) {
 }
 
 /// Sequence of Play 8 (rally), then the other player's turn or the turn's end.
-fn finish_player_turn(s: &mut State, dice: &mut dyn Dice, events: &mut Vec<Event>) {
-    rout::rally(s, events);
+fn finish_player_turn(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
+    rally::rally(s, log);
     if s.half == 0 {
         s.half = 1;
-        begin_player_turn(s, dice, events);
+        begin_player_turn(s, dice, log);
     } else {
-        end_turn(s, dice, events);
+        end_turn(s, dice, log);
     }
 }
 
 /// Section 9: fired markers off, melee markers turned; TE recovery for units that did not
 /// move (Optional Rules, Disorder/Fatigued); then victory or the next turn.
-fn end_turn(s: &mut State, dice: &mut dyn Dice, events: &mut Vec<Event>) {
+fn end_turn(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
     reset_fire(s);
     for i in 0..s.units.len() {
         let u = &s.units[i];
@@ -166,15 +167,19 @@ fn end_turn(s: &mut State, dice: &mut dyn Dice, events: &mut Vec<Event>) {
             && !s.in_melee(i)
             && !u.routed
         {
-            let u = &mut s.units[i];
-            u.te -= 1;
-            let text = format!("{} rests and recovers a TE hit: TE {}", u.id, u.te);
-            events.push(
-                ev("recover", "Optional Rules: Disorder/Fatigued", text)
-                    .side(u.side)
-                    .units([u.id.clone()])
-                    .seen(crate::events::seen_for(s, i)),
-            );
+            s.units[i].te -= 1;
+            let seen = crate::events::seen_for(s, i);
+            let u = &s.units[i];
+            log.add(|| {
+                ev(
+                    "recover",
+                    "Optional Rules: Disorder/Fatigued",
+                    format!("{} rests and recovers a TE hit: TE {}", u.id, u.te),
+                )
+                .side(u.side)
+                .units([&u.id])
+                .seen(seen)
+            });
         }
     }
     if let Some(outcome) = turn_end_victory(s) {
@@ -183,11 +188,11 @@ fn end_turn(s: &mut State, dice: &mut dyn Dice, events: &mut Vec<Event>) {
         } else {
             "Victory: turn limit"
         };
-        finish(s, outcome, section, events);
+        finish(s, outcome, section, log);
         return;
     }
     s.turn += 1;
-    begin_turn(s, dice, events);
+    begin_turn(s, dice, log);
 }
 
 /// Victory points: objectives held, plus the points of enemy units lost or routed.
@@ -271,24 +276,24 @@ fn turn_end_victory(s: &State) -> Option<Outcome> {
     None
 }
 
-fn finish(s: &mut State, outcome: Outcome, section: &str, events: &mut Vec<Event>) {
+fn finish(s: &mut State, outcome: Outcome, section: &str, log: &mut Log) {
     let text = match outcome.winner {
         Some(w) => format!("{w} wins: {}", outcome.reason),
         None => format!("a draw: {}", outcome.reason),
     };
-    events.push(ev("game over", section, text));
+    log.add(|| ev("game over", section, text));
     s.outcome = Some(outcome);
     s.phase = Phase::Over;
 }
 
 /// After every action: a lost supreme commander's integrity rolls, and an army with nothing
 /// left on the map loses at once.
-pub fn settle(s: &mut State, dice: &mut dyn Dice, events: &mut Vec<Event>) {
+pub fn settle(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
     if s.phase == Phase::Over {
         return;
     }
-    command::settle_supreme_losses(s, dice, events);
-    melee::finish_melees(s, events, Vec::new());
+    command::settle_supreme_losses(s, dice, log);
+    melee::finish_melees(s, log);
     let alive: Vec<bool> = Side::BOTH
         .iter()
         .map(|&side| s.has_active_units(side))
@@ -306,8 +311,8 @@ pub fn settle(s: &mut State, dice: &mut dyn Dice, events: &mut Vec<Event>) {
             o.score[0],
             o.score[1]
         );
-        finish(s, o, "Victory: an army with nothing left", events);
+        finish(s, o, "Victory: an army with nothing left", log);
     } else if s.phase == Phase::Advance && s.advances.is_empty() {
-        end_phase(s, dice, events);
+        end_phase(s, dice, log);
     }
 }

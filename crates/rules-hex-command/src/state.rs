@@ -1,5 +1,6 @@
 //! The position: units, commanders, melees in progress, the phase, and the options in force.
 
+use crate::board::Board;
 use crate::cnc::CubeReading;
 use crate::units::{Arm, Class};
 use std::sync::Arc;
@@ -224,6 +225,8 @@ pub struct Setup {
 pub struct State {
     pub setup: Arc<Setup>,
     pub units: Vec<Unit>,
+    /// Who stands where, kept current by [`crate::effects`].
+    pub board: Board,
     pub commanders: Vec<Commander>,
     pub melees: Vec<Melee>,
     pub advances: Vec<Advance>,
@@ -257,18 +260,6 @@ impl State {
         }
     }
 
-    /// The active unit standing in a hex (crews away from their guns included).
-    pub fn unit_at(&self, hex: Hex) -> Option<usize> {
-        self.units.iter().position(|u| u.active() && u.hex == hex)
-    }
-
-    /// Abandoned guns standing in a hex.
-    pub fn guns_at(&self, hex: Hex) -> Option<usize> {
-        self.units
-            .iter()
-            .position(|u| u.active() && u.guns_at == Some(hex))
-    }
-
     pub fn in_melee(&self, u: usize) -> bool {
         self.melees
             .iter()
@@ -291,13 +282,6 @@ impl State {
             && !unit.fatigued()
             && !unit.routed
             && !self.in_melee(u)
-    }
-
-    /// Whether `hex` lies in the frontal zone of control of enemy unit `e`.
-    pub fn in_zoc_of(&self, e: usize, hex: Hex) -> bool {
-        self.has_zoc(e)
-            && volley_core::geometry::front_hexes(self.units[e].hex, self.units[e].facing)
-                .contains(&hex)
     }
 
     /// Whether `viewer` can see unit `u` (hidden movement).

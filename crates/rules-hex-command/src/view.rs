@@ -20,7 +20,7 @@ fn phase_name(s: &State) -> String {
 
 /// What the side to decide is deciding, naming the side.
 fn prompt(s: &State) -> Option<String> {
-    let side = crate::decider(s)?;
+    let side = crate::game::decider(s)?;
     let p = s.phasing();
     Some(match s.phase {
         Phase::Movement => format!("{side}: move (attach commanders, move, turn, limber)"),
@@ -165,7 +165,7 @@ pub fn view(s: &State, viewer: Option<Side>) -> View {
         turn_limit: s.setup.turn_limit,
         phase: phase_name(s),
         phasing: (!over).then(|| s.phasing()),
-        to_decide: crate::decider(s),
+        to_decide: crate::game::decider(s),
         prompt: prompt(s),
         map: s.setup.map_view.clone(),
         sides,

@@ -115,7 +115,7 @@ fn crossroads(c: &mut Criterion) {
     );
     g.bench_function("line of sight, 9 hexes", |b| {
         b.iter(|| {
-            black_box(rules_hex_command::fire::line_of_sight(
+            black_box(rules_hex_command::sight::line_of_sight(
                 &fresh.state,
                 black_box(from),
                 black_box(to),
@@ -256,7 +256,9 @@ fn scaling(c: &mut Criterion) {
             "{n} units a side: {} actions a game on average",
             actions / 3
         );
-        g.bench_with_input(BenchmarkId::from_parameter(n), &fresh, |b, g| random_games(b, g));
+        g.bench_with_input(BenchmarkId::from_parameter(n), &fresh, |b, g| {
+            random_games(b, g)
+        });
     }
     g.finish();
 }

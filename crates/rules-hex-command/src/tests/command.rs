@@ -175,7 +175,7 @@ fn commander_loss_adds_ten_percent_to_losses() {
 #[test]
 fn supreme_commander_loss_forces_integrity_rolls() {
     // A 10×14 map gives room to fall back six hexes.
-    let rows: Vec<String> = (0..14).map(|_| vec!["."; 10].join(" ")).collect();
+    let rows: Vec<String> = (0..14).map(|_| ["."; 10].join(" ")).collect();
     let rows: Vec<&str> = rows.iter().map(|r| r.as_str()).collect();
     let units = unit("r1", "red", "infantry", "0501", "S", "")
         + &unit("r2", "red", "infantry", "0201", "S", "")

@@ -85,7 +85,7 @@ fn walls_add_cover_and_forts_count_double() {
         &units,
     );
     g.at(Side::Red, Phase::PhasingFire);
-    assert_eq!(crate::fire::cover(&g.state, h("0505"), h("0507")), 3);
+    assert_eq!(crate::sight::cover(&g.state, h("0505"), h("0507")), 3);
     assert!(
         fires_of(&g, "r1").is_empty(),
         "Color pushed three bands out is beyond CnC"
@@ -340,7 +340,7 @@ fn no_fire_into_a_melee() {
         + &unit("b1", "blue", "infantry", "0505", "S", "");
     let mut g = red_fires("", &[], &units);
     let (a, d) = (g.idx("r2"), g.idx("b1"));
-    crate::melee::engage(&mut g.state, a, d);
+    crate::effects::engage(&mut g.state, a, d);
     assert!(fires_of(&g, "r1").is_empty());
 }
 

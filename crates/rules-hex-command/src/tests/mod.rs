@@ -11,8 +11,10 @@ mod rout_rally;
 mod sequence;
 
 use super::*;
+use crate::game::*;
 use crate::state::*;
 use volley_core::geometry::parse_label;
+use volley_core::Side;
 use volley_core::{Game, ScriptedDice, Seed, SeededDice};
 
 pub(crate) fn h(l: &str) -> volley_core::Hex {
@@ -94,9 +96,15 @@ impl HexCommandGame {
     pub(crate) fn u(&self, id: &str) -> &Unit {
         &self.state.units[self.idx(id)]
     }
+    /// A unit to set up a position with. The board is brought up to date before the next
+    /// action, listing or check made through these helpers ([`HexCommandGame::sync`]).
     pub(crate) fn um(&mut self, id: &str) -> &mut Unit {
         let i = self.idx(id);
         &mut self.state.units[i]
+    }
+    /// Rebuilds the board after a test has placed units by hand.
+    pub(crate) fn sync(&mut self) {
+        self.state.board = crate::board::Board::of(&self.state);
     }
     /// Puts the game at the start of `side`'s phase `phase`, player A being `side`.
     pub(crate) fn at(&mut self, side: Side, phase: Phase) {
@@ -117,6 +125,7 @@ impl HexCommandGame {
     }
     /// Applies an action by notation with scripted dice; panics if illegal.
     pub(crate) fn play(&mut self, text: &str, dice: &[u32]) -> Vec<volley_core::Event> {
+        self.sync();
         let a = self
             .parse_action(text)
             .unwrap_or_else(|e| panic!("{text}: {e}"));
@@ -128,6 +137,7 @@ impl HexCommandGame {
         events
     }
     pub(crate) fn refused(&mut self, text: &str) -> String {
+        self.sync();
         let before = format!("{:?}", self.view(None));
         let a = self
             .parse_action(text)
@@ -143,9 +153,11 @@ impl HexCommandGame {
         err.0
     }
     pub(crate) fn legal_texts(&self) -> Vec<String> {
-        self.legal_actions()
+        let mut g = self.clone();
+        g.sync();
+        g.legal_actions()
             .into_iter()
-            .map(|a| self.notation(a))
+            .map(|a| g.notation(a))
             .collect()
     }
 }

@@ -1,0 +1,592 @@
+//! What happens to units, below the chapters that decide it: a counter moves, takes hits or
+//! TE hits, routs and runs (7.5, 7.5.1), is destroyed or leaves the field, is uncovered by the
+//! enemy (Hidden Movement), loses its commander (2 e), is locked in melee, abandons or loses
+//! its guns (section 3). Movement, fire, melee, rally and command decide; this layer carries
+//! it out and keeps the position's index ([`crate::board`]) current, so a chapter uses what
+//! lies below it and nothing beside it.
+
+use crate::events::{ev, seen_for};
+use crate::scenario::may_stand;
+use crate::sight::{line_of_sight, Sight};
+use crate::state::*;
+use crate::units::Arm;
+use volley_core::geometry::{label, step, Facing};
+use volley_core::map::Terrain;
+use volley_core::{Hex, Log, Side};
+
+// --- Places -------------------------------------------------------------------------------
+
+/// Moves a unit's counter, keeping the board and objectives' holders up to date.
+pub fn relocate(s: &mut State, i: usize, to: Hex) {
+    let from = s.units[i].hex;
+    if s.unit_at(from) == Some(i) {
+        s.board.put_unit(&s.setup.map, from, None);
+    }
+    s.units[i].hex = to;
+    s.board.put_unit(&s.setup.map, to, Some(i));
+    if s.units[i].arm.is_real() {
+        let side = s.units[i].side;
+        for o in s.objectives.iter_mut().filter(|o| o.hex == to) {
+            o.holder = Some(side);
+        }
+    }
+}
+
+/// A unit leaves the map for good: destroyed, routed off, or its guns taken.
+fn remove(s: &mut State, i: usize, fate: Fate) {
+    let u = &s.units[i];
+    let (hex, guns) = (u.hex, u.guns_at);
+    if s.unit_at(hex) == Some(i) {
+        s.board.put_unit(&s.setup.map, hex, None);
+    }
+    if let Some(g) = guns.filter(|&g| s.guns_at(g) == Some(i)) {
+        s.board.put_guns(&s.setup.map, g, None);
+    }
+    let u = &mut s.units[i];
+    u.fate = fate;
+    u.guns_at = None;
+}
+
+// --- Hits, TE hits and losses ----------------------------------------------------------------
+
+/// Adds TE hits; the third makes the unit fatigued and stops it (Optional Rules,
+/// Disorder/Fatigued). A fatigued unit that takes another in melee takes a casualty hit
+/// instead (charts, fatigue hits) — that case is melee's.
+pub fn add_te(s: &mut State, i: usize, n: u8, why: &str, section: &str, log: &mut Log) {
+    if n == 0 {
+        return;
+    }
+    let was = s.units[i].fatigued();
+    let u = &mut s.units[i];
+    u.te = (u.te + n).min(3);
+    let seen = seen_for(s, i);
+    let u = &s.units[i];
+    log.add(|| {
+        ev(
+            "te",
+            section,
+            format!(
+                "{} {} takes {} TE hit{} ({why}): TE {}",
+                u.id,
+                u.name,
+                n,
+                if n > 1 { "s" } else { "" },
+                u.te
+            ),
+        )
+        .side(u.side)
+        .units([&u.id])
+        .seen(seen)
+    });
+    if !was && u.fatigued() {
+        log.add(|| {
+            ev(
+                "fatigued",
+                "Optional Rules: Disorder/Fatigued",
+                format!("{} is fatigued: it stops, cannot turn, loses its zone of control and fights at 1 CP", u.id),
+            )
+            .side(u.side)
+            .units([&u.id])
+            .seen(seen)
+        });
+        s.units[i].mp = 0;
+    }
+}
+
+/// Casualty hits on a unit: a routed unit that is hit is destroyed (7 o); the third hit
+/// (fourth for rare units) routs it (7 m, 7.5).
+pub fn apply_hits(s: &mut State, t: usize, n: u8, source: &str, log: &mut Log) {
+    if s.units[t].routed {
+        destroy(s, t, &format!("hit by {source} while routing (7 o)"), log);
+        return;
+    }
+    let u = &mut s.units[t];
+    u.hits = (u.hits + n).min(u.max_hits());
+    let u = &s.units[t];
+    log.add(|| {
+        ev(
+            "hit",
+            "7 m",
+            format!(
+                "{} {} takes {} hit{} from {source}: {}/{} hits",
+                u.id,
+                u.name,
+                n,
+                if n > 1 { "s" } else { "" },
+                u.hits,
+                u.max_hits()
+            ),
+        )
+        .side(u.side)
+        .units([&u.id])
+    });
+    if u.hits >= u.max_hits() {
+        if u.is_crew_only() {
+            destroy(s, t, "a crew without guns broken", log);
+        } else {
+            rout(s, t, log);
+        }
+    }
+}
+
+pub fn destroy(s: &mut State, t: usize, why: &str, log: &mut Log) {
+    if let Some(c) = s.units[t].commander {
+        lose_commander(s, c, CommanderStatus::Captured, log);
+    }
+    // A unit lost under a hidden-movement marker is named only to its owner.
+    let seen = seen_for(s, t);
+    remove(s, t, Fate::Destroyed);
+    let u = &s.units[t];
+    log.add(|| {
+        ev(
+            "destroyed",
+            "7.5",
+            format!("{} {} is destroyed ({why})", u.id, u.name),
+        )
+        .side(u.side)
+        .units([&u.id])
+        .seen(seen)
+    });
+}
+
+/// A unit that withdraws off the map (an integrity roll) is lost.
+pub fn leave_field(s: &mut State, i: usize) {
+    remove(s, i, Fate::LeftField);
+}
+
+/// A commander killed (red star on a unit it is with) or captured (its unit routed or
+/// destroyed). Losing the supreme commander shakes the whole army (hand-out, Break Point).
+pub fn lose_commander(s: &mut State, c: usize, status: CommanderStatus, log: &mut Log) {
+    let cmd = &mut s.commanders[c];
+    if cmd.status != CommanderStatus::Ready {
+        return;
+    }
+    cmd.status = status;
+    if let Some(u) = cmd.attached.take() {
+        s.units[u].commander = None;
+    }
+    let cmd = &s.commanders[c];
+    log.add(|| {
+        let what = if status == CommanderStatus::Killed {
+            "is killed (red star: the unit takes no hit)"
+        } else {
+            "is captured"
+        };
+        ev(
+            "commander",
+            "2 e",
+            format!("{} {what}; {} adds 10% to its losses", cmd.name, cmd.side),
+        )
+        .side(cmd.side)
+    });
+}
+
+// --- Rout (7.5, 7.5.1) -------------------------------------------------------------------------
+
+/// A unit routs: it turns about, its commander is captured, guns limber up, and it runs at
+/// once (7.5; 2 e; section 3, Melee and Rout).
+pub fn rout(s: &mut State, t: usize, log: &mut Log) {
+    if let Some(c) = s.units[t].commander {
+        lose_commander(s, c, CommanderStatus::Captured, log);
+    }
+    let turn = s.turn;
+    let u = &mut s.units[t];
+    u.routed = true;
+    u.routed_turn = turn;
+    u.facing = u.facing.opposite();
+    if u.arm == Arm::Artillery && !u.is_crew_only() {
+        u.limbered = true;
+    }
+    let seen = seen_for(s, t);
+    let u = &s.units[t];
+    log.add(|| {
+        ev(
+            "rout",
+            "7.5",
+            format!("{} {} routs and turns about", u.id, u.name),
+        )
+        .side(u.side)
+        .units([&u.id])
+        .seen(seen)
+    });
+    rout_move(s, t, log);
+}
+
+fn nearest_enemy(s: &State, t: usize, hex: Hex) -> u32 {
+    let side = s.units[t].side;
+    s.units
+        .iter()
+        .filter(|e| e.side != side && e.active() && e.arm.is_real())
+        .map(|e| e.hex.unsigned_distance_to(hex))
+        .min()
+        .unwrap_or(u32::MAX)
+}
+
+fn passable(s: &State, arm: Arm, h: Hex) -> bool {
+    s.map().contains(h) && may_stand(arm, s.map().terrain(h), s.map().elevation(h))
+}
+
+/// The rout move: 3 hexes (4 for cavalry and artillery) straight on from the about-faced
+/// unit, following impassable ground sideways only if that does not bring it nearer the
+/// enemy; through one friend (which takes a TE hit) if there is room beyond; destroyed in
+/// an enemy zone of control or with nowhere to go (7.5, 7.5.1). Off the map it is gone.
+pub fn rout_move(s: &mut State, t: usize, log: &mut Log) {
+    let arm = s.units[t].arm;
+    let mut left = arm.rout_distance();
+    let start = s.units[t].hex;
+    while left > 0 {
+        let here = s.units[t].hex;
+        let facing = s.units[t].facing;
+        let ahead = step(here, facing);
+        if !s.map().contains(ahead) {
+            let seen = seen_for(s, t);
+            remove(s, t, Fate::LeftField);
+            let u = &s.units[t];
+            log.add(|| {
+                ev(
+                    "rout",
+                    "7.5",
+                    format!(
+                        "{} routs off the map from {} and is lost",
+                        u.id,
+                        label(here)
+                    ),
+                )
+                .side(u.side)
+                .units([&u.id])
+                .seen(seen)
+            });
+            return;
+        }
+        let blocked = |h: Hex| {
+            !passable(s, arm, h)
+                || s.unit_at(h)
+                    .is_some_and(|o| s.units[o].side != s.units[t].side)
+                || s.guns_at(h).is_some()
+        };
+        let mut dir = facing;
+        if blocked(ahead) {
+            let here_d = nearest_enemy(s, t, here);
+            let side_step = [facing.turn(-1), facing.turn(1)].into_iter().find(|&f| {
+                let h = step(here, f);
+                s.map().contains(h)
+                    && !blocked(h)
+                    && s.unit_at(h).is_none()
+                    && nearest_enemy(s, t, h) >= here_d
+            });
+            match side_step {
+                Some(f) => dir = f,
+                None => {
+                    destroy(s, t, "routing with nowhere to go (7.5)", log);
+                    return;
+                }
+            }
+        }
+        let next = step(here, dir);
+        let mut land = next;
+        if let Some(f) = s.unit_at(next) {
+            // 7.5.1: through one friend, unless both are cavalry or cavalry meet guns.
+            let fa = s.units[f].arm;
+            let allowed = !(arm == Arm::Cavalry && (fa == Arm::Cavalry || fa == Arm::Artillery));
+            let beyond = step(next, dir);
+            let room = s.map().contains(beyond) && !blocked(beyond) && s.unit_at(beyond).is_none();
+            if !allowed || !room {
+                destroy(
+                    s,
+                    t,
+                    "routing into friends with no room beyond them (7.5.1)",
+                    log,
+                );
+                return;
+            }
+            add_te(s, f, 1, "routed through by a friendly unit", "7.5.1", log);
+            land = beyond;
+            left = left.saturating_sub(1);
+        }
+        relocate(s, t, land);
+        s.units[t].moved_this_turn = true;
+        left = left.saturating_sub(1);
+        let side = s.units[t].side;
+        if s.zone_covers(land, |e| s.units[e].side != side) {
+            destroy(
+                s,
+                t,
+                &format!("routed into an enemy zone of control at {}", label(land)),
+                log,
+            );
+            return;
+        }
+    }
+    let seen = seen_for(s, t);
+    let u = &s.units[t];
+    log.add(|| {
+        ev(
+            "rout",
+            "7.5",
+            format!("{} routs {}→{}", u.id, label(start), label(u.hex)),
+        )
+        .side(u.side)
+        .units([&u.id])
+        .seen(seen)
+    });
+    after_move(s, t, log);
+}
+
+// --- Contact: zones of control and melee (7.2, 7.2.1) ------------------------------------------
+
+/// Whether `a` can melee `d` at all (5 b, 5 c, 7.2.1): cavalry never fight into forest, and a
+/// unit that arrives at the foot of a hill with no movement left cannot charge up it.
+pub fn may_melee(s: &State, a: usize, d: usize, mp_left: u8) -> bool {
+    let (ua, ud) = (&s.units[a], &s.units[d]);
+    let map = s.map();
+    ua.arm.can_melee()
+        && !ua.is_crew_only()
+        && ud.active()
+        && ud.arm.is_real()
+        && !ud.routed
+        && !(ua.arm == Arm::Cavalry && map.terrain(ud.hex) == Terrain::Woods)
+        && !(mp_left == 0 && ua.stepped && map.elevation(ud.hex) > map.elevation(ua.hex))
+}
+
+/// Locks two units in melee (7.2), once.
+pub fn engage(s: &mut State, a: usize, d: usize) {
+    if !s
+        .melees
+        .iter()
+        .any(|m| (m.attacker == a && m.defender == d) || (m.attacker == d && m.defender == a))
+    {
+        s.melees.push(Melee {
+            attacker: a,
+            defender: d,
+            rounds: 0,
+        });
+    }
+}
+
+/// The arm a unit moves as: a gun crew without its guns walks like infantry.
+pub fn moving_arm(u: &Unit) -> Arm {
+    if u.is_crew_only() {
+        Arm::Infantry
+    } else {
+        u.arm
+    }
+}
+
+/// 7.2.1: stepping into enemies' front zones halts the mover, which then fights each of
+/// those enemies it is able to reach (terrain and slope may rule some out).
+pub fn enter_zones(s: &mut State, i: usize, log: &mut Log) {
+    let u = &s.units[i];
+    let hex = u.hex;
+    let zones = s.enemy_zones_at(u.side, hex);
+    if zones.is_empty() {
+        return;
+    }
+    let mp_left = u.mp;
+    s.units[i].mp = 0;
+    let mut engaged = Vec::new();
+    for e in zones {
+        reveal(s, e, log);
+        if moving_arm(&s.units[i]).can_melee() && may_melee(s, i, e, mp_left) {
+            engage(s, i, e);
+            engaged.push(e);
+        }
+    }
+    let u = &s.units[i];
+    log.add(|| {
+        let text = if engaged.is_empty() {
+            format!(
+                "{} enters an enemy zone of control at {} and stops",
+                u.id,
+                label(hex)
+            )
+        } else {
+            let names: Vec<String> = engaged
+                .iter()
+                .map(|&e| format!("{} {}", s.units[e].id, s.units[e].name))
+                .collect();
+            format!(
+                "{} enters the zone of control of {} at {}: it stops and must melee",
+                u.id,
+                names.join(" and "),
+                label(hex)
+            )
+        };
+        ev("zoc", "7.2.1", text).side(u.side).units([&u.id])
+    });
+}
+
+// --- Guns (section 3, Melee and Rout) ----------------------------------------------------------
+
+/// Crews do not melee: they leave the guns and step back a hex, away from the unit that
+/// meleed them; with nowhere to go they are lost with the guns.
+pub fn abandon_guns(s: &mut State, d: usize, attacker: Hex, log: &mut Log) {
+    let u = &s.units[d];
+    let hex = u.hex;
+    let back = Facing::towards(attacker, hex).unwrap_or(u.facing.opposite());
+    let spot = [back, back.turn(-1), back.turn(1)]
+        .into_iter()
+        .map(|f| step(hex, f))
+        .find(|&h| {
+            s.map().contains(h)
+                && may_stand(Arm::Infantry, s.map().terrain(h), s.map().elevation(h))
+                && s.unit_at(h).is_none()
+                && s.guns_at(h).is_none()
+        });
+    if let Some(c) = s.units[d].commander {
+        lose_commander(s, c, CommanderStatus::Captured, log);
+    }
+    match spot {
+        Some(h) => {
+            s.units[d].guns_at = Some(hex);
+            s.units[d].limbered = false;
+            s.board.put_guns(&s.setup.map, hex, Some(d));
+            relocate(s, d, h);
+            let u = &s.units[d];
+            log.add(|| {
+                ev(
+                    "abandon",
+                    "3",
+                    format!(
+                        "{}'s crew abandons its guns at {} and steps back to {}",
+                        u.id,
+                        label(hex),
+                        label(h)
+                    ),
+                )
+                .side(u.side)
+                .units([&u.id])
+            });
+        }
+        None => {
+            let u = &s.units[d];
+            log.add(|| {
+                ev(
+                    "abandon",
+                    "3",
+                    format!(
+                        "{}'s crew has nowhere to step back to and is lost with its guns",
+                        u.id
+                    ),
+                )
+                .side(u.side)
+                .units([&u.id])
+            });
+            destroy(s, d, "crew overrun", log);
+        }
+    }
+}
+
+/// Guns taken by the enemy entering their hex.
+pub fn capture_guns(s: &mut State, g: usize, by: usize, log: &mut Log) {
+    let (b, gu) = (&s.units[by], &s.units[g]);
+    log.add(|| {
+        ev(
+            "capture",
+            "3",
+            format!("{} captures the guns of {} {}", b.id, gu.id, gu.name),
+        )
+        .side(b.side)
+        .units([&b.id, &gu.id])
+    });
+    remove(s, g, Fate::GunsCaptured);
+}
+
+/// A crew walks back onto its own abandoned guns and mans them again.
+pub fn man_guns(s: &mut State, i: usize) {
+    if let Some(g) = s.units[i].guns_at.take() {
+        if s.guns_at(g) == Some(i) {
+            s.board.put_guns(&s.setup.map, g, None);
+        }
+    }
+}
+
+// --- Hidden movement: being seen ------------------------------------------------------------
+
+/// Spotting distances (3.1): a marker is revealed at once within 5 hexes unless it sits in
+/// cover.
+pub const AUTO_REVEAL: u32 = 5;
+
+fn in_cover(s: &State, h: Hex) -> bool {
+    matches!(
+        s.map().terrain(h),
+        Terrain::Woods | Terrain::Town | Terrain::Fort
+    )
+}
+
+/// The units of `side` that can spot: on the map and real.
+pub fn spotters(s: &State, side: Side) -> impl Iterator<Item = &Unit> {
+    s.units
+        .iter()
+        .filter(move |u| u.side == side && u.active() && u.arm.is_real())
+}
+
+/// Whether a unit at `spotter` sees `h` well enough to reveal a marker there without a roll.
+fn spots_at_once(s: &State, spotter: Hex, h: Hex) -> bool {
+    let d = spotter.unsigned_distance_to(h);
+    d <= 1
+        || (d <= AUTO_REVEAL
+            && !in_cover(s, h)
+            && line_of_sight(s, spotter, h, None) != Sight::Blocked)
+}
+
+/// Whether some unit of `side` sees `h` well enough to reveal a marker there without a roll.
+pub fn auto_spotted(s: &State, side: Side, h: Hex) -> bool {
+    spotters(s, side).any(|sp| spots_at_once(s, sp.hex, h))
+}
+
+/// A unit is revealed to the enemy (a decoy is found out and removed).
+pub fn reveal(s: &mut State, u: usize, log: &mut Log) {
+    if !s.settings().hidden || s.units[u].seen || !s.units[u].active() {
+        return;
+    }
+    let h = s.units[u].hex;
+    if s.units[u].arm == Arm::Decoy {
+        remove(s, u, Fate::Destroyed);
+        log.add(|| {
+            ev(
+                "spotted",
+                "Optional Rules: Hidden Movement",
+                format!("the marker at {} was a decoy and is removed", label(h)),
+            )
+        });
+        return;
+    }
+    s.units[u].seen = true;
+    let unit = &s.units[u];
+    log.add(|| {
+        ev(
+            "spotted",
+            "3.1",
+            format!(
+                "{} {} ({}) is spotted at {}",
+                unit.id,
+                unit.name,
+                unit.arm.name(),
+                label(h)
+            ),
+        )
+        .side(unit.side)
+        .units([&unit.id])
+    });
+}
+
+/// After a unit moves (or turns): it may reveal itself, and its side may now spot markers
+/// at once.
+pub fn after_move(s: &mut State, i: usize, log: &mut Log) {
+    if !s.settings().hidden || !s.units[i].active() {
+        return;
+    }
+    let side = s.units[i].side;
+    if s.units[i].arm.is_real() && auto_spotted(s, side.other(), s.units[i].hex) {
+        reveal(s, i, log);
+    }
+    if !s.units[i].arm.is_real() {
+        return;
+    }
+    for t in 0..s.units.len() {
+        let e = &s.units[t];
+        if e.side != side && e.active() && !e.seen && auto_spotted(s, side, e.hex) {
+            reveal(s, t, log);
+        }
+    }
+}

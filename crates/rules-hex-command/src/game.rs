@@ -1,0 +1,343 @@
+//! The `Game` API over a Hex Command position: whose decision it is, the legal actions (all
+//! of them, or one unit's), applying them (checked, or unchecked and silent for search),
+//! and the checks of the position's own invariants.
+
+use crate::actions::HcAction;
+use crate::board::Board;
+use crate::state::{Phase, State};
+use crate::{fire, hidden, melee, movement, sequence, view};
+use volley_core::{
+    Action, ActionInfo, ActionKind, Dice, Event, Game, Illegal, Log, Outcome, Side, View,
+};
+
+#[derive(Clone)]
+pub struct HexCommandGame {
+    pub state: State,
+}
+
+/// Whose decision it is.
+pub(crate) fn decider(s: &State) -> Option<Side> {
+    match s.phase {
+        Phase::Over => None,
+        Phase::NonPhasingFire => Some(s.phasing().other()),
+        Phase::Advance => s.advances.first().map(|a| s.units[a.unit].side),
+        _ => Some(s.phasing()),
+    }
+}
+
+/// Every legal action now.
+pub(crate) fn legal(s: &State) -> Vec<HcAction> {
+    let mut out = Vec::new();
+    legal_into(s, &mut out);
+    out
+}
+
+fn legal_into(s: &State, out: &mut Vec<HcAction>) {
+    match s.phase {
+        Phase::Over => return,
+        Phase::Movement => movement::legal(s, out),
+        Phase::NonPhasingFire => fire::legal(s, s.phasing().other(), out),
+        Phase::PhasingFire => fire::legal(s, s.phasing(), out),
+        Phase::Melee => melee::legal(s, out),
+        Phase::Advance => {
+            melee::legal_advance(s, out);
+            return;
+        }
+    }
+    out.push(HcAction::End);
+}
+
+/// The legal actions of unit `i` alone (section 6's attachments count as the unit's).
+pub(crate) fn unit_legal(s: &State, i: usize, out: &mut Vec<HcAction>) {
+    if i >= s.units.len() {
+        return;
+    }
+    match s.phase {
+        Phase::Over => {}
+        Phase::Movement => {
+            movement::commanders_for(s, i, out);
+            movement::unit_moves(s, i, out);
+        }
+        Phase::NonPhasingFire | Phase::PhasingFire => {
+            if Some(s.units[i].side) == decider(s) {
+                fire::unit_shots(s, i, out);
+            }
+        }
+        Phase::Melee => melee::unit_melees(s, i, out),
+        Phase::Advance => {
+            if s.advances.first().is_some_and(|a| a.unit == i) {
+                melee::legal_advance(s, out);
+            }
+        }
+    }
+}
+
+/// Whether the side to decide has anything to do but end the phase: the same question as
+/// "does `legal` list more than `end`", answered at the first unit that can act instead of
+/// listing every unit's actions.
+pub(crate) fn has_choice(s: &State) -> bool {
+    match s.phase {
+        Phase::Over => false,
+        Phase::Advance => !s.advances.is_empty(),
+        _ => {
+            let mut out = Vec::new();
+            (0..s.units.len()).any(|i| {
+                unit_legal(s, i, &mut out);
+                !out.is_empty()
+            })
+        }
+    }
+}
+
+/// Whether an action is legal now. A unit's action is checked against that unit's actions
+/// alone; ending the phase is always open.
+pub(crate) fn is_legal(s: &State, a: HcAction) -> bool {
+    match a {
+        HcAction::End => s.phase != Phase::Over && s.phase != Phase::Advance,
+        _ => {
+            let mut out = Vec::new();
+            unit_legal(s, a.unit(), &mut out);
+            out.contains(&a)
+        }
+    }
+}
+
+impl HexCommandGame {
+    /// Applies an action already known to be legal, then plays out any phase in which the
+    /// side to decide could only end it.
+    pub fn apply_legal(&mut self, a: HcAction, dice: &mut dyn Dice, log: &mut Log) {
+        self.apply_effects(a, dice, log);
+        self.skip_empty_phases(dice, log);
+    }
+
+    /// The action and its immediate consequences, without playing out the empty phases after it.
+    fn apply_effects(&mut self, a: HcAction, dice: &mut dyn Dice, log: &mut Log) {
+        let s = &mut self.state;
+        match a {
+            HcAction::End => sequence::end_phase(s, dice, log),
+            HcAction::Fire { unit, target } => fire::apply(s, unit as usize, target, dice, log),
+            HcAction::Melee { unit, target } => melee::declare(s, unit as usize, target, log),
+            HcAction::Advance { .. } | HcAction::Hold { .. } => melee::apply_advance(s, a, log),
+            _ => movement::apply(s, a, log),
+        }
+        sequence::settle(s, dice, log);
+    }
+
+    /// The action, if it is legal now; otherwise why not.
+    fn checked(&self, action: Action) -> Result<HcAction, Illegal> {
+        let a = HcAction::decode(action).ok_or_else(|| Illegal::new("not a Hex Command action"))?;
+        if !is_legal(&self.state, a) {
+            return Err(Illegal::new(self.why_illegal(a)));
+        }
+        Ok(a)
+    }
+
+    fn skip_empty_phases(&mut self, dice: &mut dyn Dice, log: &mut Log) {
+        while self.state.phase != Phase::Over && self.state.phase != Phase::Advance {
+            if has_choice(&self.state) {
+                break;
+            }
+            sequence::end_phase(&mut self.state, dice, log);
+            sequence::settle(&mut self.state, dice, log);
+        }
+    }
+
+    fn why_illegal(&self, a: HcAction) -> String {
+        let s = &self.state;
+        let text = a.notation(s);
+        let unit = match a {
+            HcAction::End => None,
+            HcAction::Attach { unit, .. }
+            | HcAction::Move { unit, .. }
+            | HcAction::Face { unit, .. }
+            | HcAction::Limber { unit }
+            | HcAction::Unlimber { unit }
+            | HcAction::Push { unit, .. }
+            | HcAction::Fire { unit, .. }
+            | HcAction::Melee { unit, .. }
+            | HcAction::Advance { unit, .. }
+            | HcAction::Hold { unit, .. } => Some(unit as usize),
+        };
+        let phase = view::view(s, None).phase;
+        if let Some(u) = unit.and_then(|u| s.units.get(u)) {
+            if Some(u.side) != decider(s) {
+                return format!(
+                    "\"{text}\": {} belongs to {}, and it is {}'s decision now ({phase})",
+                    u.id,
+                    u.side,
+                    decider(s).map_or("nobody".into(), |d| d.to_string())
+                );
+            }
+            if !u.active() {
+                return format!("\"{text}\": {} is no longer on the field", u.id);
+            }
+            if u.routed {
+                return format!(
+                    "\"{text}\": {} is routed and moves only by rout (7.5)",
+                    u.id
+                );
+            }
+            if s.in_melee(s.units.iter().position(|x| x.id == u.id).unwrap_or(0)) {
+                return format!("\"{text}\": {} is locked in melee (7.3)", u.id);
+            }
+        }
+        format!("\"{text}\" is not a legal action in the {phase} phase (see `volley legal`)")
+    }
+}
+
+impl Game for HexCommandGame {
+    fn ruleset(&self) -> &'static str {
+        "hex-command"
+    }
+
+    fn start(&mut self, dice: &mut dyn Dice) -> Vec<Event> {
+        let mut log = Log::new();
+        sequence::begin_turn(&mut self.state, dice, &mut log);
+        self.skip_empty_phases(dice, &mut log);
+        log.into_events()
+    }
+
+    fn to_decide(&self) -> Option<Side> {
+        decider(&self.state)
+    }
+
+    fn legal_actions_into(&self, out: &mut Vec<Action>) {
+        out.clear();
+        let mut actions = Vec::new();
+        legal_into(&self.state, &mut actions);
+        out.extend(actions.into_iter().map(HcAction::encode));
+    }
+
+    fn unit_actions(&self, unit: u32, out: &mut Vec<Action>) {
+        out.clear();
+        let mut actions = Vec::new();
+        unit_legal(&self.state, unit as usize, &mut actions);
+        out.extend(actions.into_iter().map(HcAction::encode));
+    }
+
+    fn actors(&self) -> Vec<u32> {
+        let s = &self.state;
+        let mut out = Vec::new();
+        if s.phase == Phase::Advance {
+            return s
+                .advances
+                .first()
+                .map(|a| a.unit as u32)
+                .into_iter()
+                .collect();
+        }
+        let mut actions = Vec::new();
+        for i in 0..s.units.len() {
+            unit_legal(s, i, &mut actions);
+            if !actions.is_empty() {
+                out.push(i as u32);
+                actions.clear();
+            }
+        }
+        out
+    }
+
+    fn describe(&self, action: Action) -> ActionInfo {
+        HcAction::decode(action).map_or(ActionInfo::new("?", ActionKind::Other), HcAction::describe)
+    }
+
+    fn apply(&mut self, action: Action, dice: &mut dyn Dice) -> Result<Vec<Event>, Illegal> {
+        let a = self.checked(action)?;
+        let mut log = Log::new();
+        self.apply_legal(a, dice, &mut log);
+        Ok(log.into_events())
+    }
+
+    fn apply_unchecked(&mut self, action: Action, dice: &mut dyn Dice) {
+        let a = HcAction::decode(action).expect("an action from the legal list");
+        self.apply_legal(a, dice, &mut Log::silent());
+    }
+
+    fn preview(&mut self, action: Action, dice: &mut dyn Dice) -> Result<Vec<Event>, Illegal> {
+        let a = self.checked(action)?;
+        let mut log = Log::new();
+        self.apply_effects(a, dice, &mut log);
+        Ok(log.into_events())
+    }
+
+    fn notation(&self, action: Action) -> String {
+        HcAction::decode(action).map_or_else(|| "?".into(), |a| a.notation(&self.state))
+    }
+
+    fn parse_action(&self, text: &str) -> Result<Action, Illegal> {
+        HcAction::parse(text, &self.state).map(HcAction::encode)
+    }
+
+    fn turn(&self) -> u32 {
+        self.state.turn
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.state.outcome.clone()
+    }
+
+    fn view(&self, side: Option<Side>) -> View {
+        view::view(&self.state, side)
+    }
+
+    fn clone_game(&self) -> Box<dyn Game> {
+        Box::new(self.clone())
+    }
+
+    fn determinize(&self, side: Side, dice: &mut dyn Dice) -> Box<dyn Game> {
+        Box::new(HexCommandGame {
+            state: hidden::determinize(&self.state, side, dice),
+        })
+    }
+
+    fn reach(&self, unit: &str) -> Vec<volley_core::Reach> {
+        movement::reach(&self.state, unit)
+    }
+
+    fn check_invariants(&self) -> Result<(), String> {
+        let s = &self.state;
+        let mut seen = std::collections::HashMap::new();
+        for (i, u) in s.units.iter().enumerate().filter(|(_, u)| u.active()) {
+            if !s.map().contains(u.hex) {
+                return Err(format!("{} is off the map", u.id));
+            }
+            for h in [Some(u.hex), u.guns_at].into_iter().flatten() {
+                if let Some(j) = seen.insert(h, i) {
+                    return Err(format!(
+                        "{} and {} share {} (5.3)",
+                        s.units[j].id,
+                        u.id,
+                        volley_core::geometry::label(h)
+                    ));
+                }
+            }
+            if u.hits > u.max_hits() || u.te > 3 {
+                return Err(format!("{} has {} hits and {} TE", u.id, u.hits, u.te));
+            }
+            if u.hits >= u.max_hits() && !u.routed {
+                return Err(format!("{} has {} hits but is not routed", u.id, u.hits));
+            }
+            if u.commander
+                .is_some_and(|c| s.commanders[c].attached != Some(i))
+            {
+                return Err(format!("{}'s commander is attached elsewhere", u.id));
+            }
+        }
+        for m in &s.melees {
+            let (a, d) = (&s.units[m.attacker], &s.units[m.defender]);
+            if !a.active() || !d.active() || a.hex.unsigned_distance_to(d.hex) != 1 {
+                return Err(format!(
+                    "melee between {} and {} is not in contact",
+                    a.id, d.id
+                ));
+            }
+        }
+        if s.phase != Phase::Over && legal(s).is_empty() {
+            return Err("no legal action but the game is not over".into());
+        }
+        if s.board != Board::of(s) {
+            return Err("the board (who stands where) is out of date".into());
+        }
+        Ok(())
+    }
+}
