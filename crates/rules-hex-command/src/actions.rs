@@ -6,6 +6,47 @@ use crate::state::State;
 use volley_core::geometry::{label, parse_label, Facing};
 use volley_core::{Action, ActionInfo, ActionKind, Hex, Illegal};
 
+/// Where a listing of actions goes: a list, the engine's packed actions, or a question about
+/// them — so that listing one unit's actions to check one, or to see whether there are any,
+/// builds no list.
+pub trait Sink {
+    fn put(&mut self, a: HcAction);
+}
+
+impl Sink for Vec<HcAction> {
+    fn put(&mut self, a: HcAction) {
+        self.push(a);
+    }
+}
+
+impl Sink for Vec<Action> {
+    fn put(&mut self, a: HcAction) {
+        self.push(a.encode());
+    }
+}
+
+/// How many actions were listed.
+#[derive(Default)]
+pub struct Count(pub usize);
+
+impl Sink for Count {
+    fn put(&mut self, _: HcAction) {
+        self.0 += 1;
+    }
+}
+
+/// Whether one given action was listed.
+pub struct Find {
+    pub want: HcAction,
+    pub found: bool,
+}
+
+impl Sink for Find {
+    fn put(&mut self, a: HcAction) {
+        self.found |= a == self.want;
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum HcAction {
     End,

@@ -1,7 +1,7 @@
 //! Section 7 (combat: phasing and non-phasing fire), 7.1 (ganging up), section 3 and 3.1
 //! (artillery classes, rifled guns' grapeshot), and the firing chart.
 
-use crate::actions::HcAction;
+use crate::actions::{HcAction, Sink};
 use crate::cnc::Band;
 use crate::effects;
 use crate::events::ev;
@@ -63,7 +63,75 @@ pub struct Shot {
     pub range: u32,
     pub base: Band,
     pub needed: Band,
-    pub modifiers: Vec<String>,
+    pub modifiers: Modifiers,
+}
+
+/// What moved a shot's band (firing chart, 7 e, 7 i, 2 d): CP (Code Penalties) worsen it, CB
+/// (Color Bonuses) better it, two at most. Kept as numbers; written out only for the log.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Modifiers {
+    pub hits: u8,
+    pub fatigued: bool,
+    pub cover: i32,
+    pub partial_obstacle: bool,
+    pub out_of_arc: bool,
+    pub unlimbered_after_move: bool,
+    pub flank: bool,
+    pub commander: i32,
+    pub trained: bool,
+}
+
+impl Modifiers {
+    /// The net shift of the band: penalties less bonuses (at most 2).
+    pub fn shift(&self) -> i32 {
+        let cp = self.hits as i32
+            + self.fatigued as i32
+            + self.cover
+            + self.partial_obstacle as i32
+            + self.out_of_arc as i32
+            + self.unlimbered_after_move as i32;
+        cp - self.bonus().min(2)
+    }
+
+    fn bonus(&self) -> i32 {
+        self.flank as i32 + self.commander + self.trained as i32
+    }
+
+    /// Each modifier in words, as the log writes them.
+    pub fn lines(&self) -> Vec<String> {
+        let mut lines = Vec::new();
+        if self.hits > 0 {
+            lines.push(format!("{} CP for hits", self.hits));
+        }
+        if self.fatigued {
+            lines.push("1 CP fatigued".into());
+        }
+        if self.cover > 0 {
+            lines.push(format!("{} CP for cover", self.cover));
+        }
+        if self.partial_obstacle {
+            lines.push("1 CP partial obstacle".into());
+        }
+        if self.out_of_arc {
+            lines.push("1 CP point blank outside the arc".into());
+        }
+        if self.unlimbered_after_move {
+            lines.push("1 CP moved and unlimbered".into());
+        }
+        if self.flank {
+            lines.push("1 CB flank/rear".into());
+        }
+        if self.commander > 0 {
+            lines.push(format!("{} CB commander", self.commander));
+        }
+        if self.trained {
+            lines.push("1 CB trained".into());
+        }
+        if self.bonus() > 2 {
+            lines.push("bonuses capped at 2".into());
+        }
+        lines
+    }
 }
 
 /// Every target unit `i` may fire at now, with what it needs to hit.
@@ -161,51 +229,18 @@ fn judge(
     if earlier >= 2 || (earlier == 1 && !alone_in_band) {
         return None;
     }
-    let mut cp = 0i32;
-    let mut cb = 0i32;
-    let mut mods = Vec::new();
-    if u.hits > 0 {
-        cp += u.hits as i32;
-        mods.push(format!("{} CP for hits", u.hits));
-    }
-    if u.fatigued() {
-        cp += 1;
-        mods.push("1 CP fatigued".into());
-    }
-    let c = cover(s, e.hex, u.hex);
-    if c > 0 {
-        cp += c;
-        mods.push(format!("{c} CP for cover"));
-    }
-    if sight == Sight::Partial {
-        cp += 1;
-        mods.push("1 CP partial obstacle".into());
-    }
-    if out_of_arc {
-        cp += 1;
-        mods.push("1 CP point blank outside the arc".into());
-    }
-    if u.unlimbered_after_move {
-        cp += 1;
-        mods.push("1 CP moved and unlimbered".into());
-    }
-    if aspect(e.hex, e.facing, u.hex) != Aspect::Front && !e.routed {
-        cb += 1;
-        mods.push("1 CB flank/rear".into());
-    }
-    let cv = s.commander_value(i);
-    if cv > 0 {
-        cb += cv;
-        mods.push(format!("{cv} CB commander"));
-    }
-    if u.trained {
-        cb += 1;
-        mods.push("1 CB trained".into());
-    }
-    if cb > 2 {
-        mods.push("bonuses capped at 2".into());
-    }
-    let needed = base.shifted(cp - cb.min(2))?;
+    let mods = Modifiers {
+        hits: u.hits,
+        fatigued: u.fatigued(),
+        cover: cover(s, e.hex, u.hex),
+        partial_obstacle: sight == Sight::Partial,
+        out_of_arc,
+        unlimbered_after_move: u.unlimbered_after_move,
+        flank: aspect(e.hex, e.facing, u.hex) != Aspect::Front && !e.routed,
+        commander: s.commander_value(i).max(0),
+        trained: u.trained,
+    };
+    let needed = base.shifted(mods.shift())?;
     // Rifled guns (and class C) have no automatic hit: they roll for Red (3.1).
     let needed = if needed == Band::Auto && u.arm == Arm::Artillery && u.class != Class::B {
         Band::Color
@@ -221,7 +256,7 @@ fn judge(
     })
 }
 
-pub fn legal(s: &State, side: Side, out: &mut Vec<HcAction>) {
+pub fn legal(s: &State, side: Side, out: &mut impl Sink) {
     for i in 0..s.units.len() {
         if s.units[i].side == side {
             unit_shots(s, i, out);
@@ -230,12 +265,12 @@ pub fn legal(s: &State, side: Side, out: &mut Vec<HcAction>) {
 }
 
 /// The shots unit `i` may fire now.
-pub fn unit_shots(s: &State, i: usize, out: &mut Vec<HcAction>) {
+pub fn unit_shots(s: &State, i: usize, out: &mut impl Sink) {
     if !may_fire(s, i) {
         return;
     }
     for shot in shots(s, i) {
-        out.push(HcAction::Fire {
+        out.put(HcAction::Fire {
             unit: i as u16,
             target: s.units[shot.target].hex,
         });
@@ -264,10 +299,11 @@ pub fn apply(s: &mut State, i: usize, target_hex: Hex, dice: &mut dyn Dice, log:
     };
     let (u, e) = (&s.units[i], &s.units[t]);
     log.add(|| {
-        let mods = if shot.modifiers.is_empty() {
+        let lines = shot.modifiers.lines();
+        let mods = if lines.is_empty() {
             "no modifiers".to_string()
         } else {
-            shot.modifiers.join(", ")
+            lines.join(", ")
         };
         let mut text = format!(
             "{} fires at {} {} ({}): range {} → {}; {} → needs {}",

@@ -2,7 +2,7 @@
 //! of them, or one unit's), applying them (checked, or unchecked and silent for search),
 //! and the checks of the position's own invariants.
 
-use crate::actions::HcAction;
+use crate::actions::{Count, Find, HcAction, Sink};
 use crate::board::Board;
 use crate::state::{Phase, State};
 use crate::{fire, hidden, melee, movement, sequence, view};
@@ -32,7 +32,7 @@ pub(crate) fn legal(s: &State) -> Vec<HcAction> {
     out
 }
 
-fn legal_into(s: &State, out: &mut Vec<HcAction>) {
+fn legal_into(s: &State, out: &mut impl Sink) {
     match s.phase {
         Phase::Over => return,
         Phase::Movement => movement::legal(s, out),
@@ -44,11 +44,11 @@ fn legal_into(s: &State, out: &mut Vec<HcAction>) {
             return;
         }
     }
-    out.push(HcAction::End);
+    out.put(HcAction::End);
 }
 
 /// The legal actions of unit `i` alone (section 6's attachments count as the unit's).
-pub(crate) fn unit_legal(s: &State, i: usize, out: &mut Vec<HcAction>) {
+pub(crate) fn unit_legal(s: &State, i: usize, out: &mut impl Sink) {
     if i >= s.units.len() {
         return;
     }
@@ -79,13 +79,11 @@ pub(crate) fn has_choice(s: &State) -> bool {
     match s.phase {
         Phase::Over => false,
         Phase::Advance => !s.advances.is_empty(),
-        _ => {
-            let mut out = Vec::new();
-            (0..s.units.len()).any(|i| {
-                unit_legal(s, i, &mut out);
-                !out.is_empty()
-            })
-        }
+        _ => (0..s.units.len()).any(|i| {
+            let mut n = Count::default();
+            unit_legal(s, i, &mut n);
+            n.0 > 0
+        }),
     }
 }
 
@@ -95,9 +93,12 @@ pub(crate) fn is_legal(s: &State, a: HcAction) -> bool {
     match a {
         HcAction::End => s.phase != Phase::Over && s.phase != Phase::Advance,
         _ => {
-            let mut out = Vec::new();
-            unit_legal(s, a.unit(), &mut out);
-            out.contains(&a)
+            let mut find = Find {
+                want: a,
+                found: false,
+            };
+            unit_legal(s, a.unit(), &mut find);
+            find.found
         }
     }
 }
@@ -203,16 +204,12 @@ impl Game for HexCommandGame {
 
     fn legal_actions_into(&self, out: &mut Vec<Action>) {
         out.clear();
-        let mut actions = Vec::new();
-        legal_into(&self.state, &mut actions);
-        out.extend(actions.into_iter().map(HcAction::encode));
+        legal_into(&self.state, out);
     }
 
     fn unit_actions(&self, unit: u32, out: &mut Vec<Action>) {
         out.clear();
-        let mut actions = Vec::new();
-        unit_legal(&self.state, unit as usize, &mut actions);
-        out.extend(actions.into_iter().map(HcAction::encode));
+        unit_legal(&self.state, unit as usize, out);
     }
 
     fn actors(&self) -> Vec<u32> {
@@ -226,12 +223,11 @@ impl Game for HexCommandGame {
                 .into_iter()
                 .collect();
         }
-        let mut actions = Vec::new();
         for i in 0..s.units.len() {
-            unit_legal(s, i, &mut actions);
-            if !actions.is_empty() {
+            let mut n = Count::default();
+            unit_legal(s, i, &mut n);
+            if n.0 > 0 {
                 out.push(i as u32);
-                actions.clear();
             }
         }
         out

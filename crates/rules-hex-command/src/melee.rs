@@ -1,7 +1,7 @@
 //! Sections 7.2 (melee), 7.2.1–7.2.3 (several units, joining, zones of control), 7.3 (the
 //! melee process and cover), 7.4 (advance after melee), and section 3 / 3.1 (meleeing guns).
 
-use crate::actions::HcAction;
+use crate::actions::{HcAction, Sink};
 use crate::cnc::Face;
 use crate::effects::{self, engage, may_melee, relocate};
 use crate::events::ev;
@@ -11,14 +11,14 @@ use volley_core::geometry::{aspect, front_hexes, in_front_arc, label, Aspect, Fa
 use volley_core::map::{Hexside, Terrain};
 use volley_core::{Dice, Hex, Log};
 
-pub fn legal(s: &State, out: &mut Vec<HcAction>) {
+pub fn legal(s: &State, out: &mut impl Sink) {
     for a in 0..s.units.len() {
         unit_melees(s, a, out);
     }
 }
 
 /// The melees unit `a` may declare: against visible enemies in its front hexes (7.2).
-pub fn unit_melees(s: &State, a: usize, out: &mut Vec<HcAction>) {
+pub fn unit_melees(s: &State, a: usize, out: &mut impl Sink) {
     let side = s.phasing();
     let u = &s.units[a];
     if u.side != side || !u.active() || u.routed || s.in_melee(a) {
@@ -27,7 +27,7 @@ pub fn unit_melees(s: &State, a: usize, out: &mut Vec<HcAction>) {
     for h in front_hexes(u.hex, u.facing) {
         if let Some(d) = s.unit_at(h) {
             if s.units[d].side != side && s.visible_to(d, side) && may_melee(s, a, d, u.mp) {
-                out.push(HcAction::Melee {
+                out.put(HcAction::Melee {
                     unit: a as u16,
                     target: h,
                 });
@@ -459,14 +459,14 @@ fn finish_melees_from(
     }
 }
 
-pub fn legal_advance(s: &State, out: &mut Vec<HcAction>) {
+pub fn legal_advance(s: &State, out: &mut impl Sink) {
     if let Some(adv) = s.advances.first() {
         let unit = adv.unit as u16;
         for f in Facing::ALL {
             if adv.may_move && s.unit_at(adv.into).is_none() {
-                out.push(HcAction::Advance { unit, facing: f });
+                out.put(HcAction::Advance { unit, facing: f });
             }
-            out.push(HcAction::Hold { unit, facing: f });
+            out.put(HcAction::Hold { unit, facing: f });
         }
     }
 }

@@ -1,7 +1,7 @@
 //! Section 5 (movement, facing, zone of control, stacking, obstacles, roads and terrain,
 //! buildings), the artillery movement of section 3, and section 6 (attaching commanders).
 
-use crate::actions::HcAction;
+use crate::actions::{HcAction, Sink};
 use crate::effects::{self, add_te, moving_arm, relocate};
 use crate::events::{ev, seen_for};
 use crate::scenario::may_stand;
@@ -97,7 +97,7 @@ fn step_open(s: &State, i: usize, from: Hex, to: Hex) -> bool {
     true
 }
 
-pub fn legal(s: &State, out: &mut Vec<HcAction>) {
+pub fn legal(s: &State, out: &mut impl Sink) {
     legal_commanders(s, out);
     for i in 0..s.units.len() {
         unit_moves(s, i, out);
@@ -124,11 +124,11 @@ fn ready_commanders(s: &State) -> impl Iterator<Item = usize> + '_ {
 }
 
 /// Attaching a ready commander to a unit of the phasing side.
-pub(crate) fn legal_commanders(s: &State, out: &mut Vec<HcAction>) {
+pub(crate) fn legal_commanders(s: &State, out: &mut impl Sink) {
     for ci in ready_commanders(s) {
         for i in 0..s.units.len() {
             if may_join(s, i) {
-                out.push(HcAction::Attach {
+                out.put(HcAction::Attach {
                     commander: ci as u16,
                     unit: i as u16,
                 });
@@ -138,10 +138,10 @@ pub(crate) fn legal_commanders(s: &State, out: &mut Vec<HcAction>) {
 }
 
 /// The commanders that may attach to unit `i`.
-pub(crate) fn commanders_for(s: &State, i: usize, out: &mut Vec<HcAction>) {
+pub(crate) fn commanders_for(s: &State, i: usize, out: &mut impl Sink) {
     if may_join(s, i) {
         for ci in ready_commanders(s) {
-            out.push(HcAction::Attach {
+            out.put(HcAction::Attach {
                 commander: ci as u16,
                 unit: i as u16,
             });
@@ -150,7 +150,7 @@ pub(crate) fn commanders_for(s: &State, i: usize, out: &mut Vec<HcAction>) {
 }
 
 /// The movement actions of one unit (everything but attaching commanders).
-pub(crate) fn unit_moves(s: &State, i: usize, out: &mut Vec<HcAction>) {
+pub(crate) fn unit_moves(s: &State, i: usize, out: &mut impl Sink) {
     if !can_act(s, i) {
         return;
     }
@@ -163,7 +163,7 @@ pub(crate) fn unit_moves(s: &State, i: usize, out: &mut Vec<HcAction>) {
         for dir in step_directions(s, u) {
             let to = step(u.hex, dir);
             if step_open(s, i, u.hex, to) {
-                out.push(HcAction::Move { unit, to });
+                out.put(HcAction::Move { unit, to });
             } else if u.arm == Arm::LightInfantry && u.mp >= 2 {
                 // 5 f: light infantry pass through one friendly unit.
                 let beyond = step(to, dir);
@@ -172,7 +172,7 @@ pub(crate) fn unit_moves(s: &State, i: usize, out: &mut Vec<HcAction>) {
                         && terrain_allows(s, Arm::LightInfantry, u.hex, to)
                         && step_open(s, i, to, beyond)
                     {
-                        out.push(HcAction::Move { unit, to: beyond });
+                        out.put(HcAction::Move { unit, to: beyond });
                     }
                 }
             }
@@ -181,20 +181,20 @@ pub(crate) fn unit_moves(s: &State, i: usize, out: &mut Vec<HcAction>) {
     if facing_change_allowed(s, u) {
         for f in Facing::ALL {
             if f != u.facing {
-                out.push(HcAction::Face { unit, facing: f });
+                out.put(HcAction::Face { unit, facing: f });
             }
         }
     }
     if u.arm == Arm::Artillery && !u.is_crew_only() {
         if u.limbered {
-            out.push(HcAction::Unlimber { unit });
+            out.put(HcAction::Unlimber { unit });
         } else if !u.stepped && !heavy_fired {
-            out.push(HcAction::Limber { unit });
+            out.put(HcAction::Limber { unit });
             if !u.heavy && !u.moved_this_turn {
                 for dir in step_directions(s, u) {
                     let to = step(u.hex, dir);
                     if push_open(s, i, to) {
-                        out.push(HcAction::Push { unit, to });
+                        out.put(HcAction::Push { unit, to });
                     }
                 }
             }

@@ -2,7 +2,7 @@
 //! and hidden movement ask of the ground between two hexes. Below every chapter that sees.
 
 use crate::state::State;
-use volley_core::geometry::{distance, lines_between};
+use volley_core::geometry::{distance, line_between};
 use volley_core::map::{Hexside, Terrain};
 use volley_core::{Hex, Side};
 
@@ -21,20 +21,25 @@ pub enum Sight {
 /// ground fires over from more than one hex back, outside their dead zone (7 p, 7 j).
 /// A line along a hexside is open if either side of it is.
 pub fn line_of_sight(s: &State, from: Hex, to: Hex, viewer: Option<(Side, bool)>) -> Sight {
-    let lines = lines_between(from, to);
-    lines
-        .iter()
-        .map(|l| sight_along(s, from, to, l, viewer))
-        .min()
-        .unwrap_or(Sight::Clear)
+    let first = sight_along(s, from, to, line_between(from, to, 0), viewer);
+    if first == Sight::Clear {
+        return first;
+    }
+    first.min(sight_along(s, from, to, line_between(from, to, 1), viewer))
 }
 
-fn sight_along(s: &State, from: Hex, to: Hex, line: &[Hex], viewer: Option<(Side, bool)>) -> Sight {
+fn sight_along(
+    s: &State,
+    from: Hex,
+    to: Hex,
+    line: impl Iterator<Item = Hex>,
+    viewer: Option<(Side, bool)>,
+) -> Sight {
     let map = s.map();
     let (e1, e2) = (map.elevation(from), map.elevation(to));
     let low = e1.min(e2);
     let mut partial = false;
-    for &h in line {
+    for h in line {
         let t = map.terrain(h);
         let eh = map.elevation(h);
         let height = eh
@@ -80,9 +85,8 @@ pub fn cover(s: &State, target: Hex, from: Hex) -> i32 {
         Terrain::Fort => 2,
         _ => 0,
     };
-    let [a, b] = lines_between(from, target);
-    let last = |l: &Vec<Hex>| l.last().copied().unwrap_or(from);
-    if [last(&a), last(&b)].iter().any(|&h| {
+    let last = |side| line_between(from, target, side).last().unwrap_or(from);
+    if [last(0), last(1)].iter().any(|&h| {
         matches!(
             map.hexside(h, target),
             Some(Hexside::Wall | Hexside::Hedge | Hexside::Fence)

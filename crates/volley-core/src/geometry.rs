@@ -218,23 +218,23 @@ pub fn aspect(unit: Hex, facing: Facing, attacker: Hex) -> Aspect {
 /// differ; a line of sight is open when either list is clear (a line along a hexside is
 /// blocked only when the hexes on both sides of it block).
 pub fn lines_between(a: Hex, b: Hex) -> [Vec<Hex>; 2] {
+    [line_between(a, b, 0).collect(), line_between(a, b, 1).collect()]
+}
+
+/// One of the two lines of [`lines_between`] (`side` 0 or 1), hex by hex, without allocating:
+/// what sight rules walk many times a decision.
+pub fn line_between(a: Hex, b: Hex, side: usize) -> impl Iterator<Item = Hex> + Clone {
     let n = a.unsigned_distance_to(b);
-    let mut out = [Vec::new(), Vec::new()];
-    if n <= 1 {
-        return out;
-    }
     let [ax, ay, az] = a.to_cubic_array_f32();
     let [bx, by, bz] = b.to_cubic_array_f32();
-    for (k, eps) in [1e-4f32, -1e-4f32].into_iter().enumerate() {
-        for i in 1..n {
-            let t = i as f32 / n as f32;
-            let x = ax + (bx - ax) * t + eps;
-            let y = ay + (by - ay) * t + eps;
-            let z = az + (bz - az) * t - 2.0 * eps;
-            out[k].push(cube_round(x, y, z));
-        }
-    }
-    out
+    let eps = if side == 0 { 1e-4f32 } else { -1e-4f32 };
+    (1..n.max(1)).map(move |i| {
+        let t = i as f32 / n as f32;
+        let x = ax + (bx - ax) * t + eps;
+        let y = ay + (by - ay) * t + eps;
+        let z = az + (bz - az) * t - 2.0 * eps;
+        cube_round(x, y, z)
+    })
 }
 
 fn cube_round(x: f32, y: f32, z: f32) -> Hex {
