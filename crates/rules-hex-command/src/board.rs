@@ -4,25 +4,36 @@
 //! armies.
 
 use crate::state::State;
-use volley_core::geometry::{front_hexes, step, Facing};
+use volley_core::geometry::{col_row, front_hexes, hex_at, step, Facing};
 use volley_core::map::Map;
 use volley_core::{Hex, Side};
 
 /// Per map cell: the unit standing there and the unit whose abandoned guns stand there, each
 /// as its index plus one (0: nobody). Zones of control are not stored: a hex's zone owners
-/// are the neighbours that face it, found from the occupancy in six lookups.
+/// are the neighbours that face it, found from the occupancy in six lookups. Per block of
+/// [`BLOCK`] × [`BLOCK`] cells: how many units of each side stand in it, so a search for
+/// units within some distance passes over empty country a block at a time.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Board {
     units: Vec<u16>,
     guns: Vec<u16>,
+    blocks: Vec<[u16; 2]>,
+    blocks_across: i32,
 }
+
+/// The side of a block, in cells.
+pub const BLOCK: i32 = 4;
 
 impl Board {
     /// An empty board the size of the map.
     pub fn new(map: &Map) -> Board {
+        let across = (map.width + BLOCK - 1) / BLOCK;
+        let down = (map.height + BLOCK - 1) / BLOCK;
         Board {
             units: vec![0; map.cell_count()],
             guns: vec![0; map.cell_count()],
+            blocks: vec![[0, 0]; (across * down).max(0) as usize],
+            blocks_across: across,
         }
     }
 
@@ -31,12 +42,36 @@ impl Board {
     pub fn of(s: &State) -> Board {
         let mut b = Board::new(s.map());
         for (i, u) in s.units.iter().enumerate().filter(|(_, u)| u.active()) {
-            b.put_unit(s.map(), u.hex, Some(i));
+            b.place(s.map(), u.hex, i, u.side);
             if let Some(g) = u.guns_at {
                 b.put_guns(s.map(), g, Some(i));
             }
         }
         b
+    }
+
+    fn block(&self, map: &Map, hex: Hex) -> Option<usize> {
+        map.index(hex)?;
+        let (c, r) = col_row(hex);
+        Some((((r - 1) / BLOCK) * self.blocks_across + (c - 1) / BLOCK) as usize)
+    }
+
+    /// Unit `i` of `side` now stands in `hex`.
+    pub(crate) fn place(&mut self, map: &Map, hex: Hex, i: usize, side: Side) {
+        if let (Some(c), Some(b)) = (map.index(hex), self.block(map, hex)) {
+            self.units[c] = i as u16 + 1;
+            self.blocks[b][side.index()] += 1;
+        }
+    }
+
+    /// Unit `i` of `side` no longer stands in `hex`.
+    pub(crate) fn lift(&mut self, map: &Map, hex: Hex, i: usize, side: Side) {
+        if let (Some(c), Some(b)) = (map.index(hex), self.block(map, hex)) {
+            if self.units[c] == i as u16 + 1 {
+                self.units[c] = 0;
+                self.blocks[b][side.index()] -= 1;
+            }
+        }
     }
 
     fn get(v: &[u16], map: &Map, hex: Hex) -> Option<usize> {
@@ -61,16 +96,58 @@ impl Board {
         Self::get(&self.guns, map, hex)
     }
 
-    pub(crate) fn put_unit(&mut self, map: &Map, hex: Hex, unit: Option<usize>) {
-        Self::put(&mut self.units, map, hex, unit)
-    }
-
     pub(crate) fn put_guns(&mut self, map: &Map, hex: Hex, unit: Option<usize>) {
         Self::put(&mut self.guns, map, hex, unit)
     }
 }
 
 impl State {
+    /// The units within `reach` hexes of `hex` (of `side` only, if given), in the order of
+    /// their numbers. Blocks of the board with nobody of that side in them are passed over.
+    pub fn units_near(&self, hex: Hex, reach: u32, side: Option<Side>) -> Vec<usize> {
+        let wanted = |k: usize| {
+            let u = &self.units[k];
+            u.active()
+                && side.is_none_or(|s| u.side == s)
+                && u.hex.unsigned_distance_to(hex) <= reach
+        };
+        // A small army is quicker to look through than the hexes in reach.
+        if self.units.len() as u32 <= 3 * reach * (reach + 1) + 1 {
+            return (0..self.units.len()).filter(|&k| wanted(k)).collect();
+        }
+        let map = self.map();
+        let b = &self.board;
+        let (c, r) = col_row(hex);
+        let reach_i = reach as i32;
+        let col_blocks =
+            ((c - 1 - reach_i).max(0) / BLOCK)..=((c - 1 + reach_i).min(map.width - 1) / BLOCK);
+        let row_blocks =
+            ((r - 1 - reach_i).max(0) / BLOCK)..=((r - 1 + reach_i).min(map.height - 1) / BLOCK);
+        let mut out = Vec::new();
+        for by in row_blocks {
+            for bx in col_blocks.clone() {
+                let count = b.blocks[(by * b.blocks_across + bx) as usize];
+                let here = match side {
+                    Some(s) => count[s.index()],
+                    None => count[0] + count[1],
+                };
+                if here == 0 {
+                    continue;
+                }
+                for row in by * BLOCK..((by + 1) * BLOCK).min(map.height) {
+                    for col in bx * BLOCK..((bx + 1) * BLOCK).min(map.width) {
+                        let h = hex_at(col + 1, row + 1);
+                        if let Some(k) = self.unit_at(h).filter(|&k| wanted(k)) {
+                            out.push(k);
+                        }
+                    }
+                }
+            }
+        }
+        out.sort_unstable();
+        out
+    }
+
     /// The active unit standing in a hex (crews away from their guns included).
     pub fn unit_at(&self, hex: Hex) -> Option<usize> {
         self.board.unit_at(self.map(), hex)

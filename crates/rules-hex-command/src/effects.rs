@@ -18,12 +18,13 @@ use volley_core::{Hex, Log, Side};
 
 /// Moves a unit's counter, keeping the board and objectives' holders up to date.
 pub fn relocate(s: &mut State, i: usize, to: Hex) {
-    let from = s.units[i].hex;
-    if s.unit_at(from) == Some(i) {
-        s.board.put_unit(&s.setup.map, from, None);
-    }
+    let (from, side) = (s.units[i].hex, s.units[i].side);
+    s.board.lift(&s.setup.map, from, i, side);
     s.units[i].hex = to;
-    s.board.put_unit(&s.setup.map, to, Some(i));
+    s.board.place(&s.setup.map, to, i, side);
+    s.touch_place(from);
+    s.touch_place(to);
+    s.touch(i);
     if s.units[i].arm.is_real() {
         let side = s.units[i].side;
         for o in s.objectives.iter_mut().filter(|o| o.hex == to) {
@@ -35,13 +36,14 @@ pub fn relocate(s: &mut State, i: usize, to: Hex) {
 /// A unit leaves the map for good: destroyed, routed off, or its guns taken.
 fn remove(s: &mut State, i: usize, fate: Fate) {
     let u = &s.units[i];
-    let (hex, guns) = (u.hex, u.guns_at);
-    if s.unit_at(hex) == Some(i) {
-        s.board.put_unit(&s.setup.map, hex, None);
-    }
+    let (hex, guns, side) = (u.hex, u.guns_at, u.side);
+    s.board.lift(&s.setup.map, hex, i, side);
     if let Some(g) = guns.filter(|&g| s.guns_at(g) == Some(i)) {
         s.board.put_guns(&s.setup.map, g, None);
+        s.touch_place(g);
     }
+    s.touch_place(hex);
+    s.touch(i);
     let u = &mut s.units[i];
     u.fate = fate;
     u.guns_at = None;
@@ -57,6 +59,7 @@ pub fn add_te(s: &mut State, i: usize, n: u8, why: &str, section: &str, log: &mu
         return;
     }
     let was = s.units[i].fatigued();
+    s.touch(i);
     let u = &mut s.units[i];
     u.te = (u.te + n).min(3);
     let seen = seen_for(s, i);
@@ -100,6 +103,7 @@ pub fn apply_hits(s: &mut State, t: usize, n: u8, source: &str, log: &mut Log) {
         destroy(s, t, &format!("hit by {source} while routing (7 o)"), log);
         return;
     }
+    s.touch(t);
     let u = &mut s.units[t];
     u.hits = (u.hits + n).min(u.max_hits());
     let u = &s.units[t];
@@ -165,6 +169,7 @@ pub fn lose_commander(s: &mut State, c: usize, status: CommanderStatus, log: &mu
     if let Some(u) = cmd.attached.take() {
         s.units[u].commander = None;
     }
+    s.touch_everything();
     let cmd = &s.commanders[c];
     log.add(|| {
         let what = if status == CommanderStatus::Killed {
@@ -190,6 +195,7 @@ pub fn rout(s: &mut State, t: usize, log: &mut Log) {
         lose_commander(s, c, CommanderStatus::Captured, log);
     }
     let turn = s.turn;
+    s.touch(t);
     let u = &mut s.units[t];
     u.routed = true;
     u.routed_turn = turn;
@@ -360,6 +366,8 @@ pub fn engage(s: &mut State, a: usize, d: usize) {
             defender: d,
             rounds: 0,
         });
+        s.touch(a);
+        s.touch(d);
     }
 }
 
@@ -383,6 +391,7 @@ pub fn enter_zones(s: &mut State, i: usize, log: &mut Log) {
     }
     let mp_left = u.mp;
     s.units[i].mp = 0;
+    s.touch(i);
     let mut engaged = Vec::new();
     for e in zones {
         reveal(s, e, log);
@@ -440,6 +449,7 @@ pub fn abandon_guns(s: &mut State, d: usize, attacker: Hex, log: &mut Log) {
             s.units[d].guns_at = Some(hex);
             s.units[d].limbered = false;
             s.board.put_guns(&s.setup.map, hex, Some(d));
+            s.touch_place(hex);
             relocate(s, d, h);
             let u = &s.units[d];
             log.add(|| {
@@ -497,6 +507,8 @@ pub fn man_guns(s: &mut State, i: usize) {
         if s.guns_at(g) == Some(i) {
             s.board.put_guns(&s.setup.map, g, None);
         }
+        s.touch_place(g);
+        s.touch(i);
     }
 }
 
@@ -552,6 +564,8 @@ pub fn reveal(s: &mut State, u: usize, log: &mut Log) {
         return;
     }
     s.units[u].seen = true;
+    s.touch_place(h);
+    s.touch(u);
     let unit = &s.units[u];
     log.add(|| {
         ev(

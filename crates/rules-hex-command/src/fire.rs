@@ -140,7 +140,9 @@ pub fn shots(s: &State, i: usize) -> Vec<Shot> {
     let artillery = u.arm == Arm::Artillery;
     let mut in_arc: Vec<(usize, u32, Band, Sight)> = Vec::new();
     let mut beside: Vec<(usize, Sight)> = Vec::new();
-    for (t, e) in s.units.iter().enumerate() {
+    let reach = band_ranges(u).into_iter().flatten().max().unwrap_or(0);
+    for t in s.units_near(u.hex, reach, Some(u.side.other())) {
+        let e = &s.units[t];
         if e.side == u.side || !e.active() || !s.visible_to(t, u.side) {
             continue;
         }
@@ -284,6 +286,8 @@ pub fn apply(s: &mut State, i: usize, target_hex: Hex, dice: &mut dyn Dice, log:
         .expect("legal shot");
     let t = shot.target;
     s.fire_log.push((i, t));
+    s.touch(i);
+    s.touch(t);
     {
         let u = &mut s.units[i];
         u.fired_phase = true;

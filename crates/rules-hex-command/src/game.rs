@@ -2,8 +2,9 @@
 //! of them, or one unit's), applying them (checked, or unchecked and silent for search),
 //! and the checks of the position's own invariants.
 
-use crate::actions::{Count, Find, HcAction, Sink};
+use crate::actions::{HcAction, Sink};
 use crate::board::Board;
+use crate::listing::Listing;
 use crate::state::{Phase, State};
 use crate::{fire, hidden, melee, movement, sequence, view};
 use volley_core::{
@@ -13,6 +14,8 @@ use volley_core::{
 #[derive(Clone)]
 pub struct HexCommandGame {
     pub state: State,
+    /// The legal actions of the side to decide, kept current by every action.
+    listing: Listing,
 }
 
 /// Whose decision it is.
@@ -72,43 +75,48 @@ pub(crate) fn unit_legal(s: &State, i: usize, out: &mut impl Sink) {
     }
 }
 
-/// Whether the side to decide has anything to do but end the phase: the same question as
-/// "does `legal` list more than `end`", answered at the first unit that can act instead of
-/// listing every unit's actions.
-pub(crate) fn has_choice(s: &State) -> bool {
-    match s.phase {
-        Phase::Over => false,
-        Phase::Advance => !s.advances.is_empty(),
-        _ => (0..s.units.len()).any(|i| {
-            let mut n = Count::default();
-            unit_legal(s, i, &mut n);
-            n.0 > 0
-        }),
-    }
-}
-
-/// Whether an action is legal now. A unit's action is checked against that unit's actions
-/// alone; ending the phase is always open.
-pub(crate) fn is_legal(s: &State, a: HcAction) -> bool {
-    match a {
-        HcAction::End => s.phase != Phase::Over && s.phase != Phase::Advance,
-        _ => {
-            let mut find = Find {
-                want: a,
-                found: false,
-            };
-            unit_legal(s, a.unit(), &mut find);
-            find.found
-        }
-    }
-}
-
 impl HexCommandGame {
+    pub fn new(state: State) -> HexCommandGame {
+        let listing = Listing::of(&state);
+        HexCommandGame { state, listing }
+    }
+
+    /// Lists everything afresh: after a test or a bench has set up a position by hand.
+    pub fn relist(&mut self) {
+        self.state.board = Board::of(&self.state);
+        self.state.changes = Default::default();
+        self.listing = Listing::of(&self.state);
+    }
+
     /// Applies an action already known to be legal, then plays out any phase in which the
     /// side to decide could only end it.
     pub fn apply_legal(&mut self, a: HcAction, dice: &mut dyn Dice, log: &mut Log) {
         self.apply_effects(a, dice, log);
         self.skip_empty_phases(dice, log);
+    }
+
+    /// Whether the side to decide has anything to do but end the phase.
+    fn has_choice(&self) -> bool {
+        match self.state.phase {
+            Phase::Over => false,
+            Phase::Advance => !self.state.advances.is_empty(),
+            _ => self.listing.any(),
+        }
+    }
+
+    /// Whether an action is legal now: a unit's action is looked for among that unit's;
+    /// ending the phase is open in every phase but the advance after melee.
+    fn is_legal(&self, a: HcAction) -> bool {
+        let s = &self.state;
+        match a {
+            HcAction::End => s.phase != Phase::Over && s.phase != Phase::Advance,
+            _ if a.unit() >= s.units.len() => false,
+            _ => {
+                let mut mine = Vec::new();
+                self.listing.unit(s, a.unit(), &mut mine);
+                mine.contains(&a.encode())
+            }
+        }
     }
 
     /// The action and its immediate consequences, without playing out the empty phases after it.
@@ -122,12 +130,13 @@ impl HexCommandGame {
             _ => movement::apply(s, a, log),
         }
         sequence::settle(s, dice, log);
+        self.listing.update(&mut self.state);
     }
 
     /// The action, if it is legal now; otherwise why not.
     fn checked(&self, action: Action) -> Result<HcAction, Illegal> {
         let a = HcAction::decode(action).ok_or_else(|| Illegal::new("not a Hex Command action"))?;
-        if !is_legal(&self.state, a) {
+        if !self.is_legal(a) {
             return Err(Illegal::new(self.why_illegal(a)));
         }
         Ok(a)
@@ -135,11 +144,12 @@ impl HexCommandGame {
 
     fn skip_empty_phases(&mut self, dice: &mut dyn Dice, log: &mut Log) {
         while self.state.phase != Phase::Over && self.state.phase != Phase::Advance {
-            if has_choice(&self.state) {
+            if self.has_choice() {
                 break;
             }
             sequence::end_phase(&mut self.state, dice, log);
             sequence::settle(&mut self.state, dice, log);
+            self.listing.update(&mut self.state);
         }
     }
 
@@ -194,6 +204,7 @@ impl Game for HexCommandGame {
     fn start(&mut self, dice: &mut dyn Dice) -> Vec<Event> {
         let mut log = Log::new();
         sequence::begin_turn(&mut self.state, dice, &mut log);
+        self.listing.update(&mut self.state);
         self.skip_empty_phases(dice, &mut log);
         log.into_events()
     }
@@ -204,33 +215,53 @@ impl Game for HexCommandGame {
 
     fn legal_actions_into(&self, out: &mut Vec<Action>) {
         out.clear();
-        legal_into(&self.state, out);
+        let s = &self.state;
+        if matches!(s.phase, Phase::Over | Phase::Advance) {
+            legal_into(s, out);
+            return;
+        }
+        for i in 0..s.units.len() {
+            self.listing.unit(s, i, out);
+        }
+        out.put(HcAction::End);
     }
 
     fn unit_actions(&self, unit: u32, out: &mut Vec<Action>) {
         out.clear();
-        unit_legal(&self.state, unit as usize, out);
+        self.listing.unit(&self.state, unit as usize, out);
     }
 
     fn actors(&self) -> Vec<u32> {
+        (0..self.state.units.len())
+            .filter(|&i| self.listing.count(&self.state, i) > 0)
+            .map(|i| i as u32)
+            .collect()
+    }
+
+    fn legal_count(&self) -> usize {
         let s = &self.state;
-        let mut out = Vec::new();
-        if s.phase == Phase::Advance {
-            return s
-                .advances
-                .first()
-                .map(|a| a.unit as u32)
-                .into_iter()
-                .collect();
+        if matches!(s.phase, Phase::Over | Phase::Advance) {
+            return legal(s).len();
+        }
+        (0..s.units.len())
+            .map(|i| self.listing.count(s, i))
+            .sum::<usize>()
+            + 1
+    }
+
+    fn legal_action(&self, mut k: usize) -> Option<Action> {
+        let s = &self.state;
+        if matches!(s.phase, Phase::Over | Phase::Advance) {
+            return legal(s).get(k).map(|a| a.encode());
         }
         for i in 0..s.units.len() {
-            let mut n = Count::default();
-            unit_legal(s, i, &mut n);
-            if n.0 > 0 {
-                out.push(i as u32);
+            let n = self.listing.count(s, i);
+            if k < n {
+                return self.listing.nth(s, i, k);
             }
+            k -= n;
         }
-        out
+        (k == 0).then(|| HcAction::End.encode())
     }
 
     fn describe(&self, action: Action) -> ActionInfo {
@@ -281,9 +312,14 @@ impl Game for HexCommandGame {
     }
 
     fn determinize(&self, side: Side, dice: &mut dyn Dice) -> Box<dyn Game> {
-        Box::new(HexCommandGame {
-            state: hidden::determinize(&self.state, side, dice),
-        })
+        if !self.state.settings().hidden {
+            return self.clone_game();
+        }
+        Box::new(HexCommandGame::new(hidden::determinize(
+            &self.state,
+            side,
+            dice,
+        )))
     }
 
     fn reach(&self, unit: &str) -> Vec<volley_core::Reach> {
@@ -333,6 +369,9 @@ impl Game for HexCommandGame {
         }
         if s.board != Board::of(s) {
             return Err("the board (who stands where) is out of date".into());
+        }
+        if !self.listing.agrees_with(&Listing::of(s)) {
+            return Err("the kept listing of legal actions is out of date".into());
         }
         Ok(())
     }

@@ -5,7 +5,8 @@
 //! (Sequence of Play, Rules by Sequence, 9, victory), [`hidden`] (3.1, Hidden Movement).
 //! Below the chapters: [`effects`] carries out what they decide (hits, TE, rout 7.5,
 //! relocation, reveal, removal) and keeps the [`board`] (who stands where) current;
-//! [`sight`] answers line-of-sight and cover questions. [`game`] is the `Game` API over it.
+//! [`sight`] answers line-of-sight and cover questions. [`game`] is the `Game` API over it,
+//! with the [`listing`] of legal actions kept from action to action.
 //! docs/rules/hex-command.md maps every section to its code and tests.
 
 pub mod actions;
@@ -17,6 +18,7 @@ mod events;
 pub mod fire;
 pub mod game;
 pub mod hidden;
+pub mod listing;
 pub mod melee;
 pub mod movement;
 pub mod rally;
@@ -71,8 +73,8 @@ impl Ruleset for HexCommand {
         source: &ScenarioSource,
         options: &Options,
     ) -> Result<Box<dyn Game>, ScenarioError> {
-        Ok(Box::new(HexCommandGame {
-            state: scenario::load(source, options, OPTIONS)?,
-        }))
+        Ok(Box::new(HexCommandGame::new(scenario::load(
+            source, options, OPTIONS,
+        )?)))
     }
 }

@@ -405,6 +405,8 @@ fn finish_melees_from(
         !over
     });
     for m in ended {
+        s.touch(m.attacker);
+        s.touch(m.defender);
         for (w, l) in [(m.attacker, m.defender), (m.defender, m.attacker)] {
             let (uw, ul) = (&s.units[w], &s.units[l]);
             if uw.active()
@@ -478,6 +480,7 @@ pub fn apply_advance(s: &mut State, a: HcAction, log: &mut Log) {
         HcAction::Advance { facing, .. } => {
             let from = s.units[i].hex;
             relocate(s, i, adv.into);
+            s.touch(i);
             s.units[i].facing = facing;
             s.units[i].moved_this_turn = true;
             let u = &s.units[i];
@@ -506,6 +509,7 @@ pub fn apply_advance(s: &mut State, a: HcAction, log: &mut Log) {
             effects::after_move(s, i, log);
         }
         HcAction::Hold { facing, .. } => {
+            s.touch(i);
             s.units[i].facing = facing;
             let u = &s.units[i];
             log.add(|| {

@@ -232,6 +232,7 @@ pub fn apply(s: &mut State, a: HcAction, log: &mut Log) {
         HcAction::Face { unit, facing } => {
             let i = unit as usize;
             let cost = s.settings().facing_change_cost;
+            s.touch(i);
             let u = &mut s.units[i];
             let was = u.facing;
             u.facing = facing;
@@ -260,6 +261,7 @@ pub fn apply(s: &mut State, a: HcAction, log: &mut Log) {
         }
         HcAction::Unlimber { unit } => {
             let i = unit as usize;
+            s.touch(i);
             let u = &mut s.units[i];
             u.limbered = false;
             u.unlimbered_after_move = u.moved_this_turn;
@@ -286,6 +288,7 @@ pub fn apply(s: &mut State, a: HcAction, log: &mut Log) {
         HcAction::Limber { unit } => {
             let i = unit as usize;
             let rate = s.settings().limbered_rate;
+            s.touch(i);
             let u = &mut s.units[i];
             u.limbered = true;
             u.mp = if u.fatigued() { 1 } else { rate };
@@ -326,6 +329,7 @@ pub fn apply(s: &mut State, a: HcAction, log: &mut Log) {
             let (c, i) = (commander as usize, unit as usize);
             s.commanders[c].attached = Some(i);
             s.units[i].commander = Some(c);
+            s.touch_everything();
             let seen = seen_for(s, i);
             let (cmd, u) = (&s.commanders[c], &s.units[i]);
             log.add(|| {
@@ -366,6 +370,7 @@ fn move_unit(s: &mut State, i: usize, to: Hex, log: &mut Log) {
         .find(|&o| s.units[o].side != side)
     {
         s.units[i].mp = 0;
+        s.touch(i);
         let seen = seen_for(s, i);
         let (u, other) = (&s.units[i], &s.units[o]);
         log.add(|| {

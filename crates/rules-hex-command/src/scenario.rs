@@ -296,6 +296,7 @@ pub fn load(
         setup: Arc::new(setup),
         units,
         board,
+        changes: Default::default(),
         commanders,
         melees: Vec::new(),
         advances: Vec::new(),

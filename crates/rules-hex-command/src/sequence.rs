@@ -13,6 +13,7 @@ use volley_core::{Dice, Log, Outcome, Side};
 
 /// Rolls initiative and opens the first player turn of a game turn.
 pub fn begin_turn(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
+    s.touch_everything();
     for u in s.units.iter_mut() {
         u.moved_this_turn = false;
         u.meleed_this_turn = false;
@@ -85,6 +86,7 @@ fn begin_player_turn(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
 
 /// Moves on from a phase whose decider has ended it.
 pub fn end_phase(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
+    s.touch_everything();
     match s.phase {
         Phase::Movement => {
             s.phase = Phase::NonPhasingFire;

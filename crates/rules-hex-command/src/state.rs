@@ -2,6 +2,7 @@
 
 use crate::board::Board;
 use crate::cnc::CubeReading;
+use crate::listing::Changes;
 use crate::units::{Arm, Class};
 use std::sync::Arc;
 use volley_core::geometry::Facing;
@@ -227,6 +228,8 @@ pub struct State {
     pub units: Vec<Unit>,
     /// Who stands where, kept current by [`crate::effects`].
     pub board: Board,
+    /// What changed since the legal actions were last listed ([`crate::listing`]).
+    pub changes: Changes,
     pub commanders: Vec<Commander>,
     pub melees: Vec<Melee>,
     pub advances: Vec<Advance>,

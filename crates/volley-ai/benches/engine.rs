@@ -19,7 +19,7 @@ fn hex_command(name: &str, text: Option<String>) -> HexCommandGame {
     };
     let state = rules_hex_command::scenario::load(&source, &Options::new(), OPTIONS)
         .expect("the scenario loads");
-    HexCommandGame { state }
+    HexCommandGame::new(state)
 }
 
 /// A game started and played by random bots for `actions` actions (a mid-game position).

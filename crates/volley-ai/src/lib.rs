@@ -54,13 +54,14 @@ impl Bot for RandomBot {
     }
 
     fn choose(&mut self, game: &dyn Game, side: Side) -> Action {
-        let legal = game.legal_actions();
+        let n = game.legal_count();
         assert!(
-            !legal.is_empty(),
+            n > 0,
             "{side} was asked to choose but {} lists no legal action",
             game.ruleset()
         );
-        legal[self.rng.random_range(0..legal.len())]
+        game.legal_action(self.rng.random_range(0..n))
+            .expect("an index below the count")
     }
 }
 

@@ -72,7 +72,7 @@ fn fogged_pair(plies: usize) -> (HexCommandGame, HexCommandGame) {
     let (_, source) = volley_rulesets::scenario_source("hc-night-march").expect("bundled");
     let state =
         rules_hex_command::scenario::load(&source, &Options::new(), OPTIONS).expect("loads");
-    let mut game = HexCommandGame { state };
+    let mut game = HexCommandGame::new(state);
     let mut dice = SeededDice::new(Seed::from_u64(77));
     game.start(&mut dice);
     let mut mover = bot_from_spec("random", 3).expect("known");

@@ -305,6 +305,17 @@ pub trait Game: Send + Sync {
         out
     }
 
+    /// How many legal actions there are now: `legal_actions().len()`, without listing them.
+    fn legal_count(&self) -> usize {
+        self.legal_actions().len()
+    }
+
+    /// The `k`-th of the legal actions, in the order [`Game::legal_actions`] lists them,
+    /// without listing them all: how a bot picks uniformly at random in a big battle.
+    fn legal_action(&self, k: usize) -> Option<Action> {
+        self.legal_actions().get(k).copied()
+    }
+
     /// The legal actions of one unit of the side to decide (by its key), written into `out`
     /// (cleared first): what a client shows when that unit is selected, and what a bot
     /// weighs unit by unit. Empty for a unit that cannot act now or is not the decider's.

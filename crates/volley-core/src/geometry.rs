@@ -11,11 +11,13 @@ const MODE: OffsetHexMode = OffsetHexMode::Odd;
 const ORIENTATION: HexOrientation = HexOrientation::Flat;
 
 /// The hex at printed column `col` and row `row` (both from 1).
+#[inline]
 pub fn hex_at(col: i32, row: i32) -> Hex {
     Hex::from_offset_coordinates([col - 1, row - 1], MODE, ORIENTATION)
 }
 
 /// Printed column and row (both from 1) of a hex.
+#[inline]
 pub fn col_row(hex: Hex) -> (i32, i32) {
     let [c, r] = hex.to_offset_coordinates(MODE, ORIENTATION);
     (c + 1, r + 1)
@@ -68,19 +70,23 @@ impl Facing {
         Facing::NW,
     ];
 
+    #[inline]
     pub fn index(self) -> u8 {
         self as u8
     }
 
+    #[inline]
     pub fn from_index(i: u8) -> Facing {
         Facing::ALL[(i % 6) as usize]
     }
 
     /// Turn clockwise by `steps` hexsides (negative: anticlockwise).
+    #[inline]
     pub fn turn(self, steps: i32) -> Facing {
         Facing::from_index((self.index() as i32 + steps).rem_euclid(6) as u8)
     }
 
+    #[inline]
     pub fn opposite(self) -> Facing {
         self.turn(3)
     }
@@ -91,6 +97,7 @@ impl Facing {
         d.min(6 - d)
     }
 
+    #[inline]
     pub fn direction(self) -> EdgeDirection {
         match self {
             Facing::N => EdgeDirection::FLAT_NORTH,
@@ -145,11 +152,13 @@ impl fmt::Display for Facing {
 }
 
 /// The neighbour of `hex` across the hexside `facing`.
+#[inline]
 pub fn step(hex: Hex, facing: Facing) -> Hex {
     hex.neighbor(facing.direction())
 }
 
 /// The three hexes ahead of a unit: its frontal zone (front-left, front, front-right).
+#[inline]
 pub fn front_hexes(hex: Hex, facing: Facing) -> [Hex; 3] {
     [
         step(hex, facing.turn(-1)),
@@ -170,6 +179,7 @@ pub enum Aspect {
 }
 
 /// Coefficients of `v` in the basis of two hex directions 120° apart.
+#[inline]
 fn cone_coefficients(v: Hex, left: Facing, right: Facing) -> (i32, i32) {
     // Solve v = a*l + b*r for the two edge vectors; they form a lattice basis.
     let l = Hex::from(left.direction());
@@ -182,6 +192,7 @@ fn cone_coefficients(v: Hex, left: Facing, right: Facing) -> (i32, i32) {
 
 /// Whether `target` lies in the 120° cone ahead of a unit at `from` facing `facing`:
 /// the primary (firing and movement) arc.
+#[inline]
 pub fn in_front_arc(from: Hex, facing: Facing, target: Hex) -> bool {
     if from == target {
         return false;
@@ -218,7 +229,10 @@ pub fn aspect(unit: Hex, facing: Facing, attacker: Hex) -> Aspect {
 /// differ; a line of sight is open when either list is clear (a line along a hexside is
 /// blocked only when the hexes on both sides of it block).
 pub fn lines_between(a: Hex, b: Hex) -> [Vec<Hex>; 2] {
-    [line_between(a, b, 0).collect(), line_between(a, b, 1).collect()]
+    [
+        line_between(a, b, 0).collect(),
+        line_between(a, b, 1).collect(),
+    ]
 }
 
 /// One of the two lines of [`lines_between`] (`side` 0 or 1), hex by hex, without allocating:
@@ -248,6 +262,7 @@ fn cube_round(x: f32, y: f32, z: f32) -> Hex {
     Hex::new(rx as i32, ry as i32)
 }
 
+#[inline]
 pub fn distance(a: Hex, b: Hex) -> u32 {
     a.unsigned_distance_to(b)
 }

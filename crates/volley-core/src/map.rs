@@ -176,6 +176,7 @@ impl Map {
     }
 
     /// The cell's place in the flat arrays, for a hex on the map.
+    #[inline]
     pub fn index(&self, hex: Hex) -> Option<usize> {
         let (c, r) = col_row(hex);
         (c >= 1 && r >= 1 && c <= self.width && r <= self.height)
@@ -183,12 +184,14 @@ impl Map {
     }
 
     /// The number of cells (the length of per-cell arrays a ruleset keeps).
+    #[inline]
     pub fn cell_count(&self) -> usize {
         self.cells.len()
     }
 
     /// The cell index of `a` and the slot of `b` among its neighbours, when both are on the
     /// map and within one column and one row of each other.
+    #[inline]
     fn edge(&self, a: Hex, b: Hex) -> Option<(usize, usize)> {
         let i = self.index(a)?;
         self.index(b)?;
@@ -209,22 +212,27 @@ impl Map {
         }
     }
 
+    #[inline]
     fn edge_byte(&self, a: Hex, b: Hex) -> u8 {
         self.edge(a, b).map_or(0, |(i, x)| self.edges[i][x])
     }
 
+    #[inline]
     pub fn contains(&self, hex: Hex) -> bool {
         self.index(hex).is_some()
     }
 
+    #[inline]
     pub fn cell(&self, hex: Hex) -> Option<Cell> {
         self.index(hex).map(|i| self.cells[i])
     }
 
+    #[inline]
     pub fn terrain(&self, hex: Hex) -> Terrain {
         self.cell(hex).map_or(Terrain::Clear, |c| c.terrain)
     }
 
+    #[inline]
     pub fn elevation(&self, hex: Hex) -> u8 {
         self.cell(hex).map_or(0, |c| c.elevation)
     }
@@ -246,10 +254,12 @@ impl Map {
     }
 
     /// Whether a road runs from `a` straight into the adjacent hex `b`.
+    #[inline]
     pub fn road_between(&self, a: Hex, b: Hex) -> bool {
         self.edge_byte(a, b) & ROAD != 0
     }
 
+    #[inline]
     pub fn has_road(&self, hex: Hex) -> bool {
         self.index(hex).is_some_and(|i| self.road_cells[i])
     }
@@ -263,6 +273,7 @@ impl Map {
         self.mark_edge(a, b, |e| (e & !FEATURE) | code);
     }
 
+    #[inline]
     pub fn hexside(&self, a: Hex, b: Hex) -> Option<Hexside> {
         match self.edge_byte(a, b) & FEATURE {
             0 => None,

@@ -1,0 +1,233 @@
+//! The legal actions of every unit of the side to decide, kept from one action to the next:
+//! after an action only the units near what changed are listed again, so a decision costs
+//! the same in a corps battle as in a brigade fight.
+//!
+//! Chapters and effects note what they change ([`Changes`]): a unit's state, or what stands
+//! in a hex. What a note reaches depends on the phase:
+//! - in movement and melee, a unit's steps, zones of control and melee targets depend only on
+//!   hexes within [`NEAR`] of it (a pass-through's far hex and the zones covering it), so a
+//!   change refreshes the side's units within that distance;
+//! - in a fire phase, a unit's shots depend on everything in range and on the lines of sight
+//!   to it: a change of place refreshes the side's units within [`FIRE_REACH`]; a change of
+//!   state refreshes that unit and the units that list it as a target (the ganging-up rule
+//!   counts shots already taken at it);
+//! - a new phase, turn or commander changes everything.
+//!
+//! The invariant check compares the kept listing with a fresh one after every action of the
+//! every-ruleset test, so a change that is not noted is caught.
+
+use crate::actions::{Count, HcAction, Sink};
+use crate::game::{decider, unit_legal};
+use crate::state::{Phase, State};
+use volley_core::{Action, Hex, Side};
+
+/// Actions kept per unit; a unit with more is listed afresh when asked.
+pub const SLOT: usize = 24;
+const OVERFLOW: u8 = u8::MAX;
+/// How far a change in movement or melee reaches (see the module's notes).
+pub const NEAR: u32 = 3;
+/// How far a change of place reaches in a fire phase: the longest range on the firing chart.
+pub const FIRE_REACH: u32 = 10;
+
+/// What changed during an action, noted by whoever changed it.
+#[derive(Clone, Debug, Default)]
+pub struct Changes {
+    pub everything: bool,
+    /// Units whose own state changed, with the hex they stood in at the time.
+    pub units: Vec<(usize, Hex)>,
+    /// Hexes a unit entered or left, or in which one was uncovered.
+    pub places: Vec<Hex>,
+}
+
+impl State {
+    /// Notes that unit `i` changed (hits, facing, flags, movement points…).
+    pub fn touch(&mut self, i: usize) {
+        let hex = self.units[i].hex;
+        self.changes.units.push((i, hex));
+    }
+
+    /// Notes that what stands in `hex` changed.
+    pub fn touch_place(&mut self, hex: Hex) {
+        self.changes.places.push(hex);
+    }
+
+    /// Notes a change that reaches every unit (a phase, a turn, a commander).
+    pub fn touch_everything(&mut self) {
+        self.changes.everything = true;
+    }
+}
+
+fn unit_count(s: &State, i: usize) -> usize {
+    let mut n = Count::default();
+    unit_legal(s, i, &mut n);
+    n.0
+}
+
+/// Adds the units of `side` within `reach` of `hex` to `out`.
+fn within(s: &State, hex: Hex, reach: u32, side: Side, out: &mut Vec<usize>) {
+    out.extend(s.units_near(hex, reach, Some(side)));
+}
+
+/// The kept listing.
+#[derive(Clone, Debug)]
+pub struct Listing {
+    slots: Vec<[Action; SLOT]>,
+    lens: Vec<u8>,
+    /// The side whose units are listed (`None` when nobody decides), and in what phase.
+    side: Option<Side>,
+    phase: Phase,
+}
+
+/// Writes a unit's actions into its slot.
+struct Slot<'a> {
+    slot: &'a mut [Action; SLOT],
+    n: usize,
+}
+
+impl Sink for Slot<'_> {
+    fn put(&mut self, a: HcAction) {
+        if self.n < SLOT {
+            self.slot[self.n] = a.encode();
+        }
+        self.n += 1;
+    }
+}
+
+impl Listing {
+    /// The listing of a position, made from scratch.
+    pub fn of(s: &State) -> Listing {
+        let n = s.units.len();
+        let mut l = Listing {
+            slots: vec![[Action(0); SLOT]; n],
+            lens: vec![0; n],
+            side: None,
+            phase: s.phase,
+        };
+        l.refresh_all(s);
+        l
+    }
+
+    fn refresh_all(&mut self, s: &State) {
+        self.side = decider(s);
+        self.phase = s.phase;
+        for i in 0..s.units.len() {
+            self.refresh(s, i);
+        }
+    }
+
+    fn refresh(&mut self, s: &State, i: usize) {
+        if Some(s.units[i].side) != self.side {
+            self.lens[i] = 0;
+            return;
+        }
+        let mut slot = Slot {
+            slot: &mut self.slots[i],
+            n: 0,
+        };
+        unit_legal(s, i, &mut slot);
+        self.lens[i] = if slot.n > SLOT {
+            OVERFLOW
+        } else {
+            slot.n as u8
+        };
+    }
+
+    /// Brings the listing up to date with the changes noted since, and clears them.
+    pub fn update(&mut self, s: &mut State) {
+        let changes = std::mem::take(&mut s.changes);
+        if changes.everything
+            || s.phase != self.phase
+            || decider(s) != self.side
+            || !matches!(
+                s.phase,
+                Phase::Movement | Phase::Melee | Phase::NonPhasingFire | Phase::PhasingFire
+            )
+        {
+            self.refresh_all(s);
+            return;
+        }
+        let side = self.side.expect("a phase with a side to decide");
+        let fire = matches!(s.phase, Phase::NonPhasingFire | Phase::PhasingFire);
+        let mut dirty: Vec<usize> = Vec::new();
+        let reach = if fire { FIRE_REACH } else { NEAR };
+        for &hex in &changes.places {
+            within(s, hex, reach, side, &mut dirty);
+        }
+        for &(j, hex) in &changes.units {
+            dirty.push(j);
+            if !fire {
+                within(s, hex, NEAR, side, &mut dirty);
+                continue;
+            }
+            // The shooters that list it as a target (a scan of the kept lists, which in a
+            // fire phase hold a few shots a unit).
+            let target = HcAction::Fire {
+                unit: 0,
+                target: hex,
+            }
+            .encode();
+            let mask = !(0xffff_u64 << 32);
+            dirty.extend((0..self.lens.len()).filter(|&k| {
+                let n = self.lens[k];
+                n == OVERFLOW
+                    || self.slots[k][..n as usize]
+                        .iter()
+                        .any(|a| a.0 & mask == target.0)
+            }));
+        }
+        dirty.sort_unstable();
+        dirty.dedup();
+        for k in dirty {
+            self.refresh(s, k);
+        }
+    }
+
+    /// Unit `i`'s actions.
+    pub fn unit(&self, s: &State, i: usize, out: &mut Vec<Action>) {
+        match self.lens.get(i) {
+            None | Some(0) => {}
+            Some(&OVERFLOW) => unit_legal(s, i, out),
+            Some(&n) => out.extend_from_slice(&self.slots[i][..n as usize]),
+        }
+    }
+
+    /// The `k`-th action of unit `i`'s.
+    pub fn nth(&self, s: &State, i: usize, k: usize) -> Option<Action> {
+        match self.lens.get(i) {
+            Some(&OVERFLOW) => {
+                let mut all = Vec::new();
+                unit_legal(s, i, &mut all);
+                all.get(k).copied()
+            }
+            Some(&n) if k < n as usize => Some(self.slots[i][k]),
+            _ => None,
+        }
+    }
+
+    /// How many actions unit `i` has.
+    pub fn count(&self, s: &State, i: usize) -> usize {
+        match self.lens.get(i) {
+            None => 0,
+            Some(&OVERFLOW) => unit_count(s, i),
+            Some(&n) => n as usize,
+        }
+    }
+
+    /// Whether any unit has an action.
+    pub fn any(&self) -> bool {
+        self.lens.iter().any(|&n| n > 0)
+    }
+
+    /// Whether this listing agrees with a fresh one (for the invariant check).
+    pub fn agrees_with(&self, fresh: &Listing) -> bool {
+        self.side == fresh.side
+            && self.phase == fresh.phase
+            && self.lens == fresh.lens
+            && self
+                .slots
+                .iter()
+                .zip(&fresh.slots)
+                .zip(&self.lens)
+                .all(|((a, b), &n)| n == OVERFLOW || a[..n as usize] == b[..n as usize])
+    }
+}
