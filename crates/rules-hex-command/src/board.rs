@@ -111,9 +111,20 @@ impl State {
                 && side.is_none_or(|s| u.side == s)
                 && u.hex.unsigned_distance_to(hex) <= reach
         };
-        // A small army is quicker to look through than the hexes in reach.
-        if self.units.len() as u32 <= 3 * reach * (reach + 1) + 1 {
+        // A small army is quicker to look through than the hexes in reach, and a few hexes
+        // quicker than the blocks around them.
+        let cells = 3 * reach * (reach + 1) + 1;
+        if self.units.len() as u32 <= cells {
             return (0..self.units.len()).filter(|&k| wanted(k)).collect();
+        }
+        if cells <= 4 * (BLOCK * BLOCK) as u32 {
+            let mut out: Vec<usize> = hex
+                .range(reach)
+                .filter_map(|h| self.unit_at(h))
+                .filter(|&k| wanted(k))
+                .collect();
+            out.sort_unstable();
+            return out;
         }
         let map = self.map();
         let b = &self.board;

@@ -243,10 +243,7 @@ impl Game for HexCommandGame {
         if matches!(s.phase, Phase::Over | Phase::Advance) {
             return legal(s).len();
         }
-        (0..s.units.len())
-            .map(|i| self.listing.count(s, i))
-            .sum::<usize>()
-            + 1
+        self.listing.total(s) + 1
     }
 
     fn legal_action(&self, mut k: usize) -> Option<Action> {

@@ -19,13 +19,18 @@
 use crate::actions::{Count, HcAction, Sink};
 use crate::game::{decider, unit_legal};
 use crate::state::{Phase, State};
+use crate::units::Arm;
 use volley_core::{Action, Hex, Side};
 
 /// Actions kept per unit; a unit with more is listed afresh when asked.
 pub const SLOT: usize = 24;
 const OVERFLOW: u8 = u8::MAX;
-/// How far a change in movement or melee reaches (see the module's notes).
-pub const NEAR: u32 = 3;
+/// How far a change in movement or melee reaches (see the module's notes): a unit steps, or
+/// pushes its guns, into a neighbouring hex, open unless someone stands there or a zone of
+/// control covers it — and zones come from that hex's neighbours.
+pub const NEAR: u32 = 2;
+/// Light infantry also look through a friend to the hex beyond (5 f), one further.
+pub const NEAR_LIGHT: u32 = 3;
 /// How far a change of place reaches in a fire phase: the longest range on the firing chart.
 pub const FIRE_REACH: u32 = 10;
 
@@ -149,14 +154,24 @@ impl Listing {
         let side = self.side.expect("a phase with a side to decide");
         let fire = matches!(s.phase, Phase::NonPhasingFire | Phase::PhasingFire);
         let mut dirty: Vec<usize> = Vec::new();
-        let reach = if fire { FIRE_REACH } else { NEAR };
-        for &hex in &changes.places {
-            within(s, hex, reach, side, &mut dirty);
+        let mut places = changes.places;
+        if !fire {
+            places.extend(changes.units.iter().map(|&(_, hex)| hex));
+        }
+        places.sort_unstable_by_key(|h| (h.x, h.y));
+        places.dedup();
+        for hex in places {
+            if fire {
+                within(s, hex, FIRE_REACH, side, &mut dirty);
+            } else {
+                within(s, hex, NEAR, side, &mut dirty);
+                let light = s.units_near(hex, NEAR_LIGHT, Some(side));
+                dirty.extend(light.into_iter().filter(|&k| s.units[k].arm == Arm::LightInfantry));
+            }
         }
         for &(j, hex) in &changes.units {
             dirty.push(j);
             if !fire {
-                within(s, hex, NEAR, side, &mut dirty);
                 continue;
             }
             // The shooters that list it as a target (a scan of the kept lists, which in a
@@ -210,6 +225,15 @@ impl Listing {
             None => 0,
             Some(&OVERFLOW) => unit_count(s, i),
             Some(&n) => n as usize,
+        }
+    }
+
+    /// How many actions all the units have.
+    pub fn total(&self, s: &State) -> usize {
+        if self.lens.contains(&OVERFLOW) {
+            (0..self.lens.len()).map(|i| self.count(s, i)).sum()
+        } else {
+            self.lens.iter().map(|&n| n as usize).sum()
         }
     }
 
