@@ -2,6 +2,7 @@
 //! losses against the break point, victory points, objectives, and where the units stand.
 //! Every ruleset fills the same view, so the same evaluation serves all of them.
 
+use crate::field::Field;
 use std::collections::HashMap;
 use volley_core::geometry::in_front_arc;
 use volley_core::map::Grid;
@@ -37,14 +38,16 @@ const NEAR: u32 = 8;
 /// it.
 #[derive(Clone, Copy)]
 pub struct Geometry {
-    grid: Grid,
+    pub grid: Grid,
 }
 
 impl Geometry {
+    pub fn new(grid: Grid) -> Geometry {
+        Geometry { grid }
+    }
+
     pub fn of(view: &View) -> Geometry {
-        Geometry {
-            grid: view.map.grid,
-        }
+        Geometry::new(view.map.grid)
     }
 
     /// The hex a place is in (a measured table's points have none yet).
@@ -62,6 +65,99 @@ impl Geometry {
             }
         }
     }
+}
+
+/// Where the enemies stand, for the nearest-enemy and within-range questions an evaluation
+/// asks of every unit. A small army is searched directly; a big one through a distance field
+/// and a map of who is where, so an evaluation costs the map once instead of the square of
+/// the army.
+pub struct Near<'a> {
+    geometry: Geometry,
+    enemies: &'a [(Hex, Option<&'a UnitView>)],
+    big: Option<Big>,
+}
+
+struct Big {
+    field: Field,
+    /// Per cell: the enemy standing there (its place in `enemies`, plus one).
+    at: Vec<u16>,
+    width: i32,
+    height: i32,
+}
+
+/// Above this many (own unit, enemy) pairs, the searches go through the map.
+const PAIRS_SEARCHED_DIRECTLY: usize = 4096;
+
+impl<'a> Near<'a> {
+    pub fn new(view: &View, geometry: Geometry, enemies: &'a [(Hex, Option<&'a UnitView>)]) -> Near<'a> {
+        let own = view.units.len() + view.markers.len() - enemies.len();
+        let (width, height) = (view.map.width, view.map.height);
+        let big = (own * enemies.len() > PAIRS_SEARCHED_DIRECTLY).then(|| {
+            let sources: Vec<(Hex, u16)> = enemies
+                .iter()
+                .enumerate()
+                .map(|(k, &(h, _))| (h, k as u16))
+                .collect();
+            let mut at = vec![0u16; (width.max(0) * height.max(0)) as usize];
+            for &(h, k) in &sources {
+                if let Some(c) = cell(width, height, h) {
+                    at[c] = k + 1;
+                }
+            }
+            Big {
+                field: Field::new(view.map.grid, width, height, &sources),
+                at,
+                width,
+                height,
+            }
+        });
+        Near {
+            geometry,
+            enemies,
+            big,
+        }
+    }
+
+    /// The nearest enemy: its distance, hex and unit (`None` for a marker).
+    pub fn nearest(&self, h: Hex) -> Option<(u32, Hex, Option<&'a UnitView>)> {
+        match &self.big {
+            Some(b) => b.field.nearest(h).map(|(d, k)| {
+                let (e, ev) = self.enemies[k as usize];
+                (d, e, ev)
+            }),
+            None => self
+                .enemies
+                .iter()
+                .map(|&(e, ev)| (self.geometry.distance(h, e), e, ev))
+                .min_by_key(|&(d, e, _)| (d, e.x, e.y)),
+        }
+    }
+
+    /// Calls `f` for every seen enemy unit within `reach` of `h`.
+    pub fn within(&self, h: Hex, reach: u32, mut f: impl FnMut(Hex, &'a UnitView)) {
+        match &self.big {
+            Some(b) if self.geometry.grid == volley_core::map::Grid::Hex => {
+                for n in h.range(reach) {
+                    let Some(c) = cell(b.width, b.height, n) else { continue };
+                    if let Some(&(e, Some(x))) = b.at[c].checked_sub(1).map(|k| &self.enemies[k as usize]) {
+                        f(e, x);
+                    }
+                }
+            }
+            _ => {
+                for &(e, ev) in self.enemies {
+                    if let Some(x) = ev.filter(|_| self.geometry.distance(h, e) <= reach) {
+                        f(e, x);
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn cell(width: i32, height: i32, h: Hex) -> Option<usize> {
+    let (c, r) = volley_core::geometry::col_row(h);
+    (c >= 1 && r >= 1 && c <= width && r <= height).then(|| ((r - 1) * width + (c - 1)) as usize)
 }
 
 /// How much fighting a unit has left in it, from 0 to about 1.
@@ -200,6 +296,7 @@ impl Evaluator {
                     .filter_map(|m| g.hex(&m.place).map(|h| (h, None))),
             )
             .collect();
+        let near = Near::new(view, g, &enemies);
         let objectives: Vec<Hex> = view
             .objectives
             .iter()
@@ -214,10 +311,7 @@ impl Evaluator {
         let mut v = 0.0;
         for u in view.units.iter().filter(|u| u.side == me) {
             let Some(h) = g.hex(&u.place) else { continue };
-            let nearest = enemies
-                .iter()
-                .map(|&(e, ev)| (g.distance(h, e), e, ev))
-                .min_by_key(|&(d, e, _)| (d, e.x, e.y));
+            let nearest = near.nearest(h);
             let weak = self.weakened(u);
             if let Some((d, e, ev)) = nearest {
                 if weak && d <= 2 {
@@ -244,18 +338,14 @@ impl Evaluator {
                 }
             }
             // Facing the enemy's muskets is bad; having them in our own arc is good.
-            for &(e, ev) in &enemies {
-                let Some(x) = ev else { continue };
-                if g.distance(h, e) > THREAT_RANGE {
-                    continue;
-                }
+            near.within(h, THREAT_RANGE, |e, x| {
                 if x.facing.is_some_and(|f| in_front_arc(e, f, h)) && !has(x, "routed") {
                     v -= ARC_WEIGHT * self.health(x);
                 }
                 if u.facing.is_some_and(|f| in_front_arc(h, f, e)) && !weak {
                     v += ARC_WEIGHT * self.health(u);
                 }
-            }
+            });
             if weak {
                 continue;
             }

@@ -9,7 +9,7 @@
 //!    scored by the generic [`Evaluator`];
 //! 3. ends the phase when nothing it can do improves on standing still.
 
-use crate::eval::{arm_power, has, is_guns, Evaluator, Geometry};
+use crate::eval::{arm_power, has, is_guns, Evaluator, Geometry, Near};
 use crate::Bot;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -240,13 +240,20 @@ pub fn priors(game: &dyn Game, legal: &[Action], view: &View, eval: &Evaluator) 
         .iter()
         .filter_map(|o| g.hex(&o.place))
         .collect();
-    let enemies: Vec<Hex> = enemy_at.keys().copied().collect();
+    let mut enemy_list: Vec<(Hex, Option<&UnitView>)> =
+        enemy_at.iter().map(|(&h, &u)| (h, u)).collect();
+    enemy_list.sort_by_key(|(h, _)| (h.x, h.y));
+    let near = Near::new(view, g, &enemy_list);
+    // Many actions start from the same hex: each hex's distance is worked out once.
+    let memo = std::cell::RefCell::new(HashMap::new());
     let goal_distance = |h: Hex| -> u32 {
-        let to_goal = goals.iter().map(|&o| g.distance(h, o)).min();
-        let to_foe = enemies.iter().map(|&e| g.distance(h, e) + 1).min();
-        to_goal.into_iter().chain(to_foe).min().unwrap_or(0)
+        *memo.borrow_mut().entry(h).or_insert_with(|| {
+            let to_goal = goals.iter().map(|&o| g.distance(h, o)).min();
+            let to_foe = near.nearest(h).map(|(d, _, _)| d + 1);
+            to_goal.into_iter().chain(to_foe).min().unwrap_or(0)
+        })
     };
-    let near_enemy = |h: Hex, within: u32| enemies.iter().any(|&e| g.distance(h, e) <= within);
+    let near_enemy = |h: Hex, within: u32| near.nearest(h).is_some_and(|(d, _, _)| d <= within);
     let mut out: Vec<Ranked> = legal
         .iter()
         .map(|&action| {

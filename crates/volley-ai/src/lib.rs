@@ -8,6 +8,7 @@
 //! whole games with them.
 
 pub mod eval;
+pub mod field;
 pub mod heuristic;
 pub mod mcts;
 pub mod play;
