@@ -3,7 +3,9 @@
 //! Every ruleset fills the same view, so the same evaluation serves all of them.
 
 use crate::field::Field;
+use std::cell::RefCell;
 use std::collections::HashMap;
+use std::rc::Rc;
 use volley_core::geometry::in_front_arc;
 use volley_core::map::Grid;
 use volley_core::view::{UnitView, View};
@@ -74,10 +76,13 @@ impl Geometry {
 pub struct Near<'a> {
     geometry: Geometry,
     enemies: &'a [(Hex, Option<&'a UnitView>)],
-    big: Option<Big>,
+    big: Option<Rc<Big>>,
 }
 
-struct Big {
+/// The map-wide part of a [`Near`], which depends only on where the enemies stand: an
+/// evaluator keeps the last one and reuses it while they stand in the same hexes (the
+/// heuristic's lookaheads mostly move its own side).
+pub struct Big {
     field: Field,
     /// Per cell: the enemy standing there (its place in `enemies`, plus one).
     at: Vec<u16>,
@@ -88,11 +93,35 @@ struct Big {
 /// Above this many (own unit, enemy) pairs, the searches go through the map.
 const PAIRS_SEARCHED_DIRECTLY: usize = 4096;
 
+/// The last map-wide search structure built, with the enemy hexes it was built for.
+pub type NearCache = RefCell<Option<(Vec<Hex>, Rc<Big>)>>;
+
 impl<'a> Near<'a> {
-    pub fn new(view: &View, geometry: Geometry, enemies: &'a [(Hex, Option<&'a UnitView>)]) -> Near<'a> {
+    pub fn new(
+        view: &View,
+        geometry: Geometry,
+        enemies: &'a [(Hex, Option<&'a UnitView>)],
+        cache: Option<&NearCache>,
+    ) -> Near<'a> {
         let own = view.units.len() + view.markers.len() - enemies.len();
+        if own * enemies.len() <= PAIRS_SEARCHED_DIRECTLY {
+            return Near {
+                geometry,
+                enemies,
+                big: None,
+            };
+        }
+        if let Some(Some((hexes, big))) = cache.map(|c| c.borrow().clone()) {
+            if hexes.len() == enemies.len() && hexes.iter().zip(enemies).all(|(a, b)| *a == b.0) {
+                return Near {
+                    geometry,
+                    enemies,
+                    big: Some(big),
+                };
+            }
+        }
         let (width, height) = (view.map.width, view.map.height);
-        let big = (own * enemies.len() > PAIRS_SEARCHED_DIRECTLY).then(|| {
+        let big = Rc::new({
             let sources: Vec<(Hex, u16)> = enemies
                 .iter()
                 .enumerate()
@@ -111,16 +140,19 @@ impl<'a> Near<'a> {
                 height,
             }
         });
+        if let Some(c) = cache {
+            *c.borrow_mut() = Some((enemies.iter().map(|e| e.0).collect(), big.clone()));
+        }
         Near {
             geometry,
             enemies,
-            big,
+            big: Some(big),
         }
     }
 
     /// The nearest enemy: its distance, hex and unit (`None` for a marker).
     pub fn nearest(&self, h: Hex) -> Option<(u32, Hex, Option<&'a UnitView>)> {
-        match &self.big {
+        match self.big.as_deref() {
             Some(b) => b.field.nearest(h).map(|(d, k)| {
                 let (e, ev) = self.enemies[k as usize];
                 (d, e, ev)
@@ -133,9 +165,13 @@ impl<'a> Near<'a> {
         }
     }
 
-    /// Calls `f` for every seen enemy unit within `reach` of `h`.
-    pub fn within(&self, h: Hex, reach: u32, mut f: impl FnMut(Hex, &'a UnitView)) {
-        match &self.big {
+    /// Calls `f` for every seen enemy unit within `reach` of `h` (when `any`: the caller
+    /// knows from the nearest enemy whether there is one).
+    pub fn within(&self, h: Hex, reach: u32, any: bool, mut f: impl FnMut(Hex, &'a UnitView)) {
+        if !any {
+            return;
+        }
+        match self.big.as_deref() {
             Some(b) if self.geometry.grid == volley_core::map::Grid::Hex => {
                 for n in h.range(reach) {
                     let Some(c) = cell(b.width, b.height, n) else { continue };
@@ -212,6 +248,7 @@ pub struct Evaluator {
     /// Each unit's strength when the decision began (by key), so strength lost shows as a
     /// fraction.
     reference: HashMap<u32, u32>,
+    near_cache: NearCache,
 }
 
 impl Evaluator {
@@ -224,6 +261,7 @@ impl Evaluator {
                 .iter()
                 .filter_map(|u| u.strength.map(|s| (u.key, s)))
                 .collect(),
+            near_cache: RefCell::new(None),
         }
     }
 
@@ -296,7 +334,7 @@ impl Evaluator {
                     .filter_map(|m| g.hex(&m.place).map(|h| (h, None))),
             )
             .collect();
-        let near = Near::new(view, g, &enemies);
+        let near = Near::new(view, g, &enemies, Some(&self.near_cache));
         let objectives: Vec<Hex> = view
             .objectives
             .iter()
@@ -338,7 +376,8 @@ impl Evaluator {
                 }
             }
             // Facing the enemy's muskets is bad; having them in our own arc is good.
-            near.within(h, THREAT_RANGE, |e, x| {
+            let in_reach = nearest.is_some_and(|(d, _, _)| d <= THREAT_RANGE);
+            near.within(h, THREAT_RANGE, in_reach, |e, x| {
                 if x.facing.is_some_and(|f| in_front_arc(e, f, h)) && !has(x, "routed") {
                     v -= ARC_WEIGHT * self.health(x);
                 }

@@ -4,7 +4,6 @@
 //! map a shortest path between two hexes never leaves the rectangle, so the distances are
 //! the true hex (or, on squares, king-move) distances.
 
-use std::collections::VecDeque;
 use volley_core::geometry::{col_row, hex_at};
 use volley_core::map::Grid;
 use volley_core::Hex;
@@ -12,7 +11,6 @@ use volley_core::Hex;
 const FAR: u16 = u16::MAX;
 
 pub struct Field {
-    grid: Grid,
     width: i32,
     height: i32,
     /// Per cell, row by row: the distance to the nearest source, and that source's number.
@@ -26,32 +24,58 @@ impl Field {
     pub fn new(grid: Grid, width: i32, height: i32, sources: &[(Hex, u16)]) -> Field {
         let cells = (width.max(0) * height.max(0)) as usize;
         let mut f = Field {
-            grid,
             width,
             height,
             dist: vec![FAR; cells],
             source: vec![0; cells],
         };
-        let mut queue = VecDeque::new();
+        // Neighbours as column and row offsets, for columns of either parity: the same on
+        // every hex of the map, so the search never converts coordinates.
+        let offsets = |col: i32| -> Vec<(i32, i32)> {
+            let h = hex_at(col, 5);
+            let neighbours: Vec<Hex> = match grid {
+                Grid::Hex => h.all_neighbors().to_vec(),
+                Grid::Square => (-1..=1)
+                    .flat_map(|dc| (-1..=1).map(move |dr| (dc, dr)))
+                    .filter(|&d| d != (0, 0))
+                    .map(|(dc, dr)| hex_at(col + dc, 5 + dr))
+                    .collect(),
+            };
+            neighbours
+                .into_iter()
+                .map(|n| {
+                    let (c, r) = col_row(n);
+                    (c - col, r - 5)
+                })
+                .collect()
+        };
+        let by_parity = [offsets(2), offsets(1)];
+        let mut queue: Vec<u32> = Vec::with_capacity(cells);
         for &(h, k) in sources {
             if let Some(c) = f.cell(h) {
                 if f.dist[c] == FAR {
                     f.dist[c] = 0;
                     f.source[c] = k;
-                    queue.push_back(h);
+                    queue.push(c as u32);
                 }
             }
         }
-        while let Some(h) = queue.pop_front() {
-            let c = f.cell(h).expect("queued hexes are on the map");
+        let mut head = 0;
+        while head < queue.len() {
+            let c = queue[head] as usize;
+            head += 1;
+            let (col, row) = (c as i32 % width + 1, c as i32 / width + 1);
             let (d, k) = (f.dist[c] + 1, f.source[c]);
-            for n in f.neighbours(h) {
-                if let Some(nc) = f.cell(n) {
-                    if f.dist[nc] == FAR {
-                        f.dist[nc] = d;
-                        f.source[nc] = k;
-                        queue.push_back(n);
-                    }
+            for &(dc, dr) in &by_parity[(col % 2) as usize] {
+                let (nc, nr) = (col + dc, row + dr);
+                if nc < 1 || nr < 1 || nc > width || nr > height {
+                    continue;
+                }
+                let n = ((nr - 1) * width + (nc - 1)) as usize;
+                if f.dist[n] == FAR {
+                    f.dist[n] = d;
+                    f.source[n] = k;
+                    queue.push(n as u32);
                 }
             }
         }
@@ -62,20 +86,6 @@ impl Field {
         let (c, r) = col_row(h);
         (c >= 1 && r >= 1 && c <= self.width && r <= self.height)
             .then(|| ((r - 1) * self.width + (c - 1)) as usize)
-    }
-
-    fn neighbours(&self, h: Hex) -> impl Iterator<Item = Hex> {
-        let (c, r) = col_row(h);
-        let square = self.grid == Grid::Square;
-        let hexes = h.all_neighbors();
-        (0..8).filter_map(move |k| {
-            if square {
-                let (dc, dr) = [(-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)][k];
-                Some(hex_at(c + dc, r + dr))
-            } else {
-                hexes.get(k).copied()
-            }
-        })
     }
 
     /// The distance from `h` to the nearest source and that source's number; `None` off the

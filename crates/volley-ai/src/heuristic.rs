@@ -243,7 +243,7 @@ pub fn priors(game: &dyn Game, legal: &[Action], view: &View, eval: &Evaluator) 
     let mut enemy_list: Vec<(Hex, Option<&UnitView>)> =
         enemy_at.iter().map(|(&h, &u)| (h, u)).collect();
     enemy_list.sort_by_key(|(h, _)| (h.x, h.y));
-    let near = Near::new(view, g, &enemy_list);
+    let near = Near::new(view, g, &enemy_list, None);
     // Many actions start from the same hex: each hex's distance is worked out once.
     let memo = std::cell::RefCell::new(HashMap::new());
     let goal_distance = |h: Hex| -> u32 {
