@@ -166,7 +166,11 @@ impl Listing {
             } else {
                 within(s, hex, NEAR, side, &mut dirty);
                 let light = s.units_near(hex, NEAR_LIGHT, Some(side));
-                dirty.extend(light.into_iter().filter(|&k| s.units[k].arm == Arm::LightInfantry));
+                dirty.extend(
+                    light
+                        .into_iter()
+                        .filter(|&k| s.units[k].arm == Arm::LightInfantry),
+                );
             }
         }
         for &(j, hex) in &changes.units {

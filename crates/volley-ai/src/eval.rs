@@ -165,6 +165,17 @@ impl<'a> Near<'a> {
         }
     }
 
+    /// The enemy standing in `h`, if any (`None` inside for a marker).
+    pub fn at(&self, h: Hex) -> Option<Option<&'a UnitView>> {
+        match self.big.as_deref() {
+            Some(b) => {
+                let k = cell(b.width, b.height, h).and_then(|c| b.at[c].checked_sub(1))?;
+                Some(self.enemies[k as usize].1)
+            }
+            None => self.enemies.iter().find(|e| e.0 == h).map(|e| e.1),
+        }
+    }
+
     /// Calls `f` for every seen enemy unit within `reach` of `h` (when `any`: the caller
     /// knows from the nearest enemy whether there is one).
     pub fn within(&self, h: Hex, reach: u32, any: bool, mut f: impl FnMut(Hex, &'a UnitView)) {
@@ -174,8 +185,12 @@ impl<'a> Near<'a> {
         match self.big.as_deref() {
             Some(b) if self.geometry.grid == volley_core::map::Grid::Hex => {
                 for n in h.range(reach) {
-                    let Some(c) = cell(b.width, b.height, n) else { continue };
-                    if let Some(&(e, Some(x))) = b.at[c].checked_sub(1).map(|k| &self.enemies[k as usize]) {
+                    let Some(c) = cell(b.width, b.height, n) else {
+                        continue;
+                    };
+                    if let Some(&(e, Some(x))) =
+                        b.at[c].checked_sub(1).map(|k| &self.enemies[k as usize])
+                    {
                         f(e, x);
                     }
                 }
@@ -319,11 +334,10 @@ impl Evaluator {
 
     /// Where the units stand: towards objectives and the enemy, facing them, weak units kept
     /// out of reach, guns unlimbered when the enemy is near, melees we are winning.
-    pub fn position(&self, view: &View) -> f64 {
-        let me = self.side;
-        let g = self.geometry;
-        let enemies: Vec<(Hex, Option<&UnitView>)> = view
-            .units
+    /// The enemies this side can see or suspect: units, then markers, in the view's order.
+    pub fn enemies<'v>(&self, view: &'v View) -> Vec<(Hex, Option<&'v UnitView>)> {
+        let (me, g) = (self.side, self.geometry);
+        view.units
             .iter()
             .filter(|u| u.side != me)
             .filter_map(|u| g.hex(&u.place).map(|h| (h, Some(u))))
@@ -333,8 +347,20 @@ impl Evaluator {
                     .filter(|m| m.side != me)
                     .filter_map(|m| g.hex(&m.place).map(|h| (h, None))),
             )
-            .collect();
-        let near = Near::new(view, g, &enemies, Some(&self.near_cache));
+            .collect()
+    }
+
+    /// The nearest-enemy and within-range searches over `enemies` (from [`Evaluator::enemies`]
+    /// of the same view), reusing the last map-wide structure while the enemy stands still.
+    pub fn near<'v>(&self, view: &View, enemies: &'v [(Hex, Option<&'v UnitView>)]) -> Near<'v> {
+        Near::new(view, self.geometry, enemies, Some(&self.near_cache))
+    }
+
+    pub fn position(&self, view: &View) -> f64 {
+        let me = self.side;
+        let g = self.geometry;
+        let enemies = self.enemies(view);
+        let near = self.near(view, &enemies);
         let objectives: Vec<Hex> = view
             .objectives
             .iter()

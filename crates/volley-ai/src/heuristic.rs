@@ -9,11 +9,10 @@
 //!    scored by the generic [`Evaluator`];
 //! 3. ends the phase when nothing it can do improves on standing still.
 
-use crate::eval::{arm_power, has, is_guns, Evaluator, Geometry, Near};
+use crate::eval::{arm_power, has, is_guns, Evaluator, Geometry};
 use crate::Bot;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use std::collections::HashMap;
 use volley_core::geometry::in_front_arc;
 use volley_core::view::{UnitView, View};
 use volley_core::{Action, ActionKind, Dice, Game, Hex, Seed, SeededDice, Side};
@@ -97,8 +96,18 @@ impl Bot for HeuristicBot {
         if crowded {
             // With many units, look at one action per unit so that a few units' poor options
             // cannot crowd out everyone else's.
-            let mut seen = std::collections::HashSet::new();
-            choices.retain(|r| seen.insert(r.unit));
+            let mut seen = vec![
+                false;
+                view.units
+                    .iter()
+                    .map(|u| u.key as usize + 1)
+                    .max()
+                    .unwrap_or(0)
+            ];
+            choices.retain(|r| match r.unit {
+                Some(k) => !std::mem::replace(&mut seen[k as usize], true),
+                None => true,
+            });
         }
         if choices.is_empty() {
             return end.unwrap_or(legal[0]);
@@ -218,40 +227,25 @@ pub struct Ranked {
 pub fn priors(game: &dyn Game, legal: &[Action], view: &View, eval: &Evaluator) -> Vec<Ranked> {
     let side = eval.side;
     let g = eval.geometry;
-    let own: HashMap<u32, &UnitView> = view
-        .units
-        .iter()
-        .filter(|u| u.side == side)
-        .map(|u| (u.key, u))
-        .collect();
-    let mut enemy_at: HashMap<Hex, Option<&UnitView>> = HashMap::new();
-    for u in view.units.iter().filter(|u| u.side != side) {
-        if let Some(h) = g.hex(&u.place) {
-            enemy_at.insert(h, Some(u));
+    let mut own: Vec<Option<&UnitView>> = Vec::new();
+    for u in view.units.iter().filter(|u| u.side == side) {
+        let k = u.key as usize;
+        if own.len() <= k {
+            own.resize(k + 1, None);
         }
-    }
-    for m in view.markers.iter().filter(|m| m.side != side) {
-        if let Some(h) = g.hex(&m.place) {
-            enemy_at.insert(h, None);
-        }
+        own[k] = Some(u);
     }
     let goals: Vec<Hex> = view
         .objectives
         .iter()
         .filter_map(|o| g.hex(&o.place))
         .collect();
-    let mut enemy_list: Vec<(Hex, Option<&UnitView>)> =
-        enemy_at.iter().map(|(&h, &u)| (h, u)).collect();
-    enemy_list.sort_by_key(|(h, _)| (h.x, h.y));
-    let near = Near::new(view, g, &enemy_list, None);
-    // Many actions start from the same hex: each hex's distance is worked out once.
-    let memo = std::cell::RefCell::new(HashMap::new());
+    let enemies = eval.enemies(view);
+    let near = eval.near(view, &enemies);
     let goal_distance = |h: Hex| -> u32 {
-        *memo.borrow_mut().entry(h).or_insert_with(|| {
-            let to_goal = goals.iter().map(|&o| g.distance(h, o)).min();
-            let to_foe = near.nearest(h).map(|(d, _, _)| d + 1);
-            to_goal.into_iter().chain(to_foe).min().unwrap_or(0)
-        })
+        let to_goal = goals.iter().map(|&o| g.distance(h, o)).min();
+        let to_foe = near.nearest(h).map(|(d, _, _)| d + 1);
+        to_goal.into_iter().chain(to_foe).min().unwrap_or(0)
     };
     let near_enemy = |h: Hex, within: u32| near.nearest(h).is_some_and(|(d, _, _)| d <= within);
     let mut out: Vec<Ranked> = legal
@@ -267,9 +261,11 @@ pub fn priors(game: &dyn Game, legal: &[Action], view: &View, eval: &Evaluator) 
                     unit: None,
                 };
             }
-            let unit = info.unit.and_then(|k| own.get(&k).copied());
+            let unit = info
+                .unit
+                .and_then(|k| own.get(k as usize).copied().flatten());
             let hex = info.place.and_then(|p| g.hex(&p));
-            let target = hex.and_then(|h| enemy_at.get(&h).map(|t| (h, *t)));
+            let target = hex.and_then(|h| near.at(h).map(|t| (h, t)));
             let prior = match (unit, hex, target) {
                 (Some(u), Some(_), Some((h, t))) => attack_prior(eval, &g, u, h, t),
                 (Some(u), Some(h), None) => move_prior(eval, &g, u, h, &goal_distance, &near_enemy),
