@@ -4,7 +4,7 @@ use crate::state::State;
 use volley_core::{Event, Seen};
 
 /// An event citing `hex-command SECTION`.
-pub fn ev(kind: &str, section: &str, text: impl Into<String>) -> Event {
+pub fn ev(kind: &'static str, section: &str, text: impl Into<String>) -> Event {
     Event::new(kind, format!("hex-command {section}"), text)
 }
 

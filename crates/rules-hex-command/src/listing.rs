@@ -68,11 +68,6 @@ fn unit_count(s: &State, i: usize) -> usize {
     n.0
 }
 
-/// Adds the units of `side` within `reach` of `hex` to `out`.
-fn within(s: &State, hex: Hex, reach: u32, side: Side, out: &mut Vec<usize>) {
-    out.extend(s.units_near(hex, reach, Some(side)));
-}
-
 /// The kept listing.
 #[derive(Clone, Debug)]
 pub struct Listing {
@@ -160,16 +155,27 @@ impl Listing {
         }
         places.sort_unstable_by_key(|h| (h.x, h.y));
         places.dedup();
-        for hex in places {
-            if fire {
-                within(s, hex, FIRE_REACH, side, &mut dirty);
-            } else {
-                within(s, hex, NEAR, side, &mut dirty);
-                let light = s.units_near(hex, NEAR_LIGHT, Some(side));
+        let reach = |k: usize| match s.units[k].arm {
+            _ if fire => FIRE_REACH,
+            Arm::LightInfantry => NEAR_LIGHT,
+            _ => NEAR,
+        };
+        if places.len() as u32 * 3 * NEAR_LIGHT * (NEAR_LIGHT + 1) > s.units.len() as u32 || fire {
+            // Fewer units than hexes to search around: one look at each unit.
+            dirty.extend((0..s.units.len()).filter(|&k| {
+                let u = &s.units[k];
+                u.side == side
+                    && u.active()
+                    && places
+                        .iter()
+                        .any(|&h| u.hex.unsigned_distance_to(h) <= reach(k))
+            }));
+        } else {
+            for hex in places {
+                let near = s.units_near(hex, NEAR_LIGHT, Some(side));
                 dirty.extend(
-                    light
-                        .into_iter()
-                        .filter(|&k| s.units[k].arm == Arm::LightInfantry),
+                    near.into_iter()
+                        .filter(|&k| s.units[k].hex.unsigned_distance_to(hex) <= reach(k)),
                 );
             }
         }

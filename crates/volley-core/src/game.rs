@@ -3,9 +3,11 @@
 
 use crate::dice::Dice;
 use crate::geometry::Facing;
+use crate::name::Name;
 use crate::place::Place;
 use crate::scenario::{Options, ScenarioError, ScenarioSource};
 use crate::view::View;
+use crate::view::Word;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -88,16 +90,16 @@ impl Seen {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Event {
     /// A short machine-readable kind: `move`, `fire`, `hit`, `rout`, `melee`, `phase`, …
-    pub kind: String,
+    pub kind: Word,
     /// Ruleset and section, e.g. `hex-command 7.5`.
-    pub rule: String,
+    pub rule: Word,
     /// A sentence for people, with the numbers: range, band, modifiers, roll, result.
     pub text: String,
     /// The side that acted or the side the event concerns, if any.
     pub side: Option<Side>,
     /// Ids of the units involved (for highlighting on the map).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub units: Vec<String>,
+    pub units: Vec<Name>,
     /// Who may see it: hidden units' doings are shown only to their owner.
     pub seen: Seen,
     /// The first event of a new game turn (its initiative roll, say): the log stamps it, and
@@ -107,9 +109,9 @@ pub struct Event {
 }
 
 impl Event {
-    pub fn new(kind: &str, rule: impl Into<String>, text: impl Into<String>) -> Event {
+    pub fn new(kind: &'static str, rule: impl Into<Word>, text: impl Into<String>) -> Event {
         Event {
-            kind: kind.to_string(),
+            kind: kind.into(),
             rule: rule.into(),
             text: text.into(),
             side: None,
@@ -132,10 +134,9 @@ impl Event {
 
     pub fn units<I: IntoIterator>(mut self, ids: I) -> Event
     where
-        I::Item: AsRef<str>,
+        I::Item: Into<Name>,
     {
-        self.units
-            .extend(ids.into_iter().map(|id| id.as_ref().to_string()));
+        self.units.extend(ids.into_iter().map(Into::into));
         self
     }
 

@@ -55,6 +55,12 @@ impl From<&String> for Name {
     }
 }
 
+impl From<&Name> for Name {
+    fn from(n: &Name) -> Name {
+        n.clone()
+    }
+}
+
 impl From<Name> for String {
     fn from(n: Name) -> String {
         n.0.to_string()

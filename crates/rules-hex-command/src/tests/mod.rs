@@ -235,7 +235,7 @@ fn stats() {
                 let legal = g.legal_actions();
                 let a = legal[rng.random_range(0..legal.len())];
                 for e in g.apply(a, &mut dice).unwrap() {
-                    *kinds.entry(e.kind).or_default() += 1;
+                    *kinds.entry(e.kind.to_string()).or_default() += 1;
                 }
                 actions += 1;
             }

@@ -14,10 +14,7 @@ fn a_side_with_no_troops_left_loses_at_once() {
     to_musketry(&mut g, Side::Red);
     let events = play(&mut g, "fire 0303 0304");
     let last = events.last().unwrap();
-    assert_eq!(
-        (last.kind.as_str(), last.rule.as_str()),
-        ("end", "stand-and-die victory")
-    );
+    assert_eq!((&*last.kind, &*last.rule), ("end", "stand-and-die victory"));
     let outcome = g.outcome().expect("the game is over");
     assert_eq!(outcome.winner, Some(Side::Red));
     assert_eq!(outcome.reason, "Blue has no troops left: Red wins");
