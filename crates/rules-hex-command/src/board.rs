@@ -101,6 +101,31 @@ impl Board {
     }
 }
 
+/// The column and row offsets of the hexes within `reach` of a hex in column `col`: the same
+/// for every column of one parity, so worked out once for each reach asked for.
+fn ring_offsets(reach: u32, col: i32) -> &'static [(i32, i32)] {
+    use std::sync::OnceLock;
+    const MOST: usize = 4;
+    static TABLES: OnceLock<Vec<[Vec<(i32, i32)>; 2]>> = OnceLock::new();
+    let tables = TABLES.get_or_init(|| {
+        (0..=MOST as u32)
+            .map(|reach| {
+                [2, 1].map(|c0| {
+                    let centre = hex_at(c0, 20);
+                    centre
+                        .range(reach)
+                        .map(|h| {
+                            let (c, r) = col_row(h);
+                            (c - c0, r - 20)
+                        })
+                        .collect()
+                })
+            })
+            .collect()
+    });
+    &tables[(reach as usize).min(MOST)][(col % 2) as usize]
+}
+
 impl State {
     /// The units within `reach` hexes of `hex` (of `side` only, if given), in the order of
     /// their numbers. Blocks of the board with nobody of that side in them are passed over.
@@ -118,11 +143,21 @@ impl State {
             return (0..self.units.len()).filter(|&k| wanted(k)).collect();
         }
         if cells <= 4 * (BLOCK * BLOCK) as u32 {
-            let mut out: Vec<usize> = hex
-                .range(reach)
-                .filter_map(|h| self.unit_at(h))
-                .filter(|&k| wanted(k))
-                .collect();
+            let map = self.map();
+            let (c, r) = col_row(hex);
+            let mut out: Vec<usize> = Vec::new();
+            for &(dc, dr) in ring_offsets(reach, c) {
+                let (nc, nr) = (c + dc, r + dr);
+                if nc < 1 || nr < 1 || nc > map.width || nr > map.height {
+                    continue;
+                }
+                let cell = ((nr - 1) * map.width + (nc - 1)) as usize;
+                if let Some(k) = self.board.units[cell].checked_sub(1).map(usize::from) {
+                    if wanted(k) {
+                        out.push(k);
+                    }
+                }
+            }
             out.sort_unstable();
             return out;
         }

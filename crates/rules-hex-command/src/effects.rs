@@ -19,6 +19,8 @@ use volley_core::{Hex, Log, Side};
 /// Moves a unit's counter, keeping the board and objectives' holders up to date.
 pub fn relocate(s: &mut State, i: usize, to: Hex) {
     let (from, side) = (s.units[i].hex, s.units[i].side);
+    // Its zone of control leaves the old hex with it.
+    s.touch(i);
     s.board.lift(&s.setup.map, from, i, side);
     s.units[i].hex = to;
     s.board.place(&s.setup.map, to, i, side);

@@ -4,9 +4,12 @@
 //!
 //! Chapters and effects note what they change ([`Changes`]): a unit's state, or what stands
 //! in a hex. What a note reaches depends on the phase:
-//! - in movement and melee, a unit's steps, zones of control and melee targets depend only on
-//!   hexes within [`NEAR`] of it (a pass-through's far hex and the zones covering it), so a
-//!   change refreshes the side's units within that distance;
+//! - in movement and melee, a unit's steps and melee targets are its neighbouring hexes
+//!   (light infantry also look through a friend to the hex beyond, 5 f): a change of what
+//!   stands in a hex refreshes the side's units beside it (light infantry within two); a
+//!   unit's own change (facing, hits, fatigue, melee, rout…) can also move its zone of
+//!   control, which only blocks the units that may not melee (5.2; guns pushed by hand
+//!   included), so it refreshes those within two hexes and the rest beside it;
 //! - in a fire phase, a unit's shots depend on everything in range and on the lines of sight
 //!   to it: a change of place refreshes the side's units within [`FIRE_REACH`]; a change of
 //!   state refreshes that unit and the units that list it as a target (the ganging-up rule
@@ -17,6 +20,7 @@
 //! every-ruleset test, so a change that is not noted is caught.
 
 use crate::actions::{Count, HcAction, Sink};
+use crate::effects;
 use crate::game::{decider, unit_legal};
 use crate::state::{Phase, State};
 use crate::units::Arm;
@@ -25,12 +29,9 @@ use volley_core::{Action, Hex, Side};
 /// Actions kept per unit; a unit with more is listed afresh when asked.
 pub const SLOT: usize = 24;
 const OVERFLOW: u8 = u8::MAX;
-/// How far a change in movement or melee reaches (see the module's notes): a unit steps, or
-/// pushes its guns, into a neighbouring hex, open unless someone stands there or a zone of
-/// control covers it — and zones come from that hex's neighbours.
+/// How far a change in movement or melee reaches at most (see the module's notes): a zone of
+/// control lies one hex out, and blocks a step one hex further.
 pub const NEAR: u32 = 2;
-/// Light infantry also look through a friend to the hex beyond (5 f), one further.
-pub const NEAR_LIGHT: u32 = 3;
 /// How far a change of place reaches in a fire phase: the longest range on the firing chart.
 pub const FIRE_REACH: u32 = 10;
 
@@ -150,33 +151,32 @@ impl Listing {
         let fire = matches!(s.phase, Phase::NonPhasingFire | Phase::PhasingFire);
         let mut dirty: Vec<usize> = Vec::new();
         let mut places = changes.places;
-        if !fire {
-            places.extend(changes.units.iter().map(|&(_, hex)| hex));
-        }
         places.sort_unstable_by_key(|h| (h.x, h.y));
         places.dedup();
-        let reach = |k: usize| match s.units[k].arm {
-            _ if fire => FIRE_REACH,
-            Arm::LightInfantry => NEAR_LIGHT,
-            _ => NEAR,
-        };
-        if places.len() as u32 * 3 * NEAR_LIGHT * (NEAR_LIGHT + 1) > s.units.len() as u32 || fire {
-            // Fewer units than hexes to search around: one look at each unit.
+        if fire {
             dirty.extend((0..s.units.len()).filter(|&k| {
                 let u = &s.units[k];
                 u.side == side
                     && u.active()
                     && places
                         .iter()
-                        .any(|&h| u.hex.unsigned_distance_to(h) <= reach(k))
+                        .any(|&h| u.hex.unsigned_distance_to(h) <= FIRE_REACH)
             }));
         } else {
-            for hex in places {
-                let near = s.units_near(hex, NEAR_LIGHT, Some(side));
+            // A unit of this arm is blocked by zones of control (5.2), or pushes guns.
+            let zone_bound = |k: usize| !effects::moving_arm(&s.units[k]).can_melee();
+            let near = |hex: Hex, far: &dyn Fn(usize) -> bool, dirty: &mut Vec<usize>| {
                 dirty.extend(
-                    near.into_iter()
-                        .filter(|&k| s.units[k].hex.unsigned_distance_to(hex) <= reach(k)),
+                    s.units_near(hex, NEAR, Some(side))
+                        .into_iter()
+                        .filter(|&k| s.units[k].hex.unsigned_distance_to(hex) <= 1 || far(k)),
                 );
+            };
+            for &hex in &places {
+                near(hex, &|k| s.units[k].arm == Arm::LightInfantry, &mut dirty);
+            }
+            for &(_, hex) in &changes.units {
+                near(hex, &zone_bound, &mut dirty);
             }
         }
         for &(j, hex) in &changes.units {
