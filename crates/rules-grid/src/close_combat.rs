@@ -1,38 +1,57 @@
 //! Close Combat: attacks on adjacent enemies (points 1-2 and the modifiers), cavalry evading
 //! infantry (4), and occupying a vacated tile (5). Withdrawal (3) is a move: movement.rs.
 
-use crate::game::{GridGame, Phase, Scored};
+use crate::game::{GridGame, Modifier, Phase, Refusal, Scored};
 use crate::rule;
 use crate::terrain;
 use crate::tiles::{self, Aspect};
 use crate::unit_data::{hits_for, Kind};
 use volley_core::geometry::label;
 use volley_core::map::Grid;
-use volley_core::{Dice, Event, Hex, Illegal};
+use volley_core::{Dice, Event, Hex, Log};
 
 impl GridGame {
-    pub fn check_attack(&self, unit: usize, at: Hex) -> Result<(), Illegal> {
+    pub fn check_attack<R: Refusal>(&self, unit: usize, at: Hex) -> Result<(), R> {
+        self.check_may_attack::<R>(unit)?;
+        self.check_attack_at(unit, at)
+    }
+
+    /// Whether `unit` may make its close combat attack now, on anyone.
+    pub fn check_may_attack<R: Refusal>(&self, unit: usize) -> Result<(), R> {
         if self.phase != Phase::CloseCombat {
-            return Err(Illegal::new(format!(
-                "close combat is fought in the close combat phase; it is the {}",
-                self.phase_name()
-            )));
+            return Err(R::because(|| {
+                format!(
+                    "close combat is fought in the close combat phase; it is the {}",
+                    self.phase_name()
+                )
+            }));
         }
-        let u = self.own_unit(unit)?;
+        let u = self.own_unit::<R>(unit)?;
         if u.turn.attacked {
-            return Err(Illegal::new(format!(
-                "{} has already made its close combat attack this turn",
-                u.id
-            )));
+            return Err(R::because(|| {
+                format!(
+                    "{} has already made its close combat attack this turn",
+                    u.id
+                )
+            }));
         }
+        Ok(())
+    }
+
+    /// Whether `unit`, free to attack, may attack the tile `at`: an enemy beside it, ahead of
+    /// it, that it did not withdraw from.
+    pub fn check_attack_at<R: Refusal>(&self, unit: usize, at: Hex) -> Result<(), R> {
+        let u = &self.units[unit];
         let target = self
             .enemy_at(at, u.side)
-            .ok_or_else(|| Illegal::new(format!("no enemy unit at {}", label(at))))?;
+            .ok_or_else(|| R::because(|| format!("no enemy unit at {}", label(at))))?;
         if !tiles::adjacent(self.grid(), u.tile, at) {
-            return Err(Illegal::new(format!(
-                "{} is not next to {} (Close Combat 1)",
-                self.units[target].id, u.id
-            )));
+            return Err(R::because(|| {
+                format!(
+                    "{} is not next to {} (Close Combat 1)",
+                    self.units[target].id, u.id
+                )
+            }));
         }
         // On squares a unit attacks only across the side it faces; on hexes across its three
         // front hexsides.
@@ -41,16 +60,20 @@ impl GridGame {
             Grid::Hex => tiles::in_front_arc(self.grid(), u.tile, u.heading, at),
         };
         if !in_front {
-            return Err(Illegal::new(format!(
-                "{} does not face {}; units attack to their front",
-                u.id, self.units[target].id
-            )));
+            return Err(R::because(|| {
+                format!(
+                    "{} does not face {}; units attack to their front",
+                    u.id, self.units[target].id
+                )
+            }));
         }
         if u.turn.withdrew_from.contains(&target) {
-            return Err(Illegal::new(format!(
-                "{} withdrew from {} this turn and may not attack it (Close Combat 3)",
-                u.id, self.units[target].id
-            )));
+            return Err(R::because(|| {
+                format!(
+                    "{} withdrew from {} this turn and may not attack it (Close Combat 3)",
+                    u.id, self.units[target].id
+                )
+            }));
         }
         Ok(())
     }
@@ -63,138 +86,149 @@ impl GridGame {
                 .turn
                 .contact
                 .filter(|_| u.alive() && u.side == self.phasing())?;
-            self.check_attack(i, self.units[enemy].tile)
+            self.check_attack::<()>(i, self.units[enemy].tile)
                 .ok()
                 .map(|_| (i, enemy))
         })
     }
 
-    pub fn check_close_combat_may_end(&self) -> Result<(), Illegal> {
+    pub fn check_close_combat_may_end<R: Refusal>(&self) -> Result<(), R> {
         match self.owed_attack() {
-            Some((u, e)) => Err(Illegal::new(format!(
-                "{} moved into contact with {} and must attack it (Close Combat 1)",
-                self.units[u].id, self.units[e].id
-            ))),
+            Some((u, e)) => Err(R::because(|| {
+                format!(
+                    "{} moved into contact with {} and must attack it (Close Combat 1)",
+                    self.units[u].id, self.units[e].id
+                )
+            })),
             None => Ok(()),
         }
     }
 
-    pub fn do_attack(&mut self, unit: usize, at: Hex, dice: &mut dyn Dice) -> Vec<Event> {
+    pub fn do_attack(&mut self, unit: usize, at: Hex, dice: &mut dyn Dice, log: &mut Log) {
         let target = self
             .enemy_at(at, self.units[unit].side)
             .expect("checked: an enemy there");
         let (u, t) = (&self.units[unit], &self.units[target]);
         if u.kind.is_infantry() && t.kind == Kind::Cavalry && self.may_evade(target) {
+            log.add(|| {
+                Event::new(
+                    "evade",
+                    rule("Close Combat 4"),
+                    format!(
+                        "{} ({}) attacks {} (cavalry); the cavalry may withdraw one tile or stand.",
+                        u.id,
+                        u.kind.name(),
+                        t.id
+                    ),
+                )
+                .side(t.side)
+                .units([u.id.clone(), t.id.clone()])
+            });
             self.evade = Some((unit, target));
-            return vec![Event::new(
-                "evade",
-                rule("Close Combat 4"),
-                format!(
-                    "{} ({}) attacks {} (cavalry); the cavalry may withdraw one tile or stand.",
-                    u.id,
-                    u.kind.name(),
-                    t.id
-                ),
-            )
-            .side(t.side)
-            .units([u.id.clone(), t.id.clone()])];
+            return;
         }
-        self.resolve_attack(unit, target, dice)
+        self.resolve_attack(unit, target, dice, log);
     }
 
     fn may_evade(&self, cavalry: usize) -> bool {
-        tiles::neighbours(self.map(), self.units[cavalry].tile)
+        self.beside(self.units[cavalry].tile)
             .iter()
-            .any(|(_, to)| self.check_fall_back(cavalry, *to).is_ok())
+            .any(|b| self.check_fall_back::<()>(cavalry, b.tile).is_ok())
     }
 
-    pub fn check_stand(&self, unit: usize) -> Result<(), Illegal> {
+    pub fn check_stand<R: Refusal>(&self, unit: usize) -> Result<(), R> {
         match self.evade {
             Some((_, cavalry)) if cavalry == unit => Ok(()),
-            _ => Err(Illegal::new(
-                "standing is the answer of cavalry attacked by infantry (Close Combat 4)",
-            )),
+            _ => Err(R::because(|| {
+                "standing is the answer of cavalry attacked by infantry (Close Combat 4)"
+            })),
         }
     }
 
-    pub fn do_stand(&mut self, _unit: usize, dice: &mut dyn Dice) -> Vec<Event> {
+    pub fn do_stand(&mut self, _unit: usize, dice: &mut dyn Dice, log: &mut Log) {
         let (attacker, cavalry) = self.evade.take().expect("checked: a pending evade");
-        let mut events = vec![Event::new(
-            "stand",
-            rule("Close Combat 4"),
-            format!("{} stands to meet the attack.", self.units[cavalry].id),
-        )
-        .side(self.units[cavalry].side)];
-        events.extend(self.resolve_attack(attacker, cavalry, dice));
-        events
+        let c = &self.units[cavalry];
+        log.add(|| {
+            Event::new(
+                "stand",
+                rule("Close Combat 4"),
+                format!("{} stands to meet the attack.", c.id),
+            )
+            .side(c.side)
+        });
+        self.resolve_attack(attacker, cavalry, dice, log);
     }
 
-    pub fn do_evade(&mut self, cavalry: usize, to: Hex) -> Vec<Event> {
+    pub fn do_evade(&mut self, cavalry: usize, to: Hex, log: &mut Log) {
         let (attacker, _) = self.evade.take().expect("checked: a pending evade");
         let from = self.units[cavalry].tile;
-        self.units[cavalry].tile = to;
+        self.relocate(cavalry, to);
         self.units[attacker].turn.attacked = true;
         self.units[attacker].turn.contact = None;
         self.attacks.push((attacker, cavalry, from));
-        let c = &self.units[cavalry];
-        vec![Event::new(
-            "withdraw",
-            rule("Close Combat 4"),
-            format!(
-                "{} withdraws from {} to {} before {}'s attack.",
-                c.id,
-                label(from),
-                label(to),
-                self.units[attacker].id
-            ),
-        )
-        .side(c.side)
-        .units([c.id.clone()])]
+        let (c, a) = (&self.units[cavalry], &self.units[attacker]);
+        log.add(|| {
+            Event::new(
+                "withdraw",
+                rule("Close Combat 4"),
+                format!(
+                    "{} withdraws from {} to {} before {}'s attack.",
+                    c.id,
+                    label(from),
+                    label(to),
+                    a.id
+                ),
+            )
+            .side(c.side)
+            .units([c.id.clone()])
+        });
     }
 
-    fn resolve_attack(&mut self, unit: usize, target: usize, dice: &mut dyn Dice) -> Vec<Event> {
+    fn resolve_attack(&mut self, unit: usize, target: usize, dice: &mut dyn Dice, log: &mut Log) {
         let (u, t) = (&self.units[unit], &self.units[target]);
-        let mut modifiers: Vec<(i32, String)> = Vec::new();
+        let mut modifiers: Vec<(i32, Modifier)> = Vec::new();
         if let Some(c) = self.commander_near(unit) {
-            modifiers.push((1, format!("commander {}", c.id)));
+            modifiers.push((1, Modifier::Commander(c.id.as_str())));
         }
         let aspect = tiles::aspect(self.grid(), t.tile, t.heading, u.tile);
         if aspect != Aspect::Front {
-            modifiers.push((1, format!("{} attack", aspect.name())));
+            modifiers.push((1, Modifier::Aspect(aspect)));
         }
         let (high, low) = (self.map().elevation(u.tile), self.map().elevation(t.tile));
         if high > low {
-            modifiers.push((1, "attacking downhill".into()));
+            modifiers.push((1, Modifier::Downhill));
         } else if high < low {
-            modifiers.push((-1, "attacking uphill".into()));
+            modifiers.push((-1, Modifier::Uphill));
         }
         let ground = self.map().terrain(t.tile);
         if terrain::is_close(ground) {
-            modifiers.push((-1, format!("attacking into {}", ground.name())));
+            modifiers.push((-1, Modifier::Into(ground)));
         }
         let (a, b) = (dice.roll(6), dice.roll(6));
         let total = (a + b) as i32 + modifiers.iter().map(|m| m.0).sum::<i32>();
         let hits = hits_for(&self.setup.data.profile(u.kind).close, total);
-        let event = Event::new(
-            "attack",
-            rule("Close Combat Process 4"),
-            format!(
-                "{} ({}) attacks {} ({}) at {}: rolled {a}+{b}{} = {total} on the {} close combat table: {hits} hit{}.",
-                u.id,
-                u.kind.name(),
-                t.id,
-                t.kind.name(),
-                label(t.tile),
-                modifiers
-                    .iter()
-                    .map(|(v, why)| format!(" {v:+} {why}"))
-                    .collect::<String>(),
-                u.kind.name(),
-                if hits == 1 { "" } else { "s" }
-            ),
-        )
-        .side(u.side)
-        .units([u.id.clone(), t.id.clone()]);
+        log.add(|| {
+            Event::new(
+                "attack",
+                rule("Close Combat Process 4"),
+                format!(
+                    "{} ({}) attacks {} ({}) at {}: rolled {a}+{b}{} = {total} on the {} close combat table: {hits} hit{}.",
+                    u.id,
+                    u.kind.name(),
+                    t.id,
+                    t.kind.name(),
+                    label(t.tile),
+                    modifiers
+                        .iter()
+                        .map(|(v, why)| format!(" {v:+} {why}"))
+                        .collect::<String>(),
+                    u.kind.name(),
+                    if hits == 1 { "" } else { "s" }
+                ),
+            )
+            .side(u.side)
+            .units([u.id.clone(), t.id.clone()])
+        });
         let tile = t.tile;
         let attacker = &mut self.units[unit];
         attacker.turn.attacked = true;
@@ -208,7 +242,6 @@ impl GridGame {
                 hits,
             });
         }
-        vec![event]
     }
 
     /// After the hits are resolved: attackers whose enemy was destroyed or fell back may
@@ -227,38 +260,42 @@ impl GridGame {
         }
     }
 
-    pub fn check_occupy(&self, unit: usize, to: Hex) -> Result<(), Illegal> {
+    pub fn check_occupy<R: Refusal>(&self, unit: usize, to: Hex) -> Result<(), R> {
         if self.phase != Phase::Advance || !self.advances.contains(&(unit, to)) {
-            return Err(Illegal::new(format!(
-                "only an attacker whose enemy left {} in this close combat may occupy it (Close Combat 5)",
-                label(to)
-            )));
+            return Err(R::because(|| {
+                format!(
+                    "only an attacker whose enemy left {} in this close combat may occupy it (Close Combat 5)",
+                    label(to)
+                )
+            }));
         }
         if self.occupant(to, None).is_some() {
-            return Err(Illegal::new(format!("{} is already occupied", label(to))));
+            return Err(R::because(|| format!("{} is already occupied", label(to))));
         }
         Ok(())
     }
 
-    pub fn do_occupy(&mut self, unit: usize, to: Hex) -> Vec<Event> {
+    pub fn do_occupy(&mut self, unit: usize, to: Hex, log: &mut Log) {
         let grid = self.grid();
-        let u = &mut self.units[unit];
-        let from = u.tile;
-        u.heading = tiles::heading_towards(grid, from, to).expect("it attacked across this side");
-        u.tile = to;
+        let from = self.units[unit].tile;
+        self.units[unit].heading =
+            tiles::heading_towards(grid, from, to).expect("it attacked across this side");
+        self.relocate(unit, to);
         self.advances.retain(|(a, _)| *a != unit);
         let u = &self.units[unit];
-        vec![Event::new(
-            "occupy",
-            rule("Close Combat 5"),
-            format!(
-                "{} advances from {} into the vacated tile {}.",
-                u.id,
-                label(from),
-                label(to)
-            ),
-        )
-        .side(u.side)
-        .units([u.id.clone()])]
+        log.add(|| {
+            Event::new(
+                "occupy",
+                rule("Close Combat 5"),
+                format!(
+                    "{} advances from {} into the vacated tile {}.",
+                    u.id,
+                    label(from),
+                    label(to)
+                ),
+            )
+            .side(u.side)
+            .units([u.id.clone()])
+        });
     }
 }

@@ -3,15 +3,18 @@
 
 use crate::action::Order;
 use crate::terrain::Going;
-use crate::tiles::{self, Heading};
+use crate::tiles::{self, Aspect, Beside, Heading, Neighbourhood, Surroundings};
 use crate::unit_data::{Kind, UnitData};
 use crate::{rule, ID};
+use std::fmt;
+use std::ops::ControlFlow;
 use std::sync::Arc;
 use volley_core::geometry::{label, parse_label};
-use volley_core::map::{Grid, Map, MapView};
+use volley_core::map::{Cell, Grid, Map, MapView, Terrain};
 use volley_core::view::View;
 use volley_core::{
-    reach_by_steps, Action, ActionInfo, Dice, Event, Game, Hex, Illegal, Name, Outcome, Reach, Side,
+    reach_by_steps, Action, ActionInfo, Dice, Event, Game, Hex, Illegal, Log, Name, Outcome, Reach,
+    Side,
 };
 
 /// How far (in tiles) a commander rides to attach to another unit, or to escape when the unit
@@ -42,6 +45,7 @@ pub struct Setup {
     pub first_player: Option<Side>,
     pub cover_fire: CoverFire,
     pub objectives: Vec<Objective>,
+    pub neighbourhood: Neighbourhood,
 }
 
 #[derive(Clone, Debug)]
@@ -120,6 +124,81 @@ pub struct Scored {
     pub hits: u8,
 }
 
+/// Why an attack's 2d6 is modified, in the words its event gives.
+pub enum Modifier<'a> {
+    Commander(&'a str),
+    Aspect(Aspect),
+    Downhill,
+    Uphill,
+    /// Close combat into forest or a built-up area.
+    Into(Terrain),
+    /// Artillery firing again into the tile it fired into last game-turn.
+    SameTileAgain,
+    /// A ranged target in cover.
+    Cover(Terrain),
+}
+
+impl fmt::Display for Modifier<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Modifier::Commander(id) => write!(f, "commander {id}"),
+            Modifier::Aspect(aspect) => write!(f, "{} attack", aspect.name()),
+            Modifier::Downhill => f.write_str("attacking downhill"),
+            Modifier::Uphill => f.write_str("attacking uphill"),
+            Modifier::Into(ground) => write!(f, "attacking into {}", ground.name()),
+            Modifier::SameTileAgain => f.write_str("fired into the same tile last turn"),
+            Modifier::Cover(ground) => write!(f, "target in cover ({})", ground.name()),
+        }
+    }
+}
+
+/// The phase of a game in words: "red movement (1 of 4 units moved)".
+pub struct PhaseName<'a>(&'a GridGame);
+
+impl fmt::Display for PhaseName<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let g = self.0;
+        if g.outcome.is_some() {
+            return f.write_str("game over");
+        }
+        let side = g.phasing();
+        match g.phase {
+            Phase::Movement => write!(
+                f,
+                "{side} movement ({} of {} units moved)",
+                g.moved_units,
+                g.rolls[side.index()]
+            ),
+            Phase::Ranged => write!(f, "{side} ranged attacks"),
+            Phase::CloseCombat => write!(f, "{side} close combat"),
+            Phase::Advance => write!(f, "{side} advance after close combat"),
+        }
+    }
+}
+
+/// A rule's refusal of an order. `apply` needs the sentence that says why (an [`Illegal`]);
+/// listing the legal orders only needs to know that one is refused, so there it is `()` and
+/// the sentence is never written. The checks are written once, generic over the two.
+pub trait Refusal {
+    fn because<S: Into<String>>(why: impl FnOnce() -> S) -> Self;
+}
+
+impl Refusal for Illegal {
+    fn because<S: Into<String>>(why: impl FnOnce() -> S) -> Illegal {
+        Illegal::new(why())
+    }
+}
+
+impl Refusal for () {
+    fn because<S: Into<String>>(_: impl FnOnce() -> S) {}
+}
+
+/// Where a listing of legal orders sends each one; `Break` ends the listing early, for a
+/// caller that only asks whether there is one.
+pub trait Take: FnMut(Order) -> ControlFlow<()> {}
+
+impl<F: FnMut(Order) -> ControlFlow<()>> Take for F {}
+
 #[derive(Clone, Debug)]
 pub struct GridGame {
     pub setup: Arc<Setup>,
@@ -147,9 +226,47 @@ pub struct GridGame {
     /// Tiles attackers may occupy now.
     pub advances: Vec<(usize, Hex)>,
     pub outcome: Option<Outcome>,
+    /// Per map cell ([`Map::index`]), the keys of the units in play there, in key order (two
+    /// only while cavalry passes through a friend). Who stands in a tile is asked for every
+    /// tile a unit might step into; this answers without a walk over the armies. Kept by
+    /// [`GridGame::relocate`] and [`GridGame::unlist`].
+    in_tile: Vec<Vec<usize>>,
+    /// The legal actions of the position as it stands, listed once when play reaches it:
+    /// whether a phase ends by itself is decided by listing them anyway, and every decision
+    /// asks for them. Kept by [`GridGame::advance_phases`], which ends every change.
+    legal: Vec<Action>,
 }
 
 impl GridGame {
+    /// A game set up and not yet started.
+    pub fn new(setup: Setup, units: Vec<Unit>, commanders: Vec<Commander>) -> GridGame {
+        let mut in_tile = vec![Vec::new(); setup.map.cell_count()];
+        for (i, u) in units.iter().enumerate() {
+            in_tile[cell(&setup.map, u.tile)].push(i);
+        }
+        GridGame {
+            setup: Arc::new(setup),
+            units,
+            commanders,
+            started: false,
+            turn: 1,
+            order: [Side::Red, Side::Blue],
+            player_turn: 0,
+            phase: Phase::Movement,
+            rolls: [0, 0],
+            moved_units: 0,
+            mover: None,
+            facing_choice: None,
+            evade: None,
+            scored: Vec::new(),
+            attacks: Vec::new(),
+            advances: Vec::new(),
+            outcome: None,
+            in_tile,
+            legal: Vec::new(),
+        }
+    }
+
     pub fn grid(&self) -> Grid {
         self.setup.map.grid
     }
@@ -162,34 +279,72 @@ impl GridGame {
         self.order[self.player_turn]
     }
 
-    pub fn unit(&self, index: usize) -> Result<&Unit, Illegal> {
+    pub fn unit<R: Refusal>(&self, index: usize) -> Result<&Unit, R> {
         self.units
             .get(index)
             .filter(|u| u.alive())
-            .ok_or_else(|| Illegal::new("no such unit in play"))
+            .ok_or_else(|| R::because(|| "no such unit in play"))
     }
 
     /// A unit of the side to play, in play.
-    pub fn own_unit(&self, index: usize) -> Result<&Unit, Illegal> {
-        let u = self.unit(index)?;
+    pub fn own_unit<R: Refusal>(&self, index: usize) -> Result<&Unit, R> {
+        let u = self.unit::<R>(index)?;
         if u.side != self.phasing() {
-            return Err(Illegal::new(format!(
-                "{} is {}'s; it is {}'s player-turn",
-                u.id,
-                u.side,
-                self.phasing()
-            )));
+            return Err(R::because(|| {
+                format!(
+                    "{} is {}'s; it is {}'s player-turn",
+                    u.id,
+                    u.side,
+                    self.phasing()
+                )
+            }));
         }
         Ok(u)
     }
 
     /// The unit in a tile, other than `except` (a unit passing through shares a tile).
     pub fn occupant(&self, tile: Hex, except: Option<usize>) -> Option<usize> {
-        self.units
+        self.map()
+            .index(tile)
+            .and_then(|c| self.occupant_in(c, except))
+    }
+
+    /// The unit in a map cell, other than `except`.
+    pub fn occupant_in(&self, cell: usize, except: Option<usize>) -> Option<usize> {
+        self.in_tile[cell]
             .iter()
-            .enumerate()
-            .find(|(i, u)| u.alive() && u.tile == tile && Some(*i) != except)
-            .map(|(i, _)| i)
+            .copied()
+            .find(|&i| Some(i) != except)
+    }
+
+    /// The ground of a tile on the map and the tiles beside it.
+    pub fn around(&self, tile: Hex) -> &Surroundings {
+        self.setup.neighbourhood.of_cell(cell(self.map(), tile))
+    }
+
+    /// The tiles beside a tile on the map.
+    pub fn beside(&self, tile: Hex) -> &[Beside] {
+        &self.around(tile).beside
+    }
+
+    /// The terrain and elevation of a tile on the map.
+    pub fn ground(&self, tile: Hex) -> Cell {
+        self.around(tile).ground
+    }
+
+    /// Moves a unit in play to another tile of the map.
+    pub fn relocate(&mut self, unit: usize, to: Hex) {
+        self.unlist(unit);
+        self.units[unit].tile = to;
+        let keys = &mut self.in_tile[cell(&self.setup.map, to)];
+        let at = keys.partition_point(|&k| k < unit);
+        keys.insert(at, unit);
+    }
+
+    /// Takes a unit out of its tile's list: it is moving, or it has been removed from play.
+    pub fn unlist(&mut self, unit: usize) {
+        let keys = &mut self.in_tile[cell(&self.setup.map, self.units[unit].tile)];
+        keys.retain(|&k| k != unit);
     }
 
     pub fn enemy_at(&self, tile: Hex, side: Side) -> Option<usize> {
@@ -197,26 +352,36 @@ impl GridGame {
             .filter(|i| self.units[*i].side != side)
     }
 
+    /// The enemy of `side` in a map cell, if any.
+    pub fn enemy_in(&self, cell: usize, side: Side) -> Option<usize> {
+        self.occupant_in(cell, None)
+            .filter(|i| self.units[*i].side != side)
+    }
+
     /// Enemy units sharing a side with `tile`, with the side each lies across.
-    pub fn enemies_beside(&self, tile: Hex, side: Side) -> Vec<(Heading, usize)> {
-        tiles::neighbours(self.map(), tile)
-            .into_iter()
-            .filter_map(|(h, t)| self.enemy_at(t, side).map(|e| (h, e)))
-            .collect()
+    pub fn enemies_beside(
+        &self,
+        tile: Hex,
+        side: Side,
+    ) -> impl Iterator<Item = (Heading, usize)> + '_ {
+        self.beside(tile)
+            .iter()
+            .filter_map(move |b| self.enemy_in(b.cell, side).map(|e| (b.heading, e)))
     }
 
     /// The enemies a unit is engaged with: those that attacked it in close combat in the
     /// opponent's last player-turn and are still beside it (Close Combat 3).
-    pub fn engaged_with(&self, index: usize) -> Vec<usize> {
+    pub fn engaged_with(&self, index: usize) -> impl Iterator<Item = usize> + '_ {
         let u = &self.units[index];
-        u.attacked_by
-            .iter()
-            .copied()
-            .filter(|e| {
-                let e = &self.units[*e];
-                e.alive() && tiles::adjacent(self.grid(), u.tile, e.tile)
-            })
-            .collect()
+        u.attacked_by.iter().copied().filter(move |e| {
+            let e = &self.units[*e];
+            e.alive() && tiles::adjacent(self.grid(), u.tile, e.tile)
+        })
+    }
+
+    /// Whether a unit is engaged with any enemy (see `engaged_with`).
+    pub fn is_engaged(&self, index: usize) -> bool {
+        self.engaged_with(index).next().is_some()
     }
 
     /// Whether a friendly commander is attached to the unit or to a unit beside it (the +1 of
@@ -241,90 +406,155 @@ impl GridGame {
         heading.name(self.grid())
     }
 
-    /// Everything the side to decide might do now, before the rules are checked.
-    fn candidates(&self) -> Vec<Order> {
-        let mut out = Vec::new();
+    /// Offers `take` each legal order of the side to decide: every unit's own orders, then
+    /// the commanders' rides, the occupations of vacated tiles, and `end`.
+    fn each_order(&self, take: &mut impl Take) -> ControlFlow<()> {
+        for unit in 0..self.units.len() {
+            self.unit_orders(unit, take)?;
+        }
+        for commander in 0..self.commanders.len() {
+            self.rides(commander, 0..self.units.len(), take)?;
+        }
+        for &(unit, to) in &self.advances {
+            self.offer(Order::Occupy { unit, to }, take)?;
+        }
+        self.offer(Order::End, take)
+    }
+
+    /// Offers `take` each legal order `describe` puts down to one unit, in the order of the
+    /// full listing: its own orders, the commanders' rides to it, its occupation of a tile.
+    fn orders_of(&self, unit: usize, take: &mut impl Take) -> ControlFlow<()> {
+        self.unit_orders(unit, take)?;
+        for commander in 0..self.commanders.len() {
+            self.rides(commander, [unit], take)?;
+        }
+        for &(_, to) in self.advances.iter().filter(|(u, _)| *u == unit) {
+            self.offer(Order::Occupy { unit, to }, take)?;
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// Offers `take` the legal orders a unit gives itself: the cavalry's answer to an attack
+    /// it may evade; else, by phase, its steps, withdrawals and facings, its ranged attacks or
+    /// its close combat attacks. Only what it might do is asked about, each by its check.
+    fn unit_orders(&self, unit: usize, take: &mut impl Take) -> ControlFlow<()> {
+        let u = &self.units[unit];
+        if !u.alive() || Some(u.side) != self.to_decide() {
+            return ControlFlow::Continue(());
+        }
         if let Some((_, cavalry)) = self.evade {
-            let tile = self.units[cavalry].tile;
-            out.push(Order::Stand { unit: cavalry });
-            for (_, to) in tiles::neighbours(self.map(), tile) {
-                out.push(Order::Withdraw { unit: cavalry, to });
+            if unit == cavalry {
+                self.offer(Order::Stand { unit }, take)?;
+                for b in self.beside(u.tile) {
+                    self.offer(Order::Withdraw { unit, to: b.tile }, take)?;
+                }
             }
-            return out;
+            return ControlFlow::Continue(());
         }
-        let side = self.phasing();
-        for (i, u) in self.units.iter().enumerate() {
-            if !u.alive() || u.side != side {
-                continue;
+        // What lets the unit act at all is asked once; then each tile, side or enemy.
+        match self.phase {
+            Phase::Movement => {
+                // A unit that met more than one enemy may only turn to one of them; any other
+                // must be free to move before it steps, withdraws or turns.
+                if self.facing_choice != Some(unit) {
+                    if self.check_may_move::<()>(unit).is_err() {
+                        return ControlFlow::Continue(());
+                    }
+                    // Units held in close combat before they move may withdraw; the rest step
+                    // (check_may_withdraw, check_may_step).
+                    let held = !u.turn.moving && self.is_engaged(unit);
+                    let here = self.around(u.tile);
+                    for next in &here.beside {
+                        if held && self.check_fall_back::<()>(unit, next.tile).is_ok() {
+                            take(Order::Withdraw {
+                                unit,
+                                to: next.tile,
+                            })?;
+                        }
+                        if !held && self.check_step_across::<()>(unit, here, next).is_ok() {
+                            take(Order::Move {
+                                unit,
+                                to: next.tile,
+                            })?;
+                        }
+                    }
+                }
+                for heading in self.turns(unit) {
+                    take(Order::Face { unit, heading })?;
+                }
             }
-            match self.phase {
-                Phase::Movement => {
-                    for (_, to) in tiles::neighbours(self.map(), u.tile) {
-                        out.push(Order::Move { unit: i, to });
-                        out.push(Order::Withdraw { unit: i, to });
-                    }
-                    for heading in Heading::all(self.grid()) {
-                        out.push(Order::Face { unit: i, heading });
-                    }
-                }
-                Phase::Ranged => {
-                    for e in self.units.iter().filter(|e| e.alive() && e.side != side) {
-                        out.push(Order::Fire {
-                            unit: i,
-                            at: e.tile,
-                        });
-                    }
-                }
-                Phase::CloseCombat => {
-                    for (_, e) in self.enemies_beside(u.tile, side) {
-                        out.push(Order::Attack {
-                            unit: i,
-                            at: self.units[e].tile,
-                        });
-                    }
-                }
-                Phase::Advance => {}
-            }
-        }
-        if self.phase == Phase::Movement {
-            for (c, cmd) in self.commanders.iter().enumerate() {
-                if cmd.side == side && cmd.with.is_some() {
-                    for (i, u) in self.units.iter().enumerate() {
-                        if u.alive() && u.side == side {
-                            out.push(Order::Attach {
-                                commander: c,
-                                unit: i,
-                            });
+            Phase::Ranged => {
+                if self.check_may_fire::<()>(unit).is_ok() {
+                    for e in self.units.iter().filter(|e| e.alive() && e.side != u.side) {
+                        if self.check_target::<()>(unit, e.tile).is_ok() {
+                            take(Order::Fire { unit, at: e.tile })?;
                         }
                     }
                 }
             }
+            Phase::CloseCombat => {
+                if self.check_may_attack::<()>(unit).is_ok() {
+                    for (_, e) in self.enemies_beside(u.tile, u.side) {
+                        let at = self.units[e].tile;
+                        if self.check_attack_at::<()>(unit, at).is_ok() {
+                            take(Order::Attack { unit, at })?;
+                        }
+                    }
+                }
+            }
+            Phase::Advance => {}
         }
-        if self.phase == Phase::Advance {
-            out.extend(
-                self.advances
-                    .iter()
-                    .map(|&(unit, to)| Order::Occupy { unit, to }),
-            );
+        ControlFlow::Continue(())
+    }
+
+    /// Whether the phasing side is the one to decide: the game is under way and no enemy is
+    /// answering an attack (what `check` asks of every order but the answer).
+    fn phasing_decides(&self) -> bool {
+        self.started && self.outcome.is_none() && self.evade.is_none()
+    }
+
+    /// Offers `take` a commander's rides to those of `units` the rules allow it to ride to.
+    fn rides(
+        &self,
+        commander: usize,
+        units: impl IntoIterator<Item = usize>,
+        take: &mut impl Take,
+    ) -> ControlFlow<()> {
+        if !self.phasing_decides() || self.check_may_ride::<()>(commander).is_err() {
+            return ControlFlow::Continue(());
         }
-        out.push(Order::End);
-        out
+        for unit in units {
+            if self.check_ride_to::<()>(commander, unit).is_ok() {
+                take(Order::Attach { commander, unit })?;
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// Offers `take` an order if the rules allow it.
+    fn offer(&self, order: Order, take: &mut impl Take) -> ControlFlow<()> {
+        match self.check::<()>(order) {
+            Ok(()) => take(order),
+            Err(()) => ControlFlow::Continue(()),
+        }
     }
 
     /// Checks an order against the rules; `Err` says which rule refuses it.
-    pub fn check(&self, order: Order) -> Result<(), Illegal> {
+    pub fn check<R: Refusal>(&self, order: Order) -> Result<(), R> {
         if !self.started {
-            return Err(Illegal::new("the game has not started"));
+            return Err(R::because(|| "the game has not started"));
         }
         if let Some(o) = &self.outcome {
-            return Err(Illegal::new(format!("the game is over: {}", o.reason)));
+            return Err(R::because(|| format!("the game is over: {}", o.reason)));
         }
         if let Some((a, d)) = self.evade {
             if !matches!(order, Order::Stand { .. } | Order::Withdraw { .. }) {
-                return Err(Illegal::new(format!(
-                    "{} must first choose to withdraw from {}'s attack or stand (Close Combat 4)",
-                    self.units[d].id, self.units[a].id
-                )));
+                return Err(R::because(|| {
+                    format!(
+                        "{} must first choose to withdraw from {}'s attack or stand (Close Combat 4)",
+                        self.units[d].id, self.units[a].id
+                    )
+                }));
             }
         }
         match order {
@@ -340,7 +570,7 @@ impl GridGame {
         }
     }
 
-    fn check_end(&self) -> Result<(), Illegal> {
+    fn check_end<R: Refusal>(&self) -> Result<(), R> {
         match self.phase {
             Phase::Movement => self.check_movement_may_end(),
             Phase::CloseCombat => self.check_close_combat_may_end(),
@@ -348,90 +578,103 @@ impl GridGame {
         }
     }
 
-    fn perform(&mut self, order: Order, dice: &mut dyn Dice) -> Vec<Event> {
+    /// Carries out an order already checked, then the phases that end by themselves, writing
+    /// the events to `log`.
+    fn perform(&mut self, order: Order, dice: &mut dyn Dice, log: &mut Log) {
         match order {
-            Order::Move { unit, to } => self.do_move(unit, to),
-            Order::Face { unit, heading } => self.do_face(unit, heading),
-            Order::Withdraw { unit, to } => self.do_withdraw(unit, to),
-            Order::Stand { unit } => self.do_stand(unit, dice),
-            Order::Attach { commander, unit } => self.do_attach(commander, unit),
-            Order::Fire { unit, at } => self.do_fire(unit, at, dice),
-            Order::Attack { unit, at } => self.do_attack(unit, at, dice),
-            Order::Occupy { unit, to } => self.do_occupy(unit, to),
-            Order::End => self.end_phase(dice),
+            Order::Move { unit, to } => self.do_move(unit, to, log),
+            Order::Face { unit, heading } => self.do_face(unit, heading, log),
+            Order::Withdraw { unit, to } => self.do_withdraw(unit, to, log),
+            Order::Stand { unit } => self.do_stand(unit, dice, log),
+            Order::Attach { commander, unit } => self.do_attach(commander, unit, log),
+            Order::Fire { unit, at } => self.do_fire(unit, at, dice, log),
+            Order::Attack { unit, at } => self.do_attack(unit, at, dice, log),
+            Order::Occupy { unit, to } => self.do_occupy(unit, to, log),
+            Order::End => self.end_phase(dice, log),
         }
+        self.advance_phases(dice, log);
+    }
+
+    /// Every legal action now, written into `out` (cleared first).
+    fn list_legal(&self, out: &mut Vec<Action>) {
+        out.clear();
+        let listing = self.each_order(&mut |o| {
+            out.push(o.pack());
+            ControlFlow::Continue(())
+        });
+        debug_assert!(listing.is_continue(), "nothing ends a full listing early");
     }
 
     /// Whether the side to decide has anything to do but end the phase.
     fn has_choice(&self) -> bool {
-        self.candidates()
-            .into_iter()
-            .any(|o| o != Order::End && self.check(o).is_ok())
+        let end = Order::End.pack();
+        self.legal.iter().any(|&a| a != end)
     }
 
-    /// Phases advance by themselves when the only thing left to do is to end them.
-    fn advance_phases(&mut self, dice: &mut dyn Dice) -> Vec<Event> {
-        let mut events = Vec::new();
-        while self.outcome.is_none()
-            && self.evade.is_none()
-            && self.facing_choice.is_none()
-            && !self.has_choice()
-        {
-            events.extend(self.end_phase(dice));
+    /// Phases advance by themselves when the only thing left to do is to end them. The
+    /// position they stop at has its legal actions listed.
+    fn advance_phases(&mut self, dice: &mut dyn Dice, log: &mut Log) {
+        loop {
+            let mut legal = std::mem::take(&mut self.legal);
+            self.list_legal(&mut legal);
+            self.legal = legal;
+            let awaited = self.outcome.is_some()
+                || self.evade.is_some()
+                || self.facing_choice.is_some()
+                || self.has_choice();
+            if awaited {
+                return;
+            }
+            self.end_phase(dice, log);
         }
-        events
     }
 
-    fn end_phase(&mut self, dice: &mut dyn Dice) -> Vec<Event> {
-        let mut events = Vec::new();
+    fn end_phase(&mut self, dice: &mut dyn Dice, log: &mut Log) {
         match self.phase {
             Phase::Movement => {
                 self.finish_move();
                 self.phase = Phase::Ranged;
             }
             Phase::Ranged => {
-                events.extend(self.resolve_hits(dice));
+                self.resolve_hits(dice, log);
                 self.phase = Phase::CloseCombat;
             }
             Phase::CloseCombat => {
-                events.extend(self.resolve_hits(dice));
+                self.resolve_hits(dice, log);
                 self.find_advances();
                 self.phase = Phase::Advance;
             }
             Phase::Advance => {
                 self.advances.clear();
-                events.extend(self.end_player_turn(dice));
-                return events;
+                self.end_player_turn(dice, log);
+                return;
             }
         }
         if self.outcome.is_none() {
-            events.push(self.phase_event());
+            log.add(|| self.phase_event());
         }
-        events
     }
 
-    fn end_player_turn(&mut self, dice: &mut dyn Dice) -> Vec<Event> {
+    fn end_player_turn(&mut self, dice: &mut dyn Dice, log: &mut Log) {
         let side = self.phasing();
         // Engagement lasts until the end of the engaged side's own next player-turn.
         for u in self.units.iter_mut().filter(|u| u.side == side) {
             u.attacked_by.clear();
         }
-        let mut events = Vec::new();
         if self.player_turn == 0 {
             self.player_turn = 1;
         } else if self.turn >= self.setup.turn_limit {
             self.outcome = Some(self.final_outcome());
-            events.push(self.outcome_event());
-            return events;
+            log.add(|| self.outcome_event());
+            return;
         } else {
             self.turn += 1;
-            events.extend(self.roll_initiative(dice));
+            self.roll_initiative(dice, log);
         }
-        events.extend(self.begin_player_turn());
-        events
+        self.begin_player_turn(log);
     }
 
-    pub fn begin_player_turn(&mut self) -> Vec<Event> {
+    pub fn begin_player_turn(&mut self, log: &mut Log) {
         let side = self.phasing();
         for u in self.units.iter_mut().filter(|u| u.side == side) {
             u.turn = TurnState::default();
@@ -442,24 +685,13 @@ impl GridGame {
         self.moved_units = 0;
         self.mover = None;
         self.phase = Phase::Movement;
-        vec![self.phase_event()]
+        log.add(|| self.phase_event());
     }
 
-    pub fn phase_name(&self) -> String {
-        if self.outcome.is_some() {
-            return "game over".into();
-        }
-        let side = self.phasing();
-        match self.phase {
-            Phase::Movement => format!(
-                "{side} movement ({} of {} units moved)",
-                self.moved_units,
-                self.rolls[side.index()]
-            ),
-            Phase::Ranged => format!("{side} ranged attacks"),
-            Phase::CloseCombat => format!("{side} close combat"),
-            Phase::Advance => format!("{side} advance after close combat"),
-        }
+    /// The phase in words, written out where it is shown (a phase event is made at every
+    /// change of phase).
+    pub fn phase_name(&self) -> PhaseName<'_> {
+        PhaseName(self)
     }
 
     fn phase_event(&self) -> Event {
@@ -493,14 +725,14 @@ impl Game for GridGame {
     }
 
     fn start(&mut self, dice: &mut dyn Dice) -> Vec<Event> {
-        if self.started {
-            return Vec::new();
+        let mut log = Log::new();
+        if !self.started {
+            self.started = true;
+            self.roll_initiative(dice, &mut log);
+            self.begin_player_turn(&mut log);
+            self.advance_phases(dice, &mut log);
         }
-        self.started = true;
-        let mut events = self.roll_initiative(dice);
-        events.extend(self.begin_player_turn());
-        events.extend(self.advance_phases(dice));
-        events
+        log.into_events()
     }
 
     fn to_decide(&self) -> Option<Side> {
@@ -515,15 +747,28 @@ impl Game for GridGame {
 
     fn legal_actions_into(&self, out: &mut Vec<Action>) {
         out.clear();
-        if self.to_decide().is_none() {
-            return;
+        out.extend_from_slice(&self.legal);
+    }
+
+    fn unit_actions(&self, unit: u32, out: &mut Vec<Action>) {
+        out.clear();
+        if (unit as usize) < self.units.len() {
+            let listing = self.orders_of(unit as usize, &mut |o| {
+                out.push(o.pack());
+                ControlFlow::Continue(())
+            });
+            debug_assert!(listing.is_continue(), "nothing ends a full listing early");
         }
-        out.extend(
-            self.candidates()
-                .into_iter()
-                .filter(|o| self.check(*o).is_ok())
-                .map(Order::pack),
-        );
+    }
+
+    fn actors(&self) -> Vec<u32> {
+        (0..self.units.len())
+            .filter(|&unit| {
+                self.orders_of(unit, &mut |_| ControlFlow::Break(()))
+                    .is_break()
+            })
+            .map(|unit| unit as u32)
+            .collect()
     }
 
     fn describe(&self, action: Action) -> ActionInfo {
@@ -538,10 +783,17 @@ impl Game for GridGame {
         let grid = self.grid();
         let order = Order::unpack(action, |i| Heading::from_index(grid, i))
             .ok_or_else(|| Illegal::new("not an order of this game"))?;
-        self.check(order)?;
-        let mut events = self.perform(order, dice);
-        events.extend(self.advance_phases(dice));
-        Ok(events)
+        self.check::<Illegal>(order)?;
+        let mut log = Log::new();
+        self.perform(order, dice, &mut log);
+        Ok(log.into_events())
+    }
+
+    fn apply_unchecked(&mut self, action: Action, dice: &mut dyn Dice) {
+        let grid = self.grid();
+        let order = Order::unpack(action, |i| Heading::from_index(grid, i))
+            .expect("an action from the legal list");
+        self.perform(order, dice, &mut Log::silent());
     }
 
     fn notation(&self, action: Action) -> String {
@@ -657,13 +909,16 @@ impl Game for GridGame {
         if self.to_decide() != Some(self.units[i].side) {
             return Vec::new();
         }
+        // The copies stand for positions one step on, and are asked only about further steps
+        // (nothing lists their legal actions, so no phase is ended on them).
         reach_by_steps(self.clone(), self.units[i].tile, |g: &GridGame| {
-            tiles::neighbours(&g.setup.map, g.units[i].tile)
-                .into_iter()
-                .filter(|&(_, to)| g.check(Order::Move { unit: i, to }).is_ok())
-                .map(|(_, to)| {
+            g.beside(g.units[i].tile)
+                .iter()
+                .map(|b| b.tile)
+                .filter(|&to| g.check::<()>(Order::Move { unit: i, to }).is_ok())
+                .map(|to| {
                     let mut after = g.clone();
-                    after.do_move(i, to);
+                    after.do_move(i, to, &mut Log::silent());
                     (to, after)
                 })
                 .collect()
@@ -706,6 +961,21 @@ impl Game for GridGame {
             }
             seen.push((u.tile, i));
         }
+        for (c, keys) in self.in_tile.iter().enumerate() {
+            let listed: Vec<usize> = (0..self.units.len())
+                .filter(|&i| self.units[i].alive() && cell(self.map(), self.units[i].tile) == c)
+                .collect();
+            if *keys != listed {
+                return Err(format!(
+                    "cell {c} lists units {keys:?}, but {listed:?} are there"
+                ));
+            }
+        }
+        let mut legal = Vec::new();
+        self.list_legal(&mut legal);
+        if legal != self.legal {
+            return Err("the legal actions listed are not those of the position".into());
+        }
         for c in &self.commanders {
             if let Some(w) = c.with {
                 let host = self.units.get(w).ok_or("commander with no unit")?;
@@ -719,4 +989,9 @@ impl Game for GridGame {
         }
         Ok(())
     }
+}
+
+/// The cell of a tile on the map, in the game's per-cell arrays.
+fn cell(map: &Map, tile: Hex) -> usize {
+    map.index(tile).expect("units in play stand on the map")
 }

@@ -10,15 +10,14 @@ use crate::terrain;
 use crate::tiles;
 use crate::unit_data::Impact;
 use volley_core::geometry::label;
-use volley_core::{Dice, Event, Hex};
+use volley_core::{Dice, Event, Hex, Log};
 
 impl GridGame {
-    pub fn resolve_hits(&mut self, dice: &mut dyn Dice) -> Vec<Event> {
+    pub fn resolve_hits(&mut self, dice: &mut dyn Dice, log: &mut Log) {
         let scored = std::mem::take(&mut self.scored);
         let mut targets: Vec<usize> = scored.iter().map(|s| s.target).collect();
         targets.sort_unstable();
         targets.dedup();
-        let mut events = Vec::new();
         for target in targets {
             if !self.units[target].alive() {
                 continue;
@@ -28,10 +27,9 @@ impl GridGame {
                 .filter(|s| s.target == target)
                 .map(|s| (s.attacker, s.hits))
                 .collect();
-            events.extend(self.resolve_target(target, &by, dice));
+            self.resolve_target(target, &by, dice, log);
         }
-        events.extend(self.check_wipeout());
-        events
+        self.check_wipeout(log);
     }
 
     fn resolve_target(
@@ -39,13 +37,13 @@ impl GridGame {
         target: usize,
         by: &[(usize, u8)],
         dice: &mut dyn Dice,
-    ) -> Vec<Event> {
+        log: &mut Log,
+    ) {
         let hits: u8 = by.iter().map(|(_, h)| h).sum();
-        let mut events = Vec::new();
         let before = self.units[target].strength;
         self.lose(target, hits);
         let t = &self.units[target];
-        events.push(
+        log.add(|| {
             Event::new(
                 "hit",
                 rule("Resolving Hits"),
@@ -59,11 +57,11 @@ impl GridGame {
                 ),
             )
             .side(t.side)
-            .units([t.id.clone()]),
-        );
+            .units([t.id.clone()])
+        });
         if !t.alive() {
-            events.extend(self.remove(target));
-            return events;
+            self.remove(target, log);
+            return;
         }
         let impacts: Vec<(u32, Impact)> = by
             .iter()
@@ -77,31 +75,27 @@ impl GridGame {
             .iter()
             .filter(|(_, i)| *i == Impact::RetreatAndLoss)
             .count() as u8;
-        let rolled = impacts
-            .iter()
-            .map(|(r, i)| format!("{r} ({})", i.name()))
-            .collect::<Vec<_>>()
-            .join(", ");
         let attackers: Vec<Hex> = by.iter().map(|(a, _)| self.units[*a].tile).collect();
         let from = self.units[target].tile;
-        let what = if must_retreat {
-            match self.retreat_tile(target, &attackers) {
-                Some(to) => {
-                    self.units[target].tile = to;
-                    format!("retreats one tile to {}", label(to))
-                }
-                None => {
-                    losses += 1;
-                    "cannot retreat and loses 1 more point instead".to_string()
-                }
-            }
-        } else {
-            losses += 1;
-            "does not retreat and loses 1 more point".to_string()
-        };
+        // Where it fell back to, if it had to: `Some(None)` when it could not.
+        let retreat = must_retreat.then(|| self.retreat_tile(target, &attackers));
+        match retreat {
+            Some(Some(to)) => self.relocate(target, to),
+            Some(None) | None => losses += 1,
+        }
         self.lose(target, losses);
         let t = &self.units[target];
-        events.push(
+        log.add(|| {
+            let rolled = impacts
+                .iter()
+                .map(|(r, i)| format!("{r} ({})", i.name()))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let what = match retreat {
+                Some(Some(to)) => format!("retreats one tile to {}", label(to)),
+                Some(None) => "cannot retreat and loses 1 more point instead".to_string(),
+                None => "does not retreat and loses 1 more point".to_string(),
+            };
             Event::new(
                 "impact",
                 rule("Resolving Hits"),
@@ -113,17 +107,21 @@ impl GridGame {
                 ),
             )
             .side(t.side)
-            .units([t.id.clone()]),
-        );
+            .units([t.id.clone()])
+        });
         if !t.alive() {
-            events.extend(self.remove(target));
+            self.remove(target, log);
         }
-        events
     }
 
+    /// Takes strength points from a unit; one left with none leaves the tile it stood in.
     fn lose(&mut self, unit: usize, points: u8) {
+        let was_alive = self.units[unit].alive();
         let u = &mut self.units[unit];
         u.strength = u.strength.saturating_sub(points);
+        if was_alive && !u.alive() {
+            self.unlist(unit);
+        }
     }
 
     /// The tile a unit falls back into: next to it, open to it, empty, and farther from every
@@ -131,18 +129,21 @@ impl GridGame {
     fn retreat_tile(&self, unit: usize, attackers: &[Hex]) -> Option<Hex> {
         let u = &self.units[unit];
         let grid = self.grid();
-        let mut options: Vec<(bool, String, Hex)> = tiles::neighbours(self.map(), u.tile)
-            .into_iter()
-            .map(|(_, t)| t)
-            .filter(|t| {
-                terrain::entry(u.kind, self.map().terrain(*t)).is_ok()
-                    && terrain::side_crossable(self.map(), u.tile, *t)
-                    && self.occupant(*t, Some(unit)).is_none()
-                    && attackers
-                        .iter()
-                        .all(|a| tiles::distance(grid, *t, *a) > tiles::distance(grid, u.tile, *a))
+        let mut options: Vec<(bool, String, Hex)> = self
+            .beside(u.tile)
+            .iter()
+            .filter(|b| {
+                terrain::entry(u.kind, b.ground.terrain).is_ok()
+                    && b.crossable
+                    && self.occupant_in(b.cell, Some(unit)).is_none()
+                    && attackers.iter().all(|a| {
+                        tiles::distance(grid, b.tile, *a) > tiles::distance(grid, u.tile, *a)
+                    })
             })
-            .map(|t| (!self.enemies_beside(t, u.side).is_empty(), label(t), t))
+            .map(|b| {
+                let near_enemy = self.enemies_beside(b.tile, u.side).next().is_some();
+                (near_enemy, label(b.tile), b.tile)
+            })
             .collect();
         options.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
         options.first().map(|(_, _, t)| *t)
@@ -150,19 +151,21 @@ impl GridGame {
 
     /// Removes a destroyed unit; a commander with it rides to the nearest friend within reach,
     /// or is captured.
-    fn remove(&mut self, unit: usize) -> Vec<Event> {
+    fn remove(&mut self, unit: usize, log: &mut Log) {
         let u = &self.units[unit];
-        let mut events = vec![Event::new(
-            "removed",
-            rule("Resolving Hits"),
-            format!(
-                "{} ({}) has no strength points left and is removed from play.",
-                u.id,
-                u.kind.name()
-            ),
-        )
-        .side(u.side)
-        .units([u.id.clone()])];
+        log.add(|| {
+            Event::new(
+                "removed",
+                rule("Resolving Hits"),
+                format!(
+                    "{} ({}) has no strength points left and is removed from play.",
+                    u.id,
+                    u.kind.name()
+                ),
+            )
+            .side(u.side)
+            .units([u.id.clone()])
+        });
         let (side, tile) = (u.side, u.tile);
         let grid = self.grid();
         let refuge = self
@@ -175,15 +178,16 @@ impl GridGame {
             .min();
         for c in self.commanders.iter_mut().filter(|c| c.with == Some(unit)) {
             c.with = refuge.map(|(_, i)| i);
-            let text = match refuge {
-                Some((_, i)) => format!("{} escapes to {}.", c.id, self.units[i].id),
-                None => format!(
-                    "{} has no friendly unit within {COMMANDER_REACH} tiles and is captured.",
-                    c.id
-                ),
-            };
-            events.push(Event::new("commander", rule("Resolving Hits"), text).side(side));
+            log.add(|| {
+                let text = match refuge {
+                    Some((_, i)) => format!("{} escapes to {}.", c.id, self.units[i].id),
+                    None => format!(
+                        "{} has no friendly unit within {COMMANDER_REACH} tiles and is captured.",
+                        c.id
+                    ),
+                };
+                Event::new("commander", rule("Resolving Hits"), text).side(side)
+            });
         }
-        events
     }
 }

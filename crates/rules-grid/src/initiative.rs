@@ -4,25 +4,34 @@
 
 use crate::game::GridGame;
 use crate::rule;
-use volley_core::{Dice, Event, Side};
+use volley_core::{Dice, Event, Log, Side};
 
 impl GridGame {
-    pub fn roll_initiative(&mut self, dice: &mut dyn Dice) -> Vec<Event> {
-        let mut events = Vec::new();
+    pub fn roll_initiative(&mut self, dice: &mut dyn Dice, log: &mut Log) {
+        // The first roll (a tie, perhaps) opens the game-turn.
+        let mut opens_turn = true;
         let (red, blue) = loop {
             let red = dice.roll(6);
             let blue = dice.roll(6);
             if red != blue {
                 break (red, blue);
             }
-            events.push(Event::new(
-                "initiative",
-                rule("Initiative"),
-                format!(
-                    "Game-turn {}: red and blue both rolled {red}; roll again.",
-                    self.turn
-                ),
-            ));
+            log.add(|| {
+                let event = Event::new(
+                    "initiative",
+                    rule("Initiative"),
+                    format!(
+                        "Game-turn {}: red and blue both rolled {red}; roll again.",
+                        self.turn
+                    ),
+                );
+                if opens_turn {
+                    event.opens_turn()
+                } else {
+                    event
+                }
+            });
+            opens_turn = false;
         };
         self.rolls = [red, blue];
         let higher = if red > blue { Side::Red } else { Side::Blue };
@@ -34,8 +43,8 @@ impl GridGame {
         };
         self.order = [first, first.other()];
         self.player_turn = 0;
-        events.push(
-            Event::new(
+        log.add(|| {
+            let event = Event::new(
                 "initiative",
                 rule("Initiative"),
                 format!(
@@ -43,10 +52,12 @@ impl GridGame {
                     self.turn
                 ),
             )
-            .side(first),
-        );
-        // The first roll (a tie, perhaps) opens the game-turn.
-        events[0].opens_turn = true;
-        events
+            .side(first);
+            if opens_turn {
+                event.opens_turn()
+            } else {
+                event
+            }
+        });
     }
 }

@@ -34,7 +34,7 @@ pub const ID: &str = "grid-rules-v1.1";
 
 /// A rule reference for events: the id and the text's heading and point.
 fn rule(section: &str) -> String {
-    format!("{ID} {section}")
+    [ID, " ", section].concat()
 }
 
 /// The ruleset.

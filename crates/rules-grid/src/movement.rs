@@ -3,130 +3,189 @@
 //! Moves are made one tile at a time; a unit's move ends when it turns to face a side, when it
 //! meets an enemy, or when another unit starts moving.
 
-use crate::game::{GridGame, Phase, COMMANDER_REACH};
+use crate::game::{GridGame, Phase, Refusal, COMMANDER_REACH};
 use crate::rule;
 use crate::terrain::{self, Going};
-use crate::tiles::{self, Heading};
+use crate::tiles::{self, Beside, Heading, Surroundings};
 use crate::unit_data::Kind;
 use volley_core::geometry::label;
-use volley_core::{Event, Hex, Illegal};
+use volley_core::{Event, Hex, Log};
 
 impl GridGame {
-    fn check_movement_phase(&self) -> Result<(), Illegal> {
+    fn check_movement_phase<R: Refusal>(&self) -> Result<(), R> {
         if self.phase != Phase::Movement {
-            return Err(Illegal::new(format!(
-                "units move only in the movement phase; it is the {}",
-                self.phase_name()
-            )));
+            return Err(R::because(|| {
+                format!(
+                    "units move only in the movement phase; it is the {}",
+                    self.phase_name()
+                )
+            }));
         }
         Ok(())
     }
 
     /// Whether `unit` may make (or go on with) its move now.
-    fn check_may_move(&self, unit: usize) -> Result<(), Illegal> {
-        self.check_movement_phase()?;
-        let u = self.own_unit(unit)?;
+    pub fn check_may_move<R: Refusal>(&self, unit: usize) -> Result<(), R> {
+        self.check_movement_phase::<R>()?;
+        let u = self.own_unit::<R>(unit)?;
         if let Some(f) = self.facing_choice.filter(|f| *f != unit) {
-            return Err(Illegal::new(format!(
-                "{} must first choose which enemy to face (Movement Rules 6)",
-                self.units[f].id
-            )));
+            return Err(R::because(|| {
+                format!(
+                    "{} must first choose which enemy to face (Movement Rules 6)",
+                    self.units[f].id
+                )
+            }));
         }
         if u.turn.done {
-            return Err(Illegal::new(format!(
-                "{} has already moved this turn (Movement Rules 2)",
-                u.id
-            )));
+            return Err(R::because(|| {
+                format!("{} has already moved this turn (Movement Rules 2)", u.id)
+            }));
         }
         if let Some(m) = self.mover.filter(|m| *m != unit) {
             if self.occupant(self.units[m].tile, Some(m)).is_some() {
-                return Err(Illegal::new(format!(
-                    "{} is passing through a friend's tile and must move on (Movement Rules 5)",
-                    self.units[m].id
-                )));
+                return Err(R::because(|| {
+                    format!(
+                        "{} is passing through a friend's tile and must move on (Movement Rules 5)",
+                        self.units[m].id
+                    )
+                }));
             }
         }
         let side = u.side;
         if !u.turn.moving && self.moved_units >= self.rolls[side.index()] {
-            return Err(Illegal::new(format!(
-                "{side} rolled {} for initiative and has moved that many units (Initiative)",
-                self.rolls[side.index()]
-            )));
+            return Err(R::because(|| {
+                format!(
+                    "{side} rolled {} for initiative and has moved that many units (Initiative)",
+                    self.rolls[side.index()]
+                )
+            }));
         }
         Ok(())
     }
 
-    /// Whether `kind` may cross from `from` into the next tile `to`, and why not.
-    fn check_passage(&self, kind: Kind, from: Hex, to: Hex) -> Result<(), Illegal> {
-        if !self.map().contains(to) || !tiles::adjacent(self.grid(), from, to) {
-            return Err(Illegal::new(format!(
+    /// Whether `kind` may cross from `from` into the next tile `to`, and why not; the tile
+    /// beside `from` that it enters.
+    fn check_passage<R: Refusal>(&self, kind: Kind, from: Hex, to: Hex) -> Result<&Beside, R> {
+        let next = self.check_beside::<R>(from, to)?;
+        self.check_crossing::<R>(kind, from, next)?;
+        Ok(next)
+    }
+
+    /// The tile `to` beside `from`, if they share a side.
+    fn check_beside<R: Refusal>(&self, from: Hex, to: Hex) -> Result<&Beside, R> {
+        self.beside(from)
+            .iter()
+            .find(|b| b.tile == to)
+            .ok_or_else(|| R::because(|| format!(
                 "{} does not share a side with {}: units move through tile sides, not corners (Movement Rules 1)",
                 label(to),
                 label(from)
-            )));
-        }
-        terrain::entry(kind, self.map().terrain(to)).map_err(Illegal::new)?;
-        if !terrain::side_crossable(self.map(), from, to) {
-            return Err(Illegal::new(format!(
-                "a river runs between {} and {}; it is crossed only at bridges or fords (Terrain: River)",
-                label(from),
-                label(to)
-            )));
+            )))
+    }
+
+    /// Whether `kind` may cross from `from` into the tile `next` beside it.
+    fn check_crossing<R: Refusal>(&self, kind: Kind, from: Hex, next: &Beside) -> Result<(), R> {
+        terrain::entry(kind, next.ground.terrain).map_err(|why| R::because(|| why))?;
+        if !next.crossable {
+            return Err(R::because(|| {
+                format!(
+                    "a river runs between {} and {}; it is crossed only at bridges or fords (Terrain: River)",
+                    label(from),
+                    label(next.tile)
+                )
+            }));
         }
         Ok(())
     }
 
-    pub fn check_move(&self, unit: usize, to: Hex) -> Result<(), Illegal> {
-        self.check_may_move(unit)?;
+    pub fn check_move<R: Refusal>(&self, unit: usize, to: Hex) -> Result<(), R> {
+        self.check_may_step::<R>(unit)?;
+        self.check_step(unit, to)
+    }
+
+    /// Whether `unit` may step into some tile now: it may move, has not met the enemy, and is
+    /// not held in close combat.
+    pub fn check_may_step<R: Refusal>(&self, unit: usize) -> Result<(), R> {
+        self.check_may_move::<R>(unit)?;
         let u = &self.units[unit];
         if self.facing_choice == Some(unit) {
-            return Err(Illegal::new(format!(
-                "{} has met the enemy and must stop and face it (Movement Rules 6)",
-                u.id
-            )));
+            return Err(R::because(|| {
+                format!(
+                    "{} has met the enemy and must stop and face it (Movement Rules 6)",
+                    u.id
+                )
+            }));
         }
-        if !u.turn.moving && !self.engaged_with(unit).is_empty() {
-            return Err(Illegal::new(format!(
-                "{} is engaged in close combat: it may withdraw one tile or stay (Close Combat 3)",
-                u.id
-            )));
+        if !u.turn.moving && self.is_engaged(unit) {
+            return Err(R::because(|| {
+                format!(
+                    "{} is engaged in close combat: it may withdraw one tile or stay (Close Combat 3)",
+                    u.id
+                )
+            }));
         }
-        self.check_passage(u.kind, u.tile, to)?;
-        if let Some(e) = self.enemy_at(to, u.side) {
-            return Err(Illegal::new(format!(
-                "{} is held by the enemy ({})",
-                label(to),
-                self.units[e].id
-            )));
+        Ok(())
+    }
+
+    /// Whether `unit`, free to step, may step into `to`: a tile beside it (see
+    /// `check_step_across`).
+    pub fn check_step<R: Refusal>(&self, unit: usize, to: Hex) -> Result<(), R> {
+        let from = self.units[unit].tile;
+        let next = self.check_beside::<R>(from, to)?;
+        self.check_step_across(unit, self.around(from), next)
+    }
+
+    /// Whether `unit`, free to step, may step from `here` (where it stands) into the tile
+    /// `next` beside it: open to it, not the enemy's, within its allowance, and not a
+    /// friend's unless cavalry can pass on through.
+    pub fn check_step_across<R: Refusal>(
+        &self,
+        unit: usize,
+        here: &Surroundings,
+        next: &Beside,
+    ) -> Result<(), R> {
+        let u = &self.units[unit];
+        let to = next.tile;
+        self.check_crossing::<R>(u.kind, u.tile, next)?;
+        if let Some(e) = self.enemy_in(next.cell, u.side) {
+            return Err(R::because(|| {
+                format!("{} is held by the enemy ({})", label(to), self.units[e].id)
+            }));
         }
         let so_far = if u.turn.moving {
             u.turn.going
         } else {
-            Going::starting_in(self.map(), u.tile)
+            Going::starting_on(here.ground)
         };
-        let going = so_far.with(self.map(), to);
+        let going = so_far.with(next.ground);
         let allowance = self.allowance(unit, going);
         if u.turn.tiles + 1 > allowance {
-            return Err(Illegal::new(format!(
-                "{} may move {allowance} tiles this turn{} and has moved {} (Terrain)",
-                u.id,
-                going.describe(u.kind),
-                u.turn.tiles
-            )));
+            return Err(R::because(|| {
+                format!(
+                    "{} may move {allowance} tiles this turn{} and has moved {} (Terrain)",
+                    u.id,
+                    going.describe(u.kind),
+                    u.turn.tiles
+                )
+            }));
         }
-        if self.occupant(to, Some(unit)).is_some() {
+        if self.occupant_in(next.cell, Some(unit)).is_some() {
             if u.kind != Kind::Cavalry {
-                return Err(Illegal::new(format!(
-                    "{} is occupied: only cavalry may move through a friend (Movement Rules 5, 7)",
-                    label(to)
-                )));
+                return Err(R::because(|| {
+                    format!(
+                        "{} is occupied: only cavalry may move through a friend (Movement Rules 5, 7)",
+                        label(to)
+                    )
+                }));
             }
             if !self.can_pass_on(unit, to, u.turn.tiles + 1, going) {
-                return Err(Illegal::new(format!(
-                    "{} could not move on out of the friend's tile {}, and may not end its move there (Movement Rules 5)",
-                    u.id,
-                    label(to)
-                )));
+                return Err(R::because(|| {
+                    format!(
+                        "{} could not move on out of the friend's tile {}, and may not end its move there (Movement Rules 5)",
+                        u.id,
+                        label(to)
+                    )
+                }));
             }
         }
         Ok(())
@@ -136,21 +195,19 @@ impl GridGame {
     /// it may not stop in the friend's tile, nor in one beside an enemy (that would halt it).
     fn can_pass_on(&self, unit: usize, at: Hex, tiles_moved: u8, going: Going) -> bool {
         let u = &self.units[unit];
-        if !self.enemies_beside(at, u.side).is_empty() {
+        if self.enemies_beside(at, u.side).next().is_some() {
             return false;
         }
-        tiles::neighbours(self.map(), at)
-            .into_iter()
-            .any(|(_, next)| {
-                let going = going.with(self.map(), next);
-                self.check_passage(u.kind, at, next).is_ok()
-                    && self.enemy_at(next, u.side).is_none()
-                    && tiles_moved < self.allowance(unit, going)
-                    && match self.occupant(next, Some(unit)) {
-                        None => true,
-                        Some(_) => self.can_pass_on(unit, next, tiles_moved + 1, going),
-                    }
-            })
+        self.beside(at).iter().any(|next| {
+            let going = going.with(next.ground);
+            self.check_passage::<()>(u.kind, at, next.tile).is_ok()
+                && self.enemy_in(next.cell, u.side).is_none()
+                && tiles_moved < self.allowance(unit, going)
+                && match self.occupant_in(next.cell, Some(unit)) {
+                    None => true,
+                    Some(_) => self.can_pass_on(unit, next.tile, tiles_moved + 1, going),
+                }
+        })
     }
 
     /// Starts `unit`'s move if it has not begun, ending the move of the unit before it.
@@ -158,10 +215,11 @@ impl GridGame {
         if self.mover != Some(unit) {
             self.finish_move();
         }
-        let u = &mut self.units[unit];
-        if !u.turn.moving {
+        if !self.units[unit].turn.moving {
+            let going = Going::starting_on(self.ground(self.units[unit].tile));
+            let u = &mut self.units[unit];
             u.turn.moving = true;
-            u.turn.going = Going::starting_in(&self.setup.map, u.tile);
+            u.turn.going = going;
             self.moved_units += 1;
         }
         self.mover = Some(unit);
@@ -173,287 +231,354 @@ impl GridGame {
         }
     }
 
-    pub fn do_move(&mut self, unit: usize, to: Hex) -> Vec<Event> {
+    pub fn do_move(&mut self, unit: usize, to: Hex, log: &mut Log) {
         self.take_up_move(unit);
         let grid = self.grid();
         let from = self.units[unit].tile;
         let heading = tiles::heading_towards(grid, from, to).expect("checked: adjacent");
-        let going = self.units[unit].turn.going.with(&self.setup.map, to);
+        let going = self.units[unit].turn.going.with(self.ground(to));
         let allowance = self.allowance(unit, going);
+        self.relocate(unit, to);
         let u = &mut self.units[unit];
-        u.tile = to;
         u.heading = heading;
         u.turn.tiles += 1;
         u.turn.going = going;
-        let mut events = vec![Event::new(
-            "move",
-            rule("Movement Rules 1"),
-            format!(
-                "{} moves from {} to {} through its {} side ({} of {} tiles).",
-                u.id,
-                label(from),
-                label(to),
-                heading.name(grid),
-                u.turn.tiles,
-                allowance
-            ),
-        )
-        .side(u.side)
-        .units([u.id.clone()])];
-        let enemies = self.enemies_beside(to, self.units[unit].side);
-        if enemies.is_empty() {
-            return events;
-        }
+        let u = &self.units[unit];
+        log.add(|| {
+            Event::new(
+                "move",
+                rule("Movement Rules 1"),
+                format!(
+                    "{} moves from {} to {} through its {} side ({} of {} tiles).",
+                    u.id,
+                    label(from),
+                    label(to),
+                    heading.name(grid),
+                    u.turn.tiles,
+                    allowance
+                ),
+            )
+            .side(u.side)
+            .units([u.id.clone()])
+        });
+        let mut enemies = self.enemies_beside(to, u.side);
+        let Some((heading, enemy)) = enemies.next() else {
+            return;
+        };
+        let others = enemies.count();
         // Movement Rules 6: next to an enemy the unit stops and turns to face it.
         self.units[unit].turn.done = true;
         self.mover = None;
-        if let [(heading, enemy)] = enemies[..] {
-            events.push(self.make_contact(unit, heading, enemy));
+        if others == 0 {
+            self.make_contact(unit, heading, enemy, log);
         } else {
             self.facing_choice = Some(unit);
-            events.push(
+            let u = &self.units[unit];
+            log.add(|| {
                 Event::new(
                     "contact",
                     rule("Movement Rules 6"),
                     format!(
                         "{} stops beside {} enemy units; its player chooses which to face.",
-                        self.units[unit].id,
-                        enemies.len()
+                        u.id,
+                        others + 1
                     ),
                 )
-                .side(self.units[unit].side),
-            );
+                .side(u.side)
+            });
         }
-        events
     }
 
-    fn make_contact(&mut self, unit: usize, heading: Heading, enemy: usize) -> Event {
-        let name = self.heading_name(heading);
-        let enemy_id = self.units[enemy].id.clone();
+    fn make_contact(&mut self, unit: usize, heading: Heading, enemy: usize, log: &mut Log) {
         let u = &mut self.units[unit];
         u.heading = heading;
         u.turn.contact = Some(enemy);
-        Event::new(
-            "contact",
-            rule("Movement Rules 6"),
-            format!(
-                "{} stops next to {enemy_id}, turns to face it ({name}) and must engage it in close combat.",
-                u.id
-            ),
-        )
-        .side(u.side)
-        .units([u.id.clone(), enemy_id])
+        let (u, e) = (&self.units[unit], &self.units[enemy]);
+        log.add(|| {
+            Event::new(
+                "contact",
+                rule("Movement Rules 6"),
+                format!(
+                    "{} stops next to {}, turns to face it ({}) and must engage it in close combat.",
+                    u.id,
+                    e.id,
+                    self.heading_name(heading)
+                ),
+            )
+            .side(u.side)
+            .units([u.id.clone(), e.id.clone()])
+        });
     }
 
-    pub fn check_face(&self, unit: usize, heading: Heading) -> Result<(), Illegal> {
-        self.check_movement_phase()?;
-        let u = self.own_unit(unit)?;
+    pub fn check_face<R: Refusal>(&self, unit: usize, heading: Heading) -> Result<(), R> {
+        self.check_movement_phase::<R>()?;
+        let u = self.own_unit::<R>(unit)?;
         if self.facing_choice == Some(unit) {
             let faces_enemy = self
                 .enemies_beside(u.tile, u.side)
-                .iter()
-                .any(|(h, _)| *h == heading);
+                .any(|(h, _)| h == heading);
             return if faces_enemy {
                 Ok(())
             } else {
-                Err(Illegal::new(format!(
-                    "{} must face one of the enemies beside it (Movement Rules 6)",
-                    u.id
-                )))
+                Err(R::because(|| {
+                    format!(
+                        "{} must face one of the enemies beside it (Movement Rules 6)",
+                        u.id
+                    )
+                }))
             };
         }
-        self.check_may_move(unit)?;
+        self.check_may_move::<R>(unit)?;
         if u.heading == heading {
-            return Err(Illegal::new(format!(
-                "{} already faces {}",
-                u.id,
-                self.heading_name(heading)
-            )));
+            return Err(R::because(|| {
+                format!("{} already faces {}", u.id, self.heading_name(heading))
+            }));
         }
         if self.occupant(u.tile, Some(unit)).is_some() {
-            return Err(Illegal::new(format!(
-                "{} may not end its move in a friend's tile (Movement Rules 5)",
-                u.id
-            )));
+            return Err(R::because(|| {
+                format!(
+                    "{} may not end its move in a friend's tile (Movement Rules 5)",
+                    u.id
+                )
+            }));
         }
         Ok(())
     }
 
-    pub fn do_face(&mut self, unit: usize, heading: Heading) -> Vec<Event> {
+    /// The sides a unit of the side to move may turn to face, when it met more than one enemy
+    /// or may move (`check_may_move`): one with an enemy across it, for the first; any other
+    /// than the one it faces, out of a friend's tile, for the second (what `check_face`
+    /// allows, asked once for the unit rather than side by side).
+    pub fn turns(&self, unit: usize) -> impl Iterator<Item = Heading> + '_ {
+        let u = &self.units[unit];
+        let choosing = self.facing_choice == Some(unit);
+        let in_friends_tile = self.occupant(u.tile, Some(unit)).is_some();
+        Heading::all(self.grid()).filter(move |&h| {
+            if choosing {
+                self.enemies_beside(u.tile, u.side)
+                    .any(|(side, _)| side == h)
+            } else {
+                !in_friends_tile && h != u.heading
+            }
+        })
+    }
+
+    pub fn do_face(&mut self, unit: usize, heading: Heading, log: &mut Log) {
         if self.facing_choice == Some(unit) {
             self.facing_choice = None;
             let enemy = self
                 .enemies_beside(self.units[unit].tile, self.units[unit].side)
-                .into_iter()
                 .find(|(h, _)| *h == heading)
                 .map(|(_, e)| e)
                 .expect("checked: an enemy on that side");
-            return vec![self.make_contact(unit, heading, enemy)];
+            self.make_contact(unit, heading, enemy, log);
+            return;
         }
         self.take_up_move(unit);
         self.units[unit].heading = heading;
         self.finish_move();
         let u = &self.units[unit];
-        vec![Event::new(
-            "face",
-            rule("Movement Rules 4"),
-            format!(
-                "{} ends its move facing {}.",
-                u.id,
-                self.heading_name(heading)
-            ),
-        )
-        .side(u.side)
-        .units([u.id.clone()])]
+        log.add(|| {
+            Event::new(
+                "face",
+                rule("Movement Rules 4"),
+                format!(
+                    "{} ends its move facing {}.",
+                    u.id,
+                    self.heading_name(heading)
+                ),
+            )
+            .side(u.side)
+            .units([u.id.clone()])
+        });
     }
 
     /// A tile a unit may fall back into: the next tile, open to it, empty, and beside no
     /// enemy.
-    pub fn check_fall_back(&self, unit: usize, to: Hex) -> Result<(), Illegal> {
+    pub fn check_fall_back<R: Refusal>(&self, unit: usize, to: Hex) -> Result<(), R> {
         let u = &self.units[unit];
-        self.check_passage(u.kind, u.tile, to)?;
+        self.check_passage::<R>(u.kind, u.tile, to)?;
         if self.occupant(to, Some(unit)).is_some() {
-            return Err(Illegal::new(format!("{} is occupied", label(to))));
+            return Err(R::because(|| format!("{} is occupied", label(to))));
         }
-        if !self.enemies_beside(to, u.side).is_empty() {
-            return Err(Illegal::new(format!(
-                "{} is next to an enemy: a withdrawal leaves contact",
-                label(to)
-            )));
+        if self.enemies_beside(to, u.side).next().is_some() {
+            return Err(R::because(|| {
+                format!(
+                    "{} is next to an enemy: a withdrawal leaves contact",
+                    label(to)
+                )
+            }));
         }
         Ok(())
     }
 
-    pub fn check_withdraw(&self, unit: usize, to: Hex) -> Result<(), Illegal> {
+    pub fn check_withdraw<R: Refusal>(&self, unit: usize, to: Hex) -> Result<(), R> {
         if let Some((_, cavalry)) = self.evade {
             if unit != cavalry {
-                return Err(Illegal::new(format!(
-                    "only {} may withdraw now (Close Combat 4)",
-                    self.units[cavalry].id
-                )));
+                return Err(R::because(|| {
+                    format!(
+                        "only {} may withdraw now (Close Combat 4)",
+                        self.units[cavalry].id
+                    )
+                }));
             }
             return self.check_fall_back(unit, to);
         }
-        self.check_may_move(unit)?;
-        let u = &self.units[unit];
-        if u.turn.moving || self.engaged_with(unit).is_empty() {
-            return Err(Illegal::new(format!(
-                "{} was not engaged in close combat in the opponent's turn; only such units withdraw (Close Combat 3)",
-                u.id
-            )));
-        }
+        self.check_may_withdraw::<R>(unit)?;
         self.check_fall_back(unit, to)
     }
 
-    pub fn do_withdraw(&mut self, unit: usize, to: Hex) -> Vec<Event> {
-        if self.evade.is_some() {
-            return self.do_evade(unit, to);
-        }
-        let engaged = self.engaged_with(unit);
-        self.take_up_move(unit);
-        let going = self.units[unit].turn.going.with(&self.setup.map, to);
-        let u = &mut self.units[unit];
-        u.tile = to;
-        u.turn.tiles = 1;
-        u.turn.going = going;
-        u.turn.withdrew_from = engaged.clone();
-        self.finish_move();
-        let names: Vec<String> = engaged
-            .iter()
-            .map(|e| self.units[*e].id.to_string())
-            .collect();
+    /// Whether `unit` may withdraw from close combat now, in its own movement.
+    pub fn check_may_withdraw<R: Refusal>(&self, unit: usize) -> Result<(), R> {
+        self.check_may_move::<R>(unit)?;
         let u = &self.units[unit];
-        vec![Event::new(
-            "withdraw",
-            rule("Close Combat 3"),
-            format!(
-                "{} withdraws from close combat with {} to {}, and may not attack {} this turn.",
-                u.id,
-                names.join(", "),
-                label(to),
-                if names.len() == 1 { "it" } else { "them" }
-            ),
-        )
-        .side(u.side)
-        .units([u.id.clone()])
-        .units(names)]
+        if u.turn.moving || !self.is_engaged(unit) {
+            return Err(R::because(|| {
+                format!(
+                    "{} was not engaged in close combat in the opponent's turn; only such units withdraw (Close Combat 3)",
+                    u.id
+                )
+            }));
+        }
+        Ok(())
     }
 
-    pub fn check_movement_may_end(&self) -> Result<(), Illegal> {
+    pub fn do_withdraw(&mut self, unit: usize, to: Hex, log: &mut Log) {
+        if self.evade.is_some() {
+            return self.do_evade(unit, to, log);
+        }
+        let engaged: Vec<usize> = self.engaged_with(unit).collect();
+        self.take_up_move(unit);
+        let going = self.units[unit].turn.going.with(self.ground(to));
+        self.relocate(unit, to);
+        let u = &mut self.units[unit];
+        u.turn.tiles = 1;
+        u.turn.going = going;
+        u.turn.withdrew_from = engaged;
+        self.finish_move();
+        let u = &self.units[unit];
+        log.add(|| {
+            let names: Vec<&str> = u
+                .turn
+                .withdrew_from
+                .iter()
+                .map(|e| self.units[*e].id.as_str())
+                .collect();
+            Event::new(
+                "withdraw",
+                rule("Close Combat 3"),
+                format!(
+                    "{} withdraws from close combat with {} to {}, and may not attack {} this turn.",
+                    u.id,
+                    names.join(", "),
+                    label(to),
+                    if names.len() == 1 { "it" } else { "them" }
+                ),
+            )
+            .side(u.side)
+            .units([u.id.as_str()])
+            .units(names)
+        });
+    }
+
+    pub fn check_movement_may_end<R: Refusal>(&self) -> Result<(), R> {
         if let Some(f) = self.facing_choice {
-            return Err(Illegal::new(format!(
-                "{} must first choose which enemy to face (Movement Rules 6)",
-                self.units[f].id
-            )));
+            return Err(R::because(|| {
+                format!(
+                    "{} must first choose which enemy to face (Movement Rules 6)",
+                    self.units[f].id
+                )
+            }));
         }
         if let Some(m) = self.mover {
             if self.occupant(self.units[m].tile, Some(m)).is_some() {
-                return Err(Illegal::new(format!(
-                    "{} may not end its move in a friend's tile (Movement Rules 5)",
-                    self.units[m].id
-                )));
+                return Err(R::because(|| {
+                    format!(
+                        "{} may not end its move in a friend's tile (Movement Rules 5)",
+                        self.units[m].id
+                    )
+                }));
             }
         }
         Ok(())
     }
 
-    pub fn check_attach(&self, commander: usize, unit: usize) -> Result<(), Illegal> {
-        self.check_movement_phase()?;
+    pub fn check_attach<R: Refusal>(&self, commander: usize, unit: usize) -> Result<(), R> {
+        self.check_may_ride::<R>(commander)?;
+        self.check_ride_to(commander, unit)
+    }
+
+    /// Whether a commander may ride to some unit now: its side's movement, not captured, not
+    /// yet moved.
+    pub fn check_may_ride<R: Refusal>(&self, commander: usize) -> Result<(), R> {
+        self.check_movement_phase::<R>()?;
         let c = self
             .commanders
             .get(commander)
-            .ok_or_else(|| Illegal::new("no such commander"))?;
-        let Some(host) = c.with else {
-            return Err(Illegal::new(format!("{} has been captured", c.id)));
-        };
+            .ok_or_else(|| R::because(|| "no such commander"))?;
+        if c.with.is_none() {
+            return Err(R::because(|| format!("{} has been captured", c.id)));
+        }
         if c.side != self.phasing() {
-            return Err(Illegal::new(format!(
-                "{} is {}'s; it is {}'s player-turn",
-                c.id,
-                c.side,
-                self.phasing()
-            )));
+            return Err(R::because(|| {
+                format!(
+                    "{} is {}'s; it is {}'s player-turn",
+                    c.id,
+                    c.side,
+                    self.phasing()
+                )
+            }));
         }
         if c.moved {
-            return Err(Illegal::new(format!(
-                "{} has already moved this turn",
-                c.id
-            )));
-        }
-        let target = self.own_unit(unit)?;
-        if host == unit {
-            return Err(Illegal::new(format!(
-                "{} is already with {}",
-                c.id, target.id
-            )));
-        }
-        let reach = tiles::distance(self.grid(), self.units[host].tile, target.tile);
-        if reach > COMMANDER_REACH {
-            return Err(Illegal::new(format!(
-                "{} is {reach} tiles from {}; a commander rides at most {COMMANDER_REACH}",
-                target.id, c.id
-            )));
+            return Err(R::because(|| {
+                format!("{} has already moved this turn", c.id)
+            }));
         }
         Ok(())
     }
 
-    pub fn do_attach(&mut self, commander: usize, unit: usize) -> Vec<Event> {
+    /// Whether a commander free to ride may ride to `unit`: another unit of its side, in play
+    /// and within reach.
+    pub fn check_ride_to<R: Refusal>(&self, commander: usize, unit: usize) -> Result<(), R> {
+        let c = &self.commanders[commander];
+        let host = c.with.expect("checked: not captured");
+        let target = self.own_unit::<R>(unit)?;
+        if host == unit {
+            return Err(R::because(|| {
+                format!("{} is already with {}", c.id, target.id)
+            }));
+        }
+        let reach = tiles::distance(self.grid(), self.units[host].tile, target.tile);
+        if reach > COMMANDER_REACH {
+            return Err(R::because(|| {
+                format!(
+                    "{} is {reach} tiles from {}; a commander rides at most {COMMANDER_REACH}",
+                    target.id, c.id
+                )
+            }));
+        }
+        Ok(())
+    }
+
+    pub fn do_attach(&mut self, commander: usize, unit: usize, log: &mut Log) {
         let c = &mut self.commanders[commander];
         c.with = Some(unit);
         c.moved = true;
-        let u = &self.units[unit];
-        vec![Event::new(
-            "attach",
-            rule("Movement Rules 5"),
-            format!(
-                "{} ({}) rides to {} at {} and attaches to it.",
-                c.id,
-                c.name,
-                u.id,
-                label(u.tile)
-            ),
-        )
-        .side(u.side)
-        .units([u.id.clone()])]
+        let (c, u) = (&self.commanders[commander], &self.units[unit]);
+        log.add(|| {
+            Event::new(
+                "attach",
+                rule("Movement Rules 5"),
+                format!(
+                    "{} ({}) rides to {} at {} and attaches to it.",
+                    c.id,
+                    c.name,
+                    u.id,
+                    label(u.tile)
+                ),
+            )
+            .side(u.side)
+            .units([u.id.clone()])
+        });
     }
 }

@@ -2,13 +2,12 @@
 //! unless a side's `setup = "free"`, its units must stand in its two back rows and not in
 //! the outer columns.
 
-use crate::game::{Commander, CoverFire, GridGame, Objective, Phase, Setup, TurnState, Unit};
+use crate::game::{Commander, CoverFire, GridGame, Objective, Setup, TurnState, Unit};
 use crate::terrain;
-use crate::tiles::{self, Heading};
+use crate::tiles::{self, Heading, Neighbourhood};
 use crate::unit_data::{Kind, UnitData, UnitDataSpec};
 use crate::ID;
 use serde::Deserialize;
-use std::sync::Arc;
 use toml::Spanned;
 use volley_core::geometry::{col_row, label, parse_label};
 use volley_core::map::{Grid, Map};
@@ -319,6 +318,7 @@ pub fn load(src: &ScenarioSource, overrides: &Options) -> Result<GridGame, Scena
         })
         .collect();
 
+    let neighbourhood = Neighbourhood::of(&map);
     let setup = Setup {
         name: battle.name.clone(),
         title: battle.title.clone(),
@@ -333,24 +333,7 @@ pub fn load(src: &ScenarioSource, overrides: &Options) -> Result<GridGame, Scena
             _ => CoverFire::OneDeep,
         },
         objectives,
+        neighbourhood,
     };
-    Ok(GridGame {
-        setup: Arc::new(setup),
-        units,
-        commanders,
-        started: false,
-        turn: 1,
-        order: [Side::Red, Side::Blue],
-        player_turn: 0,
-        phase: Phase::Movement,
-        rolls: [0, 0],
-        moved_units: 0,
-        mover: None,
-        facing_choice: None,
-        evade: None,
-        scored: Vec::new(),
-        attacks: Vec::new(),
-        advances: Vec::new(),
-        outcome: None,
-    })
+    Ok(GridGame::new(setup, units, commanders))
 }

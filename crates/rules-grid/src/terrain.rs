@@ -3,7 +3,7 @@
 
 use crate::tiles;
 use crate::unit_data::Kind;
-use volley_core::map::{Hexside, Map, Terrain};
+use volley_core::map::{Cell, Hexside, Map, Terrain};
 use volley_core::Hex;
 
 /// The map codes this ruleset reads; light woods and forts are not in the text.
@@ -50,10 +50,6 @@ pub fn is_close(terrain: Terrain) -> bool {
     matches!(terrain, Terrain::Woods | Terrain::Town)
 }
 
-pub fn is_hill(map: &Map, tile: Hex) -> bool {
-    map.elevation(tile) > 0
-}
-
 /// Cover (the -1 to ranged attacks): forest and built-up areas for everyone, rough/field for
 /// light infantry only.
 pub fn in_cover(kind: Kind, terrain: Terrain) -> bool {
@@ -80,9 +76,7 @@ pub fn line_of_sight(map: &Map, a: Hex, b: Hex) -> bool {
 /// A tile of forest or town on the edge of its area: beside a tile of some other terrain.
 pub fn on_edge(map: &Map, tile: Hex) -> bool {
     let here = map.terrain(tile);
-    tiles::neighbours(map, tile)
-        .iter()
-        .any(|(_, t)| map.terrain(*t) != here)
+    tiles::neighbours(map, tile).any(|(_, t)| map.terrain(t) != here)
 }
 
 /// What the ground crossed so far does to a unit's movement this turn (Terrain).
@@ -97,21 +91,21 @@ pub struct Going {
 }
 
 impl Going {
-    /// The going of a unit that has not left `tile` yet: only forest slows a unit where it
-    /// stands (a hill or rough field counts when entered).
-    pub fn starting_in(map: &Map, tile: Hex) -> Going {
+    /// The going of a unit that has not left the ground it stands on yet: only forest slows a
+    /// unit where it stands (a hill or rough field counts when entered).
+    pub fn starting_on(ground: Cell) -> Going {
         Going {
-            forest: map.terrain(tile) == Terrain::Woods,
+            forest: ground.terrain == Terrain::Woods,
             ..Going::default()
         }
     }
 
-    /// The going after also entering `tile`.
-    pub fn with(self, map: &Map, tile: Hex) -> Going {
+    /// The going after also entering ground of this terrain and elevation.
+    pub fn with(self, ground: Cell) -> Going {
         Going {
-            hill: self.hill || is_hill(map, tile),
-            rough: self.rough || map.terrain(tile) == Terrain::Rough,
-            forest: self.forest || map.terrain(tile) == Terrain::Woods,
+            hill: self.hill || ground.elevation > 0,
+            rough: self.rough || ground.terrain == Terrain::Rough,
+            forest: self.forest || ground.terrain == Terrain::Woods,
         }
     }
 

@@ -2,8 +2,9 @@
 //! corners. Hex maps have six sides (the engine's `geometry`); square maps have four, written
 //! here on the same column/row labels.
 
+use crate::terrain;
 use volley_core::geometry::{self, col_row, hex_at, Facing};
-use volley_core::map::{Grid, Map};
+use volley_core::map::{Cell, Grid, Map};
 use volley_core::Hex;
 
 /// The side of its tile a unit faces: an index into the grid's sides, clockwise from north
@@ -84,11 +85,64 @@ pub fn step(grid: Grid, tile: Hex, heading: Heading) -> Hex {
 }
 
 /// The tiles on the map that share a side with `tile`, with the side each lies across.
-pub fn neighbours(map: &Map, tile: Hex) -> Vec<(Heading, Hex)> {
+pub fn neighbours(map: &Map, tile: Hex) -> impl Iterator<Item = (Heading, Hex)> + '_ {
     Heading::all(map.grid)
-        .map(|h| (h, step(map.grid, tile, h)))
+        .map(move |h| (h, step(map.grid, tile, h)))
         .filter(|(_, t)| map.contains(*t))
-        .collect()
+}
+
+/// A tile across one side of another.
+#[derive(Clone, Copy, Debug)]
+pub struct Beside {
+    /// The side of the other tile it lies across.
+    pub heading: Heading,
+    pub tile: Hex,
+    /// Its place in per-cell arrays ([`Map::index`]).
+    pub cell: usize,
+    /// Its terrain and elevation.
+    pub ground: Cell,
+    /// Whether the side between the two may be crossed ([`terrain::side_crossable`]).
+    pub crossable: bool,
+}
+
+/// A tile's own terrain and elevation, and the tiles beside it (in heading order).
+#[derive(Debug)]
+pub struct Surroundings {
+    pub ground: Cell,
+    pub beside: Vec<Beside>,
+}
+
+/// The surroundings of every tile of a map, per cell, worked out once when the scenario is
+/// read. Every listing of moves asks what lies beside every unit and what ground it stands
+/// on, and the map answers each such question by converting coordinates; this answers from
+/// an array.
+#[derive(Debug)]
+pub struct Neighbourhood(Vec<Surroundings>);
+
+impl Neighbourhood {
+    pub fn of(map: &Map) -> Neighbourhood {
+        let cells = map
+            .hexes()
+            .map(|tile| Surroundings {
+                ground: map.cell(tile).expect("a tile of the map"),
+                beside: neighbours(map, tile)
+                    .map(|(heading, t)| Beside {
+                        heading,
+                        tile: t,
+                        cell: map.index(t).expect("neighbours are on the map"),
+                        ground: map.cell(t).expect("neighbours are on the map"),
+                        crossable: terrain::side_crossable(map, tile, t),
+                    })
+                    .collect(),
+            })
+            .collect();
+        Neighbourhood(cells)
+    }
+
+    /// The surroundings of a tile, by the tile's cell.
+    pub fn of_cell(&self, cell: usize) -> &Surroundings {
+        &self.0[cell]
+    }
 }
 
 /// The side of `from` that `to` lies across, when the two share a side.
@@ -96,8 +150,9 @@ pub fn heading_towards(grid: Grid, from: Hex, to: Hex) -> Option<Heading> {
     Heading::all(grid).find(|h| step(grid, from, *h) == to)
 }
 
+/// Whether two tiles share a side: they are one tile apart.
 pub fn adjacent(grid: Grid, a: Hex, b: Hex) -> bool {
-    heading_towards(grid, a, b).is_some()
+    distance(grid, a, b) == 1
 }
 
 /// Range in tiles: hex distance, or on squares the tiles counted through sides (Manhattan),
@@ -232,7 +287,7 @@ mod tests {
         };
         let n = neighbours(&map, hex_at(3, 3));
         assert_eq!(
-            labels(&n.iter().map(|(_, t)| *t).collect::<Vec<_>>()),
+            labels(&n.map(|(_, t)| t).collect::<Vec<_>>()),
             ["0302", "0403", "0304", "0203"]
         );
         assert!(!adjacent(Grid::Square, hex_at(3, 3), hex_at(4, 4)));

@@ -5,7 +5,7 @@
 
 use crate::game::GridGame;
 use crate::rule;
-use volley_core::{Event, Outcome, Side};
+use volley_core::{Event, Log, Outcome, Side};
 
 impl GridGame {
     /// Strength points a side has lost, and what it started with.
@@ -46,10 +46,10 @@ impl GridGame {
     }
 
     /// Ends the game when a side has no units left.
-    pub fn check_wipeout(&mut self) -> Vec<Event> {
+    pub fn check_wipeout(&mut self, log: &mut Log) {
         let (red, blue) = (self.has_units(Side::Red), self.has_units(Side::Blue));
         let reason = match (red, blue) {
-            (true, true) => return Vec::new(),
+            (true, true) => return,
             (false, false) => (None, "both sides have lost every unit".to_string()),
             (true, false) => (Some(Side::Red), "blue has no units left".to_string()),
             (false, true) => (Some(Side::Blue), "red has no units left".to_string()),
@@ -59,7 +59,7 @@ impl GridGame {
             reason: reason.1,
             score: self.scores(),
         });
-        vec![self.outcome_event()]
+        log.add(|| self.outcome_event());
     }
 
     pub fn final_outcome(&self) -> Outcome {

@@ -31,7 +31,7 @@ impl GridGame {
                         own_turn && t.contact.is_some() && !t.attacked,
                         "must attack",
                     ),
-                    (!self.engaged_with(i).is_empty(), "engaged"),
+                    (self.is_engaged(i), "engaged"),
                     (own_turn && !t.withdrew_from.is_empty(), "withdrew"),
                 ] {
                     if on {
@@ -106,7 +106,7 @@ impl GridGame {
             viewer,
             turn: self.turn,
             turn_limit: self.setup.turn_limit,
-            phase: self.phase_name(),
+            phase: self.phase_name().to_string(),
             phasing: self.outcome.is_none().then(|| self.phasing()),
             to_decide: volley_core::Game::to_decide(self),
             prompt: self.prompt(),

@@ -4,50 +4,69 @@
 
 use crate::state::StandAndDieGame;
 use crate::water;
+use std::fmt;
 use volley_core::geometry::{label, step};
-use volley_core::{Event, Side};
+use volley_core::map::Terrain;
+use volley_core::{Event, Log, Side};
 
 pub const RULE: &str = "stand-and-die falling back";
+
+/// Why a hex cannot fall back.
+enum Blocked {
+    OffMap,
+    River(Terrain),
+    Held(Side),
+}
+
+impl fmt::Display for Blocked {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Blocked::OffMap => f.write_str("it is off the map"),
+            Blocked::River(terrain) => write!(f, "it is {}", terrain.name()),
+            Blocked::Held(side) => write!(f, "{side} troops are there"),
+        }
+    }
+}
 
 impl StandAndDieGame {
     /// `side`'s hexes fired on in the musketry just ended, and not marked Standing, each move
     /// one hex straight back (away from the hexside they face), facing as before. A hex
     /// whose way back is off the map, river, or occupied by anyone holds where it is.
-    pub fn fall_back(&mut self, side: Side) -> Vec<Event> {
-        let mut events = Vec::new();
+    pub fn fall_back(&mut self, side: Side, log: &mut Log) {
         for hex in std::mem::take(&mut self.fired_on) {
             if self.holder(hex) != Some(side) || self.is_standing(hex) {
                 continue;
             }
             let facing = self.hex_facing(hex).expect("the hex is held");
             let behind = step(hex, facing.opposite());
-            let ids: Vec<String> = self.troops_in(hex).map(|(_, u)| u.id.to_string()).collect();
             let blocked = if !self.map().contains(behind) {
-                Some("it is off the map".to_string())
+                Some(Blocked::OffMap)
             } else if !water::enterable(self.map(), behind, self.table().fords_open) {
-                Some(format!("it is {}", self.map().terrain(behind).name()))
+                Some(Blocked::River(self.map().terrain(behind)))
             } else {
-                self.holder(behind).map(|s| format!("{s} troops are there"))
+                self.holder(behind).map(Blocked::Held)
             };
-            let event = match blocked {
-                Some(why) => Event::new(
-                    "hold",
-                    RULE,
-                    format!(
-                        "{} cannot fall back to {} ({why}) and holds",
-                        label(hex),
-                        label(behind)
+            let now_in = match blocked {
+                Some(_) => hex,
+                None => loop {
+                    let Some((i, _)) = self.troops_in(hex).next() else {
+                        break behind;
+                    };
+                    self.relocate(i, behind);
+                },
+            };
+            log.add(|| {
+                let event = match blocked {
+                    Some(why) => Event::new(
+                        "hold",
+                        RULE,
+                        format!(
+                            "{} cannot fall back to {} ({why}) and holds",
+                            label(hex),
+                            label(behind)
+                        ),
                     ),
-                ),
-                None => {
-                    for u in self
-                        .units
-                        .iter_mut()
-                        .filter(|u| u.on_table() && u.hex == hex)
-                    {
-                        u.hex = behind;
-                    }
-                    Event::new(
+                    None => Event::new(
                         "retreat",
                         RULE,
                         format!(
@@ -55,11 +74,11 @@ impl StandAndDieGame {
                             label(hex),
                             label(behind)
                         ),
-                    )
-                }
-            };
-            events.push(event.side(side).units(ids));
+                    ),
+                };
+                let ids = self.troops_in(now_in).map(|(_, u)| u.id.as_str());
+                event.side(side).units(ids)
+            });
         }
-        events
     }
 }

@@ -1,11 +1,13 @@
 //! Marching (the rules' first paragraph): the roll for who marches first, how far each arm
 //! marches, what may share a hex and how much fits, facing, and the Standing marker.
 
+use crate::orders::Order;
 use crate::state::{Phase, StandAndDieGame, TableRules};
 use crate::troops::{Arm, Unit};
 use crate::water;
-use volley_core::geometry::{distance, label, Facing};
-use volley_core::{Dice, Event, Hex, Illegal, Side};
+use std::fmt;
+use volley_core::geometry::{distance, label, step, Facing};
+use volley_core::{Dice, Event, Hex, Illegal, Log, Side};
 
 pub const RULE: &str = "stand-and-die marching";
 
@@ -24,23 +26,23 @@ pub const fn march_allowance(arm: Arm) -> u32 {
 pub const RED_FIRST_UP_TO: u32 = 3;
 
 /// Rolls for which side marches first this turn.
-pub fn roll_initiative(dice: &mut dyn Dice, turn: u32) -> (Side, Event) {
+pub fn roll_initiative(dice: &mut dyn Dice, turn: u32, log: &mut Log) -> Side {
     let roll = dice.roll(6);
     let first = if roll <= RED_FIRST_UP_TO {
         Side::Red
     } else {
         Side::Blue
     };
-    let text = format!(
-        "turn {turn}: d6 rolled {roll} (1–{RED_FIRST_UP_TO} red, {}–6 blue): {first} marches first",
-        RED_FIRST_UP_TO + 1
-    );
-    (
-        first,
+    log.add(|| {
+        let text = format!(
+            "turn {turn}: d6 rolled {roll} (1–{RED_FIRST_UP_TO} red, {}–6 blue): {first} marches first",
+            RED_FIRST_UP_TO + 1
+        );
         Event::new("initiative", RULE, text)
             .side(first)
-            .opens_turn(),
-    )
+            .opens_turn()
+    });
+    first
 }
 
 /// Room a unit takes in a hex, in figures: a man or cavalryman is one, a gun `gun_room`.
@@ -51,24 +53,49 @@ pub fn room(unit: &Unit, table: &TableRules) -> u32 {
     }
 }
 
+/// Why troops may not share one hex.
+#[derive(Clone, Copy, Debug)]
+pub enum StackingProblem {
+    /// Cavalry with infantry or guns.
+    Mixed,
+    /// More room taken, in figures, than the hex holds.
+    Crowded { room: u32, table: TableRules },
+}
+
+impl fmt::Display for StackingProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StackingProblem::Mixed => {
+                f.write_str("cavalry may not share a hex with infantry or guns")
+            }
+            StackingProblem::Crowded { room, table } => write!(
+                f,
+                "{room} figures' room (a gun takes {}) is more than the {} a hex holds",
+                table.gun_room, table.hex_capacity
+            ),
+        }
+    }
+}
+
 /// What is wrong with these troops sharing one hex, if anything: cavalry stands alone, foot
-/// and guns may share, and only so much fits.
+/// and guns may share, and only so much fits. Asked of every hex a unit might step into, so
+/// it reads the troops once and writes no words until the problem is shown.
 pub fn stacking_problem<'a>(
     troops: impl IntoIterator<Item = &'a Unit>,
     table: &TableRules,
-) -> Option<String> {
-    let troops: Vec<&Unit> = troops.into_iter().collect();
-    let cavalry = troops.iter().any(|u| u.arm == Arm::Cavalry);
-    let foot_or_guns = troops.iter().any(|u| u.arm != Arm::Cavalry);
-    if cavalry && foot_or_guns {
-        return Some("cavalry may not share a hex with infantry or guns".into());
+) -> Option<StackingProblem> {
+    let (mut cavalry, mut foot_or_guns, mut room_taken) = (false, false, 0);
+    for u in troops {
+        cavalry |= u.arm == Arm::Cavalry;
+        foot_or_guns |= u.arm != Arm::Cavalry;
+        room_taken += room(u, table);
     }
-    let room: u32 = troops.iter().map(|u| room(u, table)).sum();
-    (room > table.hex_capacity).then(|| {
-        format!(
-            "{room} figures' room (a gun takes {}) is more than the {} a hex holds",
-            table.gun_room, table.hex_capacity
-        )
+    if cavalry && foot_or_guns {
+        return Some(StackingProblem::Mixed);
+    }
+    (room_taken > table.hex_capacity).then_some(StackingProblem::Crowded {
+        room: room_taken,
+        table: *table,
     })
 }
 
@@ -116,49 +143,67 @@ impl StandAndDieGame {
                 label(to)
             )));
         }
-        let mut arrived = u.clone();
-        arrived.hex = to;
-        let troops = self
-            .troops_in(to)
-            .map(|(_, t)| t)
-            .chain(std::iter::once(&arrived));
-        if let Some(problem) = stacking_problem(troops, &self.table()) {
+        if let Some(problem) = self.arrival_problem(u, to) {
             return Err(Illegal::new(format!("{problem} ({})", label(to))));
         }
         Ok(())
     }
 
+    /// What would be wrong with the troops in `to` once `u` joined them.
+    fn arrival_problem(&self, u: &Unit, to: Hex) -> Option<StackingProblem> {
+        let troops = self.troops_in(to).map(|(_, t)| t).chain([u]);
+        stacking_problem(troops, &self.table())
+    }
+
+    /// Where a unit may march next, while it has hexes of march left: each hex next to it
+    /// that is on the map and dry, not the enemy's, and with room for it (what `check_march`
+    /// allows, found without writing the reasons for what it refuses).
+    pub fn march_steps(&self, unit: usize) -> impl Iterator<Item = Hex> + '_ {
+        let u = &self.units[unit];
+        let marching = u.marched < march_allowance(u.arm);
+        Facing::ALL
+            .into_iter()
+            .filter(move |_| marching)
+            .map(move |f| step(u.hex, f))
+            .filter(move |&to| {
+                water::enterable(self.map(), to, self.table().fords_open)
+                    && self.holder(to) != Some(u.side.other())
+                    && self.arrival_problem(u, to).is_none()
+            })
+    }
+
     /// One hex of march. Joining friends, the unit takes up their facing: a hex faces one way.
-    pub fn march(&mut self, unit: usize, to: Hex) -> Event {
+    pub fn march(&mut self, unit: usize, to: Hex, log: &mut Log) {
         let joined = self.hex_facing(to);
+        let from = self.units[unit].hex;
+        self.relocate(unit, to);
         let u = &mut self.units[unit];
-        let from = u.hex;
-        u.hex = to;
         u.marched += 1;
         u.turned = false;
         if let Some(f) = joined {
             u.facing = f;
         }
         let u = &self.units[unit];
-        let mut text = format!(
-            "{} marches {} → {} ({} of {} hexes)",
-            u.label(),
-            label(from),
-            label(to),
-            u.marched,
-            march_allowance(u.arm)
-        );
-        if joined.is_some() {
-            text.push_str(&format!(
-                ", joins the troops there and faces {} with them",
-                u.facing
-            ));
-        }
-        let event = Event::new("move", RULE, text)
-            .side(u.side)
-            .units([u.id.clone()]);
+        log.add(|| {
+            let mut text = format!(
+                "{} marches {} → {} ({} of {} hexes)",
+                u.label(),
+                label(from),
+                label(to),
+                u.marched,
+                march_allowance(u.arm)
+            );
+            if joined.is_some() {
+                text.push_str(&format!(
+                    ", joins the troops there and faces {} with them",
+                    u.facing
+                ));
+            }
+            Event::new("move", RULE, text)
+                .side(u.side)
+                .units([u.id.clone()])
+        });
         self.lift_marker_if_empty(from);
-        event
     }
 
     pub fn check_face(&self, unit: usize, facing: Facing) -> Result<(), Illegal> {
@@ -178,32 +223,39 @@ impl StandAndDieGame {
         Ok(())
     }
 
+    /// The facings a unit may turn to where it stands: any other, once at each stop.
+    pub fn turns(&self, unit: usize) -> impl Iterator<Item = Facing> + '_ {
+        let u = &self.units[unit];
+        Facing::ALL
+            .into_iter()
+            .filter(move |&f| !u.turned && f != u.facing)
+    }
+
     /// Turns a unit and every friend sharing its hex: the hex faces one hexside.
-    pub fn face(&mut self, unit: usize, facing: Facing) -> Event {
+    pub fn face(&mut self, unit: usize, facing: Facing, log: &mut Log) {
         let hex = self.units[unit].hex;
         let side = self.units[unit].side;
         let was = self.units[unit].facing;
-        let mut ids = Vec::new();
-        for u in self
-            .units
-            .iter_mut()
-            .filter(|u| u.on_table() && u.hex == hex && u.side == side)
-        {
+        let sharing: Vec<usize> = self.troops_in(hex).map(|(i, _)| i).collect();
+        for &i in &sharing {
+            let u = &mut self.units[i];
             u.facing = facing;
             u.turned = true;
-            ids.push(u.id.clone());
         }
-        Event::new(
-            "face",
-            RULE,
-            format!(
-                "{} in {} turn from {was} to face {facing}",
-                ids.join(", "),
-                label(hex)
-            ),
-        )
-        .side(side)
-        .units(ids)
+        log.add(|| {
+            let ids: Vec<&str> = sharing.iter().map(|&i| self.units[i].id.as_str()).collect();
+            Event::new(
+                "face",
+                RULE,
+                format!(
+                    "{} in {} turn from {was} to face {facing}",
+                    ids.join(", "),
+                    label(hex)
+                ),
+            )
+            .side(side)
+            .units(ids)
+        });
     }
 
     pub fn check_marker(&self, hex: Hex, standing: bool) -> Result<(), Illegal> {
@@ -238,28 +290,42 @@ impl StandAndDieGame {
         Ok(())
     }
 
+    /// The marker order a hex the marching side holds may still be given in this march: to
+    /// stand if it would fall back, or to fall back if it stands; once a march.
+    pub fn marker_order(&self, hex: Hex) -> Option<Order> {
+        if self.marks_changed.contains(&hex) {
+            None
+        } else if self.is_standing(hex) {
+            Some(Order::FallBack { hex })
+        } else {
+            Some(Order::Stand { hex })
+        }
+    }
+
     /// Marks a hex Standing, or lifts the marker so that it falls back under pressure.
-    pub fn set_marker(&mut self, hex: Hex, standing: bool) -> Event {
+    pub fn set_marker(&mut self, hex: Hex, standing: bool, log: &mut Log) {
         if standing {
             self.standing.push(hex);
         } else {
             self.standing.retain(|h| *h != hex);
         }
         self.marks_changed.push(hex);
-        let ids: Vec<String> = self.troops_in(hex).map(|(_, u)| u.id.to_string()).collect();
-        let side = self
-            .holder(hex)
-            .expect("checked: the marching side holds the hex");
-        let text = if standing {
-            format!("{} is marked Standing: it will stand and die", label(hex))
-        } else {
-            format!(
-                "{}'s Standing marker is lifted: it will fall back under pressure",
-                label(hex)
-            )
-        };
-        Event::new(if standing { "stand" } else { "fall-back" }, RULE, text)
-            .side(side)
-            .units(ids)
+        log.add(|| {
+            let ids = self.troops_in(hex).map(|(_, u)| u.id.as_str());
+            let side = self
+                .holder(hex)
+                .expect("checked: the marching side holds the hex");
+            let text = if standing {
+                format!("{} is marked Standing: it will stand and die", label(hex))
+            } else {
+                format!(
+                    "{}'s Standing marker is lifted: it will fall back under pressure",
+                    label(hex)
+                )
+            };
+            Event::new(if standing { "stand" } else { "fall-back" }, RULE, text)
+                .side(side)
+                .units(ids)
+        });
     }
 }

@@ -6,9 +6,9 @@
 use crate::state::{Phase, StandAndDieGame};
 use crate::troops::{Arm, GUN_CASUALTIES};
 use crate::water;
-use volley_core::geometry::{distance, in_front_arc, label, Facing};
+use volley_core::geometry::{distance, in_front_arc, label, step, Facing};
 use volley_core::map::Terrain;
-use volley_core::{Dice, Event, Hex, Illegal};
+use volley_core::{Dice, Event, Hex, Illegal, Log};
 
 pub const RULE: &str = "stand-and-die musketry";
 
@@ -116,6 +116,28 @@ impl StandAndDieGame {
             .collect()
     }
 
+    /// The enemy hexes a hex may fire at now, unless it has fired: those next to it and those
+    /// straight across one river hex, ahead of its troops (what `check_fire` allows, found
+    /// without writing the reasons for what it refuses).
+    pub fn targets(&self, from: Hex) -> impl Iterator<Item = Hex> + '_ {
+        let (map, fords_open) = (self.map(), self.table().fords_open);
+        let ready = !self.fired_from.contains(&from);
+        let troops = self.troops_in(from).next().map(|(_, u)| (u.side, u.facing));
+        Facing::ALL
+            .into_iter()
+            .filter(move |_| ready)
+            .flat_map(move |f| {
+                let near = step(from, f);
+                let across = water::is_river(map, near, fords_open).then(|| step(near, f));
+                std::iter::once(near).chain(across)
+            })
+            .filter(move |&at| {
+                troops.is_some_and(|(side, facing)| {
+                    self.holder(at) == Some(side.other()) && in_front_arc(from, facing, at)
+                })
+            })
+    }
+
     pub fn check_fire(&self, from: Hex, at: Hex) -> Result<(), Illegal> {
         let Phase::Musketry(side) = self.phase else {
             return Err(Illegal::new("fire only in your musketry phase"));
@@ -154,7 +176,7 @@ impl StandAndDieGame {
     }
 
     /// One hex's volley at an enemy hex.
-    pub fn fire(&mut self, from: Hex, at: Hex, dice: &mut dyn Dice) -> Vec<Event> {
+    pub fn fire(&mut self, from: Hex, at: Hex, dice: &mut dyn Dice, log: &mut Log) {
         let side = self
             .holder(from)
             .expect("checked: the firing side holds the hex");
@@ -170,111 +192,102 @@ impl StandAndDieGame {
         let terrain = self.map().terrain(at);
         let state = TargetState::of(standing, COVER.contains(&terrain));
 
-        let mut total = 0;
-        let mut parts = Vec::new();
-        for arm in Arm::ALL {
+        // Per arm: the figures firing, the table's chance and the chance each figure has.
+        let volley = Arm::ALL.map(|arm| {
             let figures: u32 = firers
                 .iter()
                 .map(|&i| &self.units[i])
                 .filter(|u| u.arm == arm)
                 .map(|u| u.figures)
                 .sum();
-            if figures == 0 {
-                continue;
-            }
             let chance = chance_tenths(arm, state);
             let each = if from_rear {
                 chance + rear_bonus_tenths(arm)
             } else {
                 chance
             };
-            total += figures * each;
-            let each_words = if from_rear {
-                format!(
-                    "({} + {} rear)",
-                    tenths(chance),
-                    tenths(rear_bonus_tenths(arm))
-                )
-            } else {
-                tenths(chance)
-            };
-            parts.push(format!(
-                "{} × {each_words} = {}",
-                arm.figures(figures),
-                tenths(figures * each)
-            ));
-        }
+            (arm, figures, chance, each)
+        });
+        let total: u32 = volley.iter().map(|&(_, n, _, each)| n * each).sum();
         let sure = total / 10;
         let fraction = total % 10;
-        let mut text = format!(
-            "{} fires at {} ({}{}{}): {}",
-            label(from),
-            label(at),
-            state.words(),
-            if COVER.contains(&terrain) {
-                format!(", {}", terrain.name())
-            } else {
-                String::new()
-            },
-            if from_rear { ", from its rear" } else { "" },
-            parts.join(" + ")
-        );
-        if parts.len() > 1 {
-            text.push_str(&format!(" = {}", tenths(total)));
-        }
-        text.push_str(&format!(" → {}", casualties(sure)));
-        let dead = if fraction == 0 {
-            text.push_str(", no fraction to roll for");
-            sure
-        } else {
-            let roll = dice.roll(10);
-            if roll <= fraction {
-                text.push_str(&format!(
+        let roll = (fraction > 0).then(|| dice.roll(10));
+        let dead = sure + u32::from(roll.is_some_and(|r| r <= fraction));
+        log.add(|| {
+            let parts: Vec<String> = volley
+                .iter()
+                .filter(|&&(_, n, _, _)| n > 0)
+                .map(|&(arm, n, chance, each)| {
+                    let each_words = if from_rear {
+                        format!(
+                            "({} + {} rear)",
+                            tenths(chance),
+                            tenths(rear_bonus_tenths(arm))
+                        )
+                    } else {
+                        tenths(chance)
+                    };
+                    format!("{} × {each_words} = {}", arm.figures(n), tenths(n * each))
+                })
+                .collect();
+            let mut text = format!(
+                "{} fires at {} ({}{}{}): {}",
+                label(from),
+                label(at),
+                state.words(),
+                if COVER.contains(&terrain) {
+                    format!(", {}", terrain.name())
+                } else {
+                    String::new()
+                },
+                if from_rear { ", from its rear" } else { "" },
+                parts.join(" + ")
+            );
+            if parts.len() > 1 {
+                text.push_str(&format!(" = {}", tenths(total)));
+            }
+            text.push_str(&format!(" → {}", casualties(sure)));
+            match roll {
+                None => text.push_str(", no fraction to roll for"),
+                Some(roll) if roll <= fraction => text.push_str(&format!(
                     ", d10 rolled {roll} ≤ {fraction} → +1 = {}",
                     sure + 1
-                ));
-                sure + 1
-            } else {
-                text.push_str(&format!(", d10 rolled {roll} > {fraction} → {sure}"));
-                sure
+                )),
+                Some(roll) => text.push_str(&format!(", d10 rolled {roll} > {fraction} → {sure}")),
             }
-        };
-        let firing_ids = firers.iter().map(|&i| self.units[i].id.clone());
-        let mut events = vec![Event::new("fire", RULE, text).side(side).units(firing_ids)];
+            let firing_ids = firers.iter().map(|&i| self.units[i].id.clone());
+            Event::new("fire", RULE, text).side(side).units(firing_ids)
+        });
 
-        let (taken, hits) = self.take_casualties(at, dead);
+        let taken = self.take_casualties(at, dead, log);
         self.inflicted[side.index()] += taken;
-        events.extend(hits);
         self.fired_from.push(from);
         if !standing && !self.fired_on.contains(&at) && self.holder(at).is_some() {
             self.fired_on.push(at);
         }
         self.lift_marker_if_empty(at);
-        events.extend(self.check_annihilation());
-        events
+        self.check_annihilation(log);
     }
 
     /// Who takes the next casualty in a hex: infantry first (the most figures first, so the
     /// loss is spread), else cavalry, else guns, finishing a damaged gun before starting one.
     fn next_casualty(&self, hex: Hex) -> Option<usize> {
-        let troops: Vec<(usize, &crate::troops::Unit)> = self.troops_in(hex).collect();
         for arm in [Arm::Infantry, Arm::Cavalry] {
-            let most = troops
-                .iter()
+            let most = self
+                .troops_in(hex)
                 .filter(|(_, u)| u.arm == arm)
                 .max_by_key(|(i, u)| (u.figures, std::cmp::Reverse(*i)));
             if let Some((i, _)) = most {
-                return Some(*i);
+                return Some(i);
             }
         }
-        troops
-            .iter()
+        self.troops_in(hex)
             .max_by_key(|(i, u)| (u.gun_casualties, u.figures, std::cmp::Reverse(*i)))
-            .map(|(i, _)| *i)
+            .map(|(i, _)| i)
     }
 
-    /// Removes `n` casualties from a hex; returns how many found a victim, and the events.
-    fn take_casualties(&mut self, hex: Hex, n: u32) -> (u32, Vec<Event>) {
+    /// Removes `n` casualties from a hex; returns how many found a victim.
+    fn take_casualties(&mut self, hex: Hex, n: u32, log: &mut Log) -> u32 {
         // (unit, figures before, gun casualties before), in the order they were first hit.
         let mut hit: Vec<(usize, u32, u32)> = Vec::new();
         let mut taken = 0;
@@ -295,59 +308,64 @@ impl StandAndDieGame {
             } else {
                 u.figures -= 1;
             }
+            if !u.on_table() {
+                self.unlist(i);
+            }
             taken += 1;
         }
-        let mut events = Vec::new();
         for (i, figures, gun_casualties) in hit {
-            let u = &self.units[i];
-            let mut text = if u.arm == Arm::Artillery {
-                let took = (figures * GUN_CASUALTIES - gun_casualties) - u.casualties_to_destroy();
-                let mut t = format!(
-                    "{} takes {} with no infantry in {}: guns in action {figures} → {}",
-                    u.label(),
-                    casualties(took),
-                    label(hex),
-                    u.figures
-                );
-                if u.gun_casualties > 0 {
-                    t.push_str(&format!(
-                        ", one with {} of its {GUN_CASUALTIES}",
-                        casualties(u.gun_casualties)
-                    ));
+            log.add(|| {
+                let u = &self.units[i];
+                let mut text = if u.arm == Arm::Artillery {
+                    let took =
+                        (figures * GUN_CASUALTIES - gun_casualties) - u.casualties_to_destroy();
+                    let mut t = format!(
+                        "{} takes {} with no infantry in {}: guns in action {figures} → {}",
+                        u.label(),
+                        casualties(took),
+                        label(hex),
+                        u.figures
+                    );
+                    if u.gun_casualties > 0 {
+                        t.push_str(&format!(
+                            ", one with {} of its {GUN_CASUALTIES}",
+                            casualties(u.gun_casualties)
+                        ));
+                    }
+                    t
+                } else {
+                    format!(
+                        "{} loses {}: {figures} → {}",
+                        u.label(),
+                        if figures - u.figures == 1 {
+                            "1 figure".to_string()
+                        } else {
+                            format!("{} figures", figures - u.figures)
+                        },
+                        u.figures
+                    )
+                };
+                if !u.on_table() {
+                    text.push_str(", and is gone");
                 }
-                t
-            } else {
-                format!(
-                    "{} loses {}: {figures} → {}",
-                    u.label(),
-                    if figures - u.figures == 1 {
-                        "1 figure".to_string()
-                    } else {
-                        format!("{} figures", figures - u.figures)
-                    },
-                    u.figures
-                )
-            };
-            if !u.on_table() {
-                text.push_str(", and is gone");
-            }
-            events.push(
                 Event::new(if u.on_table() { "hit" } else { "eliminated" }, RULE, text)
                     .side(u.side)
-                    .units([u.id.clone()]),
-            );
+                    .units([u.id.clone()])
+            });
         }
         if taken < n {
-            events.push(Event::new(
-                "hit",
-                RULE,
-                format!(
-                    "{} more find no one left in {}",
-                    casualties(n - taken),
-                    label(hex)
-                ),
-            ));
+            log.add(|| {
+                Event::new(
+                    "hit",
+                    RULE,
+                    format!(
+                        "{} more find no one left in {}",
+                        casualties(n - taken),
+                        label(hex)
+                    ),
+                )
+            });
         }
-        (taken, events)
+        taken
     }
 }

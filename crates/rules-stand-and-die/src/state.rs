@@ -11,8 +11,8 @@ use volley_core::geometry::{label, step, Facing};
 use volley_core::map::{Map, MapView};
 use volley_core::view::{ElementKind, Elements, ObjectiveView, SideView, UnitView, Word};
 use volley_core::{
-    reach_by_steps, Action, ActionInfo, ActionKind, Dice, Event, Game, Hex, Illegal, Name, Outcome,
-    Place, Reach, Side, View,
+    reach_by_steps, Action, ActionInfo, ActionKind, Dice, Event, Game, Hex, Illegal, Log, Name,
+    Outcome, Place, Reach, Side, View,
 };
 
 /// What the scenario fixed, which never changes in play.
@@ -80,6 +80,11 @@ pub struct StandAndDieGame {
     /// Casualties each side could take at the start.
     pub starting: [u32; 2],
     pub outcome: Option<Outcome>,
+    /// Per map cell ([`Map::index`]), the keys of the units on the table there, in key order.
+    /// Who holds a hex, which way it faces and what still fits in it are asked for every
+    /// hex a unit might step into; this answers them without a walk over the army. Kept by
+    /// [`StandAndDieGame::relocate`] and [`StandAndDieGame::unlist`].
+    in_hex: Vec<Vec<usize>>,
 }
 
 impl StandAndDieGame {
@@ -91,6 +96,10 @@ impl StandAndDieGame {
                 .map(Unit::casualties_to_destroy)
                 .sum()
         });
+        let mut in_hex = vec![Vec::new(); setting.map.cell_count()];
+        for (i, u) in units.iter().enumerate() {
+            in_hex[cell(&setting.map, u.hex)].push(i);
+        }
         StandAndDieGame {
             setting: Arc::new(setting),
             units,
@@ -104,6 +113,7 @@ impl StandAndDieGame {
             inflicted: [0, 0],
             starting,
             outcome: None,
+            in_hex,
         }
     }
 
@@ -115,12 +125,29 @@ impl StandAndDieGame {
         self.setting.table
     }
 
+    /// The keys of the units still on the table in a hex, in key order.
+    fn keys_in(&self, hex: Hex) -> &[usize] {
+        self.map().index(hex).map_or(&[], |c| &self.in_hex[c])
+    }
+
     /// The units still on the table in a hex, with their numbers.
     pub fn troops_in(&self, hex: Hex) -> impl Iterator<Item = (usize, &Unit)> {
-        self.units
-            .iter()
-            .enumerate()
-            .filter(move |(_, u)| u.on_table() && u.hex == hex)
+        self.keys_in(hex).iter().map(|&i| (i, &self.units[i]))
+    }
+
+    /// Moves a unit on the table to another hex of the map.
+    pub fn relocate(&mut self, unit: usize, to: Hex) {
+        self.unlist(unit);
+        self.units[unit].hex = to;
+        let keys = &mut self.in_hex[cell(&self.setting.map, to)];
+        let at = keys.partition_point(|&k| k < unit);
+        keys.insert(at, unit);
+    }
+
+    /// Takes a unit out of its hex's list: it is moving, or it has left the table.
+    pub fn unlist(&mut self, unit: usize) {
+        let keys = &mut self.in_hex[cell(&self.setting.map, self.units[unit].hex)];
+        keys.retain(|&k| k != unit);
     }
 
     /// The side holding a hex, if any.
@@ -137,15 +164,10 @@ impl StandAndDieGame {
         self.standing.contains(&hex)
     }
 
-    /// The hexes a side holds, in unit order.
-    pub fn hexes_of(&self, side: Side) -> Vec<Hex> {
-        let mut out: Vec<Hex> = Vec::new();
-        for u in self.units.iter().filter(|u| u.on_table() && u.side == side) {
-            if !out.contains(&u.hex) {
-                out.push(u.hex);
-            }
-        }
-        out
+    /// Whether a unit is on the table and the first (by key) in its hex: orders given to a
+    /// hex are put down to it (see `describe_order`).
+    fn leads_its_hex(&self, unit: usize) -> bool {
+        self.keys_in(self.units[unit].hex).first() == Some(&unit)
     }
 
     /// A Standing marker leaves with the last troops out of its hex.
@@ -190,101 +212,107 @@ impl StandAndDieGame {
         }
     }
 
-    /// Every order worth asking `check` about now.
-    fn candidates(&self) -> Vec<Order> {
-        let mut out = Vec::new();
-        match self.phase {
-            Phase::March(side) => {
-                for (i, u) in self.units.iter().enumerate() {
-                    if u.side != side || !u.on_table() {
-                        continue;
-                    }
-                    for f in Facing::ALL {
-                        out.push(Order::Move {
-                            unit: i,
-                            to: step(u.hex, f),
-                        });
-                    }
-                    for facing in Facing::ALL {
-                        out.push(Order::Face { unit: i, facing });
-                    }
-                }
-                for hex in self.hexes_of(side) {
-                    out.push(Order::Stand { hex });
-                    out.push(Order::FallBack { hex });
-                }
-            }
-            Phase::Musketry(side) => {
-                for from in self.hexes_of(side) {
-                    for f in Facing::ALL {
-                        let near = step(from, f);
-                        out.push(Order::Fire { from, at: near });
-                        out.push(Order::Fire {
-                            from,
-                            at: step(near, f),
-                        });
-                    }
-                }
-            }
-            Phase::Setup | Phase::Over => return out,
+    /// A unit's own orders now, in its side's march: its steps, then its turns.
+    fn steps_and_turns(&self, unit: usize, out: &mut Vec<Action>) {
+        let u = &self.units[unit];
+        if !u.on_table() || self.phase != Phase::March(u.side) {
+            return;
         }
-        out.push(Order::End);
-        out
+        out.extend(
+            self.march_steps(unit)
+                .map(|to| Order::Move { unit, to }.pack()),
+        );
+        out.extend(
+            self.turns(unit)
+                .map(|facing| Order::Face { unit, facing }.pack()),
+        );
+    }
+
+    /// The orders given to a unit's hex, when the unit leads it: the change of its Standing
+    /// marker in the march, or its volleys in the musketry.
+    fn hex_orders(&self, unit: usize, out: &mut Vec<Action>) {
+        if !self.leads_its_hex(unit) {
+            return;
+        }
+        let u = &self.units[unit];
+        match self.phase {
+            Phase::March(side) if side == u.side => {
+                out.extend(self.marker_order(u.hex).map(Order::pack));
+            }
+            Phase::Musketry(side) if side == u.side => {
+                out.extend(
+                    self.targets(u.hex)
+                        .map(|at| Order::Fire { from: u.hex, at }.pack()),
+                );
+            }
+            _ => {}
+        }
     }
 
     /// `end`: the phasing side is done; the next phase (or turn) begins.
-    fn end_phase(&mut self, dice: &mut dyn Dice) -> Vec<Event> {
-        let mut events = Vec::new();
+    fn end_phase(&mut self, dice: &mut dyn Dice, log: &mut Log) {
         match self.phase {
             Phase::March(side) => {
                 self.phase = Phase::Musketry(side);
                 self.fired_from.clear();
                 self.fired_on.clear();
-                events.push(
+                log.add(|| {
                     Event::new(
                         "phase",
                         musketry::RULE,
                         format!("{} musketry", self.side_name(side)),
                     )
-                    .side(side),
-                );
+                    .side(side)
+                });
             }
             Phase::Musketry(side) => {
-                events.extend(self.fall_back(side.other()));
+                self.fall_back(side.other(), log);
                 if side == self.first {
-                    events.push(self.begin_march(side.other()));
+                    self.begin_march(side.other(), log);
                 } else if self.turn >= self.setting.turn_limit {
-                    events.push(self.end_at_turn_limit());
+                    self.end_at_turn_limit(log);
                 } else {
                     self.turn += 1;
-                    events.extend(self.begin_turn(dice));
+                    self.begin_turn(dice, log);
                 }
             }
             Phase::Setup | Phase::Over => {}
         }
-        events
     }
 
     /// A turn opens with the roll for who marches first.
-    fn begin_turn(&mut self, dice: &mut dyn Dice) -> Vec<Event> {
-        let (first, roll) = marching::roll_initiative(dice, self.turn);
-        self.first = first;
-        vec![roll, self.begin_march(first)]
+    fn begin_turn(&mut self, dice: &mut dyn Dice, log: &mut Log) {
+        self.first = marching::roll_initiative(dice, self.turn, log);
+        self.begin_march(self.first, log);
     }
 
-    fn begin_march(&mut self, side: Side) -> Event {
+    fn begin_march(&mut self, side: Side, log: &mut Log) {
         self.phase = Phase::March(side);
         self.marks_changed.clear();
         for u in self.units.iter_mut() {
             u.marched = 0;
             u.turned = false;
         }
-        Event::new(
-            "phase",
-            marching::RULE,
-            format!("turn {}: {} march", self.turn, self.side_name(side)),
-        )
-        .side(side)
+        log.add(|| {
+            Event::new(
+                "phase",
+                marching::RULE,
+                format!("turn {}: {} march", self.turn, self.side_name(side)),
+            )
+            .side(side)
+        });
+    }
+
+    /// Carries out an order already checked, writing its events to `log`.
+    fn perform(&mut self, order: Order, dice: &mut dyn Dice, log: &mut Log) {
+        match order {
+            Order::End => self.end_phase(dice, log),
+            Order::Move { unit, to } => self.march(unit, to, log),
+            Order::Face { unit, facing } => self.face(unit, facing, log),
+            Order::Stand { hex } => self.set_marker(hex, true, log),
+            Order::FallBack { hex } => self.set_marker(hex, false, log),
+            Order::Fire { from, at } => self.fire(from, at, dice, log),
+        }
     }
 
     fn phase_words(&self) -> String {
@@ -378,10 +406,11 @@ impl Game for StandAndDieGame {
     }
 
     fn start(&mut self, dice: &mut dyn Dice) -> Vec<Event> {
-        if self.phase != Phase::Setup {
-            return Vec::new();
+        let mut log = Log::new();
+        if self.phase == Phase::Setup {
+            self.begin_turn(dice, &mut log);
         }
-        self.begin_turn(dice)
+        log.into_events()
     }
 
     fn to_decide(&self) -> Option<Side> {
@@ -390,12 +419,36 @@ impl Game for StandAndDieGame {
 
     fn legal_actions_into(&self, out: &mut Vec<Action>) {
         out.clear();
-        out.extend(
-            self.candidates()
-                .into_iter()
-                .filter(|o| self.check(*o).is_ok())
-                .map(Order::pack),
-        );
+        let Some(side) = self.phasing() else {
+            return;
+        };
+        let own = || (0..self.units.len()).filter(|&i| self.units[i].side == side);
+        for unit in own() {
+            self.steps_and_turns(unit, out);
+        }
+        for unit in own() {
+            self.hex_orders(unit, out);
+        }
+        out.push(Order::End.pack());
+    }
+
+    fn unit_actions(&self, unit: u32, out: &mut Vec<Action>) {
+        out.clear();
+        let unit = unit as usize;
+        if unit < self.units.len() && Some(self.units[unit].side) == self.phasing() {
+            self.steps_and_turns(unit, out);
+            self.hex_orders(unit, out);
+        }
+    }
+
+    fn actors(&self) -> Vec<u32> {
+        let mut orders = Vec::new();
+        (0..self.units.len() as u32)
+            .filter(|&unit| {
+                self.unit_actions(unit, &mut orders);
+                !orders.is_empty()
+            })
+            .collect()
     }
 
     fn describe(&self, action: Action) -> ActionInfo {
@@ -408,14 +461,14 @@ impl Game for StandAndDieGame {
     fn apply(&mut self, action: Action, dice: &mut dyn Dice) -> Result<Vec<Event>, Illegal> {
         let order = self.order_of(action)?;
         self.check(order)?;
-        Ok(match order {
-            Order::End => self.end_phase(dice),
-            Order::Move { unit, to } => vec![self.march(unit, to)],
-            Order::Face { unit, facing } => vec![self.face(unit, facing)],
-            Order::Stand { hex } => vec![self.set_marker(hex, true)],
-            Order::FallBack { hex } => vec![self.set_marker(hex, false)],
-            Order::Fire { from, at } => self.fire(from, at, dice),
-        })
+        let mut log = Log::new();
+        self.perform(order, dice, &mut log);
+        Ok(log.into_events())
+    }
+
+    fn apply_unchecked(&mut self, action: Action, dice: &mut dyn Dice) {
+        let order = Order::unpack(action).expect("an action from the legal list");
+        self.perform(order, dice, &mut Log::silent());
     }
 
     fn notation(&self, action: Action) -> String {
@@ -509,7 +562,7 @@ impl Game for StandAndDieGame {
                 .filter(|&to| g.check(Order::Move { unit: i, to }).is_ok())
                 .map(|to| {
                     let mut after = g.clone();
-                    after.march(i, to);
+                    after.march(i, to, &mut Log::silent());
                     (to, after)
                 })
                 .collect()
@@ -543,18 +596,27 @@ impl Game for StandAndDieGame {
                 return Err(format!("destroyed {} still has gun casualties", u.label()));
             }
         }
-        for side in Side::BOTH {
-            for hex in self.hexes_of(side) {
-                let troops: Vec<&Unit> = self.troops_in(hex).map(|(_, u)| u).collect();
-                if troops.iter().any(|u| u.side != side) {
-                    return Err(format!("both sides are in {}", label(hex)));
-                }
-                if troops.iter().any(|u| u.facing != troops[0].facing) {
-                    return Err(format!("the troops in {} face different ways", label(hex)));
-                }
-                if let Some(problem) = marching::stacking_problem(troops, &table) {
-                    return Err(format!("{problem} in {}", label(hex)));
-                }
+        for (c, keys) in self.in_hex.iter().enumerate() {
+            let listed: Vec<usize> = (0..self.units.len())
+                .filter(|&i| self.units[i].on_table() && cell(self.map(), self.units[i].hex) == c)
+                .collect();
+            if *keys != listed {
+                return Err(format!(
+                    "cell {c} lists units {keys:?}, but {listed:?} are there"
+                ));
+            }
+        }
+        for keys in self.in_hex.iter().filter(|keys| !keys.is_empty()) {
+            let troops: Vec<&Unit> = keys.iter().map(|&i| &self.units[i]).collect();
+            let hex = troops[0].hex;
+            if troops.iter().any(|u| u.side != troops[0].side) {
+                return Err(format!("both sides are in {}", label(hex)));
+            }
+            if troops.iter().any(|u| u.facing != troops[0].facing) {
+                return Err(format!("the troops in {} face different ways", label(hex)));
+            }
+            if let Some(problem) = marching::stacking_problem(troops, &table) {
+                return Err(format!("{problem} in {}", label(hex)));
             }
         }
         if let Some(h) = self.standing.iter().find(|h| self.holder(**h).is_none()) {
@@ -580,4 +642,9 @@ impl Game for StandAndDieGame {
         }
         Ok(())
     }
+}
+
+/// The cell of a hex on the map, in the game's per-cell arrays.
+fn cell(map: &Map, hex: Hex) -> usize {
+    map.index(hex).expect("units on the table stand on the map")
 }

@@ -4,7 +4,7 @@
 //! the points of the objective hexes held.
 
 use crate::state::{Phase, StandAndDieGame};
-use volley_core::{Event, Outcome, Side};
+use volley_core::{Event, Log, Outcome, Side};
 
 pub const RULE: &str = "stand-and-die victory";
 
@@ -27,36 +27,41 @@ impl StandAndDieGame {
         Side::BOTH.map(|s| self.score(s))
     }
 
-    fn finish(&mut self, winner: Option<Side>, reason: String) -> Event {
+    fn finish(&mut self, winner: Option<Side>, reason: String, log: &mut Log) {
         self.phase = Phase::Over;
         self.outcome = Some(Outcome {
             winner,
             reason: reason.clone(),
             score: self.scores(),
         });
-        let event = Event::new("end", RULE, reason);
-        match winner {
-            Some(w) => event.side(w),
-            None => event,
-        }
+        log.add(|| {
+            let event = Event::new("end", RULE, reason);
+            match winner {
+                Some(w) => event.side(w),
+                None => event,
+            }
+        });
     }
 
     /// Ends the game when a side has nothing left on the table.
-    pub fn check_annihilation(&mut self) -> Option<Event> {
-        let gone = Side::BOTH
+    pub fn check_annihilation(&mut self, log: &mut Log) {
+        let Some(gone) = Side::BOTH
             .into_iter()
-            .find(|&s| !self.units.iter().any(|u| u.side == s && u.on_table()))?;
+            .find(|&s| !self.units.iter().any(|u| u.side == s && u.on_table()))
+        else {
+            return;
+        };
         let winner = gone.other();
         let reason = format!(
             "{} has no troops left: {} wins",
             self.side_name(gone),
             self.side_name(winner)
         );
-        Some(self.finish(Some(winner), reason))
+        self.finish(Some(winner), reason, log);
     }
 
     /// Ends the game after the last turn's last musketry.
-    pub fn end_at_turn_limit(&mut self) -> Event {
+    pub fn end_at_turn_limit(&mut self, log: &mut Log) {
         let [red, blue] = self.scores();
         let tally = |s: Side| {
             format!(
@@ -82,6 +87,6 @@ impl StandAndDieGame {
             tally(Side::Red),
             tally(Side::Blue)
         );
-        self.finish(winner, reason)
+        self.finish(winner, reason, log)
     }
 }

@@ -1,9 +1,12 @@
 //! Random play from the bundled scenario: every game ends, in a bounded number of actions,
-//! with the invariants holding after every action.
+//! with the invariants holding after every action; and along the way the fast paths of the
+//! game API (the legal list, each unit's actions, the units that can act, the unchecked
+//! apply) say and do exactly what checking every order one by one would.
 
 use crate::scenario::RIVER_CROSSING;
 use rules_stand_and_die::RULESET;
-use volley_core::{Dice, Options, Ruleset, ScenarioSource, Seed, SeededDice};
+use volley_core::geometry::{col_row, hex_at, label, parse_label, Facing};
+use volley_core::{Action, Dice, Game, Options, Ruleset, ScenarioSource, Seed, SeededDice};
 
 const GAMES: u64 = 200;
 /// Far above what a game can take: per turn each unit has at most 3 steps and 4 turns, each
@@ -47,4 +50,125 @@ fn random_games_from_the_river_crossing_end_with_invariants_intact() {
     }
     assert!(volleys > 0, "random play never fired a volley");
     assert!(decided > 0, "every random game was a draw");
+}
+
+fn river_crossing() -> Box<dyn Game> {
+    let src = ScenarioSource::new("scenarios/sad-river-crossing.toml", RIVER_CROSSING);
+    RULESET.load(&src, &Options::new()).unwrap()
+}
+
+/// Plays `games` random games, calling `at` on every position where a side is to decide.
+fn positions(games: u64, mut at: impl FnMut(&dyn Game, u64)) {
+    for n in 0..games {
+        let mut g = river_crossing();
+        let mut dice = SeededDice::new(Seed::from_u64(n));
+        let mut chooser = SeededDice::new(Seed::from_u64(3_000_000 + n));
+        g.start(&mut dice);
+        while g.to_decide().is_some() {
+            at(&*g, n);
+            let legal = g.legal_actions();
+            let action = legal[chooser.roll(legal.len() as u32) as usize - 1];
+            g.apply(action, &mut dice).unwrap();
+        }
+    }
+}
+
+/// Every order that could be legal somewhere near the units now: each order of each unit
+/// to or at every hex within two of it, and `end`.
+fn orders_near_the_units(g: &dyn Game) -> Vec<Action> {
+    let mut texts = vec!["end".to_string()];
+    for u in g.view(None).units {
+        let here = u.place.to_string();
+        let (c, r) = col_row(parse_label(&here).unwrap());
+        for f in Facing::ALL {
+            texts.push(format!("face {} {f}", u.id));
+        }
+        for (dc, dr) in (-2..=2).flat_map(|dc| (-2..=2).map(move |dr| (dc, dr))) {
+            if c + dc < 1 || r + dr < 1 {
+                continue;
+            }
+            let there = label(hex_at(c + dc, r + dr));
+            texts.push(format!("move {} {there}", u.id));
+            texts.push(format!("stand {there}"));
+            texts.push(format!("fall-back {there}"));
+            texts.push(format!("fire {here} {there}"));
+        }
+    }
+    let mut orders: Vec<Action> = texts.iter().map(|t| g.parse_action(t).unwrap()).collect();
+    orders.sort();
+    orders.dedup();
+    orders
+}
+
+#[test]
+fn the_legal_list_is_exactly_what_apply_accepts() {
+    positions(12, |g, n| {
+        let legal = g.legal_actions();
+        for order in orders_near_the_units(g) {
+            let accepted = g
+                .clone_game()
+                .apply(order, &mut SeededDice::new(Seed::from_u64(n)))
+                .is_ok();
+            assert_eq!(
+                legal.contains(&order),
+                accepted,
+                "game {n}: {} is listed or accepted, not both",
+                g.notation(order)
+            );
+        }
+        let mut sorted = legal.clone();
+        sorted.sort();
+        sorted.dedup();
+        assert_eq!(sorted.len(), legal.len(), "game {n}: an order listed twice");
+    });
+}
+
+#[test]
+fn unit_actions_and_actors_agree_with_the_legal_list() {
+    let keys = river_crossing().view(None).units.len() as u32;
+    let mut own = Vec::new();
+    positions(40, |g, n| {
+        let legal = g.legal_actions();
+        let mut acting = Vec::new();
+        // One key past the last, which names no unit.
+        for key in 0..=keys {
+            let listed: Vec<Action> = legal
+                .iter()
+                .copied()
+                .filter(|&a| g.describe(a).unit == Some(key))
+                .collect();
+            g.unit_actions(key, &mut own);
+            assert_eq!(own, listed, "game {n}: the actions of unit {key}");
+            if !listed.is_empty() {
+                acting.push(key);
+            }
+        }
+        assert_eq!(g.actors(), acting, "game {n}: the units that can act");
+    });
+}
+
+#[test]
+fn apply_unchecked_leaves_the_position_apply_leaves() {
+    for n in 0..40 {
+        let (mut checked, mut unchecked) = (river_crossing(), river_crossing());
+        let mut dice = [0, 1].map(|_| SeededDice::new(Seed::from_u64(n)));
+        let mut chooser = SeededDice::new(Seed::from_u64(4_000_000 + n));
+        checked.start(&mut dice[0]);
+        unchecked.start(&mut dice[1]);
+        while checked.to_decide().is_some() {
+            let legal = checked.legal_actions();
+            let action = legal[chooser.roll(legal.len() as u32) as usize - 1];
+            let text = checked.notation(action);
+            checked.apply(action, &mut dice[0]).unwrap();
+            unchecked.apply_unchecked(action, &mut dice[1]);
+            assert_eq!(unchecked.view(None), checked.view(None), "game {n}: {text}");
+            assert_eq!(unchecked.legal_actions(), checked.legal_actions());
+            assert_eq!(unchecked.outcome(), checked.outcome());
+        }
+        assert_eq!(
+            dice[0].roll(1000),
+            dice[1].roll(1000),
+            "game {n}: dice used"
+        );
+    }
 }
