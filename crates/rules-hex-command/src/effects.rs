@@ -170,8 +170,9 @@ pub fn lose_commander(s: &mut State, c: usize, status: CommanderStatus, log: &mu
     cmd.status = status;
     if let Some(u) = cmd.attached.take() {
         s.units[u].commander = None;
+        // Its combat value no longer counts for that unit's shots (2 d).
+        s.touch(u);
     }
-    s.touch_everything();
     let cmd = &s.commanders[c];
     log.add(|| {
         let what = if status == CommanderStatus::Killed {

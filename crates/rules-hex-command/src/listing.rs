@@ -14,13 +14,17 @@
 //!   to it: a change of place refreshes the side's units within [`FIRE_REACH`]; a change of
 //!   state refreshes that unit and the units that list it as a target (the ganging-up rule
 //!   counts shots already taken at it);
-//! - a new phase, turn or commander changes everything.
+//! - a new phase or turn changes everything.
+//!
+//! Attaching commanders (section 6) is kept apart: every unit that may take a commander may
+//! take any ready one, so those actions are made from the list of ready commanders and a
+//! flag per unit, and a commander attaching (or falling) changes one unit, not every list.
 //!
 //! The invariant check compares the kept listing with a fresh one after every action of the
 //! every-ruleset test, so a change that is not noted is caught.
 
 use crate::actions::{Count, HcAction, Sink};
-use crate::effects;
+use crate::{effects, movement};
 use crate::game::{decider, unit_legal};
 use crate::state::{Phase, State};
 use crate::units::Arm;
@@ -63,17 +67,31 @@ impl State {
     }
 }
 
-fn unit_count(s: &State, i: usize) -> usize {
+/// A unit's own actions: everything it may do but take a commander.
+fn own_legal(s: &State, i: usize, out: &mut impl Sink) {
+    if s.phase == Phase::Movement {
+        movement::unit_moves(s, i, out);
+    } else {
+        unit_legal(s, i, out);
+    }
+}
+
+fn own_count(s: &State, i: usize) -> usize {
     let mut n = Count::default();
-    unit_legal(s, i, &mut n);
+    own_legal(s, i, &mut n);
     n.0
 }
 
 /// The kept listing.
 #[derive(Clone, Debug)]
 pub struct Listing {
+    /// Each unit's actions but attachments, and how many.
     slots: Vec<[Action; SLOT]>,
     lens: Vec<u8>,
+    /// Units that may take a commander now, how many, and the commanders ready to join one.
+    joinable: Vec<bool>,
+    joinable_count: usize,
+    ready: Vec<u16>,
     /// The side whose units are listed (`None` when nobody decides), and in what phase.
     side: Option<Side>,
     phase: Phase,
@@ -101,6 +119,9 @@ impl Listing {
         let mut l = Listing {
             slots: vec![[Action(0); SLOT]; n],
             lens: vec![0; n],
+            joinable: vec![false; n],
+            joinable_count: 0,
+            ready: Vec::new(),
             side: None,
             phase: s.phase,
         };
@@ -111,12 +132,31 @@ impl Listing {
     fn refresh_all(&mut self, s: &State) {
         self.side = decider(s);
         self.phase = s.phase;
+        self.refresh_ready(s);
         for i in 0..s.units.len() {
             self.refresh(s, i);
         }
     }
 
+    fn refresh_ready(&mut self, s: &State) {
+        self.ready.clear();
+        if s.phase == Phase::Movement {
+            self.ready
+                .extend(movement::ready_commanders(s).map(|c| c as u16));
+        }
+    }
+
     fn refresh(&mut self, s: &State, i: usize) {
+        let joinable =
+            s.phase == Phase::Movement && self.side.is_some() && movement::may_join(s, i);
+        if joinable != self.joinable[i] {
+            self.joinable[i] = joinable;
+            if joinable {
+                self.joinable_count += 1;
+            } else {
+                self.joinable_count -= 1;
+            }
+        }
         if Some(s.units[i].side) != self.side {
             self.lens[i] = 0;
             return;
@@ -125,7 +165,7 @@ impl Listing {
             slot: &mut self.slots[i],
             n: 0,
         };
-        unit_legal(s, i, &mut slot);
+        own_legal(s, i, &mut slot);
         self.lens[i] = if slot.n > SLOT {
             OVERFLOW
         } else {
@@ -136,6 +176,7 @@ impl Listing {
     /// Brings the listing up to date with the changes noted since, and clears them.
     pub fn update(&mut self, s: &mut State) {
         let changes = std::mem::take(&mut s.changes);
+        self.refresh_ready(s);
         if changes.everything
             || s.phase != self.phase
             || decider(s) != self.side
@@ -165,18 +206,30 @@ impl Listing {
         } else {
             // A unit of this arm is blocked by zones of control (5.2), or pushes guns.
             let zone_bound = |k: usize| !effects::moving_arm(&s.units[k]).can_melee();
-            let near = |hex: Hex, far: &dyn Fn(usize) -> bool, dirty: &mut Vec<usize>| {
-                dirty.extend(
-                    s.units_near(hex, NEAR, Some(side))
-                        .into_iter()
-                        .filter(|&k| s.units[k].hex.unsigned_distance_to(hex) <= 1 || far(k)),
-                );
+            let light = |k: usize| s.units[k].arm == Arm::LightInfantry;
+            // How far each kind of change reaches unit `k`.
+            let reached = |k: usize, hex: Hex, far: &dyn Fn(usize) -> bool| {
+                let d = s.units[k].hex.unsigned_distance_to(hex);
+                d <= 1 || (d <= NEAR && far(k))
             };
-            for &hex in &places {
-                near(hex, &|k| s.units[k].arm == Arm::LightInfantry, &mut dirty);
-            }
-            for &(_, hex) in &changes.units {
-                near(hex, &zone_bound, &mut dirty);
+            let searches = (places.len() + changes.units.len()) as u32 * 3 * NEAR * (NEAR + 1);
+            if searches > s.units.len() as u32 {
+                // Fewer units than hexes to search around: one look at each unit.
+                dirty.extend((0..s.units.len()).filter(|&k| {
+                    s.units[k].side == side
+                        && s.units[k].active()
+                        && (places.iter().any(|&h| reached(k, h, &light))
+                            || changes.units.iter().any(|&(_, h)| reached(k, h, &zone_bound)))
+                }));
+            } else {
+                for &hex in &places {
+                    let near = s.units_near(hex, NEAR, Some(side));
+                    dirty.extend(near.into_iter().filter(|&k| reached(k, hex, &light)));
+                }
+                for &(_, hex) in &changes.units {
+                    let near = s.units_near(hex, NEAR, Some(side));
+                    dirty.extend(near.into_iter().filter(|&k| reached(k, hex, &zone_bound)));
+                }
             }
         }
         for &(j, hex) in &changes.units {
@@ -207,21 +260,44 @@ impl Listing {
         }
     }
 
-    /// Unit `i`'s actions.
+    /// The commanders that may join unit `i` now.
+    fn attachments(&self, i: usize) -> usize {
+        if self.joinable.get(i) == Some(&true) {
+            self.ready.len()
+        } else {
+            0
+        }
+    }
+
+    fn attach(&self, i: usize, k: usize) -> Action {
+        HcAction::Attach {
+            commander: self.ready[k],
+            unit: i as u16,
+        }
+        .encode()
+    }
+
+    /// Unit `i`'s actions: the commanders that may join it, then its own.
     pub fn unit(&self, s: &State, i: usize, out: &mut Vec<Action>) {
+        out.extend((0..self.attachments(i)).map(|k| self.attach(i, k)));
         match self.lens.get(i) {
             None | Some(0) => {}
-            Some(&OVERFLOW) => unit_legal(s, i, out),
+            Some(&OVERFLOW) => own_legal(s, i, out),
             Some(&n) => out.extend_from_slice(&self.slots[i][..n as usize]),
         }
     }
 
-    /// The `k`-th action of unit `i`'s.
+    /// The `k`-th of unit `i`'s actions, in the order of [`Listing::unit`].
     pub fn nth(&self, s: &State, i: usize, k: usize) -> Option<Action> {
+        let a = self.attachments(i);
+        if k < a {
+            return Some(self.attach(i, k));
+        }
+        let k = k - a;
         match self.lens.get(i) {
             Some(&OVERFLOW) => {
                 let mut all = Vec::new();
-                unit_legal(s, i, &mut all);
+                own_legal(s, i, &mut all);
                 all.get(k).copied()
             }
             Some(&n) if k < n as usize => Some(self.slots[i][k]),
@@ -231,31 +307,46 @@ impl Listing {
 
     /// How many actions unit `i` has.
     pub fn count(&self, s: &State, i: usize) -> usize {
-        match self.lens.get(i) {
-            None => 0,
-            Some(&OVERFLOW) => unit_count(s, i),
-            Some(&n) => n as usize,
-        }
+        self.attachments(i)
+            + match self.lens.get(i) {
+                None => 0,
+                Some(&OVERFLOW) => own_count(s, i),
+                Some(&n) => n as usize,
+            }
     }
 
     /// How many actions all the units have.
     pub fn total(&self, s: &State) -> usize {
+        let attachments = self.ready.len() * self.joinable_count;
         if self.lens.contains(&OVERFLOW) {
-            (0..self.lens.len()).map(|i| self.count(s, i)).sum()
+            attachments
+                + (0..self.lens.len())
+                    .filter(|&i| self.lens[i] == OVERFLOW)
+                    .map(|i| own_count(s, i))
+                    .sum::<usize>()
+                + self
+                    .lens
+                    .iter()
+                    .filter(|&&n| n != OVERFLOW)
+                    .map(|&n| n as usize)
+                    .sum::<usize>()
         } else {
-            self.lens.iter().map(|&n| n as usize).sum()
+            attachments + self.lens.iter().map(|&n| n as usize).sum::<usize>()
         }
     }
 
     /// Whether any unit has an action.
     pub fn any(&self) -> bool {
-        self.lens.iter().any(|&n| n > 0)
+        (!self.ready.is_empty() && self.joinable_count > 0) || self.lens.iter().any(|&n| n > 0)
     }
 
     /// Whether this listing agrees with a fresh one (for the invariant check).
     pub fn agrees_with(&self, fresh: &Listing) -> bool {
         self.side == fresh.side
             && self.phase == fresh.phase
+            && self.joinable == fresh.joinable
+            && self.joinable_count == fresh.joinable_count
+            && self.ready == fresh.ready
             && self.lens == fresh.lens
             && self
                 .slots

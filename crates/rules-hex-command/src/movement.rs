@@ -105,7 +105,7 @@ pub fn legal(s: &State, out: &mut impl Sink) {
 }
 
 /// Whether a ready commander of the phasing side may join unit `i` (section 6).
-fn may_join(s: &State, i: usize) -> bool {
+pub(crate) fn may_join(s: &State, i: usize) -> bool {
     let u = &s.units[i];
     u.side == s.phasing()
         && u.active()
@@ -116,7 +116,7 @@ fn may_join(s: &State, i: usize) -> bool {
 }
 
 /// The commanders free to attach now.
-fn ready_commanders(s: &State) -> impl Iterator<Item = usize> + '_ {
+pub(crate) fn ready_commanders(s: &State) -> impl Iterator<Item = usize> + '_ {
     let side = s.phasing();
     s.commanders.iter().enumerate().filter_map(move |(ci, c)| {
         (c.side == side && c.status == CommanderStatus::Ready && c.attached.is_none()).then_some(ci)
@@ -329,7 +329,7 @@ pub fn apply(s: &mut State, a: HcAction, log: &mut Log) {
             let (c, i) = (commander as usize, unit as usize);
             s.commanders[c].attached = Some(i);
             s.units[i].commander = Some(c);
-            s.touch_everything();
+            s.touch(i);
             let seen = seen_for(s, i);
             let (cmd, u) = (&s.commanders[c], &s.units[i]);
             log.add(|| {

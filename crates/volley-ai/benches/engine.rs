@@ -70,6 +70,13 @@ fn crossroads(c: &mut Criterion) {
     let fresh = hex_command("hc-crossroads", None);
     let mut g = c.benchmark_group("hc-crossroads");
 
+    let actions: u64 = (1..=20)
+        .map(|seed| {
+            let (mut game, mut dice) = mid_game(fresh.clone(), 0, seed);
+            random_game(&mut game, &mut dice, &mut RandomBot::new(seed))
+        })
+        .sum();
+    eprintln!("hc-crossroads: {} actions a random game on average", actions / 20);
     g.bench_function("random game", |b| random_games(b, &fresh));
 
     // Legal actions plus applying one of them, from positions along a random game (so the
@@ -176,6 +183,15 @@ fn corps(c: &mut Criterion) {
     g.bench_function("legal actions, all units of the side", |b| {
         b.iter(|| black_box(start.legal_actions()))
     });
+    // A whole random game, timed per action (to set against hc-crossroads/random game).
+    let actions: u64 = (1..=2)
+        .map(|seed| {
+            let (mut game, mut dice) = mid_game(fresh.clone(), 0, seed);
+            random_game(&mut game, &mut dice, &mut RandomBot::new(seed))
+        })
+        .sum();
+    g.throughput(Throughput::Elements(actions / 2));
+    g.bench_function("random game, per action", |b| random_games(b, &fresh));
     g.throughput(Throughput::Elements(1));
     g.bench_function("view(red)", |b| {
         b.iter(|| black_box(start.view(Some(Side::Red))))
