@@ -128,8 +128,18 @@ fn ring_offsets(reach: u32, col: i32) -> &'static [(i32, i32)] {
 
 impl State {
     /// The units within `reach` hexes of `hex` (of `side` only, if given), in the order of
-    /// their numbers. Blocks of the board with nobody of that side in them are passed over.
+    /// their numbers.
     pub fn units_near(&self, hex: Hex, reach: u32, side: Option<Side>) -> Vec<usize> {
+        let mut out = Vec::new();
+        self.units_near_into(hex, reach, side, &mut out);
+        out.sort_unstable();
+        out
+    }
+
+    /// Adds the units within `reach` hexes of `hex` (of `side` only, if given) to `out`, in
+    /// no particular order. Blocks of the board with nobody of that side in them are passed
+    /// over.
+    pub fn units_near_into(&self, hex: Hex, reach: u32, side: Option<Side>, out: &mut Vec<usize>) {
         let wanted = |k: usize| {
             let u = &self.units[k];
             u.active()
@@ -140,26 +150,26 @@ impl State {
         // quicker than the blocks around them.
         let cells = 3 * reach * (reach + 1) + 1;
         if self.units.len() as u32 <= cells {
-            return (0..self.units.len()).filter(|&k| wanted(k)).collect();
+            out.extend((0..self.units.len()).filter(|&k| wanted(k)));
+            return;
         }
         if cells <= 4 * (BLOCK * BLOCK) as u32 {
             let map = self.map();
             let (c, r) = col_row(hex);
-            let mut out: Vec<usize> = Vec::new();
             for &(dc, dr) in ring_offsets(reach, c) {
                 let (nc, nr) = (c + dc, r + dr);
                 if nc < 1 || nr < 1 || nc > map.width || nr > map.height {
                     continue;
                 }
                 let cell = ((nr - 1) * map.width + (nc - 1)) as usize;
-                if let Some(k) = self.board.units[cell].checked_sub(1).map(usize::from) {
-                    if wanted(k) {
-                        out.push(k);
+                if let Some(k) = self.board.units[cell].checked_sub(1) {
+                    // Everything on the ring is within reach; only the side is asked.
+                    if side.is_none_or(|s| self.units[k as usize].side == s) {
+                        out.push(k as usize);
                     }
                 }
             }
-            out.sort_unstable();
-            return out;
+            return;
         }
         let map = self.map();
         let b = &self.board;
@@ -169,7 +179,6 @@ impl State {
             ((c - 1 - reach_i).max(0) / BLOCK)..=((c - 1 + reach_i).min(map.width - 1) / BLOCK);
         let row_blocks =
             ((r - 1 - reach_i).max(0) / BLOCK)..=((r - 1 + reach_i).min(map.height - 1) / BLOCK);
-        let mut out = Vec::new();
         for by in row_blocks {
             for bx in col_blocks.clone() {
                 let count = b.blocks[(by * b.blocks_across + bx) as usize];
@@ -190,8 +199,6 @@ impl State {
                 }
             }
         }
-        out.sort_unstable();
-        out
     }
 
     /// The active unit standing in a hex (crews away from their guns included).

@@ -222,13 +222,17 @@ impl Listing {
                             || changes.units.iter().any(|&(_, h)| reached(k, h, &zone_bound)))
                 }));
             } else {
+                let mut near = Vec::new();
+                let mut search = |hex: Hex, far: &dyn Fn(usize) -> bool, dirty: &mut Vec<usize>| {
+                    near.clear();
+                    s.units_near_into(hex, NEAR, Some(side), &mut near);
+                    dirty.extend(near.iter().copied().filter(|&k| reached(k, hex, far)));
+                };
                 for &hex in &places {
-                    let near = s.units_near(hex, NEAR, Some(side));
-                    dirty.extend(near.into_iter().filter(|&k| reached(k, hex, &light)));
+                    search(hex, &light, &mut dirty);
                 }
                 for &(_, hex) in &changes.units {
-                    let near = s.units_near(hex, NEAR, Some(side));
-                    dirty.extend(near.into_iter().filter(|&k| reached(k, hex, &zone_bound)));
+                    search(hex, &zone_bound, &mut dirty);
                 }
             }
         }
