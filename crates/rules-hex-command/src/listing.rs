@@ -24,10 +24,10 @@
 //! every-ruleset test, so a change that is not noted is caught.
 
 use crate::actions::{Count, HcAction, Sink};
-use crate::{effects, movement};
 use crate::game::{decider, unit_legal};
 use crate::state::{Phase, State};
 use crate::units::Arm;
+use crate::{effects, movement};
 use volley_core::{Action, Hex, Side};
 
 /// Actions kept per unit; a unit with more is listed afresh when asked.
@@ -195,14 +195,18 @@ impl Listing {
         places.sort_unstable_by_key(|h| (h.x, h.y));
         places.dedup();
         if fire {
-            dirty.extend((0..s.units.len()).filter(|&k| {
-                let u = &s.units[k];
-                u.side == side
-                    && u.active()
-                    && places
-                        .iter()
-                        .any(|&h| u.hex.unsigned_distance_to(h) <= FIRE_REACH)
-            }));
+            if places.is_empty() {
+                // Nothing moved: only the shooters of what was hit, below.
+            } else {
+                dirty.extend((0..s.units.len()).filter(|&k| {
+                    let u = &s.units[k];
+                    u.side == side
+                        && u.active()
+                        && places
+                            .iter()
+                            .any(|&h| u.hex.unsigned_distance_to(h) <= FIRE_REACH)
+                }));
+            }
         } else {
             // A unit of this arm is blocked by zones of control (5.2), or pushes guns.
             let zone_bound = |k: usize| !effects::moving_arm(&s.units[k]).can_melee();
@@ -212,27 +216,38 @@ impl Listing {
                 let d = s.units[k].hex.unsigned_distance_to(hex);
                 d <= 1 || (d <= NEAR && far(k))
             };
-            let searches = (places.len() + changes.units.len()) as u32 * 3 * NEAR * (NEAR + 1);
+            // Each hex searched once, for whatever changed there.
+            let mut centres: Vec<(Hex, bool, bool)> = places
+                .iter()
+                .map(|&h| (h, true, false))
+                .chain(changes.units.iter().map(|&(_, h)| (h, false, true)))
+                .collect();
+            centres.sort_unstable_by_key(|&(h, _, _)| (h.x, h.y));
+            centres.dedup_by(|b, a| {
+                let same = a.0 == b.0;
+                if same {
+                    a.1 |= b.1;
+                    a.2 |= b.2;
+                }
+                same
+            });
+            let hit = |k: usize, &(hex, place, unit): &(Hex, bool, bool)| {
+                (place && reached(k, hex, &light)) || (unit && reached(k, hex, &zone_bound))
+            };
+            let searches = centres.len() as u32 * 3 * NEAR * (NEAR + 1);
             if searches > s.units.len() as u32 {
                 // Fewer units than hexes to search around: one look at each unit.
                 dirty.extend((0..s.units.len()).filter(|&k| {
                     s.units[k].side == side
                         && s.units[k].active()
-                        && (places.iter().any(|&h| reached(k, h, &light))
-                            || changes.units.iter().any(|&(_, h)| reached(k, h, &zone_bound)))
+                        && centres.iter().any(|c| hit(k, c))
                 }));
             } else {
                 let mut near = Vec::new();
-                let mut search = |hex: Hex, far: &dyn Fn(usize) -> bool, dirty: &mut Vec<usize>| {
+                for c in &centres {
                     near.clear();
-                    s.units_near_into(hex, NEAR, Some(side), &mut near);
-                    dirty.extend(near.iter().copied().filter(|&k| reached(k, hex, far)));
-                };
-                for &hex in &places {
-                    search(hex, &light, &mut dirty);
-                }
-                for &(_, hex) in &changes.units {
-                    search(hex, &zone_bound, &mut dirty);
+                    s.units_near_into(c.0, NEAR, Some(side), &mut near);
+                    dirty.extend(near.iter().copied().filter(|&k| hit(k, c)));
                 }
             }
         }

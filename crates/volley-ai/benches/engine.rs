@@ -76,7 +76,10 @@ fn crossroads(c: &mut Criterion) {
             random_game(&mut game, &mut dice, &mut RandomBot::new(seed))
         })
         .sum();
-    eprintln!("hc-crossroads: {} actions a random game on average", actions / 20);
+    eprintln!(
+        "hc-crossroads: {} actions a random game on average",
+        actions / 20
+    );
     g.bench_function("random game", |b| random_games(b, &fresh));
 
     // Legal actions plus applying one of them, from positions along a random game (so the
