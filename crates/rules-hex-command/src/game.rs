@@ -233,7 +233,7 @@ impl Game for HexCommandGame {
 
     fn actors(&self) -> Vec<u32> {
         (0..self.state.units.len())
-            .filter(|&i| self.listing.count(&self.state, i) > 0)
+            .filter(|&i| self.listing.count(i) > 0)
             .map(|i| i as u32)
             .collect()
     }
@@ -243,22 +243,18 @@ impl Game for HexCommandGame {
         if matches!(s.phase, Phase::Over | Phase::Advance) {
             return legal(s).len();
         }
-        self.listing.total(s) + 1
+        self.listing.total() + 1
     }
 
-    fn legal_action(&self, mut k: usize) -> Option<Action> {
+    fn legal_action(&self, k: usize) -> Option<Action> {
         let s = &self.state;
         if matches!(s.phase, Phase::Over | Phase::Advance) {
             return legal(s).get(k).map(|a| a.encode());
         }
-        for i in 0..s.units.len() {
-            let n = self.listing.count(s, i);
-            if k < n {
-                return self.listing.nth(s, i, k);
-            }
-            k -= n;
+        match self.listing.locate(k) {
+            Some((i, j)) => self.listing.nth(s, i, j),
+            None => (k == self.listing.total()).then(|| HcAction::End.encode()),
         }
-        (k == 0).then(|| HcAction::End.encode())
     }
 
     fn describe(&self, action: Action) -> ActionInfo {

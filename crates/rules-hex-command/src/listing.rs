@@ -23,7 +23,7 @@
 //! The invariant check compares the kept listing with a fresh one after every action of the
 //! every-ruleset test, so a change that is not noted is caught.
 
-use crate::actions::{Count, HcAction, Sink};
+use crate::actions::{HcAction, Sink};
 use crate::game::{decider, unit_legal};
 use crate::state::{Phase, State};
 use crate::units::Arm;
@@ -76,18 +76,17 @@ fn own_legal(s: &State, i: usize, out: &mut impl Sink) {
     }
 }
 
-fn own_count(s: &State, i: usize) -> usize {
-    let mut n = Count::default();
-    own_legal(s, i, &mut n);
-    n.0
-}
+
 
 /// The kept listing.
 #[derive(Clone, Debug)]
 pub struct Listing {
-    /// Each unit's actions but attachments, and how many.
+    /// Each unit's actions but attachments (the first [`SLOT`] of them), how many are kept
+    /// ([`OVERFLOW`]: too many, listed afresh when asked), how many it has, and their sum.
     slots: Vec<[Action; SLOT]>,
     lens: Vec<u8>,
+    counts: Vec<u16>,
+    own_total: usize,
     /// Units that may take a commander now, how many, and the commanders ready to join one.
     joinable: Vec<bool>,
     joinable_count: usize,
@@ -119,6 +118,8 @@ impl Listing {
         let mut l = Listing {
             slots: vec![[Action(0); SLOT]; n],
             lens: vec![0; n],
+            counts: vec![0; n],
+            own_total: 0,
             joinable: vec![false; n],
             joinable_count: 0,
             ready: Vec::new(),
@@ -157,20 +158,19 @@ impl Listing {
                 self.joinable_count -= 1;
             }
         }
-        if Some(s.units[i].side) != self.side {
-            self.lens[i] = 0;
-            return;
-        }
-        let mut slot = Slot {
-            slot: &mut self.slots[i],
-            n: 0,
-        };
-        own_legal(s, i, &mut slot);
-        self.lens[i] = if slot.n > SLOT {
-            OVERFLOW
+        let n = if Some(s.units[i].side) != self.side {
+            0
         } else {
-            slot.n as u8
+            let mut slot = Slot {
+                slot: &mut self.slots[i],
+                n: 0,
+            };
+            own_legal(s, i, &mut slot);
+            slot.n
         };
+        self.lens[i] = if n > SLOT { OVERFLOW } else { n as u8 };
+        self.own_total = self.own_total - self.counts[i] as usize + n;
+        self.counts[i] = n as u16;
     }
 
     /// Brings the listing up to date with the changes noted since, and clears them.
@@ -325,38 +325,31 @@ impl Listing {
     }
 
     /// How many actions unit `i` has.
-    pub fn count(&self, s: &State, i: usize) -> usize {
-        self.attachments(i)
-            + match self.lens.get(i) {
-                None => 0,
-                Some(&OVERFLOW) => own_count(s, i),
-                Some(&n) => n as usize,
-            }
+    pub fn count(&self, i: usize) -> usize {
+        self.attachments(i) + self.counts.get(i).map_or(0, |&n| n as usize)
     }
 
     /// How many actions all the units have.
-    pub fn total(&self, s: &State) -> usize {
-        let attachments = self.ready.len() * self.joinable_count;
-        if self.lens.contains(&OVERFLOW) {
-            attachments
-                + (0..self.lens.len())
-                    .filter(|&i| self.lens[i] == OVERFLOW)
-                    .map(|i| own_count(s, i))
-                    .sum::<usize>()
-                + self
-                    .lens
-                    .iter()
-                    .filter(|&&n| n != OVERFLOW)
-                    .map(|&n| n as usize)
-                    .sum::<usize>()
-        } else {
-            attachments + self.lens.iter().map(|&n| n as usize).sum::<usize>()
+    pub fn total(&self) -> usize {
+        self.own_total + self.ready.len() * self.joinable_count
+    }
+
+    /// The unit whose actions hold the `k`-th of all (in unit order), and where among its.
+    pub fn locate(&self, mut k: usize) -> Option<(usize, usize)> {
+        let r = self.ready.len();
+        for (i, (&n, &j)) in self.counts.iter().zip(&self.joinable).enumerate() {
+            let here = n as usize + if j { r } else { 0 };
+            if k < here {
+                return Some((i, k));
+            }
+            k -= here;
         }
+        None
     }
 
     /// Whether any unit has an action.
     pub fn any(&self) -> bool {
-        (!self.ready.is_empty() && self.joinable_count > 0) || self.lens.iter().any(|&n| n > 0)
+        self.total() > 0
     }
 
     /// Whether this listing agrees with a fresh one (for the invariant check).
@@ -367,6 +360,8 @@ impl Listing {
             && self.joinable_count == fresh.joinable_count
             && self.ready == fresh.ready
             && self.lens == fresh.lens
+            && self.counts == fresh.counts
+            && self.own_total == fresh.own_total
             && self
                 .slots
                 .iter()
