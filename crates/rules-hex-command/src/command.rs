@@ -2,7 +2,7 @@
 //! section 6 (attaching them) and Rules by Sequence 1–2 (removing commanders, army integrity).
 
 use crate::effects::{self, moving_arm, relocate};
-use crate::events::{ev, seen_for};
+use crate::events::{ev_at, seen_for};
 use crate::state::*;
 use volley_core::geometry::{label, step};
 use volley_core::{Dice, Log, Side};
@@ -28,7 +28,7 @@ pub fn integrity_check(
     log: &mut Log,
 ) {
     log.add(|| {
-        ev(
+        ev_at(
             "integrity",
             section,
             format!("{side} checks army integrity: {why}"),
@@ -45,7 +45,7 @@ pub fn integrity_check(
         if !face.red {
             let seen = seen_for(s, i);
             log.add(|| {
-                ev(
+                ev_at(
                     "integrity",
                     section,
                     format!("{id} rolls {r} ({}): holds", face.name()),
@@ -94,7 +94,7 @@ pub fn integrity_check(
                     label(u.hex)
                 )
             };
-            ev("integrity", section, text)
+            ev_at("integrity", section, text)
                 .side(side)
                 .units([&id])
                 .seen(seen)

@@ -5,7 +5,7 @@
 //! it out and keeps the position's index ([`crate::board`]) current, so a chapter uses what
 //! lies below it and nothing beside it.
 
-use crate::events::{ev, seen_for};
+use crate::events::{ev, ev_at, seen_for};
 use crate::scenario::may_stand;
 use crate::sight::{line_of_sight, Sight};
 use crate::state::*;
@@ -67,7 +67,7 @@ pub fn add_te(s: &mut State, i: usize, n: u8, why: &str, section: &str, log: &mu
     let seen = seen_for(s, i);
     let u = &s.units[i];
     log.add(|| {
-        ev(
+        ev_at(
             "te",
             section,
             format!(
@@ -85,9 +85,7 @@ pub fn add_te(s: &mut State, i: usize, n: u8, why: &str, section: &str, log: &mu
     });
     if !was && u.fatigued() {
         log.add(|| {
-            ev(
-                "fatigued",
-                "Optional Rules: Disorder/Fatigued",
+            ev!("fatigued", "Optional Rules: Disorder/Fatigued",
                 format!("{} is fatigued: it stops, cannot turn, loses its zone of control and fights at 1 CP", u.id),
             )
             .side(u.side)
@@ -110,7 +108,7 @@ pub fn apply_hits(s: &mut State, t: usize, n: u8, source: &str, log: &mut Log) {
     u.hits = (u.hits + n).min(u.max_hits());
     let u = &s.units[t];
     log.add(|| {
-        ev(
+        ev!(
             "hit",
             "7 m",
             format!(
@@ -144,7 +142,7 @@ pub fn destroy(s: &mut State, t: usize, why: &str, log: &mut Log) {
     remove(s, t, Fate::Destroyed);
     let u = &s.units[t];
     log.add(|| {
-        ev(
+        ev!(
             "destroyed",
             "7.5",
             format!("{} {} is destroyed ({why})", u.id, u.name),
@@ -180,7 +178,7 @@ pub fn lose_commander(s: &mut State, c: usize, status: CommanderStatus, log: &mu
         } else {
             "is captured"
         };
-        ev(
+        ev!(
             "commander",
             "2 e",
             format!("{} {what}; {} adds 10% to its losses", cmd.name, cmd.side),
@@ -209,7 +207,7 @@ pub fn rout(s: &mut State, t: usize, log: &mut Log) {
     let seen = seen_for(s, t);
     let u = &s.units[t];
     log.add(|| {
-        ev(
+        ev!(
             "rout",
             "7.5",
             format!("{} {} routs and turns about", u.id, u.name),
@@ -252,7 +250,7 @@ pub fn rout_move(s: &mut State, t: usize, log: &mut Log) {
             remove(s, t, Fate::LeftField);
             let u = &s.units[t];
             log.add(|| {
-                ev(
+                ev!(
                     "rout",
                     "7.5",
                     format!(
@@ -329,7 +327,7 @@ pub fn rout_move(s: &mut State, t: usize, log: &mut Log) {
     let seen = seen_for(s, t);
     let u = &s.units[t];
     log.add(|| {
-        ev(
+        ev!(
             "rout",
             "7.5",
             format!("{} routs {}→{}", u.id, label(start), label(u.hex)),
@@ -423,7 +421,7 @@ pub fn enter_zones(s: &mut State, i: usize, log: &mut Log) {
                 label(hex)
             )
         };
-        ev("zoc", "7.2.1", text).side(u.side).units([&u.id])
+        ev!("zoc", "7.2.1", text).side(u.side).units([&u.id])
     });
 }
 
@@ -456,7 +454,7 @@ pub fn abandon_guns(s: &mut State, d: usize, attacker: Hex, log: &mut Log) {
             relocate(s, d, h);
             let u = &s.units[d];
             log.add(|| {
-                ev(
+                ev!(
                     "abandon",
                     "3",
                     format!(
@@ -473,7 +471,7 @@ pub fn abandon_guns(s: &mut State, d: usize, attacker: Hex, log: &mut Log) {
         None => {
             let u = &s.units[d];
             log.add(|| {
-                ev(
+                ev!(
                     "abandon",
                     "3",
                     format!(
@@ -493,7 +491,7 @@ pub fn abandon_guns(s: &mut State, d: usize, attacker: Hex, log: &mut Log) {
 pub fn capture_guns(s: &mut State, g: usize, by: usize, log: &mut Log) {
     let (b, gu) = (&s.units[by], &s.units[g]);
     log.add(|| {
-        ev(
+        ev!(
             "capture",
             "3",
             format!("{} captures the guns of {} {}", b.id, gu.id, gu.name),
@@ -558,7 +556,7 @@ pub fn reveal(s: &mut State, u: usize, log: &mut Log) {
     if s.units[u].arm == Arm::Decoy {
         remove(s, u, Fate::Destroyed);
         log.add(|| {
-            ev(
+            ev!(
                 "spotted",
                 "Optional Rules: Hidden Movement",
                 format!("the marker at {} was a decoy and is removed", label(h)),
@@ -571,7 +569,7 @@ pub fn reveal(s: &mut State, u: usize, log: &mut Log) {
     s.touch(u);
     let unit = &s.units[u];
     log.add(|| {
-        ev(
+        ev!(
             "spotted",
             "3.1",
             format!(

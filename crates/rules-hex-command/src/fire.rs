@@ -4,7 +4,7 @@
 use crate::actions::{HcAction, Sink};
 use crate::cnc::Band;
 use crate::effects;
-use crate::events::ev;
+use crate::events::ev_at;
 use crate::sight::{cover, line_of_sight, Sight};
 use crate::state::*;
 use crate::units::{Arm, Class};
@@ -328,7 +328,7 @@ pub fn apply(s: &mut State, i: usize, target_hex: Hex, dice: &mut dyn Dice, log:
                 if hit { "hit" } else { "miss" }
             )),
         }
-        ev(
+        ev_at(
             "fire",
             if u.arm == Arm::Artillery { "3" } else { "7" },
             text,

@@ -2,7 +2,7 @@
 //! of them, or one unit's), applying them (checked, or unchecked and silent for search),
 //! and the checks of the position's own invariants.
 
-use crate::actions::{HcAction, Sink};
+use crate::actions::{Count, HcAction, Sink};
 use crate::board::Board;
 use crate::listing::Listing;
 use crate::state::{Phase, State};
@@ -26,6 +26,15 @@ pub(crate) fn decider(s: &State) -> Option<Side> {
         Phase::Advance => s.advances.first().map(|a| s.units[a.unit].side),
         _ => Some(s.phasing()),
     }
+}
+
+/// Whether some unit has an action now: a look that stops at the first that does.
+fn some_unit_acts(s: &State) -> bool {
+    (0..s.units.len()).any(|i| {
+        let mut n = Count::default();
+        unit_legal(s, i, &mut n);
+        n.0 > 0
+    })
 }
 
 /// Every legal action now.
@@ -111,11 +120,7 @@ impl HexCommandGame {
         match a {
             HcAction::End => s.phase != Phase::Over && s.phase != Phase::Advance,
             _ if a.unit() >= s.units.len() => false,
-            _ => {
-                let mut mine = Vec::new();
-                self.listing.unit(s, a.unit(), &mut mine);
-                mine.contains(&a.encode())
-            }
+            _ => self.listing.has(s, a.unit(), a),
         }
     }
 
@@ -142,15 +147,22 @@ impl HexCommandGame {
         Ok(a)
     }
 
+    /// Plays out the phases in which the side to decide could only end the phase. A phase
+    /// that is passed over is only asked whether some unit can act (stopping at the first
+    /// that can); the listing is made for the phase the game stops in.
     fn skip_empty_phases(&mut self, dice: &mut dyn Dice, log: &mut Log) {
-        while self.state.phase != Phase::Over && self.state.phase != Phase::Advance {
-            if self.has_choice() {
-                break;
-            }
+        let open = |s: &State| s.phase != Phase::Over && s.phase != Phase::Advance;
+        if !open(&self.state) || self.has_choice() {
+            return;
+        }
+        loop {
             sequence::end_phase(&mut self.state, dice, log);
             sequence::settle(&mut self.state, dice, log);
-            self.listing.update(&mut self.state);
+            if !open(&self.state) || some_unit_acts(&self.state) {
+                break;
+            }
         }
+        self.listing.update(&mut self.state);
     }
 
     fn why_illegal(&self, a: HcAction) -> String {
@@ -220,6 +232,7 @@ impl Game for HexCommandGame {
             legal_into(s, out);
             return;
         }
+        out.reserve(self.listing.total() + 1);
         for i in 0..s.units.len() {
             self.listing.unit(s, i, out);
         }

@@ -47,7 +47,7 @@ pub fn spotting_step(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
             s.units[i].seen = false;
             let u = &s.units[i];
             log.add(|| {
-                ev(
+                ev!(
                     "hidden",
                     "Optional Rules: Hidden Movement",
                     format!(
@@ -89,7 +89,7 @@ pub fn spotting_step(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
             let (r, face) = s.settings().cube.roll(dice);
             let found = face.red && face.star;
             log.add(|| {
-                ev(
+                ev!(
                     "spotting",
                     "3.1",
                     format!(

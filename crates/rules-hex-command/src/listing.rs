@@ -76,8 +76,6 @@ fn own_legal(s: &State, i: usize, out: &mut impl Sink) {
     }
 }
 
-
-
 /// The kept listing.
 #[derive(Clone, Debug)]
 pub struct Listing {
@@ -303,6 +301,23 @@ impl Listing {
             None | Some(0) => {}
             Some(&OVERFLOW) => own_legal(s, i, out),
             Some(&n) => out.extend_from_slice(&self.slots[i][..n as usize]),
+        }
+    }
+
+    /// Whether `a` is among unit `i`'s actions.
+    pub fn has(&self, s: &State, i: usize, a: HcAction) -> bool {
+        if let HcAction::Attach { commander, .. } = a {
+            return self.attachments(i) > 0 && self.ready.contains(&commander);
+        }
+        let a = a.encode();
+        match self.lens.get(i) {
+            None => false,
+            Some(&OVERFLOW) => {
+                let mut all = Vec::new();
+                own_legal(s, i, &mut all);
+                all.contains(&a)
+            }
+            Some(&n) => self.slots[i][..n as usize].contains(&a),
         }
     }
 

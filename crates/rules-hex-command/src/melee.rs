@@ -41,7 +41,7 @@ pub fn declare(s: &mut State, a: usize, target: Hex, log: &mut Log) {
     engage(s, a, d);
     let (ua, ud) = (&s.units[a], &s.units[d]);
     log.add(|| {
-        ev(
+        ev!(
             "declare",
             "7.2",
             format!(
@@ -196,9 +196,7 @@ pub fn resolve_round(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
         let (ua, ud) = (&s.units[a], &s.units[d]);
         log.add(|| {
             let (ida, idd) = (&ua.id, &ud.id);
-            ev(
-                "melee",
-                "7.3",
+            ev!("melee", "7.3",
                 format!(
                     "melee {ida} ({va}: {}) against {idd} ({vd}: {}): {ida} rolled {ra} ({}), {idd} rolled {rd} ({}) → {result}{}{}",
                     pa.join(", "),
@@ -310,7 +308,7 @@ fn special_defender(
     let said = |log: &mut Log, s: &State, text: &dyn Fn(&str, &str) -> String| {
         let (ida, idd) = (&s.units[a].id, &s.units[d].id);
         log.add(|| {
-            ev("melee", "7.2", text(ida, idd))
+            ev!("melee", "7.2", text(ida, idd))
                 .side(side)
                 .units([ida, idd])
         });
@@ -352,7 +350,7 @@ fn special_defender(
             let (ida, idd) = (&ua.id, &ud.id);
             let hit = if ud.class == Class::B {
                 log.add(|| {
-                    ev(
+                    ev!(
                         "grapeshot",
                         "3.1",
                         format!("{idd} fires grapeshot into {ida}: automatic hit"),
@@ -364,7 +362,7 @@ fn special_defender(
             } else {
                 let (r, f) = s.settings().cube.roll(dice);
                 log.add(|| {
-                    ev("grapeshot", "3.1", format!("{idd} (rifled or class C) fires grapeshot into {ida}: rolled {r} ({}) → {}", f.name(), if f.red { "hit" } else { "no effect" }))
+                    ev!("grapeshot", "3.1", format!("{idd} (rifled or class C) fires grapeshot into {ida}: rolled {r} ({}) → {}", f.name(), if f.red { "hit" } else { "no effect" }))
                         .side(ud.side)
                         .units([idd, ida])
                 });
@@ -456,7 +454,7 @@ fn finish_melees_from(
             } else {
                 format!("{} wins and may turn to face (7.4)", u.id)
             };
-            ev("win", "7.4", text).side(u.side).units([&u.id])
+            ev!("win", "7.4", text).side(u.side).units([&u.id])
         });
     }
 }
@@ -485,7 +483,7 @@ pub fn apply_advance(s: &mut State, a: HcAction, log: &mut Log) {
             s.units[i].moved_this_turn = true;
             let u = &s.units[i];
             log.add(|| {
-                ev(
+                ev!(
                     "advance",
                     "7.4",
                     format!(
@@ -513,7 +511,7 @@ pub fn apply_advance(s: &mut State, a: HcAction, log: &mut Log) {
             s.units[i].facing = facing;
             let u = &s.units[i];
             log.add(|| {
-                ev(
+                ev!(
                     "advance",
                     "7.4",
                     format!(

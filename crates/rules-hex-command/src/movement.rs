@@ -3,7 +3,7 @@
 
 use crate::actions::{HcAction, Sink};
 use crate::effects::{self, add_te, moving_arm, relocate};
-use crate::events::{ev, seen_for};
+use crate::events::{ev, ev_at, seen_for};
 use crate::scenario::may_stand;
 use crate::state::*;
 use crate::units::Arm;
@@ -244,7 +244,7 @@ pub fn apply(s: &mut State, a: HcAction, log: &mut Log) {
             let seen = seen_for(s, i);
             let u = &s.units[i];
             log.add(|| {
-                ev(
+                ev!(
                     "face",
                     "5.1",
                     format!(
@@ -278,7 +278,7 @@ pub fn apply(s: &mut State, a: HcAction, log: &mut Log) {
                 } else {
                     ""
                 };
-                ev("unlimber", "3", format!("{} unlimbers{note}", u.id))
+                ev!("unlimber", "3", format!("{} unlimbers{note}", u.id))
                     .side(u.side)
                     .units([&u.id])
                     .seen(seen)
@@ -295,7 +295,7 @@ pub fn apply(s: &mut State, a: HcAction, log: &mut Log) {
             let seen = seen_for(s, i);
             let u = &s.units[i];
             log.add(|| {
-                ev("limber", "3", format!("{} limbers up", u.id))
+                ev!("limber", "3", format!("{} limbers up", u.id))
                     .side(u.side)
                     .units([&u.id])
                     .seen(seen)
@@ -313,7 +313,7 @@ pub fn apply(s: &mut State, a: HcAction, log: &mut Log) {
             let seen = seen_for(s, i);
             let u = &s.units[i];
             log.add(|| {
-                ev(
+                ev!(
                     "push",
                     "3",
                     format!("{} is pushed by hand {}→{}", u.id, label(from), label(to)),
@@ -333,7 +333,7 @@ pub fn apply(s: &mut State, a: HcAction, log: &mut Log) {
             let seen = seen_for(s, i);
             let (cmd, u) = (&s.commanders[c], &s.units[i]);
             log.add(|| {
-                ev(
+                ev!(
                     "attach",
                     "6",
                     format!(
@@ -389,7 +389,7 @@ fn move_unit(s: &mut State, i: usize, to: Hex, log: &mut Log) {
                     label(other.hex)
                 )
             };
-            ev("bump", "Optional Rules: Hidden Movement", text)
+            ev!("bump", "Optional Rules: Hidden Movement", text)
                 .side(side)
                 .units([&u.id])
                 .seen(seen)
@@ -447,7 +447,7 @@ fn move_unit(s: &mut State, i: usize, to: Hex, log: &mut Log) {
     let seen = seen_for(s, i);
     let u = &s.units[i];
     log.add(|| {
-        ev(
+        ev_at(
             "move",
             if road { "5.5" } else { "5" },
             format!(

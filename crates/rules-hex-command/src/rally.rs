@@ -1,7 +1,7 @@
 //! Section 8: rallying units with a commander attached (and, under method c, units that
 //! rally themselves) at the end of their side's player turn.
 
-use crate::events::{ev, seen_for};
+use crate::events::{ev_at, seen_for};
 use crate::state::*;
 use volley_core::Log;
 
@@ -46,7 +46,7 @@ pub fn rally(s: &mut State, log: &mut Log) {
         let seen = seen_for(s, i);
         let u = &s.units[i];
         log.add(|| {
-            ev(
+            ev_at(
                 "rally",
                 how,
                 format!(

@@ -3,7 +3,7 @@
 
 use crate::command;
 use crate::effects;
-use crate::events::ev;
+use crate::events::{ev, ev_at};
 use crate::hidden;
 use crate::melee;
 use crate::movement;
@@ -34,7 +34,7 @@ pub fn begin_turn(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
     s.first = first;
     s.half = 0;
     log.add(|| {
-        ev(
+        ev!(
             "initiative",
             "Sequence of Play 3",
             format!(
@@ -63,7 +63,7 @@ fn begin_player_turn(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
         );
         command::integrity_check(s, side, 3, &why, "Rules by Sequence 2", dice, log);
     }
-    log.add(|| ev("phase", "Sequence of Play 4", format!("{side} movement")).side(side));
+    log.add(|| ev!("phase", "Sequence of Play 4", format!("{side} movement")).side(side));
     for i in 0..s.units.len() {
         if s.units[i].side != side || !s.units[i].active() {
             continue;
@@ -92,7 +92,7 @@ pub fn end_phase(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
             s.phase = Phase::NonPhasingFire;
             reset_fire(s);
             log.add(|| {
-                ev(
+                ev!(
                     "phase",
                     "Sequence of Play 5",
                     format!("{} fires (non-phasing)", s.phasing().other()),
@@ -104,7 +104,7 @@ pub fn end_phase(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
             s.phase = Phase::PhasingFire;
             reset_fire(s);
             log.add(|| {
-                ev(
+                ev!(
                     "phase",
                     "Sequence of Play 6",
                     format!("{} fires (phasing)", s.phasing()),
@@ -115,7 +115,7 @@ pub fn end_phase(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
         Phase::PhasingFire => {
             s.phase = Phase::Melee;
             log.add(|| {
-                ev(
+                ev!(
                     "phase",
                     "Sequence of Play 7",
                     format!("{} melee", s.phasing()),
@@ -173,7 +173,7 @@ fn end_turn(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
             let seen = crate::events::seen_for(s, i);
             let u = &s.units[i];
             log.add(|| {
-                ev(
+                ev!(
                     "recover",
                     "Optional Rules: Disorder/Fatigued",
                     format!("{} rests and recovers a TE hit: TE {}", u.id, u.te),
@@ -283,7 +283,7 @@ fn finish(s: &mut State, outcome: Outcome, section: &str, log: &mut Log) {
         Some(w) => format!("{w} wins: {}", outcome.reason),
         None => format!("a draw: {}", outcome.reason),
     };
-    log.add(|| ev("game over", section, text));
+    log.add(|| ev_at("game over", section, text));
     s.outcome = Some(outcome);
     s.phase = Phase::Over;
 }

@@ -82,35 +82,45 @@ fn crossroads(c: &mut Criterion) {
     );
     g.bench_function("random game", |b| random_games(b, &fresh));
 
-    // Legal actions plus applying one of them, from positions along a random game (so the
-    // median covers every kind of phase).
-    let mut positions = Vec::new();
-    for seed in 1..=4 {
-        let (mut game, mut dice) = mid_game(fresh.clone(), 0, seed);
-        let mut bot = RandomBot::new(seed);
-        while let Some(side) = game.to_decide() {
-            positions.push(game.clone());
-            let a = bot.choose(&game, side);
-            game.apply(a, &mut dice).expect("legal");
-        }
-    }
+    // Legal actions plus applying one of them, along four whole games (every kind of phase):
+    // the list is made as a client or a bot gets it (`legal_actions`), and the action at a
+    // recorded place in it is applied, checked, with its events. Timed per action.
+    let lines: Vec<(u64, Vec<usize>)> = (1..=4)
+        .map(|seed| {
+            let (mut game, mut dice) = mid_game(fresh.clone(), 0, seed);
+            let mut bot = RandomBot::new(seed);
+            let mut picks = Vec::new();
+            while let Some(side) = game.to_decide() {
+                let a = bot.choose(&game, side);
+                let legal = game.legal_actions();
+                picks.push(legal.iter().position(|&x| x == a).expect("listed"));
+                game.apply(a, &mut dice).expect("legal");
+            }
+            (seed, picks)
+        })
+        .collect();
+    let per_line = lines.iter().map(|l| l.1.len()).sum::<usize>() / lines.len();
+    g.throughput(Throughput::Elements(per_line as u64));
     g.bench_function("legal + apply, per action", |b| {
         let mut k = 0usize;
-        let mut dice = SeededDice::new(Seed::from_u64(9));
         b.iter_batched(
             || {
-                k = (k + 7919) % positions.len();
-                positions[k].clone()
+                k = (k + 1) % lines.len();
+                let (seed, picks) = &lines[k];
+                let (game, dice) = mid_game(fresh.clone(), 0, *seed);
+                (game, dice, picks)
             },
-            |mut game| {
-                let legal = game.legal_actions();
-                let a = legal[legal.len() / 2];
-                game.apply(a, &mut dice).expect("legal");
+            |(mut game, mut dice, picks)| {
+                for &p in picks {
+                    let legal = game.legal_actions();
+                    game.apply(legal[p], &mut dice).expect("legal");
+                }
                 game
             },
             BatchSize::SmallInput,
         )
     });
+    g.throughput(Throughput::Elements(1));
 
     let (mid, _) = mid_game(fresh.clone(), 120, 3);
     g.bench_function("legal actions (mid-game)", |b| {
