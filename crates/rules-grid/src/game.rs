@@ -789,6 +789,15 @@ impl Game for GridGame {
         Ok(log.into_events())
     }
 
+    fn apply_quiet(&mut self, action: Action, dice: &mut dyn Dice) -> Result<(), Illegal> {
+        let grid = self.grid();
+        let order = Order::unpack(action, |i| Heading::from_index(grid, i))
+            .ok_or_else(|| Illegal::new("not an order of this game"))?;
+        self.check::<Illegal>(order)?;
+        self.perform(order, dice, &mut Log::silent());
+        Ok(())
+    }
+
     fn apply_unchecked(&mut self, action: Action, dice: &mut dyn Dice) {
         let grid = self.grid();
         let order = Order::unpack(action, |i| Heading::from_index(grid, i))

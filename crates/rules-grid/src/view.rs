@@ -138,18 +138,17 @@ impl GridGame {
             let (a, c) = (&self.units[attacker], &self.units[cavalry]);
             return Some(format!(
                 "{}: {} is attacked by {} — withdraw a tile or stand and take the attack (Close Combat 4)",
-                c.side, c.id, a.id
+                c.side.title(), c.id, a.id
             ));
         }
         if let Some(u) = self.facing_choice {
             let u = &self.units[u];
             return Some(format!(
                 "{}: {} moved beside more than one enemy — choose which to face (Movement Rules)",
-                u.side, u.id
+                u.side.title(), u.id
             ));
         }
-        let side = self.phasing();
-        Some(format!("{side}: {}", self.phase_name()))
+        Some(format!("{}: {}", self.phasing().title(), self.phase_name()))
     }
 
     /// What an order is, for bots and clients.

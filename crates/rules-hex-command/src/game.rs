@@ -281,6 +281,12 @@ impl Game for HexCommandGame {
         Ok(log.into_events())
     }
 
+    fn apply_quiet(&mut self, action: Action, dice: &mut dyn Dice) -> Result<(), Illegal> {
+        let a = self.checked(action)?;
+        self.apply_legal(a, dice, &mut Log::silent());
+        Ok(())
+    }
+
     fn apply_unchecked(&mut self, action: Action, dice: &mut dyn Dice) {
         let a = HcAction::decode(action).expect("an action from the legal list");
         self.apply_legal(a, dice, &mut Log::silent());

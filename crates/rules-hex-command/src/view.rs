@@ -20,7 +20,7 @@ fn phase_name(s: &State) -> String {
 
 /// What the side to decide is deciding, naming the side.
 fn prompt(s: &State) -> Option<String> {
-    let side = crate::game::decider(s)?;
+    let side = crate::game::decider(s)?.title();
     let p = s.phasing();
     Some(match s.phase {
         Phase::Movement => format!("{side}: move (attach commanders, move, turn, limber)"),
@@ -31,11 +31,15 @@ fn prompt(s: &State) -> Option<String> {
         Phase::Melee => format!("{side}: declare melees"),
         Phase::Advance => {
             let a = s.advances.first()?;
-            format!(
-                "{side}: {} won its melee: advance into {} or hold, and choose its facing (7.4)",
-                s.units[a.unit].id,
-                Place::Hex(a.into)
-            )
+            if a.may_move {
+                format!(
+                    "{side}: {} won its melee: advance into {} or hold, and choose its facing (7.4)",
+                    s.units[a.unit].id,
+                    Place::Hex(a.into)
+                )
+            } else {
+                format!("{side}: {} won its melee: choose its facing (7.4)", s.units[a.unit].id)
+            }
         }
         Phase::Over => return None,
     })

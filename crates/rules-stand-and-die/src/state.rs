@@ -368,9 +368,9 @@ impl StandAndDieGame {
         Some(match self.phase {
             Phase::March(s) => format!(
                 "{}: march (move, turn, mark hexes Standing or to fall back)",
-                s.name()
+                s.title()
             ),
-            Phase::Musketry(s) => format!("{}: musketry (each hex fires once)", s.name()),
+            Phase::Musketry(s) => format!("{}: musketry (each hex fires once)", s.title()),
             Phase::Setup | Phase::Over => return None,
         })
     }
@@ -464,6 +464,13 @@ impl Game for StandAndDieGame {
         let mut log = Log::new();
         self.perform(order, dice, &mut log);
         Ok(log.into_events())
+    }
+
+    fn apply_quiet(&mut self, action: Action, dice: &mut dyn Dice) -> Result<(), Illegal> {
+        let order = self.order_of(action)?;
+        self.check(order)?;
+        self.perform(order, dice, &mut Log::silent());
+        Ok(())
     }
 
     fn apply_unchecked(&mut self, action: Action, dice: &mut dyn Dice) {

@@ -181,7 +181,7 @@ impl Worlds {
                 inner: SeededDice::new(*seed),
                 rolls: 0,
             };
-            if g.apply(action, &mut dice).is_err() {
+            if g.apply_quiet(action, &mut dice).is_err() {
                 // Legal for the side but not in this sampled world: count it as no gain.
                 n += 1;
                 continue;

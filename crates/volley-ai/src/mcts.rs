@@ -320,9 +320,7 @@ impl<'a> Tree<'a> {
                 }
                 None => self.select(node, &considered),
             };
-            world
-                .apply(action, &mut dice)
-                .expect("a legal action of the sampled world applies");
+            world.apply_unchecked(action, &mut dice);
             path.push((child, player));
             node = child;
             if expanded {
@@ -370,9 +368,7 @@ impl<'a> Tree<'a> {
             }
             let legal = world.legal_actions();
             let a = legal[self.rng.random_range(0..legal.len())];
-            world
-                .apply(a, dice)
-                .expect("a legal action of the sampled world applies");
+            world.apply_unchecked(a, dice);
         }
         let e = self.eval.evaluate(&world.view(Some(self.side))) - self.base;
         1.0 / (1.0 + (-e / SCALE).exp())

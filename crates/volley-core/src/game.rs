@@ -40,6 +40,14 @@ impl Side {
         }
     }
 
+    /// The side's name as it begins a sentence: "Red", "Blue".
+    pub fn title(self) -> &'static str {
+        match self {
+            Side::Red => "Red",
+            Side::Blue => "Blue",
+        }
+    }
+
     pub fn parse(text: &str) -> Option<Side> {
         match text.trim().to_ascii_lowercase().as_str() {
             "red" => Some(Side::Red),
@@ -340,6 +348,13 @@ pub trait Game: Send + Sync {
     /// Applies an action after checking it is legal. An illegal action is refused with the
     /// reason and changes nothing.
     fn apply(&mut self, action: Action, dice: &mut dyn Dice) -> Result<Vec<Event>, Illegal>;
+
+    /// Applies an action after checking it is legal, like [`Game::apply`], but writes no
+    /// events: for search in sampled worlds, where an action legal for the searching side may
+    /// not be legal in every world it imagines.
+    fn apply_quiet(&mut self, action: Action, dice: &mut dyn Dice) -> Result<(), Illegal> {
+        self.apply(action, dice).map(|_| ())
+    }
 
     /// Applies an action taken from [`Game::legal_actions`] (or [`Game::unit_actions`]) of
     /// this very position, without checking it and without writing any event: the fast path

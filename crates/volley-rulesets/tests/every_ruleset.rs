@@ -7,6 +7,10 @@
 //!   (units on the map, hits and TE within their maximum, views agreeing about unit ids);
 //! - every action `legal_actions` lists is accepted, the same dice give the same result,
 //!   and `notation`/`parse_action` round-trip;
+//! - the count and k-th action, the actions unit by unit and the units that can act agree
+//!   with the whole list, every unit an action names is in the deciding side's view, and the
+//!   view's prompt says who decides; applying an action quietly or unchecked leaves the
+//!   position `apply` leaves;
 //! - actions not in the list (another side's, garbage, corrupted bits) are refused and
 //!   change nothing;
 //! - every game replays identically from its saved file.
@@ -357,6 +361,111 @@ fn check_turn_stamps(logged: &[LoggedEvent], before: u32, now: u32) -> Result<()
     Ok(())
 }
 
+/// What the API offers besides the whole list agrees with it: the count and the k-th action,
+/// the actions unit by unit and the units that can act, the structured description, and the
+/// prompt for the decision.
+fn check_api(game: &dyn Game, legal: &[Action]) -> Result<(), String> {
+    if game.legal_count() != legal.len() {
+        return Err(format!(
+            "legal_count says {} but legal_actions lists {}",
+            game.legal_count(),
+            legal.len()
+        ));
+    }
+    for k in [0, legal.len() / 2, legal.len() - 1] {
+        if game.legal_action(k) != Some(legal[k]) {
+            return Err(format!(
+                "legal_action({k}) is {:?}, not the {k}th listed action \"{}\"",
+                game.legal_action(k).map(|a| game.notation(a)),
+                game.notation(legal[k])
+            ));
+        }
+    }
+    if game.legal_action(legal.len()).is_some() {
+        return Err("legal_action past the end of the list gives an action".into());
+    }
+    let mut of_units: Vec<Action> = legal
+        .iter()
+        .copied()
+        .filter(|&a| game.describe(a).unit.is_some())
+        .collect();
+    let mut by_unit = Vec::new();
+    for key in game.actors() {
+        let mut mine = Vec::new();
+        game.unit_actions(key, &mut mine);
+        if mine.is_empty() {
+            return Err(format!("actors lists unit {key}, which has no action"));
+        }
+        if let Some(a) = mine.iter().find(|&&a| game.describe(a).unit != Some(key)) {
+            return Err(format!(
+                "unit {key}'s actions include \"{}\", described as another unit's",
+                game.notation(*a)
+            ));
+        }
+        by_unit.extend(mine);
+    }
+    of_units.sort();
+    by_unit.sort();
+    if of_units != by_unit {
+        return Err(format!(
+            "the actions listed unit by unit ({}) are not the units' actions in the whole list ({})",
+            by_unit.len(),
+            of_units.len()
+        ));
+    }
+    let side = game.to_decide().expect("asked while the game goes on");
+    let view = game.view(Some(side));
+    let keys: HashSet<u32> = view.units.iter().map(|u| u.key).collect();
+    if let Some(a) = of_units
+        .iter()
+        .find(|&&a| game.describe(a).unit.is_some_and(|k| !keys.contains(&k)))
+    {
+        return Err(format!(
+            "\"{}\" names a unit key that {side}'s view does not show",
+            game.notation(*a)
+        ));
+    }
+    match &view.prompt {
+        Some(p) if p.starts_with(&format!("{}:", side.title())) => {}
+        other => {
+            return Err(format!(
+                "the prompt {other:?} does not say that {} is to decide",
+                side.title()
+            ))
+        }
+    }
+    Ok(())
+}
+
+/// The quiet and the unchecked ways to apply an action leave the position `apply` leaves.
+fn check_quiet_apply(game: &dyn Game, action: Action, seed: u64) -> Result<(), String> {
+    let text = game.notation(action);
+    let dice = || SeededDice::new(Seed::from_u64(seed));
+    let mut loud = game.clone_game();
+    loud.apply(action, &mut dice())
+        .map_err(|e| format!("\"{text}\" refused: {e}"))?;
+    let mut quiet = game.clone_game();
+    quiet
+        .apply_quiet(action, &mut dice())
+        .map_err(|e| format!("\"{text}\" refused by apply_quiet: {e}"))?;
+    let mut unchecked = game.clone_game();
+    unchecked.apply_unchecked(action, &mut dice());
+    let want = loud.view(None);
+    if quiet.view(None) != want || unchecked.view(None) != want {
+        return Err(format!(
+            "\"{text}\" leaves another position when applied quietly or unchecked"
+        ));
+    }
+    if quiet.legal_actions() != loud.legal_actions()
+        || unchecked.legal_actions() != loud.legal_actions()
+    {
+        return Err(format!(
+            "\"{text}\" leaves other legal actions when applied quietly or unchecked"
+        ));
+    }
+    Ok(())
+}
+
 /// The map's movement overlay agrees with the legal list: every hex a legal `move UNIT HEX`
 /// names is among the unit's reachable hexes.
 fn check_reach(game: &dyn Game, written: &[String]) -> Result<(), String> {
@@ -497,6 +606,9 @@ fn play_checked(s: &Scenario, seed: u64, trail: &mut Vec<String>) -> Result<usiz
         let legal = game.legal_actions();
         let written = check_legal(game, &legal)?;
         if actions == 0 || mix.next() < u64::MAX / SAMPLE_ONE_IN {
+            check_api(game, &legal)?;
+            let pick = legal[(mix.next() % legal.len() as u64) as usize];
+            check_quiet_apply(game, pick, mix.next())?;
             try_every_legal_action(game, &legal, mix.next())?;
             check_reach(game, &written)?;
             check_refusals(game, &legal, &recent[side.other().index()], &mut mix)?;
