@@ -153,6 +153,7 @@
  * @property {Side | null} seat
  * @property {string} commitment
  * @property {string | null} seed
+ * @property {{red: string, blue: string}} players  `human`, or the computer's bot spec
  * @property {View} view
  */
 

@@ -109,6 +109,12 @@ export class GameScreen {
     this.token = "one" in seats ? seats.one : seats.red;
     /** @type {Side | null} */
     this.seat = null;
+    /** Who sits in each seat: `human` or the computer's bot spec. */
+    /** @type {{red: string, blue: string} | null} */
+    this.players = null;
+    /** While the computer plays: its side, since when, and the action count it started at. */
+    /** @type {{side: Side, since: number, from: number} | null} */
+    this.thinking = null;
     /** @type {View | null} */
     this.view = null;
     this.seq = -1;
@@ -168,11 +174,16 @@ export class GameScreen {
     );
     this.onKey = (/** @type {KeyboardEvent} */ ev) => this.key(ev);
     document.addEventListener("keydown", this.onKey);
+    // While the computer thinks, the bar counts the seconds.
+    this.ticker = setInterval(() => {
+      if (this.thinking && !this.closed) this.drawBar();
+    }, 1000);
     this.start();
   }
 
   close() {
     this.closed = true;
+    clearInterval(this.ticker);
     document.removeEventListener("keydown", this.onKey);
     this.ws?.close();
   }
@@ -194,6 +205,7 @@ export class GameScreen {
   async load() {
     const sv = await api.view(this.id, this.token);
     this.seat = sv.seat;
+    this.players = sv.players;
     if (this.hotseat && sv.view.to_decide && sv.view.to_decide !== sv.seat && this.tokens[sv.view.to_decide]) {
       this.token = /** @type {string} */ (this.tokens[sv.view.to_decide]);
       return this.load();
@@ -305,6 +317,21 @@ export class GameScreen {
   }
 
   /**
+   * Who the page waits for, and — when the computer is thinking — how far it has got.
+   * @param {View} v
+   * @param {Side} side
+   * @returns {string}
+   */
+  waitingFor(v, side) {
+    const who = this.players?.[side];
+    if (!who || who === "human") return `Waiting for ${sideName(v, side)}…`;
+    if (!this.thinking || this.thinking.side !== side) this.thinking = { side, since: Date.now(), from: this.seq };
+    const done = this.seq - this.thinking.from;
+    const secs = Math.round((Date.now() - this.thinking.since) / 1000);
+    return `The computer (${who}) is playing ${sideName(v, side)}: ${done} action${done === 1 ? "" : "s"} so far${secs >= 2 ? `, ${secs} s` : ""}…`;
+  }
+
+  /**
    * A change pushed by the server or answered to an action.
    * @param {View} view
    * @param {number} seq
@@ -382,13 +409,14 @@ export class GameScreen {
     const v = this.view;
     if (!v) return;
     const mine = !this.replay && v.to_decide !== null && v.to_decide === this.seat;
+    if (mine || !v.to_decide) this.thinking = null;
     const end = this.legal.find((a) => a.verb === "end");
     const global = this.legal.filter((a) => !a.unit && a.verb !== "end");
     const who = this.replay
       ? h("span", { class: "decide" }, "Replay")
       : v.outcome
       ? h("span", { class: "outcome" }, v.outcome.winner ? `${sideName(v, v.outcome.winner)} wins: ${v.outcome.reason}` : `Draw: ${v.outcome.reason}`)
-      : h("span", { class: `decide ${mine ? "mine" : ""}` }, mine ? "Your decision" : v.to_decide ? `Waiting for ${sideName(v, v.to_decide)}…` : "");
+      : h("span", { class: `decide ${mine ? "mine" : ""}` }, mine ? "Your decision" : v.to_decide ? this.waitingFor(v, v.to_decide) : "");
     fill(this.bar, 
       h("a", { href: "#/", class: "home", title: "Lobby" }, "Volley"),
       h("span", { class: "title" }, v.title),

@@ -145,7 +145,8 @@ impl GridGame {
             let u = &self.units[u];
             return Some(format!(
                 "{}: {} moved beside more than one enemy — choose which to face (Movement Rules)",
-                u.side.title(), u.id
+                u.side.title(),
+                u.id
             ));
         }
         Some(format!("{}: {}", self.phasing().title(), self.phase_name()))

@@ -106,7 +106,9 @@ impl Board {
 fn ring_offsets(reach: u32, col: i32) -> &'static [(i32, i32)] {
     use std::sync::OnceLock;
     const MOST: usize = 4;
-    static TABLES: OnceLock<Vec<[Vec<(i32, i32)>; 2]>> = OnceLock::new();
+    /// Per reach, per column parity: the offsets.
+    type Offsets = Vec<[Vec<(i32, i32)>; 2]>;
+    static TABLES: OnceLock<Offsets> = OnceLock::new();
     let tables = TABLES.get_or_init(|| {
         (0..=MOST as u32)
             .map(|reach| {

@@ -38,7 +38,10 @@ fn prompt(s: &State) -> Option<String> {
                     Place::Hex(a.into)
                 )
             } else {
-                format!("{side}: {} won its melee: choose its facing (7.4)", s.units[a.unit].id)
+                format!(
+                    "{side}: {} won its melee: choose its facing (7.4)",
+                    s.units[a.unit].id
+                )
             }
         }
         Phase::Over => return None,

@@ -4,6 +4,7 @@
 use crate::catalog::ScenarioEntry;
 use crate::games::{is_over, replay, revealed_save, GameEntry, Games, NewGame, Refusal};
 use crate::odds::OddsRefusal;
+use crate::store::SeatKind;
 use crate::{assets, ws};
 use axum::body::Bytes;
 use axum::extract::rejection::{BytesRejection, QueryRejection};
@@ -268,7 +269,23 @@ struct ViewReply {
     seat: Side,
     commitment: String,
     seed: Option<String>,
+    /// Who sits in each seat: `human`, or the bot's spec (`normal`, `mcts:ms=300`…), so the
+    /// page can say the computer is thinking and show its progress.
+    players: Players,
     view: View,
+}
+
+#[derive(Serialize)]
+struct Players {
+    red: String,
+    blue: String,
+}
+
+fn player(kind: &SeatKind) -> String {
+    match kind {
+        SeatKind::Human { .. } => "human".into(),
+        SeatKind::Bot { spec } => spec.clone(),
+    }
 }
 
 async fn view(
@@ -284,6 +301,10 @@ async fn view(
         seat: side,
         commitment: s.commitment(),
         seed: is_over(s).then(|| s.seed().to_hex()),
+        players: Players {
+            red: player(&entry.seats[Side::Red.index()]),
+            blue: player(&entry.seats[Side::Blue.index()]),
+        },
         view: s.game.view(Some(side)),
     }))
 }
