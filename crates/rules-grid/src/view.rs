@@ -2,6 +2,7 @@
 
 use crate::action::Order;
 use crate::game::GridGame;
+use crate::game::Phase;
 use crate::ID;
 use volley_core::map::Grid;
 use volley_core::view::{CommanderView, ObjectiveView, SideView, UnitView, View, Word};
@@ -149,7 +150,23 @@ impl GridGame {
                 u.id
             ));
         }
-        Some(format!("{}: {}", self.phasing().title(), self.phase_name()))
+        let side = self.phasing();
+        let what = match self.phase {
+            Phase::Movement => {
+                let left = self.rolls[side.index()].saturating_sub(self.moved_units);
+                format!(
+                    "move up to {left} more unit{} (the initiative roll allows {}), turn them, or end the phase",
+                    if left == 1 { "" } else { "s" },
+                    self.rolls[side.index()]
+                )
+            }
+            Phase::Ranged => "ranged attacks, each unit once".into(),
+            Phase::CloseCombat => {
+                "close combat: units in contact attack (those that moved into contact must)".into()
+            }
+            Phase::Advance => "occupy tiles the enemy left, or end".into(),
+        };
+        Some(format!("{}: {what}", side.title()))
     }
 
     /// What an order is, for bots and clients.

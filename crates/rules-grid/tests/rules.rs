@@ -896,7 +896,15 @@ fn close_combat_cavalry_may_withdraw_from_infantry_and_attacker_occupies() {
     );
     let events = play(&mut g, "attack r1 0303", &[]);
     assert_eq!(events[0].rule, "grid-rules-v1.1 Close Combat 4");
+    // A decision put to blue in the middle of red's turn, and the prompt says what it is.
     assert_eq!(g.to_decide(), Some(Side::Blue));
+    let v = g.view(Some(Side::Blue));
+    assert_eq!(v.phasing, Some(Side::Red));
+    assert!(v.interrupt());
+    assert_eq!(
+        v.prompt.as_deref(),
+        Some("Blue: b1 is attacked by r1 — withdraw a tile or stand and take the attack (Close Combat 4)")
+    );
     let choices = legal(&*g);
     assert_eq!(
         choices,
@@ -910,6 +918,7 @@ fn close_combat_cavalry_may_withdraw_from_infantry_and_attacker_occupies() {
     play(&mut g, "withdraw b1 0302", &[]);
     assert_eq!(tile(&*g, "b1"), "0302");
     assert_eq!(g.to_decide(), Some(Side::Red));
+    assert!(!g.view(None).interrupt());
     assert_eq!(g.view(None).phase, "red advance after close combat");
     let events = play(&mut g, "occupy r1 0303", &[]);
     assert_eq!(events[0].rule, "grid-rules-v1.1 Close Combat 5");

@@ -518,3 +518,43 @@ fn help_teaches_each_command_with_an_example() {
         );
     }
 }
+
+#[test]
+fn show_says_who_decides_and_what_when_the_rules_interrupt_a_turn() {
+    // Rules v1.1, Close Combat 4: red infantry attacks blue cavalry, which must choose to
+    // withdraw or stand — blue's decision in the middle of red's turn.
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let scenario = dir.path().join("charge.toml");
+    std::fs::write(
+        &scenario,
+        "ruleset = \"grid-rules-v1.1\"\nname = \"charge\"\ntitle = \"Charge\"\nturn_limit = 3\n\
+         [options]\nfirst_player = \"red\"\n[map]\ngrid = \"square\"\n\
+         rows = [\". . . . .\", \". . . . .\", \". . . . .\", \". . . . .\", \". . . . .\"]\n\
+         [sides.red]\nname = \"Red\"\nsetup = \"free\"\n[sides.blue]\nname = \"Blue\"\nsetup = \"free\"\n\
+         [[units]]\nid = \"r1\"\nside = \"red\"\ntype = \"line_infantry\"\ntile = \"0304\"\nfacing = \"N\"\n\
+         [[units]]\nid = \"b1\"\nside = \"blue\"\ntype = \"cavalry\"\ntile = \"0303\"\nfacing = \"S\"\n",
+    )
+    .expect("the scenario is written");
+    let file = dir.path().join("g.json");
+    ok(&["new", p(&scenario), "--seed", "1", "--out", p(&file)]);
+    while !legal(&file).iter().any(|a| a == "attack r1 0303") {
+        ok(&["apply", p(&file), "end"]);
+    }
+    ok(&["apply", p(&file), "attack r1 0303"]);
+    let shown = ok(&["show", p(&file)]);
+    assert!(
+        shown.contains("Blue to decide, in the middle of red's turn"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("Now: Blue: b1 is attacked by r1 — withdraw a tile or stand"),
+        "{shown}"
+    );
+    let json: Value = serde_json::from_str(&ok(&["show", p(&file), "--json"])).expect("JSON");
+    assert_eq!(json["to_decide"], "blue");
+    assert_eq!(json["phasing"], "red");
+    assert!(json["prompt"]
+        .as_str()
+        .is_some_and(|t| t.starts_with("Blue: b1")));
+    assert_eq!(legal(&file)[0], "stand b1");
+}
