@@ -63,13 +63,10 @@ pub fn run(args: Args) -> Outcome {
     let (name, source) =
         volley_rulesets::scenario_source(&args.scenario).map_err(|e| e.to_string())?;
     let ruleset = volley_rulesets::ruleset_of(&source).map_err(|e| e.to_string())?;
-    // Load once up front, so a bad scenario or option is reported before any game starts.
-    ruleset.load(&source, &options).map_err(|e| e.to_string())?;
-    let new_game = || {
-        ruleset
-            .load(&source, &options)
-            .expect("the scenario loaded once already")
-    };
+    // Load once up front (a bad scenario or option is reported before any game starts), and
+    // start every game from a copy.
+    let loaded = ruleset.load(&source, &options).map_err(|e| e.to_string())?;
+    let new_game = || loaded.clone_game();
     for (flag, spec) in [("--red", &args.red), ("--blue", &args.blue)] {
         volley_ai::bot_from_spec(spec, 0).map_err(|e| format!("{flag}: {e}"))?;
     }
