@@ -16,6 +16,9 @@ use volley_core::{Hex, Side};
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Board {
     units: Vec<u16>,
+    /// Per map cell: the side of the unit standing there (its index plus one; 0: nobody), so
+    /// a search for one side's units reads the board alone.
+    sides: Vec<u8>,
     guns: Vec<u16>,
     blocks: Vec<[u16; 2]>,
     blocks_across: i32,
@@ -31,6 +34,7 @@ impl Board {
         let down = (map.height + BLOCK - 1) / BLOCK;
         Board {
             units: vec![0; map.cell_count()],
+            sides: vec![0; map.cell_count()],
             guns: vec![0; map.cell_count()],
             blocks: vec![[0, 0]; (across * down).max(0) as usize],
             blocks_across: across,
@@ -60,6 +64,7 @@ impl Board {
     pub(crate) fn place(&mut self, map: &Map, hex: Hex, i: usize, side: Side) {
         if let (Some(c), Some(b)) = (map.index(hex), self.block(map, hex)) {
             self.units[c] = i as u16 + 1;
+            self.sides[c] = side.index() as u8 + 1;
             self.blocks[b][side.index()] += 1;
         }
     }
@@ -69,6 +74,7 @@ impl Board {
         if let (Some(c), Some(b)) = (map.index(hex), self.block(map, hex)) {
             if self.units[c] == i as u16 + 1 {
                 self.units[c] = 0;
+                self.sides[c] = 0;
                 self.blocks[b][side.index()] -= 1;
             }
         }
@@ -103,11 +109,11 @@ impl Board {
 
 /// The column and row offsets of the hexes within `reach` of a hex in column `col`: the same
 /// for every column of one parity, so worked out once for each reach asked for.
-fn ring_offsets(reach: u32, col: i32) -> &'static [(i32, i32)] {
+fn ring_offsets(reach: u32, col: i32) -> &'static [(i32, i32, u32)] {
     use std::sync::OnceLock;
     const MOST: usize = 4;
     /// Per reach, per column parity: the offsets.
-    type Offsets = Vec<[Vec<(i32, i32)>; 2]>;
+    type Offsets = Vec<[Vec<(i32, i32, u32)>; 2]>;
     static TABLES: OnceLock<Offsets> = OnceLock::new();
     let tables = TABLES.get_or_init(|| {
         (0..=MOST as u32)
@@ -118,7 +124,7 @@ fn ring_offsets(reach: u32, col: i32) -> &'static [(i32, i32)] {
                         .range(reach)
                         .map(|h| {
                             let (c, r) = col_row(h);
-                            (c - c0, r - 20)
+                            (c - c0, r - 20, h.unsigned_distance_to(centre))
                         })
                         .collect()
                 })
@@ -156,21 +162,7 @@ impl State {
             return;
         }
         if cells <= 4 * (BLOCK * BLOCK) as u32 {
-            let map = self.map();
-            let (c, r) = col_row(hex);
-            for &(dc, dr) in ring_offsets(reach, c) {
-                let (nc, nr) = (c + dc, r + dr);
-                if nc < 1 || nr < 1 || nc > map.width || nr > map.height {
-                    continue;
-                }
-                let cell = ((nr - 1) * map.width + (nc - 1)) as usize;
-                if let Some(k) = self.board.units[cell].checked_sub(1) {
-                    // Everything on the ring is within reach; only the side is asked.
-                    if side.is_none_or(|s| self.units[k as usize].side == s) {
-                        out.push(k as usize);
-                    }
-                }
-            }
+            self.near_cells(hex, reach, side, |k, _| out.push(k));
             return;
         }
         let map = self.map();
@@ -199,6 +191,31 @@ impl State {
                         }
                     }
                 }
+            }
+        }
+    }
+
+    /// Calls `f` with each unit (and its distance) within `reach` of `hex`, hex by hex over
+    /// the board: for a short reach (at most four hexes).
+    pub fn near_cells(
+        &self,
+        hex: Hex,
+        reach: u32,
+        side: Option<Side>,
+        mut f: impl FnMut(usize, u32),
+    ) {
+        let map = self.map();
+        let (c, r) = col_row(hex);
+        let want = side.map_or(0, |s| s.index() as u8 + 1);
+        for &(dc, dr, d) in ring_offsets(reach, c) {
+            let (nc, nr) = (c + dc, r + dr);
+            if nc < 1 || nr < 1 || nc > map.width || nr > map.height {
+                continue;
+            }
+            let cell = ((nr - 1) * map.width + (nc - 1)) as usize;
+            let here = self.board.sides[cell];
+            if here != 0 && (want == 0 || here == want) {
+                f(usize::from(self.board.units[cell] - 1), d);
             }
         }
     }

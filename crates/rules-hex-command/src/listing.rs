@@ -241,11 +241,13 @@ impl Listing {
                         && centres.iter().any(|c| hit(k, c))
                 }));
             } else {
-                let mut near = Vec::new();
-                for c in &centres {
-                    near.clear();
-                    s.units_near_into(c.0, NEAR, Some(side), &mut near);
-                    dirty.extend(near.iter().copied().filter(|&k| hit(k, c)));
+                for &(hex, place, unit) in &centres {
+                    s.near_cells(hex, NEAR, Some(side), |k, d| {
+                        let far = (place && light(k)) || (unit && zone_bound(k));
+                        if d <= 1 || far {
+                            dirty.push(k);
+                        }
+                    });
                 }
             }
         }
