@@ -23,12 +23,14 @@ struct MapOnly {
 pub const OPTIONS: &[OptionSpec] = &[
     OptionSpec {
         key: "first_player",
+        label: "Who moves first",
         default: "roll",
         choices: &["roll", "red", "blue"],
         help: "Who plays first in game-turn 1: the initiative roll, or the side the scenario names (usually the attacker). Later game-turns always roll.",
     },
     OptionSpec {
         key: "fire_into_cover",
+        label: "Shooting into woods and towns",
         default: "one-deep",
         choices: &["one-deep", "adjacent"],
         help: "Ranged attacks into forest or built-up areas: at any range into the first tile of it (one-deep), or only from the next tile (adjacent).",

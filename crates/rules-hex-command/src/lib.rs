@@ -40,19 +40,19 @@ pub struct HexCommand;
 pub static RULESET: HexCommand = HexCommand;
 
 pub const OPTIONS: &[OptionSpec] = &[
-    OptionSpec { key: "facing_change_cost", default: "0", choices: &["0", "1"], help: "movement points a facing change costs: 0 (hand-out) or 1 (5.1 a)" },
-    OptionSpec { key: "oblique", default: "yes", choices: &["yes", "no"], help: "units may step into their front-left and front-right hexes without turning (hand-out, Movement)" },
-    OptionSpec { key: "limbered_rate", default: "2", choices: &["2", "3"], help: "hexes a turn for limbered artillery: 2 (movement chart) or 3 (section 3)" },
-    OptionSpec { key: "cube", default: "faces", choices: &["faces", "intro"], help: "d6 for the Code 'n Color cube: faces (4-6 red, stars on 3 and 6) or intro (1-3 Color, 4-5 Code, 6 CnC)" },
-    OptionSpec { key: "rally", default: "all", choices: &["all", "incremental", "self"], help: "rally method of section 8: a (all markers), b (one hit a turn), c (b, plus self-rallying units)" },
-    OptionSpec { key: "move_unlimber_fire", default: "penalty", choices: &["penalty", "next-turn"], help: "artillery that moved and unlimbered fires at 1 CP (section 3) or only next turn (hand-out)" },
-    OptionSpec { key: "fire_once_per_turn", default: "no", choices: &["no", "yes"], help: "Optional Rules, Rate of Fire: each unit fires once a turn" },
-    OptionSpec { key: "melee_points", default: "no", choices: &["no", "yes"], help: "Optional Rules, Melee Points: the stronger unit adds a TE hit to its primary target" },
-    OptionSpec { key: "advance_contact", default: "optional", choices: &["optional", "mandatory"], help: "whether an advance into an enemy zone starts a new melee (7.4)" },
-    OptionSpec { key: "hidden", default: "no", choices: &["no", "yes"], help: "Optional Rules, Hidden Movement with spotting (3.1)" },
-    OptionSpec { key: "sight", default: "9", choices: &[], help: "hexes of sight for hidden movement: 9 on a normal day, 6 otherwise" },
-    OptionSpec { key: "break_point_ends_game", default: "yes", choices: &["yes", "no"], help: "an army at its break point at the end of a turn withdraws and loses" },
-    OptionSpec { key: "skirmisher_contact", default: "rout", choices: &["rout", "remove"], help: "skirmishers contacted by infantry rout (7.2 a) or are removed (7.2 b)" },
+    OptionSpec { key: "facing_change_cost", label: "Facing change cost", default: "0", choices: &["0", "1"], help: "movement points a facing change costs: 0 (hand-out) or 1 (5.1 a)" },
+    OptionSpec { key: "oblique", label: "Oblique steps", default: "yes", choices: &["yes", "no"], help: "units may step into their front-left and front-right hexes without turning (hand-out, Movement)" },
+    OptionSpec { key: "limbered_rate", label: "Limbered artillery speed", default: "2", choices: &["2", "3"], help: "hexes a turn for limbered artillery: 2 (movement chart) or 3 (section 3)" },
+    OptionSpec { key: "cube", label: "Command cube die", default: "faces", choices: &["faces", "intro"], help: "d6 for the Code 'n Color cube: faces (4-6 red, stars on 3 and 6) or intro (1-3 Color, 4-5 Code, 6 CnC)" },
+    OptionSpec { key: "rally", label: "Rally method", default: "all", choices: &["all", "incremental", "self"], help: "rally method of section 8: a (all markers), b (one hit a turn), c (b, plus self-rallying units)" },
+    OptionSpec { key: "move_unlimber_fire", label: "Moving, unlimbering and firing", default: "penalty", choices: &["penalty", "next-turn"], help: "artillery that moved and unlimbered fires at 1 CP (section 3) or only next turn (hand-out)" },
+    OptionSpec { key: "fire_once_per_turn", label: "Rate of fire", default: "no", choices: &["no", "yes"], help: "Optional Rules, Rate of Fire: each unit fires once a turn" },
+    OptionSpec { key: "melee_points", label: "Melee points", default: "no", choices: &["no", "yes"], help: "Optional Rules, Melee Points: the stronger unit adds a TE hit to its primary target" },
+    OptionSpec { key: "advance_contact", label: "Advance into contact", default: "optional", choices: &["optional", "mandatory"], help: "whether an advance into an enemy zone starts a new melee (7.4)" },
+    OptionSpec { key: "hidden", label: "Hidden movement", default: "no", choices: &["no", "yes"], help: "Optional Rules, Hidden Movement with spotting (3.1)" },
+    OptionSpec { key: "sight", label: "Sight distance", default: "9", choices: &[], help: "hexes of sight for hidden movement: 9 on a normal day, 6 otherwise" },
+    OptionSpec { key: "break_point_ends_game", label: "Break point ends the battle", default: "yes", choices: &["yes", "no"], help: "an army at its break point at the end of a turn withdraws and loses" },
+    OptionSpec { key: "skirmisher_contact", label: "Skirmishers contacted by infantry", default: "rout", choices: &["rout", "remove"], help: "skirmishers contacted by infantry rout (7.2 a) or are removed (7.2 b)" },
 ];
 
 impl Ruleset for HexCommand {

@@ -17,18 +17,21 @@ use volley_core::{Battle, OptionSpec, Options, ScenarioError, ScenarioSource, Si
 pub const OPTIONS: &[OptionSpec] = &[
     OptionSpec {
         key: "hex_capacity",
+        label: "Figures a hex holds",
         default: "12",
         choices: &[],
         help: "How many figures fit in one hex (the rules leave it to the size of the bases).",
     },
     OptionSpec {
         key: "gun_room",
+        label: "Room a gun takes",
         default: "2",
         choices: &[],
         help: "How many figures' room one gun takes in a hex.",
     },
     OptionSpec {
         key: "fords",
+        label: "Fords",
         default: "open",
         choices: &["open", "closed"],
         help: "open: fords are not all-water hexes and may be waded; closed: fords count as river.",

@@ -462,7 +462,10 @@ pub fn reach_by_steps<S>(
 /// One game option a ruleset understands.
 #[derive(Clone, Debug, Serialize)]
 pub struct OptionSpec {
+    /// The name scenario files and `--option` use.
     pub key: &'static str,
+    /// The option in plain words, as a player reads it in a menu ("Facing change cost").
+    pub label: &'static str,
     pub default: &'static str,
     /// The accepted values; empty means any integer.
     pub choices: &'static [&'static str],

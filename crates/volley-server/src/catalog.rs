@@ -19,6 +19,8 @@ pub struct ScenarioEntry {
 #[derive(Clone, Debug, Serialize)]
 pub struct OptionEntry {
     pub key: &'static str,
+    /// The option in plain words.
+    pub label: &'static str,
     /// The scenario's own setting when it has one, else the ruleset's default.
     pub default: String,
     /// The accepted values; empty means any whole number.
@@ -61,6 +63,7 @@ pub fn bundled_scenarios() -> Result<Vec<ScenarioEntry>, String> {
                 .iter()
                 .map(|spec| OptionEntry {
                     key: spec.key,
+                    label: spec.label,
                     default: own
                         .get(spec.key)
                         .map_or_else(|| spec.default.to_string(), option_text),
