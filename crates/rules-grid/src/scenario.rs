@@ -51,6 +51,7 @@ struct File {
 const OWN_KEYS: OwnKeys = OwnKeys {
     top: &["units", "unit_data"],
     side: &["setup"],
+    commander: &[],
 };
 
 #[derive(Deserialize)]

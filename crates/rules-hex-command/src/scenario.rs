@@ -23,6 +23,7 @@ struct File {
 const OWN_KEYS: OwnKeys = OwnKeys {
     top: &["units", "decoys"],
     side: &[],
+    commander: &[],
 };
 
 /// Hand-out, Break Point: 25–40% is usual; 35 when the scenario does not say.

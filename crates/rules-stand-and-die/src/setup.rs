@@ -49,6 +49,7 @@ struct ScenarioFile {
 const OWN_KEYS: OwnKeys = OwnKeys {
     top: &["units"],
     side: &[],
+    commander: &[],
 };
 
 #[derive(Deserialize)]

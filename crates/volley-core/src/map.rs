@@ -93,14 +93,17 @@ pub enum Hexside {
     Hedge,
     Fence,
     Stream,
+    /// A steep slope or bank between two hexes: it hides part of what lies beyond it.
+    Slope,
 }
 
 impl Hexside {
-    pub const ALL: [Hexside; 4] = [
+    pub const ALL: [Hexside; 5] = [
         Hexside::Wall,
         Hexside::Hedge,
         Hexside::Fence,
         Hexside::Stream,
+        Hexside::Slope,
     ];
 
     pub fn parse(text: &str) -> Option<Hexside> {
@@ -109,6 +112,7 @@ impl Hexside {
             "hedge" => Hexside::Hedge,
             "fence" => Hexside::Fence,
             "stream" => Hexside::Stream,
+            "slope" => Hexside::Slope,
             _ => return None,
         })
     }
@@ -119,6 +123,7 @@ impl Hexside {
             Hexside::Hedge => "hedge",
             Hexside::Fence => "fence",
             Hexside::Stream => "stream",
+            Hexside::Slope => "slope",
         }
     }
 }

@@ -268,7 +268,7 @@ impl MapSpec {
                 src.error_at(
                     side.kind.span(),
                     format!(
-                        "unknown hexside \"{}\" (expected wall, hedge, fence or stream)",
+                        "unknown hexside \"{}\" (expected wall, hedge, fence, stream or slope)",
                         side.kind.get_ref()
                     ),
                 )
@@ -289,10 +289,10 @@ pub struct ObjectiveSpec {
     pub points: i32,
 }
 
-/// A commander as a scenario lists it under its side: `{ id, name, value, supreme, with }`.
-/// Each ruleset says which of these it uses and checks their values.
+/// A commander as a scenario lists it under its side: `{ id, name, value, supreme, with }`,
+/// and the keys a ruleset declares besides ([`OwnKeys::commander`]). Each ruleset says which
+/// of these it uses and checks their values.
 #[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct CommanderSpec {
     pub id: Spanned<String>,
     #[serde(default)]
@@ -305,6 +305,19 @@ pub struct CommanderSpec {
     /// The unit it starts with, by id.
     #[serde(default)]
     pub with: Option<Spanned<String>>,
+    /// Named ratings besides `value` (a rule system's commander traits), for the rulesets that
+    /// declare the key `traits` in [`OwnKeys::commander`].
+    #[serde(default)]
+    pub traits: Option<Spanned<BTreeMap<String, i32>>>,
+    /// A quality grade to rate the commander by (`veteran`, `trained`…), where declared.
+    #[serde(default)]
+    pub grade: Option<Spanned<String>>,
+    /// The nation or troop type the commander alone may lead, where declared.
+    #[serde(default)]
+    pub nation: Option<Spanned<String>>,
+    /// Where the commander stands, for rulesets in which commanders are pieces on the map.
+    #[serde(default)]
+    pub hex: Option<Spanned<String>>,
 }
 
 #[derive(Deserialize)]
@@ -352,13 +365,17 @@ const COMMON_KEYS: &[&str] = &[
 ];
 /// The keys of `[sides.red]` and `[sides.blue]` every ruleset shares.
 const COMMON_SIDE_KEYS: &[&str] = &["name", "break_point", "commanders"];
+/// The keys of a commander every ruleset shares.
+const COMMON_COMMANDER_KEYS: &[&str] = &["id", "name", "value", "supreme", "with"];
 
 /// The keys a ruleset reads itself, besides the common ones: at the top of the file
-/// (`units`, `decoys`…) and in each side's table.
+/// (`units`, `decoys`…), in each side's table, and in each commander (of the optional ones
+/// [`CommanderSpec`] holds: `traits`, `grade`, `nation`, `hex`).
 #[derive(Clone, Copy, Debug)]
 pub struct OwnKeys {
     pub top: &'static [&'static str],
     pub side: &'static [&'static str],
+    pub commander: &'static [&'static str],
 }
 
 /// A side as every ruleset has it.
@@ -496,24 +513,33 @@ fn check_keys(src: &ScenarioSource, own: OwnKeys) -> Result<(), ScenarioError> {
         #[serde(default)]
         sides: BTreeMap<Spanned<String>, Keys>,
     }
-    let unknown = |key: &Spanned<String>, known: Vec<&str>, place: &str| {
-        src.error_at(
-            key.span(),
-            format!(
-                "unknown key \"{}\" {place} (expected one of: {})",
-                key.get_ref(),
-                known.join(", ")
-            ),
-        )
+    #[derive(Deserialize)]
+    struct SideCommanders {
+        #[serde(default)]
+        commanders: Vec<Keys>,
+    }
+    #[derive(Deserialize)]
+    struct Commanders {
+        #[serde(default)]
+        sides: BTreeMap<String, SideCommanders>,
+    }
+    // The first key of `keys` outside `known`, reported where it stands.
+    let reject = |keys: &Keys, known: &[&str], place: &str| -> Result<(), ScenarioError> {
+        match keys.keys().find(|k| !known.contains(&k.get_ref().as_str())) {
+            Some(key) => Err(src.error_at(
+                key.span(),
+                format!(
+                    "unknown key \"{}\" {place} (expected one of: {})",
+                    key.get_ref(),
+                    known.join(", ")
+                ),
+            )),
+            None => Ok(()),
+        }
     };
     let top: Keys = src.parse()?;
     let known: Vec<&str> = COMMON_KEYS.iter().chain(own.top).copied().collect();
-    if let Some((key, _)) = top
-        .iter()
-        .find(|(k, _)| !known.contains(&k.get_ref().as_str()))
-    {
-        return Err(unknown(key, known, "at the top of the scenario"));
-    }
+    reject(&top, &known, "at the top of the scenario")?;
     let sides: Sides = src.parse()?;
     for (name, keys) in &sides.sides {
         if !["red", "blue"].contains(&name.get_ref().as_str()) {
@@ -526,15 +552,17 @@ fn check_keys(src: &ScenarioSource, own: OwnKeys) -> Result<(), ScenarioError> {
             ));
         }
         let known: Vec<&str> = COMMON_SIDE_KEYS.iter().chain(own.side).copied().collect();
-        if let Some((key, _)) = keys
-            .iter()
-            .find(|(k, _)| !known.contains(&k.get_ref().as_str()))
-        {
-            return Err(unknown(
-                key,
-                known,
-                &format!("in [sides.{}]", name.get_ref()),
-            ));
+        reject(keys, &known, &format!("in [sides.{}]", name.get_ref()))?;
+    }
+    let commanders: Commanders = src.parse()?;
+    let known: Vec<&str> = COMMON_COMMANDER_KEYS
+        .iter()
+        .chain(own.commander)
+        .copied()
+        .collect();
+    for (side, list) in &commanders.sides {
+        for keys in &list.commanders {
+            reject(keys, &known, &format!("in a commander of [sides.{side}]"))?;
         }
     }
     Ok(())

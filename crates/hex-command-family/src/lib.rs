@@ -1,0 +1,22 @@
+//! The Hex Command family: what Hex Command (Gunpowder) and Hex Command: Mechanized share,
+//! written once for both rulesets.
+//!
+//! - [`cvs`]: the Command Valuation System, a commander's five traits and the chart that rolls
+//!   them (Gunpowder 2.2, 2.2.3);
+//! - [`orders`]: written orders, order changes and the decision-failure table (2.2.1, 2.2.2);
+//! - [`brigades`]: the groups units belong to, with their commander, activation number and
+//!   order;
+//! - [`activation`]: the A/B system and the Activation Sequence (hand-out, 2.3);
+//! - [`reinforcements`]: arrivals at entry hexes (4);
+//! - [`ground`]: the map with what the armies build on it (Constructions chart, section 3);
+//! - [`sight`]: line of sight and cover (7 h–7 j, 7 p).
+//!
+//! Each ruleset keeps its own tables, combat and sequence; the chapters there call these.
+
+pub mod activation;
+pub mod brigades;
+pub mod cvs;
+pub mod ground;
+pub mod orders;
+pub mod reinforcements;
+pub mod sight;
