@@ -90,6 +90,8 @@ pub struct Brigade {
     /// commander's Initiative, counted down in `changes_made`.
     pub changes_limit: Option<u8>,
     pub changes_made: u8,
+    /// The game turn of its last order change attempt: one a turn.
+    pub tried_turn: Option<u32>,
     /// What a failed decision has left it doing.
     pub standing: Standing,
 }
@@ -118,6 +120,7 @@ pub fn read(
             order,
             changes_limit: b.order_changes.as_ref().map(|c| *c.get_ref()),
             changes_made: 0,
+            tried_turn: None,
             standing: Standing::default(),
         });
     }

@@ -11,7 +11,7 @@ use volley_core::map::{Hexside, Map, Terrain};
 use volley_core::{Hex, Side};
 
 /// Something the armies build (Constructions chart) or a fortification the map already has.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum WorkKind {
     /// Built over a water hex from the bank beside it: the water becomes a bridge.
     Pontoon,

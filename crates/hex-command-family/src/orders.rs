@@ -18,7 +18,7 @@
 use volley_core::geometry::{distance, label};
 use volley_core::Hex;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum OrderKind {
     Attack,
     March,
@@ -57,7 +57,7 @@ impl OrderKind {
 }
 
 /// A written order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Order {
     pub kind: OrderKind,
     pub hex: Option<Hex>,

@@ -65,6 +65,8 @@ pub struct Arrival {
     /// The commander arriving with the group, by its place in the scenario's list.
     pub commander: Option<Name>,
     pub status: Status,
+    /// The blocking side has been asked whether it stands (4 b).
+    pub asked: bool,
 }
 
 impl Arrival {
@@ -155,6 +157,7 @@ pub fn read(
             facing,
             commander: r.commander.as_ref().map(|c| c.get_ref().as_str().into()),
             status: Status::Due,
+            asked: false,
         });
     }
     Ok(out)
@@ -176,6 +179,7 @@ mod tests {
             facing: Facing::N,
             commander: None,
             status: Status::Due,
+            asked: false,
         };
         let mut picked = Vec::new();
         for d in 1..=6 {

@@ -1,8 +1,13 @@
 //! The actions of Hex Command and their text notation:
 //! `move r3 0405`, `face r3 NE`, `limber r5`, `unlimber r5`, `push r5 0405`,
-//! `attach R1 r3`, `fire r3 0607`, `melee r3 0506`, `advance r3 NE`, `hold r3 NE`, `end`.
+//! `attach R1 r3`, `fire r3 0607`, `gunfire r3 0607` (captured guns), `melee r3 0506`,
+//! `advance r3 NE`, `hold r3 NE`, `points r3 0507` (Melee Points), `dismount r3`, `mount r3`,
+//! `deploy r3` (off the road), `build r3 redoubt 0506`, `move R1 0405` (a commander piece),
+//! `order 1st attack 0605`, `consequence 1st 4`, `block 2nd stand|withdraw`, `end`.
 
 use crate::state::State;
+use hex_command_family::ground::WorkKind;
+use hex_command_family::orders::{Order, OrderKind};
 use volley_core::geometry::{label, parse_label, Facing};
 use volley_core::{Action, ActionInfo, ActionKind, Hex, Illegal};
 
@@ -50,16 +55,102 @@ impl Sink for Find {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum HcAction {
     End,
-    Move { unit: u16, to: Hex },
-    Face { unit: u16, facing: Facing },
-    Limber { unit: u16 },
-    Unlimber { unit: u16 },
-    Push { unit: u16, to: Hex },
-    Attach { commander: u16, unit: u16 },
-    Fire { unit: u16, target: Hex },
-    Melee { unit: u16, target: Hex },
-    Advance { unit: u16, facing: Facing },
-    Hold { unit: u16, facing: Facing },
+    Move {
+        unit: u16,
+        to: Hex,
+    },
+    Face {
+        unit: u16,
+        facing: Facing,
+    },
+    Limber {
+        unit: u16,
+    },
+    Unlimber {
+        unit: u16,
+    },
+    Push {
+        unit: u16,
+        to: Hex,
+    },
+    Attach {
+        commander: u16,
+        unit: u16,
+    },
+    Fire {
+        unit: u16,
+        target: Hex,
+    },
+    Melee {
+        unit: u16,
+        target: Hex,
+    },
+    Advance {
+        unit: u16,
+        facing: Facing,
+    },
+    Hold {
+        unit: u16,
+        facing: Facing,
+    },
+    /// Fire enemy guns the unit has taken (section 3).
+    GunFire {
+        unit: u16,
+        target: Hex,
+    },
+    /// Melee Points: the opponent that takes the extra TE hit.
+    Points {
+        unit: u16,
+        target: Hex,
+    },
+    Dismount {
+        unit: u16,
+    },
+    Mount {
+        unit: u16,
+    },
+    /// A column on a road spreads out into its hex (5.5.1).
+    Deploy {
+        unit: u16,
+    },
+    Build {
+        unit: u16,
+        kind: WorkKind,
+        hex: Hex,
+    },
+    /// A commander piece moves (2 d).
+    CommanderMove {
+        commander: u16,
+        to: Hex,
+    },
+    /// A brigade's new written order (2.2.1).
+    Order {
+        brigade: u16,
+        order: Order,
+    },
+    /// Decision failure 9: the opponent's choice of consequence for a brigade.
+    Consequence {
+        brigade: u16,
+        number: u8,
+    },
+    /// 4 b: the units on an arrival's entry hexes stand, or fall back.
+    Block {
+        arrival: u16,
+        withdraw: bool,
+    },
+}
+
+fn work_code(k: WorkKind) -> u64 {
+    match k {
+        WorkKind::Pontoon => 0,
+        WorkKind::Redoubt => 1,
+        WorkKind::QuickWorks => 2,
+        WorkKind::Fort => 3,
+    }
+}
+
+fn order_code(k: OrderKind) -> u64 {
+    OrderKind::ALL.iter().position(|&x| x == k).unwrap_or(0) as u64
 }
 
 fn pack_hex(h: Hex) -> u64 {
@@ -84,6 +175,22 @@ impl HcAction {
             HcAction::Melee { unit, target } => (8, unit as u64, pack_hex(target)),
             HcAction::Advance { unit, facing } => (9, unit as u64, facing.index() as u64),
             HcAction::Hold { unit, facing } => (10, unit as u64, facing.index() as u64),
+            HcAction::GunFire { unit, target } => (11, unit as u64, pack_hex(target)),
+            HcAction::Points { unit, target } => (12, unit as u64, pack_hex(target)),
+            HcAction::Dismount { unit } => (13, unit as u64, 0),
+            HcAction::Mount { unit } => (14, unit as u64, 0),
+            HcAction::Deploy { unit } => (15, unit as u64, 0),
+            HcAction::Build { unit, kind, hex } => {
+                (16, unit as u64 | work_code(kind) << 16, pack_hex(hex))
+            }
+            HcAction::CommanderMove { commander, to } => (17, commander as u64, pack_hex(to)),
+            HcAction::Order { brigade, order } => (
+                18,
+                brigade as u64 | order_code(order.kind) << 16,
+                order.hex.map_or(0, pack_hex),
+            ),
+            HcAction::Consequence { brigade, number } => (19, brigade as u64, number as u64),
+            HcAction::Block { arrival, withdraw } => (20, arrival as u64, withdraw as u64),
         };
         Action(kind << 56 | a << 32 | b)
     }
@@ -96,6 +203,7 @@ impl HcAction {
     fn unpack(action: Action) -> Option<HcAction> {
         let kind = action.0 >> 56;
         let unit = ((action.0 >> 32) & 0xffff) as u16;
+        let extra = (action.0 >> 48) & 0xff;
         let b = action.0 & 0xffff_ffff;
         let facing = || Facing::from_index(b.min(6) as u8);
         Some(match kind {
@@ -134,6 +242,50 @@ impl HcAction {
                 unit,
                 facing: facing(),
             },
+            11 => HcAction::GunFire {
+                unit,
+                target: unpack_hex(b),
+            },
+            12 => HcAction::Points {
+                unit,
+                target: unpack_hex(b),
+            },
+            13 => HcAction::Dismount { unit },
+            14 => HcAction::Mount { unit },
+            15 => HcAction::Deploy { unit },
+            16 => HcAction::Build {
+                unit,
+                kind: *[
+                    WorkKind::Pontoon,
+                    WorkKind::Redoubt,
+                    WorkKind::QuickWorks,
+                    WorkKind::Fort,
+                ]
+                .get(extra as usize)?,
+                hex: unpack_hex(b),
+            },
+            17 => HcAction::CommanderMove {
+                commander: unit,
+                to: unpack_hex(b),
+            },
+            18 => {
+                let kind = *OrderKind::ALL.get(extra as usize)?;
+                HcAction::Order {
+                    brigade: unit,
+                    order: Order {
+                        kind,
+                        hex: kind.has_hex().then(|| unpack_hex(b)),
+                    },
+                }
+            }
+            19 => HcAction::Consequence {
+                brigade: unit,
+                number: b.min(255) as u8,
+            },
+            20 => HcAction::Block {
+                arrival: unit,
+                withdraw: b != 0,
+            },
             _ => return None,
         })
     }
@@ -151,8 +303,23 @@ impl HcAction {
             | HcAction::Fire { unit, .. }
             | HcAction::Melee { unit, .. }
             | HcAction::Advance { unit, .. }
-            | HcAction::Hold { unit, .. } => unit as usize,
+            | HcAction::Hold { unit, .. }
+            | HcAction::GunFire { unit, .. }
+            | HcAction::Points { unit, .. }
+            | HcAction::Dismount { unit }
+            | HcAction::Mount { unit }
+            | HcAction::Deploy { unit }
+            | HcAction::Build { unit, .. } => unit as usize,
+            HcAction::CommanderMove { .. }
+            | HcAction::Order { .. }
+            | HcAction::Consequence { .. }
+            | HcAction::Block { .. } => usize::MAX,
         }
+    }
+
+    /// The unit that acts, if a unit does.
+    pub fn acting_unit(self) -> Option<usize> {
+        Some(self.unit()).filter(|&u| u != usize::MAX)
     }
 
     /// What the action is, for bots and clients: its verb, kind, unit and target.
@@ -180,6 +347,22 @@ impl HcAction {
             HcAction::Hold { unit, facing } => ActionInfo::new("hold", Turn)
                 .unit(unit as u32)
                 .facing(facing),
+            HcAction::GunFire { unit, target } => ActionInfo::new("gunfire", Attack)
+                .unit(unit as u32)
+                .at(target),
+            HcAction::Points { unit, target } => ActionInfo::new("points", Other)
+                .unit(unit as u32)
+                .at(target),
+            HcAction::Dismount { unit } => ActionInfo::new("dismount", Other).unit(unit as u32),
+            HcAction::Mount { unit } => ActionInfo::new("mount", Other).unit(unit as u32),
+            HcAction::Deploy { unit } => ActionInfo::new("deploy", Other).unit(unit as u32),
+            HcAction::Build { unit, hex, .. } => {
+                ActionInfo::new("build", Other).unit(unit as u32).at(hex)
+            }
+            HcAction::CommanderMove { to, .. } => ActionInfo::new("move", Other).at(to),
+            HcAction::Order { .. } => ActionInfo::new("order", Other),
+            HcAction::Consequence { .. } => ActionInfo::new("consequence", Other),
+            HcAction::Block { .. } => ActionInfo::new("block", Other),
         }
     }
 
@@ -203,12 +386,41 @@ impl HcAction {
             HcAction::Melee { unit, target } => format!("melee {} {}", id(unit), label(target)),
             HcAction::Advance { unit, facing } => format!("advance {} {facing}", id(unit)),
             HcAction::Hold { unit, facing } => format!("hold {} {facing}", id(unit)),
+            HcAction::GunFire { unit, target } => {
+                format!("gunfire {} {}", id(unit), label(target))
+            }
+            HcAction::Points { unit, target } => format!("points {} {}", id(unit), label(target)),
+            HcAction::Dismount { unit } => format!("dismount {}", id(unit)),
+            HcAction::Mount { unit } => format!("mount {}", id(unit)),
+            HcAction::Deploy { unit } => format!("deploy {}", id(unit)),
+            HcAction::Build { unit, kind, hex } => {
+                format!("build {} {} {}", id(unit), kind.name(), label(hex))
+            }
+            HcAction::CommanderMove { commander, to } => format!(
+                "move {} {}",
+                s.commanders.get(commander as usize).map_or("?", |c| &*c.id),
+                label(to)
+            ),
+            HcAction::Order { brigade, order } => format!(
+                "order {} {}",
+                s.brigades.get(brigade as usize).map_or("?", |b| &*b.id),
+                order.text()
+            ),
+            HcAction::Consequence { brigade, number } => format!(
+                "consequence {} {number}",
+                s.brigades.get(brigade as usize).map_or("?", |b| &*b.id)
+            ),
+            HcAction::Block { arrival, withdraw } => format!(
+                "block {} {}",
+                s.arrivals.get(arrival as usize).map_or("?", |a| &*a.id),
+                if withdraw { "withdraw" } else { "stand" }
+            ),
         }
     }
 
     pub fn parse(text: &str, s: &State) -> Result<HcAction, Illegal> {
         let words: Vec<&str> = text.split_whitespace().collect();
-        let usage = "actions look like: move r3 0405 | face r3 NE | limber r5 | unlimber r5 | push r5 0405 | attach R1 r3 | fire r3 0607 | melee r3 0506 | advance r3 NE | hold r3 NE | end";
+        let usage = "actions look like: move r3 0405 | face r3 NE | limber r5 | unlimber r5 | push r5 0405 | attach R1 r3 | fire r3 0607 | gunfire r3 0607 | melee r3 0506 | advance r3 NE | hold r3 NE | points r3 0507 | dismount r3 | mount r3 | deploy r3 | build r3 redoubt 0506 | move R1 0405 | order 1st attack 0605 | consequence 1st 4 | block 2nd stand | end";
         let unit = |w: &str| -> Result<u16, Illegal> {
             s.units
                 .iter()
@@ -225,8 +437,26 @@ impl HcAction {
                 Illegal::new(format!("\"{w}\" is not a facing (N, NE, SE, S, SW, NW)"))
             })
         };
+        let commander = |c: &str| {
+            s.commanders
+                .iter()
+                .position(|x| x.id == *c)
+                .map(|i| i as u16)
+                .ok_or_else(|| Illegal::new(format!("there is no commander \"{c}\"")))
+        };
+        let brigade = |b: &str| {
+            s.brigades
+                .iter()
+                .position(|x| x.id == *b)
+                .map(|i| i as u16)
+                .ok_or_else(|| Illegal::new(format!("there is no brigade \"{b}\"")))
+        };
         let a = match words.as_slice() {
             ["end"] => HcAction::End,
+            ["move", c, h] if s.commanders.iter().any(|x| x.id == *c) => HcAction::CommanderMove {
+                commander: commander(c)?,
+                to: hex(h)?,
+            },
             ["move", u, h] => HcAction::Move {
                 unit: unit(u)?,
                 to: hex(h)?,
@@ -241,18 +471,10 @@ impl HcAction {
                 unit: unit(u)?,
                 to: hex(h)?,
             },
-            ["attach", c, u] => {
-                let commander = s
-                    .commanders
-                    .iter()
-                    .position(|x| x.id == *c)
-                    .ok_or_else(|| Illegal::new(format!("there is no commander \"{c}\"")))?
-                    as u16;
-                HcAction::Attach {
-                    commander,
-                    unit: unit(u)?,
-                }
-            }
+            ["attach", c, u] => HcAction::Attach {
+                commander: commander(c)?,
+                unit: unit(u)?,
+            },
             ["fire", u, h] => HcAction::Fire {
                 unit: unit(u)?,
                 target: hex(h)?,
@@ -268,6 +490,71 @@ impl HcAction {
             ["hold", u, f] => HcAction::Hold {
                 unit: unit(u)?,
                 facing: facing(f)?,
+            },
+            ["gunfire", u, h] => HcAction::GunFire {
+                unit: unit(u)?,
+                target: hex(h)?,
+            },
+            ["points", u, h] => HcAction::Points {
+                unit: unit(u)?,
+                target: hex(h)?,
+            },
+            ["dismount", u] => HcAction::Dismount { unit: unit(u)? },
+            ["mount", u] => HcAction::Mount { unit: unit(u)? },
+            ["deploy", u] => HcAction::Deploy { unit: unit(u)? },
+            ["build", u, k, h] => HcAction::Build {
+                unit: unit(u)?,
+                kind: WorkKind::parse(k)
+                    .filter(|k| WorkKind::BUILDABLE.contains(k))
+                    .ok_or_else(|| {
+                        Illegal::new(format!(
+                            "\"{k}\" is not a work: pontoon, redoubt or quick-works"
+                        ))
+                    })?,
+                hex: hex(h)?,
+            },
+            ["order", b, rest @ ..] => {
+                let kind = rest
+                    .first()
+                    .and_then(|k| OrderKind::parse(k))
+                    .ok_or_else(|| {
+                        Illegal::new(
+                            "an order is attack, march, hold or withdraw with a hex, or reserve",
+                        )
+                    })?;
+                let hex = match (kind.has_hex(), rest.get(1)) {
+                    (true, Some(h)) => Some(hex(h)?),
+                    (false, None) => None,
+                    (true, None) => {
+                        return Err(Illegal::new(format!("a {} order names a hex", kind.name())))
+                    }
+                    (false, Some(_)) => return Err(Illegal::new("a reserve order names no hex")),
+                };
+                HcAction::Order {
+                    brigade: brigade(b)?,
+                    order: Order { kind, hex },
+                }
+            }
+            ["consequence", b, n] => HcAction::Consequence {
+                brigade: brigade(b)?,
+                number: n
+                    .parse()
+                    .ok()
+                    .filter(|n| (1..=10).contains(n))
+                    .ok_or_else(|| Illegal::new("a consequence is a number from 1 to 10"))?,
+            },
+            ["block", a, w] => HcAction::Block {
+                arrival: s
+                    .arrivals
+                    .iter()
+                    .position(|x| x.id == *a)
+                    .ok_or_else(|| Illegal::new(format!("there is no arrival \"{a}\"")))?
+                    as u16,
+                withdraw: match *w {
+                    "withdraw" => true,
+                    "stand" => false,
+                    _ => return Err(Illegal::new("block ... stand or block ... withdraw")),
+                },
             },
             _ => return Err(Illegal::new(format!("cannot read \"{text}\": {usage}"))),
         };

@@ -47,7 +47,7 @@ impl Board {
         let mut b = Board::new(s.map());
         for (i, u) in s.units.iter().enumerate().filter(|(_, u)| u.active()) {
             b.place(s.map(), u.hex, i, u.side);
-            if let Some(g) = u.guns_at {
+            if let Some(g) = u.guns_at() {
                 b.put_guns(s.map(), g, Some(i));
             }
         }

@@ -1,7 +1,8 @@
 //! The "Code 'n Color" cube (introduction): three red and three blue faces, one of each
 //! colour marked with a star. Color = any red face, Code = any star, CnC = the red star.
-//! Volley rolls a d6 and reads the face through one of the two d6 substitutes the text
-//! gives (the `cube` option; see docs/rules/hex-command.md, Interpretations).
+//! Volley rolls a d6 and reads the face through one of the d6 substitutes the text gives, or
+//! through both the way a player holding both charts would (the `cube` option; see
+//! docs/rules/hex-command.md, Interpretations).
 
 use volley_core::Dice;
 
@@ -30,25 +31,56 @@ pub enum CubeReading {
     Faces,
     /// The introduction's substitute: 1–3 Color, 4–5 Code, 6 CnC (Color 2/3, Code 1/2).
     Intro,
+    /// Each chart's own substitute: fire, spotting and integrity through the introduction's
+    /// table, melee through the melee chart's "4–6 red".
+    Charts,
+}
+
+/// What a roll of the cube is for: the melee chart or everything else.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Roll {
+    Melee,
+    Other,
 }
 
 impl CubeReading {
-    pub fn face(self, d6: u32) -> Face {
-        match self {
-            CubeReading::Faces => Face {
+    /// The face a d6 stands for, in a roll of kind `what`.
+    pub fn face_for(self, what: Roll, d6: u32) -> Face {
+        let intro = Face {
+            red: d6 <= 3 || d6 == 6,
+            star: d6 >= 4,
+        };
+        let faces = Face {
+            red: d6 >= 4,
+            star: d6 == 3 || d6 == 6,
+        };
+        match (self, what) {
+            (CubeReading::Faces, _) => faces,
+            (CubeReading::Intro, _) => intro,
+            (CubeReading::Charts, Roll::Other) => intro,
+            // The melee chart names red only; the red star (CnC) stays the introduction's 6.
+            (CubeReading::Charts, Roll::Melee) => Face {
                 red: d6 >= 4,
-                star: d6 == 3 || d6 == 6,
-            },
-            CubeReading::Intro => Face {
-                red: d6 <= 3 || d6 == 6,
-                star: d6 >= 4,
+                star: d6 == 6,
             },
         }
     }
 
+    /// The face for any roll but melee's.
+    pub fn face(self, d6: u32) -> Face {
+        self.face_for(Roll::Other, d6)
+    }
+
+    /// A roll for fire, spotting or integrity.
     pub fn roll(self, dice: &mut dyn Dice) -> (u32, Face) {
         let d = dice.roll(6);
         (d, self.face(d))
+    }
+
+    /// A roll on the melee chart.
+    pub fn roll_melee(self, dice: &mut dyn Dice) -> (u32, Face) {
+        let d = dice.roll(6);
+        (d, self.face_for(Roll::Melee, d))
     }
 }
 
@@ -114,6 +146,20 @@ mod tests {
         assert_eq!(chance(CubeReading::Intro, Band::Color), 4);
         assert_eq!(chance(CubeReading::Intro, Band::Code), 3);
         assert_eq!(chance(CubeReading::Intro, Band::CnC), 1);
+    }
+
+    #[test]
+    fn charts_reading_takes_each_chart_at_its_word() {
+        let r = CubeReading::Charts;
+        assert_eq!(
+            chance(r, Band::Color),
+            4,
+            "fire: the introduction's 1-3 and 6"
+        );
+        assert_eq!(chance(r, Band::CnC), 1);
+        let red_in_melee = (1..=6).filter(|&d| r.face_for(Roll::Melee, d).red).count();
+        assert_eq!(red_in_melee, 3, "melee: 4-6 red");
+        assert!(!r.face_for(Roll::Melee, 3).red && r.face_for(Roll::Melee, 4).red);
     }
 
     #[test]

@@ -12,7 +12,7 @@ use crate::state::*;
 use crate::units::Arm;
 use volley_core::geometry::{label, step, Facing};
 use volley_core::map::Terrain;
-use volley_core::{Hex, Log, Side};
+use volley_core::{Dice, Hex, Log, Side};
 
 // --- Places -------------------------------------------------------------------------------
 
@@ -38,7 +38,7 @@ pub fn relocate(s: &mut State, i: usize, to: Hex) {
 /// A unit leaves the map for good: destroyed, routed off, or its guns taken.
 fn remove(s: &mut State, i: usize, fate: Fate) {
     let u = &s.units[i];
-    let (hex, guns, side) = (u.hex, u.guns_at, u.side);
+    let (hex, guns, side) = (u.hex, u.guns_at(), u.side);
     s.board.lift(&s.setup.map, hex, i, side);
     if let Some(g) = guns.filter(|&g| s.guns_at(g) == Some(i)) {
         s.board.put_guns(&s.setup.map, g, None);
@@ -48,7 +48,7 @@ fn remove(s: &mut State, i: usize, fate: Fate) {
     s.touch(i);
     let u = &mut s.units[i];
     u.fate = fate;
-    u.guns_at = None;
+    u.guns = None;
 }
 
 // --- Hits, TE hits and losses ----------------------------------------------------------------
@@ -219,6 +219,33 @@ pub fn rout(s: &mut State, t: usize, log: &mut Log) {
     rout_move(s, t, log);
 }
 
+/// The next hex towards the rear along the side's Route of Retreat (set-up step 8): on the
+/// route, the next hex of it (off the map beyond its last); off it, towards the nearest hex
+/// of it. `None` when the side has no route.
+pub fn retreat_step(s: &State, i: usize) -> Option<Hex> {
+    let route = &s.sides[s.units[i].side.index()].retreat;
+    let here = s.units[i].hex;
+    let (k, d) = route
+        .iter()
+        .enumerate()
+        .map(|(k, &h)| (k, h.unsigned_distance_to(here)))
+        .min_by_key(|&(k, d)| (d, std::cmp::Reverse(k)))?;
+    let target = match (d, route.get(k + 1)) {
+        (0, Some(&next)) => next,
+        (0, None) => {
+            return Facing::ALL
+                .into_iter()
+                .map(|f| step(here, f))
+                .find(|&h| !s.map().contains(h))
+        }
+        _ => route[k],
+    };
+    Facing::ALL
+        .into_iter()
+        .map(|f| step(here, f))
+        .min_by_key(|h| h.unsigned_distance_to(target))
+}
+
 fn nearest_enemy(s: &State, t: usize, hex: Hex) -> u32 {
     let side = s.units[t].side;
     s.units
@@ -243,6 +270,10 @@ pub fn rout_move(s: &mut State, t: usize, log: &mut Log) {
     let start = s.units[t].hex;
     while left > 0 {
         let here = s.units[t].hex;
+        // Routs run along the Route of Retreat where the side has one.
+        if let Some(f) = retreat_step(s, t).and_then(|h| Facing::towards(here, h)) {
+            s.units[t].facing = f;
+        }
         let facing = s.units[t].facing;
         let ahead = step(here, facing);
         if !s.map().contains(ahead) {
@@ -346,7 +377,7 @@ pub fn rout_move(s: &mut State, t: usize, log: &mut Log) {
 pub fn may_melee(s: &State, a: usize, d: usize, mp_left: u8) -> bool {
     let (ua, ud) = (&s.units[a], &s.units[d]);
     let map = s.map();
-    ua.arm.can_melee()
+    moving_arm(ua).can_melee()
         && !ua.is_crew_only()
         && ud.active()
         && ud.arm.is_real()
@@ -372,12 +403,13 @@ pub fn engage(s: &mut State, a: usize, d: usize) {
     }
 }
 
-/// The arm a unit moves as: a gun crew without its guns walks like infantry.
+/// The arm a unit moves and fights as: a gun crew without its guns walks like infantry, as
+/// do horsemen who have dismounted; mounted infantry on horseback ride but never melee.
 pub fn moving_arm(u: &Unit) -> Arm {
-    if u.is_crew_only() {
-        Arm::Infantry
-    } else {
-        u.arm
+    match u.arm {
+        _ if u.is_crew_only() => Arm::Infantry,
+        Arm::Cavalry | Arm::MountedInfantry if !u.mounted => Arm::Infantry,
+        a => a,
     }
 }
 
@@ -396,7 +428,11 @@ pub fn enter_zones(s: &mut State, i: usize, log: &mut Log) {
     let mut engaged = Vec::new();
     for e in zones {
         reveal(s, e, log);
-        if moving_arm(&s.units[i]).can_melee() && may_melee(s, i, e, mp_left) {
+        // 7.2.3: only units that face each other fight; a unit that comes in beside or behind
+        // an enemy stops in its zone without a melee.
+        let faces =
+            volley_core::geometry::in_front_arc(s.units[i].hex, s.units[i].facing, s.units[e].hex);
+        if faces && moving_arm(&s.units[i]).can_melee() && may_melee(s, i, e, mp_left) {
             engage(s, i, e);
             engaged.push(e);
         }
@@ -442,12 +478,15 @@ pub fn abandon_guns(s: &mut State, d: usize, attacker: Hex, log: &mut Log) {
                 && s.unit_at(h).is_none()
                 && s.guns_at(h).is_none()
         });
-    if let Some(c) = s.units[d].commander {
-        lose_commander(s, c, CommanderStatus::Captured, log);
-    }
+    // A commander with the crew steps back with it (2 e captures commanders only with a
+    // unit that is destroyed or routed, not one that leaves its guns).
     match spot {
         Some(h) => {
-            s.units[d].guns_at = Some(hex);
+            s.units[d].guns = Some(Guns {
+                at: hex,
+                taken: false,
+                shots: 0,
+            });
             s.units[d].limbered = false;
             s.board.put_guns(&s.setup.map, hex, Some(d));
             s.touch_place(hex);
@@ -487,24 +526,89 @@ pub fn abandon_guns(s: &mut State, d: usize, attacker: Hex, log: &mut Log) {
     }
 }
 
-/// Guns taken by the enemy entering their hex.
-pub fn capture_guns(s: &mut State, g: usize, by: usize, log: &mut Log) {
+/// Guns taken by the enemy entering their hex: the crew stays nearby (a target, and lost for
+/// the break point while the guns are held), and the captors get a d6 of shots out of them
+/// (section 3).
+pub fn capture_guns(s: &mut State, g: usize, by: usize, dice: &mut dyn Dice, log: &mut Log) {
+    let Some(guns) = s.units[g].guns.filter(|x| !x.taken) else {
+        return;
+    };
+    let shots = dice.roll(6) as u8;
+    change_hands(s, g, by, true, shots);
     let (b, gu) = (&s.units[by], &s.units[g]);
     log.add(|| {
         ev!(
             "capture",
             "3",
-            format!("{} captures the guns of {} {}", b.id, gu.id, gu.name),
+            format!(
+                "{} captures the guns of {} {} at {} and can fire them {shots} time{} (rolled {shots})",
+                b.id,
+                gu.id,
+                gu.name,
+                label(guns.at),
+                if shots == 1 { "" } else { "s" }
+            ),
         )
         .side(b.side)
         .units([&b.id, &gu.id])
     });
-    remove(s, g, Fate::GunsCaptured);
+}
+
+/// Crew `g`'s guns pass into (or out of) enemy hands as unit `by` enters them.
+fn change_hands(s: &mut State, g: usize, by: usize, taken: bool, shots: u8) {
+    let Some(guns) = s.units[g].guns else { return };
+    s.units[g].guns = Some(Guns {
+        taken,
+        shots,
+        ..guns
+    });
+    s.touch(g);
+    s.touch(by);
+    s.touch_place(guns.at);
+}
+
+/// Guns the enemy took, entered again by their own side: back in friendly hands, for the
+/// crew to man (section 3).
+pub fn retake_guns(s: &mut State, g: usize, by: usize, log: &mut Log) {
+    let Some(guns) = s.units[g].guns.filter(|x| x.taken) else {
+        return;
+    };
+    change_hands(s, g, by, false, 0);
+    let (b, gu) = (&s.units[by], &s.units[g]);
+    log.add(|| {
+        ev!(
+            "recapture",
+            "3",
+            format!(
+                "{} retakes the guns of {} at {}",
+                b.id,
+                gu.id,
+                label(guns.at)
+            ),
+        )
+        .side(b.side)
+        .units([&b.id, &gu.id])
+    });
+}
+
+/// What a unit entering `to` does to guns standing there: enemy guns left by their crew are
+/// captured, its own side's guns in enemy hands are retaken, and a crew back at its own
+/// guns mans them.
+pub fn guns_entered(s: &mut State, i: usize, to: Hex, dice: &mut dyn Dice, log: &mut Log) {
+    let Some(g) = s.guns_at(to) else { return };
+    if g == i {
+        retake_guns(s, g, i, log);
+        man_guns(s, i);
+    } else if s.units[g].side != s.units[i].side {
+        capture_guns(s, g, i, dice, log);
+    } else {
+        retake_guns(s, g, i, log);
+    }
 }
 
 /// A crew walks back onto its own abandoned guns and mans them again.
 pub fn man_guns(s: &mut State, i: usize) {
-    if let Some(g) = s.units[i].guns_at.take() {
+    if let Some(g) = s.units[i].guns.take().map(|g| g.at) {
         if s.guns_at(g) == Some(i) {
             s.board.put_guns(&s.setup.map, g, None);
         }

@@ -1,5 +1,6 @@
-//! Section 7 (combat: phasing and non-phasing fire), 7.1 (ganging up), section 3 and 3.1
-//! (artillery classes, rifled guns' grapeshot), and the firing chart.
+//! Section 7 (combat: the fire step), 7.1 (ganging up), section 3 and 3.1 (artillery classes,
+//! heavy guns, howitzers and mortars, fire against defensive structures, captured guns), the
+//! firing chart and its modifiers, and the Supply and Pike and Shot optional rules.
 
 use crate::actions::{HcAction, Sink};
 use crate::cnc::Band;
@@ -9,61 +10,172 @@ use crate::sight::{cover, line_of_sight, Sight};
 use crate::state::*;
 use crate::units::{Arm, Class};
 use volley_core::geometry::{aspect, distance, in_front_arc, label, Aspect};
-use volley_core::{Dice, Hex, Log, Side};
+use volley_core::{Dice, Hex, Log};
+
+/// What a unit fires with: its own weapon, or enemy guns it has taken (section 3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Weapon {
+    pub artillery: bool,
+    pub class: Class,
+    pub heavy: bool,
+    pub howitzer: bool,
+    pub mortar: bool,
+    pub bands: [Option<u32>; 4],
+}
 
 /// Firing chart: the longest range, in hexes, of each band (auto, Color, Code, CnC); `None`
-/// where the weapon has no such band. Artillery bands are two hexes each (section 3); class A
-/// weapons reach one band further at CnC (the chart's "A class" row).
-pub fn band_ranges(u: &Unit) -> [Option<u32>; 4] {
-    match (u.arm, u.class) {
-        (Arm::Artillery, Class::A) => [None, Some(4), Some(6), Some(10)],
-        (Arm::Artillery, Class::B) => [Some(2), Some(4), Some(6), Some(8)],
-        (Arm::Artillery, Class::C) => [None, Some(2), Some(4), Some(6)],
-        // Repeaters and cavalry carbines reach only the Code band (chart note "+").
-        (Arm::Cavalry, _) => [Some(1), Some(2), Some(3), None],
-        (_, Class::A) => [Some(1), Some(2), Some(3), Some(5)],
-        (_, Class::B) => [Some(1), Some(2), Some(3), Some(4)],
-        (_, Class::C) => [None, Some(1), Some(2), Some(3)],
+/// where the weapon has no such band. Artillery bands are two hexes each (section 3), heavy
+/// guns' three (their "greater range", hand-out); class A weapons reach one band further at
+/// CnC (the chart's "A class" row); repeaters and carbines reach only the Code band (the
+/// chart's "+"). A scenario may give a unit its own bands.
+pub fn band_ranges_for(u: &Unit, settings: &Settings) -> [Option<u32>; 4] {
+    if let Some(b) = u.bands {
+        return b;
+    }
+    let class = effective_class(u.class, settings);
+    match (u.arm, class, u.heavy) {
+        (Arm::Artillery, Class::A, false) => [None, Some(4), Some(6), Some(10)],
+        (Arm::Artillery, Class::B, false) => [Some(2), Some(4), Some(6), Some(8)],
+        (Arm::Artillery, Class::C, false) => [None, Some(2), Some(4), Some(6)],
+        (Arm::Artillery, Class::A, true) => [None, Some(5), Some(8), Some(14)],
+        (Arm::Artillery, Class::B, true) => [Some(2), Some(5), Some(8), Some(11)],
+        (Arm::Artillery, Class::C, true) => [None, Some(3), Some(6), Some(9)],
+        (Arm::Cavalry, _, _) => [Some(1), Some(2), Some(3), None],
+        _ if u.repeaters => [Some(1), Some(2), Some(3), None],
+        (_, Class::A, _) => [Some(1), Some(2), Some(3), Some(5)],
+        (_, Class::B, _) => [Some(1), Some(2), Some(3), Some(4)],
+        (_, Class::C, _) => [None, Some(1), Some(2), Some(3)],
     }
 }
 
+/// Pike and Shot era: the best firearms and guns are class B.
+fn effective_class(class: Class, settings: &Settings) -> Class {
+    if settings.pike_and_shot && class == Class::A {
+        Class::B
+    } else {
+        class
+    }
+}
+
+/// A unit's own weapon.
+pub fn weapon(s: &State, u: &Unit) -> Weapon {
+    let mut bands = band_ranges_for(u, s.settings());
+    if u.mortar {
+        // Mortars cannot fire into the hexes right before them (firing overview).
+        bands[0] = None;
+    }
+    Weapon {
+        artillery: u.arm == Arm::Artillery,
+        class: effective_class(u.class, s.settings()),
+        heavy: u.heavy,
+        howitzer: u.howitzer,
+        mortar: u.mortar,
+        bands,
+    }
+}
+
+/// The enemy guns unit `i` stands on and may fire (section 3: captured guns get a d6 of
+/// shots), as a weapon, with the crew unit that lost them.
+pub fn captured_guns(s: &State, i: usize) -> Option<(usize, Weapon)> {
+    let u = &s.units[i];
+    let g = s.guns_at(u.hex)?;
+    let crew = &s.units[g];
+    let guns = crew.guns?;
+    (crew.side != u.side && guns.taken && guns.shots > 0 && u.arm.can_melee()).then(|| {
+        let mut as_guns = crew.clone();
+        as_guns.guns = None;
+        (g, weapon(s, &as_guns))
+    })
+}
+
 /// The band a target at `range` hexes falls in, before modifiers.
-pub fn range_band(u: &Unit, range: u32) -> Option<Band> {
-    let ranges = band_ranges(u);
+pub fn band_at(bands: &[Option<u32>; 4], range: u32) -> Option<Band> {
     Band::ALL
         .into_iter()
-        .zip(ranges)
+        .zip(bands)
         .find(|(_, max)| max.is_some_and(|m| range <= m))
         .map(|(b, _)| b)
 }
 
-/// Whether unit `i` may fire in this phase at all.
+/// The band a target at `range` hexes falls in for a unit's own weapon.
+pub fn range_band(s: &State, u: &Unit, range: u32) -> Option<Band> {
+    let w = weapon(s, u);
+    band_at(&w.bands, range).filter(|_| !(w.mortar && range <= 1))
+}
+
+/// The weapon's point-blank band: its first (7 e).
+fn first_band(w: &Weapon) -> Option<Band> {
+    Band::ALL
+        .into_iter()
+        .zip(w.bands)
+        .find(|(_, m)| m.is_some())
+        .map(|(b, _)| b)
+}
+
+/// Whether unit `i` may fire in this round of the fire step at all.
 pub fn may_fire(s: &State, i: usize) -> bool {
     let u = &s.units[i];
     let armed = match u.arm {
         Arm::Infantry | Arm::LightInfantry | Arm::Skirmishers => true,
         Arm::Cavalry => u.carbines,
+        // Mounted infantry cannot fire on horseback.
+        Arm::MountedInfantry => !u.mounted,
         Arm::Artillery => !u.limbered && !u.is_crew_only(),
         Arm::Wagon | Arm::Decoy => false,
     };
+    let armed = armed || captured_guns(s, i).is_some();
     armed
         && u.active()
         && !u.routed
         && !u.fired_phase
-        && !(s.settings().fire_once_per_turn && u.fired_turn)
+        && !(s.settings().once_per_turn() && u.fired_turn)
         && !(u.unlimbered_after_move && s.settings().move_unlimber_fire_next_turn)
         && !(u.heavy && u.heavy_moved_turn)
+        && !(s.settings().supply && u.supply == 0 && !u.fired_turn)
+        && u.building.is_none()
         && !s.in_melee(i)
+        && fires_this_round(s, i)
+}
+
+/// Whether unit `i` belongs to the units firing in this round (7 c and its alternatives).
+fn fires_this_round(s: &State, i: usize) -> bool {
+    let Some(round) = s.fire_rounds.get(s.fire_round as usize) else {
+        return false;
+    };
+    let u = &s.units[i];
+    if u.side != round.side {
+        return false;
+    }
+    if let Some(g) = s.active_group() {
+        // Section 2.3: in a group's small turn the phasing player fires that group and its
+        // floating guns; the other player fires as usual.
+        if u.side == s.phasing() && s.group_of(i).is_some_and(|x| x != g) {
+            return false;
+        }
+    }
+    match round.who {
+        FireWho::All => true,
+        FireWho::Commanded(with) => s.in_sphere(i) == with,
+        FireWho::Passed(passed) => {
+            u.brigade.is_some_and(|b| s.passed_brigades.contains(&b)) == passed
+        }
+    }
 }
 
 /// A possible shot and how it is judged.
 #[derive(Clone, Debug)]
 pub struct Shot {
-    pub target: usize,
+    /// The target unit; `None` for a shot at a defensive work alone.
+    pub target: Option<usize>,
+    pub hex: Hex,
     pub range: u32,
     pub base: Band,
     pub needed: Band,
     pub modifiers: Modifiers,
+    /// Fired with captured guns.
+    pub guns: bool,
+    /// A defensive work the shot must get through first (section 3, Classes).
+    pub structure: bool,
 }
 
 /// What moved a shot's band (firing chart, 7 e, 7 i, 2 d): CP (Code Penalties) worsen it, CB
@@ -76,9 +188,15 @@ pub struct Modifiers {
     pub partial_obstacle: bool,
     pub out_of_arc: bool,
     pub unlimbered_after_move: bool,
+    /// Pike and Shot guns that turned this turn.
+    pub turned: bool,
     pub flank: bool,
+    /// The target is a column on a road (5.5.1).
+    pub road_column: bool,
+    pub higher: bool,
     pub commander: i32,
     pub trained: bool,
+    pub repeaters: bool,
 }
 
 impl Modifiers {
@@ -89,12 +207,16 @@ impl Modifiers {
             + self.cover
             + self.partial_obstacle as i32
             + self.out_of_arc as i32
-            + self.unlimbered_after_move as i32;
+            + self.unlimbered_after_move as i32
+            + self.turned as i32;
         cp - self.bonus().min(2)
     }
 
     fn bonus(&self) -> i32 {
-        self.flank as i32 + self.commander + self.trained as i32
+        (self.flank || self.road_column) as i32
+            + self.higher as i32
+            + self.commander
+            + (self.trained || self.repeaters) as i32
     }
 
     /// Each modifier in words, as the log writes them.
@@ -118,14 +240,29 @@ impl Modifiers {
         if self.unlimbered_after_move {
             lines.push("1 CP moved and unlimbered".into());
         }
+        if self.turned {
+            lines.push("1 CP guns turned".into());
+        }
         if self.flank {
             lines.push("1 CB flank/rear".into());
+        } else if self.road_column {
+            lines.push("1 CB column on the road".into());
+        }
+        if self.higher {
+            lines.push("1 CB higher".into());
         }
         if self.commander > 0 {
             lines.push(format!("{} CB commander", self.commander));
         }
-        if self.trained {
-            lines.push("1 CB trained".into());
+        if self.trained || self.repeaters {
+            lines.push(
+                if self.repeaters {
+                    "1 CB repeaters"
+                } else {
+                    "1 CB trained"
+                }
+                .into(),
+            );
         }
         if self.bonus() > 2 {
             lines.push("bonuses capped at 2".into());
@@ -134,13 +271,21 @@ impl Modifiers {
     }
 }
 
-/// Every target unit `i` may fire at now, with what it needs to hit.
-pub fn shots(s: &State, i: usize) -> Vec<Shot> {
+/// A target found in range: the unit, its range, band and sight.
+struct Found {
+    target: usize,
+    range: u32,
+    base: Band,
+    sight: Sight,
+}
+
+/// Every target unit `i` may fire at now with weapon `w`, with what it needs to hit.
+fn shots_with(s: &State, i: usize, w: &Weapon, guns: bool, out: &mut Vec<Shot>) {
     let u = &s.units[i];
-    let artillery = u.arm == Arm::Artillery;
-    let mut in_arc: Vec<(usize, u32, Band, Sight)> = Vec::new();
-    let mut beside: Vec<(usize, Sight)> = Vec::new();
-    let reach = band_ranges(u).into_iter().flatten().max().unwrap_or(0);
+    let mut in_arc: Vec<Found> = Vec::new();
+    let mut beside: Vec<Found> = Vec::new();
+    let reach = w.bands.into_iter().flatten().max().unwrap_or(0);
+    let point_blank = first_band(w);
     for t in s.units_near(u.hex, reach, Some(u.side.other())) {
         let e = &s.units[t];
         if e.side == u.side || !e.active() || !s.visible_to(t, u.side) {
@@ -154,21 +299,36 @@ pub fn shots(s: &State, i: usize) -> Vec<Shot> {
                 .iter()
                 .filter(|m| m.attacker == t || m.defender == t)
                 .all(|m| m.rounds == 0);
-            if !(u.arm == Arm::Skirmishers && range == 1 && first_round) {
+            if !(u.arm == Arm::Skirmishers && range == 1 && first_round && !guns) {
                 continue;
             }
         }
-        let Some(base) = range_band(u, range) else {
+        let Some(base) = band_at(&w.bands, range) else {
             continue;
         };
-        let sight = line_of_sight(s, u.hex, e.hex, Some((u.side, artillery)));
+        if w.mortar && range <= 1 {
+            continue;
+        }
+        // Howitzers and mortars fire over what stands between (section 3, Classes); the
+        // ground must still let them see the target.
+        let viewer = (!w.howitzer).then_some((u.side, w.artillery));
+        let mut sight = line_of_sight(s, u.hex, e.hex, viewer);
+        if w.howitzer && sight == Sight::Partial {
+            sight = Sight::Clear;
+        }
         if sight == Sight::Blocked {
             continue;
         }
+        let found = Found {
+            target: t,
+            range,
+            base,
+            sight,
+        };
         if in_front_arc(u.hex, u.facing, e.hex) {
-            in_arc.push((t, range, base, sight));
-        } else if range == 1 && aspect(u.hex, u.facing, e.hex) == Aspect::Flank {
-            beside.push((t, sight));
+            in_arc.push(found);
+        } else if Some(base) == point_blank && aspect(u.hex, u.facing, e.hex) == Aspect::Flank {
+            beside.push(found);
         }
     }
     // 7 f, 7 g: the closest band holding a target must be fired at; skirmishers may be
@@ -176,93 +336,161 @@ pub fn shots(s: &State, i: usize) -> Vec<Shot> {
     let nearest = |skip_sk: bool| {
         in_arc
             .iter()
-            .filter(|x| !(skip_sk && s.units[x.0].arm == Arm::Skirmishers))
-            .map(|x| x.2)
+            .filter(|x| !(skip_sk && s.units[x.target].arm == Arm::Skirmishers))
+            .map(|x| x.base)
             .min()
     };
     let bands: Vec<Band> = [nearest(false), nearest(true)]
         .into_iter()
         .flatten()
         .collect();
-    let mut out = Vec::new();
-    for &(t, range, base, sight) in &in_arc {
-        if !bands.contains(&base) {
+    for f in &in_arc {
+        if !bands.contains(&f.base) {
             continue;
         }
-        let alone_in_band = in_arc.iter().filter(|x| x.2 == base).count() == 1;
-        if let Some(shot) = judge(s, i, t, range, base, sight, false, alone_in_band) {
+        let alone_in_band = in_arc.iter().filter(|x| x.base == f.base).count() == 1;
+        if let Some(shot) = judge(s, i, w, f, false, alone_in_band, guns) {
             out.push(shot);
         }
     }
-    // 7 e: point-blank fire beside the arc, at 1 CP, when nothing in arc is that close.
-    if !in_arc.iter().any(|x| x.1 == 1) {
-        for &(t, sight) in &beside {
-            if let Some(base) = range_band(u, 1) {
-                if let Some(shot) = judge(s, i, t, 1, base, sight, true, true) {
-                    out.push(shot);
-                }
+    // 7 e: point-blank fire beside the arc, at 1 CP, when nothing in the arc is in that band.
+    if point_blank.is_some_and(|pb| !in_arc.iter().any(|x| x.base == pb)) {
+        for f in &beside {
+            if let Some(shot) = judge(s, i, w, f, true, true, guns) {
+                out.push(shot);
             }
         }
+    }
+    // Guns may batter an empty enemy work in their arc (section 3, Classes).
+    if w.artillery && !w.howitzer && in_arc.is_empty() {
+        for work in &s.works.0 {
+            let h = work.hex;
+            let range = distance(u.hex, h);
+            if !work.kind.defensive()
+                || !work.standing()
+                || work.side == u.side && work.kind != hex_command_family::ground::WorkKind::Fort
+                || s.unit_at(h).is_some()
+                || !in_front_arc(u.hex, u.facing, h)
+            {
+                continue;
+            }
+            let Some(base) = band_at(&w.bands, range) else {
+                continue;
+            };
+            if line_of_sight(s, u.hex, h, Some((u.side, true))) == Sight::Blocked {
+                continue;
+            }
+            out.push(Shot {
+                target: None,
+                hex: h,
+                range,
+                base,
+                needed: Band::Color,
+                modifiers: Modifiers::default(),
+                guns,
+                structure: true,
+            });
+        }
+    }
+}
+
+/// Every shot unit `i` may fire now: with its own weapon, and with captured guns.
+pub fn shots(s: &State, i: usize) -> Vec<Shot> {
+    let mut out = Vec::new();
+    let u = &s.units[i];
+    let own_armed = match u.arm {
+        Arm::Cavalry => u.carbines,
+        Arm::MountedInfantry => !u.mounted,
+        Arm::Artillery => !u.limbered && !u.is_crew_only(),
+        Arm::Wagon | Arm::Decoy => false,
+        _ => true,
+    };
+    if own_armed {
+        shots_with(s, i, &weapon(s, u), false, &mut out);
+    }
+    if let Some((_, w)) = captured_guns(s, i) {
+        shots_with(s, i, &w, true, &mut out);
     }
     out
 }
 
-#[allow(clippy::too_many_arguments)]
 fn judge(
     s: &State,
     i: usize,
-    t: usize,
-    range: u32,
-    base: Band,
-    sight: Sight,
+    w: &Weapon,
+    f: &Found,
     out_of_arc: bool,
     alone_in_band: bool,
+    guns: bool,
 ) -> Option<Shot> {
     let u = &s.units[i];
+    let t = f.target;
     let e = &s.units[t];
     // 7.1 a: at most two units of one arm on a target, and a second only when the target is
     // the only one in its band.
     let same_arm = |a: Arm| if a == Arm::Artillery { 0 } else { 1 };
+    let firing_arm = if w.artillery { Arm::Artillery } else { u.arm };
     let earlier = s
         .fire_log
         .iter()
-        .filter(|(f, tt)| *tt == t && same_arm(s.units[*f].arm) == same_arm(u.arm))
+        .filter(|(f, tt)| *tt == t && same_arm(s.units[*f].arm) == same_arm(firing_arm))
         .count();
     if earlier >= 2 || (earlier == 1 && !alone_in_band) {
         return None;
     }
+    let ground = s.ground();
+    // Howitzers fire over fortification walls: only the ground's own cover counts.
+    let cover = if w.howitzer {
+        match ground.terrain(e.hex) {
+            volley_core::map::Terrain::Woods
+            | volley_core::map::Terrain::LightWoods
+            | volley_core::map::Terrain::Town => 1,
+            _ => 0,
+        }
+    } else {
+        cover(s, e.hex, u.hex)
+    };
     let mods = Modifiers {
         hits: u.hits,
         fatigued: u.fatigued(),
-        cover: cover(s, e.hex, u.hex),
-        partial_obstacle: sight == Sight::Partial,
+        cover,
+        partial_obstacle: f.sight == Sight::Partial,
         out_of_arc,
-        unlimbered_after_move: u.unlimbered_after_move,
+        unlimbered_after_move: u.unlimbered_after_move && !guns,
+        turned: w.artillery
+            && !guns
+            && (s.settings().pike_and_shot && !u.rare || u.immobile)
+            && u.facing_changes > 0,
         flank: aspect(e.hex, e.facing, u.hex) != Aspect::Front && !e.routed,
+        road_column: e.road_column,
+        higher: ground.elevation(u.hex) > ground.elevation(e.hex),
         commander: s.commander_value(i).max(0),
-        trained: u.trained,
+        trained: u.trained && !guns,
+        repeaters: u.repeaters && !guns,
     };
-    let needed = base.shifted(mods.shift())?;
+    let needed = f.base.shifted(mods.shift())?;
     // Rifled guns (and class C) have no automatic hit: they roll for Red (3.1).
-    let needed = if needed == Band::Auto && u.arm == Arm::Artillery && u.class != Class::B {
+    let needed = if needed == Band::Auto && w.artillery && w.class != Class::B {
         Band::Color
     } else {
         needed
     };
+    let structure = w.artillery && !w.howitzer && s.works.defence(e.hex).is_some();
     Some(Shot {
-        target: t,
-        range,
-        base,
+        target: Some(t),
+        hex: e.hex,
+        range: f.range,
+        base: f.base,
         needed,
         modifiers: mods,
+        guns,
+        structure,
     })
 }
 
-pub fn legal(s: &State, side: Side, out: &mut impl Sink) {
+pub fn legal(s: &State, out: &mut impl Sink) {
     for i in 0..s.units.len() {
-        if s.units[i].side == side {
-            unit_shots(s, i, out);
-        }
+        unit_shots(s, i, out);
     }
 }
 
@@ -272,28 +500,115 @@ pub fn unit_shots(s: &State, i: usize, out: &mut impl Sink) {
         return;
     }
     for shot in shots(s, i) {
-        out.put(HcAction::Fire {
-            unit: i as u16,
-            target: s.units[shot.target].hex,
+        let unit = i as u16;
+        out.put(if shot.guns {
+            HcAction::GunFire {
+                unit,
+                target: shot.hex,
+            }
+        } else {
+            HcAction::Fire {
+                unit,
+                target: shot.hex,
+            }
         });
     }
 }
 
-pub fn apply(s: &mut State, i: usize, target_hex: Hex, dice: &mut dyn Dice, log: &mut Log) {
+pub fn apply(
+    s: &mut State,
+    i: usize,
+    target_hex: Hex,
+    with_guns: bool,
+    dice: &mut dyn Dice,
+    log: &mut Log,
+) {
     let shot = shots(s, i)
         .into_iter()
-        .find(|x| s.units[x.target].hex == target_hex)
+        .find(|x| x.hex == target_hex && x.guns == with_guns)
         .expect("legal shot");
-    let t = shot.target;
-    s.fire_log.push((i, t));
     s.touch(i);
-    s.touch(t);
     {
+        let supply = s.settings().supply;
         let u = &mut s.units[i];
+        if supply && !u.fired_turn {
+            // Optional Rules, Supply: a point for each turn the unit fires.
+            u.supply = u.supply.saturating_sub(1);
+        }
         u.fired_phase = true;
         u.fired_turn = true;
     }
+    if with_guns {
+        if let Some((g, _)) = captured_guns(s, i) {
+            if let Some(guns) = s.units[g].guns.as_mut() {
+                guns.shots -= 1;
+            }
+        }
+    }
     effects::reveal(s, i, log);
+    let section = if s.units[i].arm == Arm::Artillery || with_guns {
+        "3"
+    } else {
+        "7"
+    };
+    if shot.structure {
+        let (d, face) = s.settings().cube.roll(dice);
+        let work = s.works.defence(target_hex).cloned();
+        if let Some(work) = work.filter(|_| face.red) {
+            let n = if weapon_of(s, i, with_guns).heavy {
+                2
+            } else {
+                1
+            };
+            let w = s.works.at_mut(target_hex).expect("a standing work");
+            w.damage = (w.damage + n).min(w.kind.strength());
+            let (now, fell) = (w.damage, !w.standing());
+            s.touch_everything();
+            let id = s.units[i].id.clone();
+            log.add(|| {
+                ev_at(
+                    "fire",
+                    "3",
+                    format!(
+                        "{id} fires at the {} at {}: rolled {d} ({}): the shot strikes the works ({now}/{} hits){}",
+                        work.kind.name(),
+                        label(target_hex),
+                        face.name(),
+                        work.kind.strength(),
+                        if fell { "; they no longer shelter anyone" } else { "" }
+                    ),
+                )
+                .side(s.units[i].side)
+                .units([&id])
+            });
+            return;
+        }
+        let text = match shot.target {
+            None => format!(
+                "fires at the works at {}: rolled {d} ({}): miss",
+                label(target_hex),
+                face.name()
+            ),
+            Some(_) => format!(
+                "'s shot at {}: rolled {d} ({}) for the works: it passes them",
+                label(target_hex),
+                face.name()
+            ),
+        };
+        let id = s.units[i].id.clone();
+        let sep = if shot.target.is_none() { " " } else { "" };
+        log.add(|| {
+            ev_at("fire", "3", format!("{id}{sep}{text}"))
+                .side(s.units[i].side)
+                .units([&id])
+        });
+        if shot.target.is_none() {
+            return;
+        }
+    }
+    let Some(t) = shot.target else { return };
+    s.fire_log.push((i, t));
+    s.touch(t);
     let (hit, star_red, roll) = if shot.needed == Band::Auto {
         (true, false, None)
     } else {
@@ -310,8 +625,9 @@ pub fn apply(s: &mut State, i: usize, target_hex: Hex, dice: &mut dyn Dice, log:
             lines.join(", ")
         };
         let mut text = format!(
-            "{} fires at {} {} ({}): range {} → {}; {} → needs {}",
+            "{} fires{} at {} {} ({}): range {} → {}; {} → needs {}",
             u.id,
+            if with_guns { " the captured guns" } else { "" },
             e.id,
             e.name,
             label(target_hex),
@@ -328,15 +644,17 @@ pub fn apply(s: &mut State, i: usize, target_hex: Hex, dice: &mut dyn Dice, log:
                 if hit { "hit" } else { "miss" }
             )),
         }
-        ev_at(
-            "fire",
-            if u.arm == Arm::Artillery { "3" } else { "7" },
-            text,
-        )
-        .side(u.side)
-        .units([&u.id, &e.id])
+        ev_at("fire", section, text)
+            .side(u.side)
+            .units([&u.id, &e.id])
     });
     if !hit {
+        return;
+    }
+    if s.units[i].arm == Arm::Skirmishers && !with_guns {
+        // Skirmisher hits are fatigue and disorder only (melee chart notes): no casualty, and
+        // so no commander falls to them.
+        effects::add_te(s, t, 1, "skirmisher fire", "7", log);
         return;
     }
     // 2 e, 2 g: on the red star the attached commander falls instead of the unit taking the hit.
@@ -346,19 +664,29 @@ pub fn apply(s: &mut State, i: usize, target_hex: Hex, dice: &mut dyn Dice, log:
             return;
         }
     }
-    if s.units[i].arm == Arm::Skirmishers {
-        // Skirmisher hits are fatigue only (melee chart notes).
-        effects::add_te(s, t, 1, "skirmisher fire", "7", log);
-        return;
-    }
-    let n = if s.units[i].heavy { 2 } else { 1 };
+    let n = if weapon_of(s, i, with_guns).heavy {
+        2
+    } else {
+        1
+    };
     effects::apply_hits(s, t, n, "fire", log);
+}
+
+fn weapon_of(s: &State, i: usize, guns: bool) -> Weapon {
+    if guns {
+        captured_guns(s, i)
+            .map(|(_, w)| w)
+            .unwrap_or_else(|| weapon(s, &s.units[i]))
+    } else {
+        weapon(s, &s.units[i])
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::units::Class;
+    use volley_core::Side;
 
     fn unit(arm: Arm, class: Class) -> Unit {
         crate::scenario::new_unit(
@@ -373,38 +701,38 @@ mod tests {
         )
     }
 
+    fn settings() -> Settings {
+        Settings::from_options(&volley_core::Options::new())
+    }
+
+    fn bands(u: &Unit) -> Vec<Option<Band>> {
+        (1..=15)
+            .map(|r| band_at(&band_ranges_for(u, &settings()), r))
+            .collect()
+    }
+
     #[test]
     fn small_arms_bands_follow_the_chart() {
+        use Band::*;
         let b = unit(Arm::Infantry, Class::B);
-        let got: Vec<_> = (1..=5).map(|r| range_band(&b, r)).collect();
         assert_eq!(
-            got,
-            vec![
-                Some(Band::Auto),
-                Some(Band::Color),
-                Some(Band::Code),
-                Some(Band::CnC),
-                None
-            ]
+            bands(&b)[..5],
+            [Some(Auto), Some(Color), Some(Code), Some(CnC), None]
         );
         let a = unit(Arm::Infantry, Class::A);
-        assert_eq!(range_band(&a, 5), Some(Band::CnC));
+        assert_eq!(bands(&a)[4], Some(CnC));
         let c = unit(Arm::Infantry, Class::C);
-        assert_eq!(range_band(&c, 1), Some(Band::Color));
-        assert_eq!(range_band(&c, 4), None);
+        assert_eq!(bands(&c)[0], Some(Color));
+        assert_eq!(bands(&c)[3], None);
     }
 
     #[test]
     fn artillery_bands_are_two_hexes_each() {
-        let b = unit(Arm::Artillery, Class::B);
-        let got: Vec<_> = [1, 2, 3, 4, 5, 6, 7, 8, 9]
-            .into_iter()
-            .map(|r| range_band(&b, r))
-            .collect();
         use Band::*;
+        let b = unit(Arm::Artillery, Class::B);
         assert_eq!(
-            got,
-            vec![
+            bands(&b)[..9],
+            [
                 Some(Auto),
                 Some(Auto),
                 Some(Color),
@@ -418,10 +746,27 @@ mod tests {
         );
         let a = unit(Arm::Artillery, Class::A);
         assert_eq!(
-            range_band(&a, 1),
+            bands(&a)[0],
             Some(Color),
             "rifled guns have no auto-hit band"
         );
-        assert_eq!(range_band(&a, 10), Some(CnC));
+        assert_eq!(bands(&a)[9], Some(CnC));
+    }
+
+    #[test]
+    fn heavy_guns_reach_further_and_repeaters_stop_at_code() {
+        use Band::*;
+        let mut h = unit(Arm::Artillery, Class::B);
+        h.heavy = true;
+        assert_eq!(
+            bands(&h)[10],
+            Some(CnC),
+            "heavy smoothbore reaches 11 hexes"
+        );
+        assert_eq!(bands(&h)[11], None);
+        let mut r = unit(Arm::Infantry, Class::A);
+        r.repeaters = true;
+        assert_eq!(bands(&r)[2], Some(Code));
+        assert_eq!(bands(&r)[3], None, "repeaters: maximum range the Code band");
     }
 }

@@ -6,7 +6,7 @@ use crate::actions::{Count, HcAction, Sink};
 use crate::board::Board;
 use crate::listing::Listing;
 use crate::state::{Phase, State};
-use crate::{fire, hidden, melee, movement, sequence, view};
+use crate::{command, fire, hidden, melee, movement, rally, sequence, view};
 use volley_core::{
     Action, ActionInfo, ActionKind, Dice, Event, Game, Illegal, Log, Outcome, Side, View,
 };
@@ -22,19 +22,36 @@ pub struct HexCommandGame {
 pub(crate) fn decider(s: &State) -> Option<Side> {
     match s.phase {
         Phase::Over => None,
-        Phase::NonPhasingFire => Some(s.phasing().other()),
+        Phase::Fire => s.fire_rounds.get(s.fire_round as usize).map(|r| r.side),
         Phase::Advance => s.advances.first().map(|a| s.units[a.unit].side),
-        _ => Some(s.phasing()),
+        Phase::Decision => s.decisions.first().map(|d| sequence::decision_side(s, d)),
+        Phase::Withdrawal => s.withdrawing.first().map(|&u| s.units[u].side),
+        Phase::Orders | Phase::Movement | Phase::Melee => Some(s.phasing()),
     }
+}
+
+/// The actions of the side to decide that belong to no unit: commander pieces moving (2 d).
+pub(crate) fn side_actions(s: &State, out: &mut impl Sink) {
+    if s.phase == Phase::Movement {
+        movement::commander_moves(s, out);
+    }
+}
+
+/// How many actions belong to no unit.
+fn side_count(s: &State) -> usize {
+    let mut n = Count::default();
+    side_actions(s, &mut n);
+    n.0
 }
 
 /// Whether some unit has an action now: a look that stops at the first that does.
 fn some_unit_acts(s: &State) -> bool {
-    (0..s.units.len()).any(|i| {
-        let mut n = Count::default();
-        unit_legal(s, i, &mut n);
-        n.0 > 0
-    })
+    side_count(s) > 0
+        || (0..s.units.len()).any(|i| {
+            let mut n = Count::default();
+            unit_legal(s, i, &mut n);
+            n.0 > 0
+        })
 }
 
 /// Every legal action now.
@@ -47,12 +64,20 @@ pub(crate) fn legal(s: &State) -> Vec<HcAction> {
 fn legal_into(s: &State, out: &mut impl Sink) {
     match s.phase {
         Phase::Over => return,
-        Phase::Movement => movement::legal(s, out),
-        Phase::NonPhasingFire => fire::legal(s, s.phasing().other(), out),
-        Phase::PhasingFire => fire::legal(s, s.phasing(), out),
+        Phase::Movement => {
+            movement::legal(s, out);
+            side_actions(s, out);
+        }
+        Phase::Fire => fire::legal(s, out),
         Phase::Melee => melee::legal(s, out),
+        Phase::Withdrawal => movement::legal_withdrawal(s, out),
+        Phase::Orders => command::legal_orders(s, out),
         Phase::Advance => {
             melee::legal_advance(s, out);
+            return;
+        }
+        Phase::Decision => {
+            sequence::legal_decision(s, out);
             return;
         }
     }
@@ -65,17 +90,25 @@ pub(crate) fn unit_legal(s: &State, i: usize, out: &mut impl Sink) {
         return;
     }
     match s.phase {
-        Phase::Over => {}
+        Phase::Over | Phase::Orders => {}
+        Phase::Decision => {
+            let mut all: Vec<HcAction> = Vec::new();
+            sequence::legal_decision(s, &mut all);
+            for a in all.into_iter().filter(|a| a.acting_unit() == Some(i)) {
+                out.put(a);
+            }
+        }
         Phase::Movement => {
             movement::commanders_for(s, i, out);
             movement::unit_moves(s, i, out);
         }
-        Phase::NonPhasingFire | Phase::PhasingFire => {
+        Phase::Fire => {
             if Some(s.units[i].side) == decider(s) {
                 fire::unit_shots(s, i, out);
             }
         }
         Phase::Melee => melee::unit_melees(s, i, out),
+        Phase::Withdrawal => movement::withdrawal_moves(s, i, out),
         Phase::Advance => {
             if s.advances.first().is_some_and(|a| a.unit == i) {
                 melee::legal_advance(s, out);
@@ -106,10 +139,13 @@ impl HexCommandGame {
 
     /// Whether the side to decide has anything to do but end the phase.
     fn has_choice(&self) -> bool {
-        match self.state.phase {
+        let s = &self.state;
+        match s.phase {
             Phase::Over => false,
-            Phase::Advance => !self.state.advances.is_empty(),
-            _ => self.listing.any(),
+            Phase::Advance => !s.advances.is_empty(),
+            Phase::Decision => !s.decisions.is_empty(),
+            Phase::Orders => command::has_orders_to_write(s),
+            _ => self.listing.any() || side_count(s) > 0,
         }
     }
 
@@ -118,7 +154,16 @@ impl HexCommandGame {
     fn is_legal(&self, a: HcAction) -> bool {
         let s = &self.state;
         match a {
-            HcAction::End => s.phase != Phase::Over && s.phase != Phase::Advance,
+            HcAction::End => !matches!(s.phase, Phase::Over | Phase::Advance | Phase::Decision),
+            _ if !s.phase.by_unit() => legal(s).contains(&a),
+            HcAction::CommanderMove { .. } => {
+                let mut f = crate::actions::Find {
+                    want: a,
+                    found: false,
+                };
+                side_actions(s, &mut f);
+                f.found
+            }
             _ if a.unit() >= s.units.len() => false,
             _ => self.listing.has(s, a.unit(), a),
         }
@@ -129,10 +174,32 @@ impl HexCommandGame {
         let s = &mut self.state;
         match a {
             HcAction::End => sequence::end_phase(s, dice, log),
-            HcAction::Fire { unit, target } => fire::apply(s, unit as usize, target, dice, log),
+            HcAction::Fire { unit, target } => {
+                fire::apply(s, unit as usize, target, false, dice, log)
+            }
+            HcAction::GunFire { unit, target } => {
+                fire::apply(s, unit as usize, target, true, dice, log)
+            }
             HcAction::Melee { unit, target } => melee::declare(s, unit as usize, target, log),
-            HcAction::Advance { .. } | HcAction::Hold { .. } => melee::apply_advance(s, a, log),
-            _ => movement::apply(s, a, log),
+            HcAction::Advance { .. } | HcAction::Hold { .. } => {
+                melee::apply_advance(s, a, dice, log)
+            }
+            HcAction::Face { unit, facing } if s.phase == Phase::Decision => {
+                rally::face(s, unit as usize, facing, dice, log)
+            }
+            HcAction::Points { unit, target } => {
+                melee::apply_points(s, unit as usize, target, dice, log)
+            }
+            HcAction::Order { brigade, order } => {
+                command::write_order(s, brigade as usize, order, dice, log)
+            }
+            HcAction::Consequence { brigade, number } => {
+                command::choose_consequence(s, brigade as usize, number, dice, log)
+            }
+            HcAction::Block { arrival, withdraw } => {
+                sequence::block(s, arrival as usize, withdraw, dice, log)
+            }
+            _ => movement::apply(s, a, dice, log),
         }
         sequence::settle(s, dice, log);
         self.listing.update(&mut self.state);
@@ -151,7 +218,7 @@ impl HexCommandGame {
     /// that is passed over is only asked whether some unit can act (stopping at the first
     /// that can); the listing is made for the phase the game stops in.
     fn skip_empty_phases(&mut self, dice: &mut dyn Dice, log: &mut Log) {
-        let open = |s: &State| s.phase != Phase::Over && s.phase != Phase::Advance;
+        let open = |s: &State| !matches!(s.phase, Phase::Over | Phase::Advance | Phase::Decision);
         if !open(&self.state) || self.has_choice() {
             return;
         }
@@ -168,19 +235,7 @@ impl HexCommandGame {
     fn why_illegal(&self, a: HcAction) -> String {
         let s = &self.state;
         let text = a.notation(s);
-        let unit = match a {
-            HcAction::End => None,
-            HcAction::Attach { unit, .. }
-            | HcAction::Move { unit, .. }
-            | HcAction::Face { unit, .. }
-            | HcAction::Limber { unit }
-            | HcAction::Unlimber { unit }
-            | HcAction::Push { unit, .. }
-            | HcAction::Fire { unit, .. }
-            | HcAction::Melee { unit, .. }
-            | HcAction::Advance { unit, .. }
-            | HcAction::Hold { unit, .. } => Some(unit as usize),
-        };
+        let unit = a.acting_unit();
         let phase = view::view(s, None).phase;
         if let Some(u) = unit.and_then(|u| s.units.get(u)) {
             if Some(u.side) != decider(s) {
@@ -215,7 +270,7 @@ impl Game for HexCommandGame {
 
     fn start(&mut self, dice: &mut dyn Dice) -> Vec<Event> {
         let mut log = Log::new();
-        sequence::begin_turn(&mut self.state, dice, &mut log);
+        sequence::begin_game(&mut self.state, dice, &mut log);
         self.listing.update(&mut self.state);
         self.skip_empty_phases(dice, &mut log);
         log.into_events()
@@ -228,7 +283,7 @@ impl Game for HexCommandGame {
     fn legal_actions_into(&self, out: &mut Vec<Action>) {
         out.clear();
         let s = &self.state;
-        if matches!(s.phase, Phase::Over | Phase::Advance) {
+        if !s.phase.by_unit() {
             legal_into(s, out);
             return;
         }
@@ -236,6 +291,7 @@ impl Game for HexCommandGame {
         for i in 0..s.units.len() {
             self.listing.unit(s, i, out);
         }
+        side_actions(s, out);
         out.put(HcAction::End);
     }
 
@@ -253,20 +309,25 @@ impl Game for HexCommandGame {
 
     fn legal_count(&self) -> usize {
         let s = &self.state;
-        if matches!(s.phase, Phase::Over | Phase::Advance) {
+        if !s.phase.by_unit() {
             return legal(s).len();
         }
-        self.listing.total() + 1
+        self.listing.total() + side_count(s) + 1
     }
 
     fn legal_action(&self, k: usize) -> Option<Action> {
         let s = &self.state;
-        if matches!(s.phase, Phase::Over | Phase::Advance) {
+        if !s.phase.by_unit() {
             return legal(s).get(k).map(|a| a.encode());
         }
         match self.listing.locate(k) {
             Some((i, j)) => self.listing.nth(s, i, j),
-            None => (k == self.listing.total()).then(|| HcAction::End.encode()),
+            None => {
+                let mut extra: Vec<Action> = Vec::new();
+                side_actions(s, &mut extra);
+                extra.push(HcAction::End.encode());
+                extra.get(k.checked_sub(self.listing.total())?).copied()
+            }
         }
     }
 
@@ -345,13 +406,18 @@ impl Game for HexCommandGame {
             if !s.map().contains(u.hex) {
                 return Err(format!("{} is off the map", u.id));
             }
-            for h in [Some(u.hex), u.guns_at].into_iter().flatten() {
+            // Units and abandoned guns each one to a hex; a unit may stand on guns it has
+            // taken or retaken (section 3).
+            for h in [Some((u.hex, true)), u.guns_at().map(|g| (g, false))]
+                .into_iter()
+                .flatten()
+            {
                 if let Some(j) = seen.insert(h, i) {
                     return Err(format!(
                         "{} and {} share {} (5.3)",
                         s.units[j].id,
                         u.id,
-                        volley_core::geometry::label(h)
+                        volley_core::geometry::label(h.0)
                     ));
                 }
             }
@@ -379,8 +445,30 @@ impl Game for HexCommandGame {
         if s.phase != Phase::Over && legal(s).is_empty() {
             return Err("no legal action but the game is not over".into());
         }
-        if s.board != Board::of(s) {
-            return Err("the board (who stands where) is out of date".into());
+        let fresh = Board::of(s);
+        if s.board != fresh {
+            let map = s.map();
+            let names = |b: &Board, h| {
+                let id =
+                    |u: Option<usize>| u.map_or("-".to_string(), |u| s.units[u].id.to_string());
+                format!(
+                    "unit {}, guns {}",
+                    id(b.unit_at(map, h)),
+                    id(b.guns_at(map, h))
+                )
+            };
+            let at = map
+                .hexes()
+                .find(|&h| names(&s.board, h) != names(&fresh, h))
+                .map_or(String::new(), |h| {
+                    format!(
+                        " at {}: kept {}; should be {}",
+                        volley_core::geometry::label(h),
+                        names(&s.board, h),
+                        names(&fresh, h)
+                    )
+                });
+            return Err(format!("the board (who stands where) is out of date{at}"));
         }
         if !self.listing.agrees_with(&Listing::of(s)) {
             return Err("the kept listing of legal actions is out of date".into());

@@ -11,7 +11,8 @@
 //!   control, which only blocks the units that may not melee (5.2; guns pushed by hand
 //!   included), so it refreshes those within two hexes and the rest beside it;
 //! - in a fire phase, a unit's shots depend on everything in range and on the lines of sight
-//!   to it: a change of place refreshes the side's units within [`FIRE_REACH`]; a change of
+//!   to it: a change of place refreshes the side's units within the longest range of any
+//!   unit of the scenario ([`crate::state::Setup::fire_reach`]); a change of
 //!   state refreshes that unit and the units that list it as a target (the ganging-up rule
 //!   counts shots already taken at it);
 //! - a new phase or turn changes everything.
@@ -36,8 +37,6 @@ const OVERFLOW: u8 = u8::MAX;
 /// How far a change in movement or melee reaches at most (see the module's notes): a zone of
 /// control lies one hex out, and blocks a step one hex further.
 pub const NEAR: u32 = 2;
-/// How far a change of place reaches in a fire phase: the longest range on the firing chart.
-pub const FIRE_REACH: u32 = 10;
 
 /// What changed during an action, noted by whoever changed it.
 #[derive(Clone, Debug, Default)]
@@ -67,9 +66,13 @@ impl State {
     }
 }
 
-/// A unit's own actions: everything it may do but take a commander.
+/// A unit's own actions: everything it may do but take a commander (with ethnic commanders,
+/// 2 f, not every commander may join every unit: then the attachments are the unit's own).
 fn own_legal(s: &State, i: usize, out: &mut impl Sink) {
     if s.phase == Phase::Movement {
+        if s.setup.nations {
+            movement::commanders_for(s, i, out);
+        }
         movement::unit_moves(s, i, out);
     } else {
         unit_legal(s, i, out);
@@ -139,7 +142,7 @@ impl Listing {
 
     fn refresh_ready(&mut self, s: &State) {
         self.ready.clear();
-        if s.phase == Phase::Movement {
+        if s.phase == Phase::Movement && !s.setup.nations {
             self.ready
                 .extend(movement::ready_commanders(s).map(|c| c as u16));
         }
@@ -178,16 +181,14 @@ impl Listing {
         if changes.everything
             || s.phase != self.phase
             || decider(s) != self.side
-            || !matches!(
-                s.phase,
-                Phase::Movement | Phase::Melee | Phase::NonPhasingFire | Phase::PhasingFire
-            )
+            || !matches!(s.phase, Phase::Movement | Phase::Melee | Phase::Fire)
         {
             self.refresh_all(s);
             return;
         }
         let side = self.side.expect("a phase with a side to decide");
-        let fire = matches!(s.phase, Phase::NonPhasingFire | Phase::PhasingFire);
+        let fire = s.phase == Phase::Fire;
+        let reach = s.setup.fire_reach;
         let mut dirty: Vec<usize> = Vec::new();
         let mut places = changes.places;
         places.sort_unstable_by_key(|h| (h.x, h.y));
@@ -202,7 +203,7 @@ impl Listing {
                         && u.active()
                         && places
                             .iter()
-                            .any(|&h| u.hex.unsigned_distance_to(h) <= FIRE_REACH)
+                            .any(|&h| u.hex.unsigned_distance_to(h) <= reach)
                 }));
             }
         } else {

@@ -26,7 +26,10 @@ pub fn unit_melees(s: &State, a: usize, out: &mut impl Sink) {
     }
     for h in front_hexes(u.hex, u.facing) {
         if let Some(d) = s.unit_at(h) {
-            if s.units[d].side != side && s.visible_to(d, side) && may_melee(s, a, d, u.mp) {
+            // Tribes: a reluctant unit will not melee a fresh enemy.
+            let shy = u.reluctant && s.units[d].fresh();
+            if s.units[d].side != side && s.visible_to(d, side) && may_melee(s, a, d, u.mp) && !shy
+            {
                 out.put(HcAction::Melee {
                     unit: a as u16,
                     target: h,
@@ -39,6 +42,12 @@ pub fn unit_melees(s: &State, a: usize, out: &mut impl Sink) {
 pub fn declare(s: &mut State, a: usize, target: Hex, log: &mut Log) {
     let d = s.unit_at(target).expect("legal melee target");
     engage(s, a, d);
+    // 7.2: the phasing player names each unit's primary opponent: the one it declares on
+    // (for the defender too, unless it already has one).
+    s.units[a].primary = Some(d);
+    if s.units[d].primary.is_none_or(|p| !s.in_melee_with(d, p)) {
+        s.units[d].primary = Some(a);
+    }
     let (ua, ud) = (&s.units[a], &s.units[d]);
     log.add(|| {
         ev!(
@@ -76,7 +85,7 @@ fn melee_cover(s: &State, m: &Melee) -> i32 {
 /// A unit's melee value against an opponent, with the parts that made it (melee chart).
 fn value(s: &State, x: usize, y: usize, cover: i32) -> (i32, Vec<String>) {
     let (ux, uy) = (&s.units[x], &s.units[y]);
-    let mut v = ux.arm.melee_value();
+    let mut v = ux.melee;
     let mut parts = vec![format!("base {v}")];
     if ux.hits > 0 {
         v -= ux.hits as i32;
@@ -130,11 +139,23 @@ pub fn resolve_round(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
     let mut damage = vec![Damage::default(); s.units.len()];
     let mut winners: Vec<(usize, Hex, bool)> = Vec::new();
     let pairs = s.melees.clone();
+    // 7.2: each unit's primary melee: against the opponent the phasing player named, else
+    // its first.
+    let named: Vec<Option<usize>> = s.units.iter().map(|u| u.primary).collect();
     let primary = |x: usize| {
-        pairs
-            .iter()
-            .position(|m| m.attacker == x || m.defender == x)
+        named[x]
+            .and_then(|p| {
+                pairs.iter().position(|m| {
+                    (m.attacker == x && m.defender == p) || (m.defender == x && m.attacker == p)
+                })
+            })
+            .or_else(|| {
+                pairs
+                    .iter()
+                    .position(|m| m.attacker == x || m.defender == x)
+            })
     };
+    let mut points: Vec<(usize, usize)> = Vec::new();
     let cube = s.settings().cube;
     // Where everyone stood when the round began: a loser that routs runs at once, and the
     // hex it vacated is the one the winner may take (7.4).
@@ -162,9 +183,8 @@ pub fn resolve_round(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
         let (vd, pd) = value(s, d, a, cover);
         let (ra, fa) = cube.roll(dice);
         let (rd, fd) = cube.roll(dice);
-        let flank = aspect(s.units[d].hex, s.units[d].facing, s.units[a].hex) != Aspect::Front;
-        // A unit that stepped obliquely into a zone of control can itself be taken in flank.
-        let flank_a = aspect(s.units[a].hex, s.units[a].facing, s.units[d].hex) != Aspect::Front;
+        let flank = aspect(s.units[d].hex, s.units[d].facing, s.units[a].hex) != Aspect::Front
+            || s.units[d].road_column;
         let mut to_a = Damage::default();
         let mut to_d = Damage::default();
         let result = melee_result(va, vd, fa, fd, &mut to_a, &mut to_d);
@@ -179,19 +199,28 @@ pub fn resolve_round(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
             to_a.te += to_a.hits;
             to_a.hits = 0;
         }
-        // Melee Points: the stronger unit's automatic TE hit lands on its primary target only.
+        // Melee Points: the stronger unit's automatic TE hit lands on its primary target; one
+        // more opponent of its choice takes another when it fights several.
         let stronger = if va > vd { a } else { d };
         if s.settings().melee_points && va != vd && primary(stronger) == Some(k) {
             let weaker = if va > vd { &mut to_d } else { &mut to_a };
             weaker.te += 1;
+            points.push((stronger, if va > vd { d } else { a }));
         }
         if flank {
             to_d.hits *= 2;
             to_d.te *= 2;
         }
-        if flank_a {
-            to_a.hits *= 2;
-            to_a.te *= 2;
+        // 2 e: a red star against a unit with a commander falls on the commander instead of
+        // one of the hits.
+        let mut fallen = Vec::new();
+        for (roll, victim, dm) in [(fa, d, &mut to_d), (fd, a, &mut to_a)] {
+            if roll.red && roll.star && dm.hits > 0 {
+                if let Some(c) = s.units[victim].commander {
+                    dm.hits -= 1;
+                    fallen.push(c);
+                }
+            }
         }
         let (ua, ud) = (&s.units[a], &s.units[d]);
         log.add(|| {
@@ -204,12 +233,15 @@ pub fn resolve_round(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
                     fa.name(),
                     fd.name(),
                     if flank { "; doubled on the flanked defender" } else { "" },
-                    if flank_a { "; doubled on the flanked attacker" } else { "" }
+                    if fallen.is_empty() { "" } else { "; the red star falls on a commander" }
                 ),
             )
             .side(ua.side)
             .units([ida, idd])
         });
+        for c in fallen {
+            effects::lose_commander(s, c, CommanderStatus::Killed, log);
+        }
         for (u, dm) in [(a, to_a), (d, to_d)] {
             damage[u].hits += dm.hits;
             damage[u].te += dm.te;
@@ -237,7 +269,46 @@ pub fn resolve_round(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
     for m in s.melees.iter_mut() {
         m.rounds += 1;
     }
+    // Melee Points: a stronger unit with other opponents still in contact picks which of them
+    // takes one more TE hit.
+    for (x, primary_target) in points {
+        if !s.units[x].active() || s.units[x].routed {
+            continue;
+        }
+        let candidates: Vec<usize> = s
+            .opponents(x)
+            .filter(|&o| o != primary_target && s.units[o].active() && !s.units[o].routed)
+            .collect();
+        if !candidates.is_empty() {
+            s.decisions.push(Decision::MeleePoints {
+                unit: x,
+                candidates,
+            });
+        }
+    }
     finish_melees_from(s, log, winners, Some(&before));
+    if !s.decisions.is_empty() {
+        s.resume = Resume::MeleeDamage;
+        s.phase = Phase::Decision;
+        s.touch_everything();
+    }
+}
+
+/// Melee Points: the chosen opponent takes the stronger unit's second automatic TE hit.
+pub fn apply_points(s: &mut State, x: usize, target: Hex, dice: &mut dyn Dice, log: &mut Log) {
+    s.decisions.remove(0);
+    if let Some(t) = s.unit_at(target) {
+        let id = s.units[x].id.clone();
+        effects::add_te(
+            s,
+            t,
+            1,
+            &format!("melee points of {id}"),
+            "Optional Rules: Melee Points",
+            log,
+        );
+    }
+    crate::sequence::resume(s, dice, log);
 }
 
 /// The melee chart: who takes what, from the two faces rolled.
@@ -321,6 +392,14 @@ fn special_defender(
         };
         said(log, s, &|ida, idd| format!("{idd}'s {what} by {ida}"));
         effects::destroy(s, d, "caught in melee", log);
+        winners.push((a, hex, true));
+        return true;
+    }
+    if arm == Arm::MountedInfantry && s.units[d].mounted && s.units[a].arm == Arm::Cavalry {
+        said(log, s, &|ida, idd| {
+            format!("{idd} is mounted infantry on horseback, engaged by {ida}'s cavalry: it routs")
+        });
+        effects::rout(s, d, log);
         winners.push((a, hex, true));
         return true;
     }
@@ -413,7 +492,7 @@ fn finish_melees_from(
                 && (!ul.active() || ul.routed || ul.is_crew_only())
             {
                 let vacated = ul
-                    .guns_at
+                    .guns_at()
                     .filter(|_| ul.active())
                     .or_else(|| before.and_then(|b| b.get(l).copied()))
                     .unwrap_or(ul.hex);
@@ -471,7 +550,7 @@ pub fn legal_advance(s: &State, out: &mut impl Sink) {
     }
 }
 
-pub fn apply_advance(s: &mut State, a: HcAction, log: &mut Log) {
+pub fn apply_advance(s: &mut State, a: HcAction, dice: &mut dyn Dice, log: &mut Log) {
     let adv = s.advances.remove(0);
     let i = adv.unit;
     match a {
@@ -496,10 +575,7 @@ pub fn apply_advance(s: &mut State, a: HcAction, log: &mut Log) {
                 .side(u.side)
                 .units([&u.id])
             });
-            let side = s.units[i].side;
-            if let Some(g) = s.guns_at(adv.into).filter(|&g| s.units[g].side != side) {
-                effects::capture_guns(s, g, i, log);
-            }
+            effects::guns_entered(s, i, adv.into, dice, log);
             if s.settings().advance_contact_mandatory {
                 s.units[i].mp = 0;
                 effects::enter_zones(s, i, log);

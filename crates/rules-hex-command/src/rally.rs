@@ -3,7 +3,8 @@
 
 use crate::events::{ev_at, seen_for};
 use crate::state::*;
-use volley_core::Log;
+use volley_core::geometry::Facing;
+use volley_core::{Dice, Log};
 
 /// Section 8: at the end of the phasing player's turn, units with a commander attached (and,
 /// under method c, units that rally themselves) recover; never while in melee.
@@ -15,12 +16,19 @@ pub fn rally(s: &mut State, log: &mut Log) {
         if u.side != side || !u.active() || !u.arm.is_real() || s.in_melee(i) {
             continue;
         }
-        let with_commander = u.commander.is_some();
+        let with_commander =
+            u.commander.is_some() || (s.settings().rally_in_sphere && s.in_sphere(i));
         let self_rally = method == Rally::SelfRally && u.self_rally && !with_commander;
-        if !(with_commander || self_rally) || (u.hits == 0 && u.te == 0 && !u.routed) {
+        let nothing = u.hits == 0 && u.te == 0 && !u.routed;
+        if !with_commander {
+            s.units[i].rally_turns = 0;
+        }
+        if !(with_commander || self_rally) || nothing {
             continue;
         }
+        let u = &s.units[i];
         let (h0, t0, r0) = (u.hits, u.te, u.routed);
+        let rally_te = s.settings().rally_te;
         let u = &mut s.units[i];
         match (method, with_commander) {
             (Rally::All, true) => {
@@ -28,21 +36,32 @@ pub fn rally(s: &mut State, log: &mut Log) {
                 u.te = 0;
             }
             (_, true) => {
-                u.hits = u.hits.saturating_sub(1);
+                // 8 d: the longer a commander stays, the more hits come off each turn.
+                u.rally_turns = u.rally_turns.saturating_add(1);
+                u.hits = u.hits.saturating_sub(u.rally_turns);
                 u.te = 0;
             }
             (_, false) => u.hits = u.hits.saturating_sub(1),
         }
-        if u.routed && u.hits < u.max_hits() {
+        let rallied = u.routed && u.hits < u.max_hits();
+        if rallied {
             u.routed = false;
-            // Rallied units turn back to face the way they fled from (8 c).
-            u.facing = u.facing.opposite();
+            if rally_te {
+                // Sequence of Play 8, optional: rallied from rout, but shaken.
+                u.te = u.te.max(1);
+            }
         }
         let how = match (method, with_commander) {
             (Rally::All, true) => "8 a",
+            (_, true) if u.rally_turns > 1 => "8 d",
             (_, true) => "8 b",
             _ => "8 c",
         };
+        s.touch(i);
+        if rallied {
+            // 8 c: the owner turns it to face as it wishes.
+            s.decisions.push(Decision::RallyFacing { unit: i });
+        }
         let seen = seen_for(s, i);
         let u = &s.units[i];
         log.add(|| {
@@ -71,4 +90,20 @@ pub fn rally(s: &mut State, log: &mut Log) {
             .seen(seen)
         });
     }
+}
+
+/// 8 c: the facing the owner chose for a unit rallied from rout.
+pub fn face(s: &mut State, i: usize, facing: Facing, dice: &mut dyn Dice, log: &mut Log) {
+    s.decisions.remove(0);
+    s.touch(i);
+    s.units[i].facing = facing;
+    let seen = seen_for(s, i);
+    let u = &s.units[i];
+    log.add(|| {
+        ev_at("rally", "8 c", format!("{} faces {facing}", u.id))
+            .side(u.side)
+            .units([&u.id])
+            .seen(seen)
+    });
+    crate::sequence::resume(s, dice, log);
 }

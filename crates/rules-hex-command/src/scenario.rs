@@ -1,10 +1,18 @@
-//! Reading a Hex Command scenario file into the opening position.
+//! Reading a Hex Command scenario file into the opening position (Game Setup and Operations
+//! Checklist: CVS and options, orders of battle, activation numbers, placed and hidden units,
+//! reinforcements, Route of Retreat).
 
 use crate::state::*;
 use crate::units::{Arm, Class};
+use hex_command_family::brigades::{self, BrigadeSpec};
+use hex_command_family::cvs::Traits;
+use hex_command_family::ground::{Work, WorkKind, Works};
+use hex_command_family::reinforcements::{self, ReinforcementSpec};
 use serde::Deserialize;
+use std::collections::BTreeMap;
 use std::sync::Arc;
 use toml::Spanned;
+use volley_core::geometry::{distance, Facing};
 use volley_core::map::Terrain;
 use volley_core::scenario::OwnKeys;
 use volley_core::Name;
@@ -17,17 +25,34 @@ struct File {
     units: Vec<UnitSpec>,
     #[serde(default)]
     decoys: Vec<DecoySpec>,
+    #[serde(default)]
+    brigades: Vec<BrigadeSpec>,
+    #[serde(default)]
+    reinforcements: Vec<ReinforcementSpec>,
+    #[serde(default)]
+    works: Vec<WorkSpec>,
+    sides: BTreeMap<String, SideSpec>,
+}
+
+#[derive(Deserialize)]
+struct SideSpec {
+    /// Route of Retreat (set-up step 8).
+    #[serde(default)]
+    retreat: Vec<Spanned<String>>,
 }
 
 /// The keys this ruleset reads itself.
 const OWN_KEYS: OwnKeys = OwnKeys {
-    top: &["units", "decoys"],
-    side: &[],
-    commander: &[],
+    top: &["units", "decoys", "brigades", "reinforcements", "works"],
+    side: &["retreat"],
+    commander: &["traits", "grade", "nation", "hex"],
 };
 
 /// Hand-out, Break Point: 25–40% is usual; 35 when the scenario does not say.
 const DEFAULT_BREAK_POINT: u32 = 35;
+
+/// Base melee value of every fighting unit when values are equal (7.3 a compares only).
+pub const EQUAL_MELEE: i32 = 3;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -38,8 +63,17 @@ struct UnitSpec {
     arm: Spanned<String>,
     #[serde(default)]
     class: Option<Spanned<String>>,
-    hex: Spanned<String>,
-    facing: Spanned<String>,
+    #[serde(default)]
+    hex: Option<Spanned<String>>,
+    /// A reinforcement: the group it arrives with, instead of a hex.
+    #[serde(default)]
+    arrives: Option<Spanned<String>>,
+    #[serde(default)]
+    facing: Option<Spanned<String>>,
+    #[serde(default)]
+    brigade: Option<Spanned<String>>,
+    #[serde(default)]
+    nation: Option<String>,
     #[serde(default)]
     heavy: bool,
     #[serde(default)]
@@ -49,11 +83,43 @@ struct UnitSpec {
     #[serde(default)]
     carbines: bool,
     #[serde(default)]
+    repeaters: bool,
+    #[serde(default)]
+    howitzer: bool,
+    #[serde(default)]
+    mortar: bool,
+    #[serde(default)]
+    immobile: bool,
+    #[serde(default)]
     self_rally: bool,
+    #[serde(default)]
+    tribal: bool,
+    #[serde(default)]
+    engineers: bool,
     #[serde(default)]
     limbered: Option<bool>,
     #[serde(default)]
+    mounted: Option<bool>,
+    #[serde(default)]
     points: Option<i32>,
+    #[serde(default)]
+    melee: Option<Spanned<i32>>,
+    #[serde(default)]
+    bands: Option<Spanned<BandsSpec>>,
+}
+
+/// Range bands a scenario gives a weapon: the longest range of each band, in hexes.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BandsSpec {
+    #[serde(default)]
+    auto: Option<u32>,
+    #[serde(default)]
+    color: Option<u32>,
+    #[serde(default)]
+    code: Option<u32>,
+    #[serde(default)]
+    cnc: Option<u32>,
 }
 
 #[derive(Deserialize)]
@@ -65,11 +131,22 @@ struct DecoySpec {
     facing: Spanned<String>,
 }
 
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct WorkSpec {
+    hex: Spanned<String>,
+    kind: Spanned<String>,
+    side: Spanned<String>,
+    /// Turns of work already done; finished when not given.
+    #[serde(default)]
+    progress: Option<u8>,
+}
+
 fn default_decoy_facing() -> Spanned<String> {
     Spanned::new(0..0, "N".to_string())
 }
 
-/// Whether a unit of `arm` may stand on this terrain at all.
+/// Whether a unit of `arm` may stand on this terrain at all (mounted: on horseback).
 pub fn may_stand(arm: Arm, terrain: Terrain, elevation: u8) -> bool {
     match terrain {
         Terrain::Water | Terrain::Mountain => false,
@@ -77,6 +154,47 @@ pub fn may_stand(arm: Arm, terrain: Terrain, elevation: u8) -> bool {
         Terrain::Woods => arm != Arm::Cavalry && !(arm == Arm::Artillery && elevation > 0),
         _ => true,
     }
+}
+
+fn read_traits(
+    src: &ScenarioSource,
+    c: &volley_core::scenario::CommanderSpec,
+    value: i32,
+) -> Result<Option<Traits>, ScenarioError> {
+    let Some(t) = &c.traits else {
+        return Ok(None);
+    };
+    let known = ["initiative", "morale", "tactical", "aggressiveness"];
+    if let Some(k) = t.get_ref().keys().find(|k| !known.contains(&k.as_str())) {
+        return Err(src.error_at(
+            t.span(),
+            format!(
+                "unknown trait \"{k}\" (expected initiative, morale, tactical, aggressiveness; combat is the commander's value)"
+            ),
+        ));
+    }
+    let get = |k: &str| -> Result<u8, ScenarioError> {
+        t.get_ref()
+            .get(k)
+            .map(|&v| v.clamp(0, 255) as u8)
+            .ok_or_else(|| {
+                src.error_at(
+                    t.span(),
+                    format!("the traits give all four of initiative, morale, tactical and aggressiveness ({k} is missing)"),
+                )
+            })
+    };
+    let traits = Traits {
+        initiative: get("initiative")?,
+        combat: value.clamp(0, 2) as u8,
+        morale: get("morale")?,
+        tactical: get("tactical")?,
+        aggressiveness: get("aggressiveness")?,
+    };
+    traits
+        .check()
+        .map_err(|e| src.error_at(t.span(), format!("{e} (section 2.2)")))?;
+    Ok(Some(traits))
 }
 
 pub fn load(
@@ -111,6 +229,16 @@ pub fn load(
                     format!("{side} has more than one supreme commander"),
                 ));
             }
+            if let Some(g) = &c.grade {
+                if hex_command_family::cvs::Grade::parse(g.get_ref()).is_none() {
+                    return Err(src.error_at(
+                        g.span(),
+                        "a commander's grade is veteran, trained or untrained (2.2.3)",
+                    ));
+                }
+            }
+            let traits = read_traits(src, c, value)?;
+            let hex = c.hex.as_ref().map(|h| src.hex(h, &map)).transpose()?;
             if let Some(w) = &c.with {
                 starts_with.push((commanders.len(), w.clone()));
             }
@@ -119,10 +247,56 @@ pub fn load(
                 name: c.name.as_str().into(),
                 side,
                 value,
+                traits: if settings.cvs == Cvs::Off {
+                    None
+                } else {
+                    traits
+                },
                 supreme: c.supreme,
+                nation: c.nation.as_ref().map(|n| n.get_ref().as_str().into()),
                 attached: None,
                 status: CommanderStatus::Ready,
+                hex,
+                mp: 0,
+                waiting: false,
+                replacement_rolled: false,
+                grade: c
+                    .grade
+                    .as_ref()
+                    .and_then(|g| hex_command_family::cvs::Grade::parse(g.get_ref())),
             });
+        }
+    }
+    let brigades = brigades::read(src, &map, &mut ids, &f.brigades)?;
+    for (b, spec) in brigades.iter().zip(&f.brigades) {
+        if let Some(c) = &spec.commander {
+            match commanders.iter().find(|x| x.id == *c.get_ref()) {
+                Some(cmd) if cmd.side == b.side => {}
+                Some(_) => {
+                    return Err(src.error_at(
+                        c.span(),
+                        format!("{} is not a commander of {}", c.get_ref(), b.side),
+                    ))
+                }
+                None => {
+                    return Err(src.error_at(c.span(), format!("no commander \"{}\"", c.get_ref())))
+                }
+            }
+        }
+    }
+    let mut arrivals = reinforcements::read(src, &map, &mut ids, &f.reinforcements)?;
+    for (a, spec) in arrivals.iter_mut().zip(&f.reinforcements) {
+        if let Some(c) = &spec.commander {
+            let cmd = commanders
+                .iter_mut()
+                .find(|x| x.id == *c.get_ref() && x.side == a.side)
+                .ok_or_else(|| {
+                    src.error_at(
+                        c.span(),
+                        format!("no commander \"{}\" of {} to arrive", c.get_ref(), a.side),
+                    )
+                })?;
+            cmd.waiting = true;
         }
     }
     let mut units: Vec<Unit> = Vec::new();
@@ -133,7 +307,7 @@ pub fn load(
             src.error_at(
                 u.arm.span(),
                 format!(
-                    "unknown arm \"{}\" (expected infantry, light-infantry, skirmishers, cavalry, artillery or wagon)",
+                    "unknown arm \"{}\" (expected infantry, light-infantry, skirmishers, cavalry, mounted-infantry, artillery or wagon)",
                     u.arm.get_ref()
                 ),
             )
@@ -158,34 +332,147 @@ pub fn load(
                 }
             },
         };
-        if u.heavy && arm != Arm::Artillery {
-            return Err(src.error_at(u.arm.span(), "only artillery can be heavy"));
+        let guns_only = [
+            (u.heavy, "heavy"),
+            (u.howitzer, "howitzer"),
+            (u.mortar, "mortar"),
+            (u.immobile, "immobile"),
+        ];
+        if let Some((_, what)) = guns_only.iter().find(|(set, _)| *set) {
+            if arm != Arm::Artillery {
+                return Err(src.error_at(u.arm.span(), format!("only artillery can be {what}")));
+            }
         }
-        let hex = src.hex(&u.hex, &map)?;
-        let facing = src.facing(&u.facing)?;
-        let cell = map.cell(hex).expect("checked on map");
-        if !may_stand(arm, cell.terrain, cell.elevation) {
-            return Err(src.error_at(
-                u.hex.span(),
-                format!(
-                    "{} cannot stand in {} at {}",
-                    arm.name(),
-                    cell.terrain.name(),
-                    u.hex.get_ref()
-                ),
-            ));
+        if u.repeaters && matches!(arm, Arm::Artillery | Arm::Wagon) {
+            return Err(src.error_at(u.arm.span(), "repeaters are small arms"));
         }
-        if let Some(other) = units.iter().find(|o| o.hex == hex) {
-            return Err(src.error_at(
-                u.hex.span(),
-                format!(
-                    "{} is already at {} (one unit a hex, section 5.3)",
-                    other.id,
-                    u.hex.get_ref()
-                ),
-            ));
+        let brigade = match &u.brigade {
+            None => None,
+            Some(b) => {
+                let i = brigades
+                    .iter()
+                    .position(|x| x.id == *b.get_ref())
+                    .ok_or_else(|| {
+                        src.error_at(b.span(), format!("no brigade \"{}\"", b.get_ref()))
+                    })?;
+                if brigades[i].side != side {
+                    return Err(src.error_at(
+                        b.span(),
+                        format!("brigade {} belongs to {}", b.get_ref(), brigades[i].side),
+                    ));
+                }
+                Some(i as u16)
+            }
+        };
+        let arrival = match (&u.hex, &u.arrives) {
+            (Some(_), Some(a)) => {
+                return Err(src.error_at(
+                    a.span(),
+                    "a unit either starts at a hex or arrives with reinforcements, not both",
+                ))
+            }
+            (None, None) => {
+                return Err(src.error_at(
+                    u.id.span(),
+                    "a unit needs a hex, or `arrives` naming its reinforcement group",
+                ))
+            }
+            (None, Some(a)) => {
+                let i = arrivals
+                    .iter()
+                    .position(|x| x.id == *a.get_ref())
+                    .ok_or_else(|| {
+                        src.error_at(
+                            a.span(),
+                            format!("no reinforcement group \"{}\"", a.get_ref()),
+                        )
+                    })?;
+                if arrivals[i].side != side {
+                    return Err(src.error_at(
+                        a.span(),
+                        format!("reinforcements {} are {}'s", a.get_ref(), arrivals[i].side),
+                    ));
+                }
+                Some(i as u16)
+            }
+            (Some(_), None) => None,
+        };
+        let (hex, facing) = match (&u.hex, arrival) {
+            (Some(h), _) => {
+                let facing = u
+                    .facing
+                    .as_ref()
+                    .ok_or_else(|| src.error_at(u.id.span(), "a unit on the map needs a facing"))?;
+                (src.hex(h, &map)?, src.facing(facing)?)
+            }
+            (None, Some(a)) => {
+                let facing = match &u.facing {
+                    Some(f) => src.facing(f)?,
+                    None => arrivals[a as usize].facing,
+                };
+                (arrivals[a as usize].locations[0][0], facing)
+            }
+            (None, None) => unreachable!("checked above"),
+        };
+        let mounted =
+            matches!(arm, Arm::Cavalry | Arm::MountedInfantry) && u.mounted.unwrap_or(true);
+        if let Some(h) = &u.hex {
+            let cell = map.cell(hex).expect("checked on map");
+            let stand_as = if matches!(arm, Arm::Cavalry) && !mounted {
+                Arm::Infantry
+            } else {
+                arm
+            };
+            if !may_stand(stand_as, cell.terrain, cell.elevation) {
+                return Err(src.error_at(
+                    h.span(),
+                    format!(
+                        "{} cannot stand in {} at {}",
+                        arm.name(),
+                        cell.terrain.name(),
+                        h.get_ref()
+                    ),
+                ));
+            }
+            if let Some(other) = units
+                .iter()
+                .find(|o| o.hex == hex && o.fate == Fate::Active)
+            {
+                return Err(src.error_at(
+                    h.span(),
+                    format!(
+                        "{} is already at {} (one unit a hex, section 5.3)",
+                        other.id,
+                        h.get_ref()
+                    ),
+                ));
+            }
         }
-        units.push(new_unit(
+        let melee = match &u.melee {
+            Some(m) => {
+                if !(0..=9).contains(m.get_ref()) {
+                    return Err(src.error_at(m.span(), "a melee value runs from 0 to 9"));
+                }
+                *m.get_ref()
+            }
+            None if !arm.on_foot().can_melee() => 0,
+            None if settings.melee_by_arm => arm.on_foot().melee_by_arm(),
+            None => EQUAL_MELEE,
+        };
+        let bands = u.bands.as_ref().map(|b| {
+            let v = b.get_ref();
+            [v.auto, v.color, v.code, v.cnc]
+        });
+        if let (Some(b), Some(spec)) = (bands, &u.bands) {
+            let given: Vec<u32> = b.iter().flatten().copied().collect();
+            if given.is_empty() || given.windows(2).any(|w| w[0] >= w[1]) {
+                return Err(src.error_at(
+                    spec.span(),
+                    "bands give each band's longest range, growing from auto to cnc",
+                ));
+            }
+        }
+        let mut unit = new_unit(
             u.id.get_ref().as_str().into(),
             u.name.as_str().into(),
             side,
@@ -194,14 +481,30 @@ pub fn load(
             hex,
             facing,
             u.points.unwrap_or(arm.default_points()),
-        ));
-        let last = units.last_mut().expect("just pushed");
-        last.heavy = u.heavy;
-        last.trained = u.trained;
-        last.rare = u.rare;
-        last.carbines = u.carbines;
-        last.self_rally = u.self_rally;
-        last.limbered = arm == Arm::Artillery && u.limbered.unwrap_or(false);
+        );
+        unit.heavy = u.heavy;
+        unit.trained = u.trained;
+        unit.rare = u.rare;
+        unit.carbines = u.carbines;
+        unit.repeaters = u.repeaters;
+        unit.howitzer = u.howitzer || u.mortar;
+        unit.mortar = u.mortar;
+        unit.immobile = u.immobile;
+        unit.self_rally = u.self_rally;
+        unit.tribal = u.tribal;
+        unit.engineers = u.engineers;
+        unit.limbered = arm == Arm::Artillery && u.limbered.unwrap_or(false);
+        unit.mounted = mounted;
+        unit.melee = melee;
+        unit.bands = bands;
+        unit.brigade = brigade;
+        unit.nation = u.nation.as_deref().map(Name::from);
+        unit.arrival = arrival;
+        if arrival.is_some() {
+            unit.fate = Fate::Waiting;
+            unit.seen = false;
+        }
+        units.push(unit);
     }
     for (i, d) in f.decoys.iter().enumerate() {
         let side = src.side(&d.side)?;
@@ -210,7 +513,7 @@ pub fn load(
         if !settings.hidden {
             return Err(src.error_at(d.hex.span(), "decoys need the option hidden = \"yes\""));
         }
-        if units.iter().any(|o| o.hex == hex) {
+        if units.iter().any(|o| o.hex == hex && o.active()) {
             return Err(src.error_at(
                 d.hex.span(),
                 format!("hex {} is already taken", d.hex.get_ref()),
@@ -230,9 +533,56 @@ pub fn load(
             0,
         ));
     }
+    if settings.hidden && settings.decoy_per_unit {
+        // Hidden Movement: each unit on the map shows as two markers, itself and a decoy,
+        // placed in the nearest free hex behind it (or beside it).
+        let real: Vec<usize> = (0..units.len())
+            .filter(|&i| units[i].arm.is_real() && units[i].active())
+            .collect();
+        for (n, i) in real.into_iter().enumerate() {
+            let (side, hex, facing) = (units[i].side, units[i].hex, units[i].facing);
+            let back = facing.opposite();
+            let spot = [
+                back,
+                back.turn(-1),
+                back.turn(1),
+                facing.turn(-2),
+                facing.turn(2),
+            ]
+            .into_iter()
+            .map(|f| volley_core::geometry::step(hex, f))
+            .find(|&h| {
+                map.contains(h)
+                    && may_stand(Arm::Decoy, map.terrain(h), map.elevation(h))
+                    && !units.iter().any(|o| o.hex == h && o.fate != Fate::Waiting)
+            });
+            if let Some(h) = spot {
+                let mut d = new_unit(
+                    format!("{}x{}", side.name().chars().next().unwrap_or('x'), n + 1).into(),
+                    "decoy".into(),
+                    side,
+                    Arm::Decoy,
+                    Class::C,
+                    h,
+                    facing,
+                    0,
+                );
+                d.seen = false;
+                units.push(d);
+            }
+        }
+    }
     for side in Side::BOTH {
         if !units.iter().any(|u| u.side == side && u.arm.is_real()) {
             return Err(src.error(format!("{side} has no units")));
+        }
+    }
+    for (k, a) in arrivals.iter().enumerate() {
+        if !units.iter().any(|u| u.arrival == Some(k as u16)) {
+            return Err(src.error(format!(
+                "reinforcement group {} has no units (give them arrives = \"{}\")",
+                a.id, a.id
+            )));
         }
     }
     // A commander the scenario puts with a unit starts attached to it (section 6).
@@ -246,11 +596,14 @@ pub fn load(
                     format!("no unit \"{}\" to attach to", with.get_ref()),
                 )
             })?;
-        if units[i].side != commanders[c].side || units[i].commander.is_some() {
+        if units[i].side != commanders[c].side
+            || units[i].commander.is_some()
+            || !nation_fits(&commanders[c], &units[i])
+        {
             return Err(src.error_at(
                 with.span(),
                 format!(
-                    "{} cannot start with {}: a commander joins one unit of its own side",
+                    "{} cannot start with {}: a commander joins one unit of its own side (and nation, 2 f)",
                     commanders[c].id,
                     with.get_ref()
                 ),
@@ -258,6 +611,60 @@ pub fn load(
         }
         units[i].commander = Some(c);
         commanders[c].attached = Some(i);
+        if settings.pieces {
+            commanders[c].hex = Some(units[i].hex);
+        }
+    }
+    if settings.pieces {
+        // Commanders as pieces start where the scenario puts them, or with the first unit of
+        // their side that has no commander.
+        for (c, cmd) in commanders.iter_mut().enumerate() {
+            if cmd.hex.is_some() || cmd.waiting {
+                continue;
+            }
+            let side = cmd.side;
+            if let Some(i) = units.iter().position(|u| {
+                u.side == side
+                    && u.active()
+                    && u.arm.is_real()
+                    && u.commander.is_none()
+                    && nation_fits(cmd, u)
+            }) {
+                cmd.hex = Some(units[i].hex);
+                cmd.attached = Some(i);
+                units[i].commander = Some(c);
+            } else if let Some(u) = units.iter().find(|u| u.side == side && u.active()) {
+                cmd.hex = Some(u.hex);
+            }
+        }
+    }
+    let mut works = Works::of_map(&map);
+    for w in &f.works {
+        let hex = src.hex(&w.hex, &map)?;
+        let kind = WorkKind::parse(w.kind.get_ref())
+            .filter(|k| *k != WorkKind::Fort)
+            .ok_or_else(|| {
+                src.error_at(
+                    w.kind.span(),
+                    "a work is a pontoon, redoubt or quick-works (Constructions chart)",
+                )
+            })?;
+        if works.at(hex).is_some() {
+            return Err(src.error_at(w.hex.span(), "there is already a work in that hex"));
+        }
+        if (kind == WorkKind::Pontoon) != (map.terrain(hex) == Terrain::Water) {
+            return Err(src.error_at(
+                w.hex.span(),
+                "a pontoon spans a water hex; other works stand on land",
+            ));
+        }
+        works.0.push(Work {
+            hex,
+            kind,
+            side: src.side(&w.side)?,
+            progress: w.progress.unwrap_or(kind.turns()).min(kind.turns()),
+            damage: 0,
+        });
     }
     let objectives = battle
         .objectives
@@ -268,22 +675,77 @@ pub fn load(
             points: o.points,
             holder: units
                 .iter()
-                .find(|u| u.hex == o.hex && u.arm.is_real())
+                .find(|u| u.hex == o.hex && u.arm.is_real() && u.active())
                 .map(|u| u.side),
         })
         .collect();
-    let side_info = |side: Side| SideInfo {
+    let mut retreats = [Vec::new(), Vec::new()];
+    for (name, spec) in &f.sides {
+        let Some(side) = Side::parse(name) else {
+            continue;
+        };
+        let path = spec
+            .retreat
+            .iter()
+            .map(|h| src.hex(h, &map))
+            .collect::<Result<Vec<_>, _>>()?;
+        if let Some(w) = path.windows(2).position(|w| distance(w[0], w[1]) != 1) {
+            return Err(src.error_at(
+                spec.retreat[w + 1].span(),
+                "a Route of Retreat is a path of neighbouring hexes",
+            ));
+        }
+        if let (Some(&last), Some(at)) = (path.last(), spec.retreat.last()) {
+            let edge = Facing::ALL
+                .into_iter()
+                .any(|f| !map.contains(volley_core::geometry::step(last, f)));
+            if !edge {
+                return Err(src.error_at(
+                    at.span(),
+                    "a Route of Retreat ends at the edge of the map (set-up step 8)",
+                ));
+            }
+        }
+        retreats[side.index()] = path;
+    }
+    let main_force = |side: Side| Force {
+        side,
         name: battle.side(side).name.clone(),
         break_point: battle.side(side).break_point.unwrap_or(DEFAULT_BREAK_POINT) as f64,
         start_points: units
             .iter()
-            .filter(|u| u.side == side)
+            .filter(|u| u.side == side && u.fate == Fate::Active && u.arm.is_real())
             .map(|u| u.points)
             .sum(),
+        checked: false,
+    };
+    let forces = vec![main_force(Side::Red), main_force(Side::Blue)];
+    let mut side_info = |side: Side| SideInfo {
+        name: battle.side(side).name.clone(),
+        break_point: forces[side.index()].break_point,
         supreme_checked: false,
+        retreat: std::mem::take(&mut retreats[side.index()]),
     };
     let sides = [side_info(Side::Red), side_info(Side::Blue)];
+    for (i, u) in units.iter_mut().enumerate() {
+        u.force = u.side.index() as u8;
+        let _ = i;
+    }
     let hidden = settings.hidden;
+    let nations =
+        units.iter().any(|u| u.nation.is_some()) || commanders.iter().any(|c| c.nation.is_some());
+    let fire_reach = units
+        .iter()
+        .map(|u| {
+            crate::fire::band_ranges_for(u, &settings)
+                .into_iter()
+                .flatten()
+                .max()
+                .unwrap_or(0)
+        })
+        .max()
+        .unwrap_or(0)
+        .max(10);
     let setup = Setup {
         name: battle.name.clone(),
         title: battle.title.clone(),
@@ -291,6 +753,8 @@ pub fn load(
         map,
         turn_limit: battle.turn_limit,
         settings,
+        fire_reach,
+        nations,
     };
     let board = crate::board::Board::new(&setup.map);
     let mut state = State {
@@ -299,14 +763,28 @@ pub fn load(
         board,
         changes: Default::default(),
         commanders,
+        brigades,
+        arrivals,
+        forces,
+        works,
+        couriers: Vec::new(),
         melees: Vec::new(),
         advances: Vec::new(),
+        decisions: Vec::new(),
+        resume: Resume::Phase(Phase::Movement),
+        pending_damage: Vec::new(),
         objectives,
         sides,
         turn: 1,
         first: Side::Red,
         half: 0,
+        schedule: Vec::new(),
         phase: Phase::Movement,
+        fire_rounds: Vec::new(),
+        fire_round: 0,
+        passed_brigades: Vec::new(),
+        withdrawing: Vec::new(),
+        withdraw_from: Vec::new(),
         fire_log: Vec::new(),
         outcome: None,
     };
@@ -338,8 +816,25 @@ pub fn new_unit(
         trained: false,
         rare: false,
         carbines: false,
+        repeaters: false,
+        howitzer: false,
+        mortar: false,
+        immobile: false,
         self_rally: false,
+        tribal: false,
+        reluctant: false,
+        engineers: false,
         points,
+        melee: if arm.on_foot().can_melee() {
+            EQUAL_MELEE
+        } else {
+            0
+        },
+        bands: None,
+        brigade: None,
+        nation: None,
+        force: side.index() as u8,
+        arrival: None,
         hex,
         facing,
         hits: 0,
@@ -347,6 +842,9 @@ pub fn new_unit(
         routed: false,
         routed_turn: 0,
         limbered: false,
+        mounted: matches!(arm, Arm::Cavalry | Arm::MountedInfantry),
+        horses_at: None,
+        road_column: false,
         fate: Fate::Active,
         mp: 0,
         moved_this_turn: false,
@@ -359,7 +857,12 @@ pub fn new_unit(
         unlimbered_after_move: false,
         heavy_moved_turn: false,
         commander: None,
-        guns_at: None,
+        guns: None,
         seen: true,
+        decoy: None,
+        supply: 12,
+        rally_turns: 0,
+        primary: None,
+        building: None,
     }
 }

@@ -1,6 +1,7 @@
 //! The Sequence of Play (traditional A/B system), Rules by Sequence, section 9 (turn
 //! conclusion) and victory.
 
+use crate::actions::{HcAction, Sink};
 use crate::command;
 use crate::effects;
 use crate::events::{ev, ev_at};
@@ -9,7 +10,38 @@ use crate::melee;
 use crate::movement;
 use crate::rally;
 use crate::state::*;
-use volley_core::{Dice, Log, Outcome, Side};
+use volley_core::{Dice, Hex, Log, Outcome, Side};
+
+/// Set-up steps rolled when play starts: commanders' traits (2.2.3, set-up checklist 1) and
+/// tribal troops' will (Optional Rules, Tribes and Light Infantry).
+pub fn begin_game(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
+    let cvs = s.settings().cvs;
+    if cvs != Cvs::Off {
+        for c in 0..s.commanders.len() {
+            if cvs == Cvs::Scenario && s.commanders[c].traits.is_some() {
+                continue;
+            }
+            let (traits, how) = hex_command_family::cvs::generate(
+                &s.commanders[c].grade.map_or(
+                    hex_command_family::cvs::GradeSource::Rolled,
+                    hex_command_family::cvs::GradeSource::Given,
+                ),
+                dice,
+            );
+            let cmd = &mut s.commanders[c];
+            cmd.traits = Some(traits);
+            cmd.value = traits.combat as i32;
+            let cmd = &s.commanders[c];
+            log.add(|| {
+                ev_at("cvs", "2.2.3", format!("{} is rated: {how}", cmd.name)).side(cmd.side)
+            });
+        }
+    }
+    if s.settings().tribes {
+        command::tribal_tests(s, dice, log);
+    }
+    begin_turn(s, dice, log);
+}
 
 /// Rolls initiative and opens the first player turn of a game turn.
 pub fn begin_turn(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
@@ -49,20 +81,301 @@ pub fn begin_turn(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
     begin_player_turn(s, dice, log);
 }
 
-/// Rules by Sequence 1–3 and the start of phasing movement.
+/// Rules by Sequence 1–3, reinforcements (4) and new orders, then phasing movement.
 fn begin_player_turn(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
     let side = s.phasing();
     command::remove_commanders(s, side);
-    hidden::spotting_step(s, dice, log);
-    let info = &s.sides[side.index()];
-    let lost = s.losses_percent(side);
-    if lost >= info.break_point {
-        let why = format!(
-            "losses {lost:.0}% have reached the break point of {:.0}%",
-            info.break_point
-        );
-        command::integrity_check(s, side, 3, &why, "Rules by Sequence 2", dice, log);
+    for c in s.commanders.iter_mut().filter(|c| c.side == side) {
+        c.mp = crate::units::Arm::Cavalry.movement(2);
     }
+    hidden::spotting_step(s, dice, log);
+    command::replacements(s, dice, log);
+    command::integrity_step(s, side, dice, log);
+    command::timid_tests(s, side, dice, log);
+    s.resume = Resume::Arrivals;
+    arrivals(s, dice, log);
+}
+
+/// 4: the phasing player's reinforcements that are due come on at their entry hexes; enemies
+/// standing there are asked first whether they stay or fall back (4 b).
+fn arrivals(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
+    let side = s.phasing();
+    for a in 0..s.arrivals.len() {
+        let arrival = &s.arrivals[a];
+        if arrival.side != side || !arrival.due(s.turn) {
+            continue;
+        }
+        if let Some(d) = s.arrivals[a].pick_location(dice) {
+            let ar = &s.arrivals[a];
+            log.add(|| {
+                ev_at(
+                    "reinforcements",
+                    "4 d",
+                    format!(
+                        "{} roll d6 {d} for where they arrive: {}",
+                        ar.id,
+                        ar.entry_text()
+                    ),
+                )
+                .side(side)
+            });
+        }
+        let blockers = blockers(s, a);
+        if !blockers.is_empty() && !s.arrivals[a].asked {
+            s.arrivals[a].asked = true;
+            s.decisions.push(Decision::Blocking { arrival: a });
+            s.phase = Phase::Decision;
+            s.touch_everything();
+            return;
+        }
+        place_arrivals(s, a, log);
+    }
+    start_turn_proper(s, dice, log);
+}
+
+/// The enemy units on or beside an arrival's entry hexes.
+fn blockers(s: &State, a: usize) -> Vec<usize> {
+    let ar = &s.arrivals[a];
+    (0..s.units.len())
+        .filter(|&i| {
+            let u = &s.units[i];
+            u.side != ar.side
+                && u.active()
+                && u.arm.is_real()
+                && ar
+                    .entry()
+                    .iter()
+                    .any(|&h| h.unsigned_distance_to(u.hex) <= 1)
+        })
+        .collect()
+}
+
+/// Puts an arrival's waiting units on its free entry hexes; the rest wait for room.
+fn place_arrivals(s: &mut State, a: usize, log: &mut Log) {
+    use hex_command_family::reinforcements::Status;
+    let entry: Vec<Hex> = s.arrivals[a].entry().to_vec();
+    let facing = s.arrivals[a].facing;
+    let force = arrival_force(s, a);
+    let mut placed = Vec::new();
+    for i in 0..s.units.len() {
+        if s.units[i].arrival != Some(a as u16) || s.units[i].fate != Fate::Waiting {
+            continue;
+        }
+        let arm = effects::moving_arm(&s.units[i]);
+        let Some(&h) = entry.iter().find(|&&h| {
+            s.unit_at(h).is_none()
+                && s.guns_at(h).is_none()
+                && crate::scenario::may_stand(arm, s.ground().terrain(h), s.ground().elevation(h))
+        }) else {
+            break;
+        };
+        let u = &mut s.units[i];
+        u.fate = Fate::Active;
+        u.hex = h;
+        u.facing = facing;
+        u.force = force;
+        u.seen = !s.setup.settings.hidden;
+        s.board.place(&s.setup.map, h, i, u.side);
+        s.touch_place(h);
+        placed.push(i);
+    }
+    if let Some(c) = s.arrivals[a].commander.clone() {
+        if let Some(cmd) = s.commanders.iter_mut().find(|x| x.id == c && x.waiting) {
+            cmd.waiting = false;
+            if cmd.hex.is_none() || s.setup.settings.pieces {
+                cmd.hex = entry.first().copied();
+            }
+        }
+    }
+    let left = s
+        .units
+        .iter()
+        .any(|u| u.arrival == Some(a as u16) && u.fate == Fate::Waiting);
+    s.arrivals[a].status = if left {
+        Status::Arriving
+    } else {
+        Status::Arrived
+    };
+    s.touch_everything();
+    let ids: Vec<String> = placed.iter().map(|&i| s.units[i].id.to_string()).collect();
+    let ar = &s.arrivals[a];
+    if !ids.is_empty() {
+        log.add(|| {
+            ev_at(
+                "reinforcements",
+                "4 a",
+                format!(
+                    "{} arrive at {}: {}{}",
+                    ar.id,
+                    ar.entry_text(),
+                    ids.join(", "),
+                    if left { "; the rest wait for room" } else { "" }
+                ),
+            )
+            .side(ar.side)
+        });
+    }
+}
+
+/// Rules by Sequence 2: reinforcements that arrive after their side's major integrity check
+/// form a force of their own, with its own break point.
+fn arrival_force(s: &mut State, a: usize) -> u8 {
+    let side = s.arrivals[a].side;
+    if !s.forces[side.index()].checked {
+        return side.index() as u8;
+    }
+    let points: i32 = s
+        .units
+        .iter()
+        .filter(|u| u.arrival == Some(a as u16))
+        .map(|u| u.points)
+        .sum();
+    let bp = s.forces[side.index()].break_point;
+    s.forces.push(Force {
+        side,
+        name: format!("{}'s {}", side, s.arrivals[a].id).as_str().into(),
+        break_point: bp,
+        start_points: points,
+        checked: false,
+    });
+    (s.forces.len() - 1) as u8
+}
+
+/// 4 b: the blocking side's answer.
+pub fn block(s: &mut State, a: usize, withdraw: bool, dice: &mut dyn Dice, log: &mut Log) {
+    s.decisions.remove(0);
+    s.touch_everything();
+    let who = s.arrivals[a].side.other();
+    let ar = &s.arrivals[a];
+    log.add(|| {
+        ev_at(
+            "reinforcements",
+            "4 b",
+            format!(
+                "{who} {} before {} arriving at {}",
+                if withdraw { "falls back" } else { "stands" },
+                ar.id,
+                ar.entry_text()
+            ),
+        )
+        .side(who)
+    });
+    if withdraw {
+        s.withdrawing = blockers(s, a);
+        s.withdraw_from = s.arrivals[a].entry().to_vec();
+        for &i in &s.withdrawing.clone() {
+            let mp = 2 * crate::movement::allowance(s, &s.units[i]);
+            s.units[i].mp = mp;
+        }
+        s.phase = Phase::Withdrawal;
+        return;
+    }
+    resume(s, dice, log);
+}
+
+/// Where play goes on once the decisions put to a side are made.
+pub fn resume(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
+    if !s.decisions.is_empty() {
+        s.phase = Phase::Decision;
+        return;
+    }
+    match s.resume {
+        Resume::Phase(p) => s.phase = p,
+        Resume::MeleeDamage => after_melee(s, dice, log),
+        Resume::Arrivals => arrivals(s, dice, log),
+        Resume::AfterRally => {
+            s.phase = Phase::Melee;
+            next_player_turn(s, dice, log);
+        }
+    }
+}
+
+/// The side a decision is put to.
+pub fn decision_side(s: &State, d: &Decision) -> Side {
+    match *d {
+        Decision::RallyFacing { unit } | Decision::MeleePoints { unit, .. } => s.units[unit].side,
+        Decision::Consequence { brigade } => s.brigades[brigade].side.other(),
+        Decision::Blocking { arrival } => s.arrivals[arrival].side.other(),
+    }
+}
+
+pub fn decision_prompt(s: &State, d: &Decision) -> String {
+    let side = decision_side(s, d).title();
+    match d {
+        Decision::RallyFacing { unit } => format!(
+            "{side}: {} has rallied; choose the way it faces (8)",
+            s.units[*unit].id
+        ),
+        Decision::MeleePoints { unit, .. } => format!(
+            "{side}: {} wins on melee points; choose which other opponent takes the extra TE hit",
+            s.units[*unit].id
+        ),
+        Decision::Consequence { brigade } => format!(
+            "{side}: {}'s order change failed with a 9; choose its consequence (2.2.2)",
+            s.brigades[*brigade].name
+        ),
+        Decision::Blocking { arrival } => {
+            let ar = &s.arrivals[*arrival];
+            let strength = s
+                .units
+                .iter()
+                .filter(|u| u.arrival == Some(*arrival as u16) && u.fate == Fate::Waiting)
+                .count();
+            format!(
+                "{side}: {strength} enemy units arrive at {}; stand and fight, or fall back two moves (4 b)",
+                ar.entry_text()
+            )
+        }
+    }
+}
+
+/// The answers open to the decision at hand.
+pub fn legal_decision(s: &State, out: &mut impl Sink) {
+    let Some(d) = s.decisions.first() else { return };
+    match d {
+        Decision::RallyFacing { unit } => {
+            for facing in volley_core::geometry::Facing::ALL {
+                out.put(HcAction::Face {
+                    unit: *unit as u16,
+                    facing,
+                });
+            }
+        }
+        Decision::MeleePoints { unit, candidates } => {
+            for &c in candidates {
+                out.put(HcAction::Points {
+                    unit: *unit as u16,
+                    target: s.units[c].hex,
+                });
+            }
+        }
+        Decision::Consequence { brigade } => command::legal_consequences(*brigade, out),
+        Decision::Blocking { arrival } => {
+            for withdraw in [false, true] {
+                out.put(HcAction::Block {
+                    arrival: *arrival as u16,
+                    withdraw,
+                });
+            }
+        }
+    }
+}
+
+/// After arrivals: the orders phase (when written orders are in play), then movement.
+fn start_turn_proper(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
+    let side = s.phasing();
+    if command::has_orders_to_write(s) {
+        s.phase = Phase::Orders;
+        s.touch_everything();
+        log.add(|| ev!("phase", "Sequence of Play 3", format!("{side} orders")).side(side));
+        return;
+    }
+    start_movement(s, dice, log);
+}
+
+fn start_movement(s: &mut State, _dice: &mut dyn Dice, log: &mut Log) {
+    let side = s.phasing();
+    s.touch_everything();
     log.add(|| ev!("phase", "Sequence of Play 4", format!("{side} movement")).side(side));
     for i in 0..s.units.len() {
         if s.units[i].side != side || !s.units[i].active() {
@@ -84,35 +397,136 @@ fn begin_player_turn(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
     s.phase = Phase::Movement;
 }
 
+/// The rounds of the fire step (7 c and its alternatives; Sequence of Play 5), rolled when
+/// the step begins.
+fn fire_rounds(s: &mut State, dice: &mut dyn Dice, log: &mut Log) -> Vec<FireRound> {
+    let p = s.phasing();
+    let round = |side: Side, who: FireWho| FireRound { side, who };
+    let roll_off = |dice: &mut dyn Dice| loop {
+        let (r, b) = (dice.roll(6), dice.roll(6));
+        if r != b {
+            break (if r > b { Side::Red } else { Side::Blue }, r, b);
+        }
+    };
+    match s.settings().fire_order {
+        FireOrder::Standard => vec![round(p.other(), FireWho::All), round(p, FireWho::All)],
+        FireOrder::Roll => {
+            let (first, r, b) = roll_off(dice);
+            log.add(|| {
+                ev_at(
+                    "fire order",
+                    "7 c",
+                    format!("fire order: red {r}, blue {b}: {first} fires first"),
+                )
+            });
+            vec![
+                round(first, FireWho::All),
+                round(first.other(), FireWho::All),
+            ]
+        }
+        FireOrder::Commanders => {
+            let (first, r, b) = roll_off(dice);
+            log.add(|| {
+                ev_at(
+                    "fire order",
+                    "7 c",
+                    format!(
+                        "fire order: red {r}, blue {b}: units with commanders fire first, {first}'s before the other's"
+                    ),
+                )
+            });
+            vec![
+                round(first, FireWho::Commanded(true)),
+                round(first.other(), FireWho::Commanded(true)),
+                round(first, FireWho::Commanded(false)),
+                round(first.other(), FireWho::Commanded(false)),
+            ]
+        }
+        FireOrder::Tactical => {
+            s.passed_brigades.clear();
+            for b in 0..s.brigades.len() {
+                let Some(c) = s.deciding_commander(b) else {
+                    continue;
+                };
+                let t = hex_command_family::cvs::test(
+                    &s.commanders[c].traits(),
+                    hex_command_family::cvs::Trait::Tactical,
+                    dice,
+                );
+                if t.passed {
+                    s.passed_brigades.push(b as u16);
+                }
+                let br = &s.brigades[b];
+                log.add(|| {
+                    ev_at(
+                        "fire order",
+                        "Sequence of Play 5",
+                        format!(
+                            "{} tests for the fire order: {}{}",
+                            br.name,
+                            t.text(),
+                            if t.passed { "; it fires first" } else { "" }
+                        ),
+                    )
+                    .side(br.side)
+                });
+            }
+            vec![
+                round(p.other(), FireWho::Passed(true)),
+                round(p, FireWho::Passed(true)),
+                round(p.other(), FireWho::Passed(false)),
+                round(p, FireWho::Passed(false)),
+            ]
+        }
+    }
+}
+
+fn start_fire(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
+    s.fire_rounds = fire_rounds(s, dice, log);
+    s.fire_round = 0;
+    s.phase = Phase::Fire;
+    reset_fire(s);
+    announce_fire_round(s, log);
+}
+
+fn announce_fire_round(s: &State, log: &mut Log) {
+    let Some(r) = s.fire_rounds.get(s.fire_round as usize) else {
+        return;
+    };
+    let p = s.phasing();
+    let who = match r.who {
+        FireWho::All => "",
+        FireWho::Commanded(true) => ", units with commanders",
+        FireWho::Commanded(false) => ", units without commanders",
+        FireWho::Passed(true) => ", brigades that passed",
+        FireWho::Passed(false) => ", the other brigades",
+    };
+    let (section, whose) = if r.side == p {
+        ("Sequence of Play 6", "phasing")
+    } else {
+        ("Sequence of Play 5", "non-phasing")
+    };
+    log.add(|| ev_at("phase", section, format!("{} fires ({whose}{who})", r.side)).side(r.side));
+}
+
 /// Moves on from a phase whose decider has ended it.
 pub fn end_phase(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
     s.touch_everything();
     match s.phase {
-        Phase::Movement => {
-            s.phase = Phase::NonPhasingFire;
-            reset_fire(s);
-            log.add(|| {
-                ev!(
-                    "phase",
-                    "Sequence of Play 5",
-                    format!("{} fires (non-phasing)", s.phasing().other()),
-                )
-                .side(s.phasing().other())
-            });
+        Phase::Orders => start_movement(s, dice, log),
+        Phase::Movement => start_fire(s, dice, log),
+        Phase::Withdrawal => {
+            s.withdrawing.clear();
+            s.withdraw_from.clear();
+            arrivals(s, dice, log);
         }
-        Phase::NonPhasingFire => {
-            s.phase = Phase::PhasingFire;
+        Phase::Decision => {}
+        Phase::Fire if (s.fire_round as usize) + 1 < s.fire_rounds.len() => {
+            s.fire_round += 1;
             reset_fire(s);
-            log.add(|| {
-                ev!(
-                    "phase",
-                    "Sequence of Play 6",
-                    format!("{} fires (phasing)", s.phasing()),
-                )
-                .side(s.phasing())
-            });
+            announce_fire_round(s, log);
         }
-        Phase::PhasingFire => {
+        Phase::Fire => {
             s.phase = Phase::Melee;
             log.add(|| {
                 ev!(
@@ -126,12 +540,11 @@ pub fn end_phase(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
         Phase::Melee => {
             if !s.melees.is_empty() {
                 melee::resolve_round(s, dice, log);
+                if s.phase == Phase::Decision {
+                    return;
+                }
             }
-            if s.advances.is_empty() {
-                finish_player_turn(s, dice, log);
-            } else {
-                s.phase = Phase::Advance;
-            }
+            after_melee(s, dice, log);
         }
         Phase::Advance => finish_player_turn(s, dice, log),
         Phase::Over => {}
@@ -145,9 +558,27 @@ fn reset_fire(s: &mut State) {
     }
 }
 
+/// After a melee round: winners advance, or the player turn ends.
+fn after_melee(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
+    if s.advances.is_empty() {
+        finish_player_turn(s, dice, log);
+    } else {
+        s.phase = Phase::Advance;
+    }
+}
+
 /// Sequence of Play 8 (rally), then the other player's turn or the turn's end.
 fn finish_player_turn(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
     rally::rally(s, log);
+    if !s.decisions.is_empty() {
+        s.resume = Resume::AfterRally;
+        s.phase = Phase::Decision;
+        return;
+    }
+    next_player_turn(s, dice, log);
+}
+
+fn next_player_turn(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
     if s.half == 0 {
         s.half = 1;
         begin_player_turn(s, dice, log);
@@ -160,6 +591,10 @@ fn finish_player_turn(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
 /// move (Optional Rules, Disorder/Fatigued); then victory or the next turn.
 fn end_turn(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
     reset_fire(s);
+    works_progress(s, log);
+    if s.settings().supply {
+        resupply(s, log);
+    }
     for i in 0..s.units.len() {
         let u = &s.units[i];
         if u.active()
@@ -195,6 +630,75 @@ fn end_turn(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
     }
     s.turn += 1;
     begin_turn(s, dice, log);
+}
+
+/// Constructions chart: each work whose engineers stayed at it all turn grows a turn.
+fn works_progress(s: &mut State, log: &mut Log) {
+    for i in 0..s.units.len() {
+        let Some(h) = s.units[i].building else {
+            continue;
+        };
+        let u = &s.units[i];
+        if !u.active() || u.routed || s.in_melee(i) || u.fired_turn {
+            s.units[i].building = None;
+            continue;
+        }
+        let Some(w) = s.works.at_mut(h) else {
+            s.units[i].building = None;
+            continue;
+        };
+        w.progress += 1;
+        let (text, done) = (w.text(), w.complete());
+        if done {
+            s.units[i].building = None;
+        }
+        s.touch_everything();
+        let u = &s.units[i];
+        log.add(|| {
+            ev_at(
+                "build",
+                "Constructions",
+                format!(
+                    "{} works on the {text}{}",
+                    u.id,
+                    if done { ": finished" } else { "" }
+                ),
+            )
+            .side(u.side)
+            .units([&u.id])
+        });
+    }
+}
+
+/// Optional Rules, Supply: a supply wagon within 2 hexes fills a unit up again.
+fn resupply(s: &mut State, log: &mut Log) {
+    for i in 0..s.units.len() {
+        let u = &s.units[i];
+        if !u.active() || u.supply >= crate::state::FULL_SUPPLY || !u.arm.is_real() {
+            continue;
+        }
+        let wagon = s.units.iter().any(|w| {
+            w.side == u.side
+                && w.active()
+                && w.arm == crate::units::Arm::Wagon
+                && w.hex.unsigned_distance_to(u.hex) <= 2
+        });
+        if !wagon {
+            continue;
+        }
+        s.units[i].supply = crate::state::FULL_SUPPLY;
+        s.touch(i);
+        let u = &s.units[i];
+        log.add(|| {
+            ev_at(
+                "supply",
+                "Optional Rules: Supply",
+                format!("{} refills from a wagon: {} supply", u.id, u.supply),
+            )
+            .side(u.side)
+            .units([&u.id])
+        });
+    }
 }
 
 /// Victory points: objectives held, plus the points of enemy units lost or routed.
@@ -296,6 +800,10 @@ pub fn settle(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
     }
     command::settle_supreme_losses(s, dice, log);
     melee::finish_melees(s, log);
+    // A winner that has since gone (an integrity roll took it off) no longer advances.
+    let units = &s.units;
+    s.advances
+        .retain(|a| units[a.unit].active() && !units[a.unit].routed);
     let alive: Vec<bool> = Side::BOTH
         .iter()
         .map(|&side| s.has_active_units(side))

@@ -11,6 +11,8 @@ pub enum Arm {
     LightInfantry,
     Skirmishers,
     Cavalry,
+    /// Optional Rules, Mounted Infantry: musket-armed infantry that rides to its place.
+    MountedInfantry,
     Artillery,
     Wagon,
     /// A hidden-movement plate with nothing under it (Optional Rules, Hidden Movement).
@@ -24,6 +26,7 @@ impl Arm {
             Arm::LightInfantry => "light infantry",
             Arm::Skirmishers => "skirmishers",
             Arm::Cavalry => "cavalry",
+            Arm::MountedInfantry => "mounted infantry",
             Arm::Artillery => "artillery",
             Arm::Wagon => "wagon",
             Arm::Decoy => "decoy",
@@ -36,35 +39,50 @@ impl Arm {
             Arm::LightInfantry => 'L',
             Arm::Skirmishers => 'K',
             Arm::Cavalry => 'C',
+            Arm::MountedInfantry => 'M',
             Arm::Artillery => 'A',
             Arm::Wagon => 'W',
             Arm::Decoy => '?',
         }
     }
 
-    /// Movement chart: hexes a turn. Limbered artillery uses the `limbered_rate` option.
+    /// Movement chart: hexes a turn, mounted (cavalry, mounted infantry on horseback) or on
+    /// foot. Limbered artillery uses the `limbered_rate` option.
     pub fn movement(self, limbered_rate: u8) -> u8 {
         match self {
             Arm::Infantry | Arm::LightInfantry | Arm::Skirmishers | Arm::Wagon => 3,
-            Arm::Cavalry | Arm::Decoy => 5,
+            Arm::Cavalry | Arm::MountedInfantry | Arm::Decoy => 5,
             Arm::Artillery => limbered_rate,
         }
     }
 
-    /// Base melee value. The rules give none (7.3 only compares modified values), so these
-    /// are ours: cavalry strongest, line infantry next, light infantry weaker in close order
-    /// fighting; skirmishers, gun crews and wagons never melee (see docs/rules).
-    pub fn melee_value(self) -> i32 {
+    /// Base melee value by arm: the table Volley played before base values became scenario
+    /// data (the rules give none; 7.3 only compares modified values). Cavalry strongest, line
+    /// infantry next, light infantry weaker in close order; the `melee_values = "by-arm"`
+    /// option plays it.
+    pub fn melee_by_arm(self) -> i32 {
         match self {
             Arm::Cavalry => 4,
             Arm::Infantry => 3,
             Arm::LightInfantry => 2,
-            Arm::Skirmishers | Arm::Artillery | Arm::Wagon | Arm::Decoy => 0,
+            // Mounted infantry fight only dismounted, as infantry.
+            Arm::MountedInfantry | Arm::Skirmishers | Arm::Artillery | Arm::Wagon | Arm::Decoy => 0,
         }
     }
 
+    /// The arm it fights as on foot: mounted infantry dismount to fight as infantry.
+    pub fn on_foot(self) -> Arm {
+        if self == Arm::MountedInfantry {
+            Arm::Infantry
+        } else {
+            self
+        }
+    }
+
+    /// Whether a unit of this arm fights melees at all: skirmishers, gun crews and wagons
+    /// never do (7.2, section 3).
     pub fn can_melee(self) -> bool {
-        self.melee_value() > 0
+        self.melee_by_arm() > 0
     }
 
     /// Whether a unit of this arm is a real unit (decoys are not).
@@ -93,7 +111,7 @@ impl Arm {
         match self {
             Arm::Infantry | Arm::LightInfantry => 10,
             Arm::Skirmishers => 5,
-            Arm::Cavalry => 12,
+            Arm::Cavalry | Arm::MountedInfantry => 12,
             Arm::Artillery => 12,
             Arm::Wagon => 4,
             Arm::Decoy => 0,

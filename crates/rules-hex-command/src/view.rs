@@ -9,11 +9,17 @@ use volley_core::{Place, Side, View};
 fn phase_name(s: &State) -> String {
     let p = s.phasing();
     match s.phase {
+        Phase::Orders => format!("{p} orders"),
         Phase::Movement => format!("{p} movement"),
-        Phase::NonPhasingFire => format!("{} fire (non-phasing)", p.other()),
-        Phase::PhasingFire => format!("{p} fire (phasing)"),
+        Phase::Fire => match s.fire_rounds.get(s.fire_round as usize) {
+            Some(r) if r.side == p => format!("{p} fire (phasing)"),
+            Some(r) => format!("{} fire (non-phasing)", r.side),
+            None => "fire".into(),
+        },
         Phase::Melee => format!("{p} melee"),
         Phase::Advance => "advance after melee".into(),
+        Phase::Decision => "decision".into(),
+        Phase::Withdrawal => "withdrawal before reinforcements".into(),
         Phase::Over => "game over".into(),
     }
 }
@@ -23,11 +29,20 @@ fn prompt(s: &State) -> Option<String> {
     let side = crate::game::decider(s)?.title();
     let p = s.phasing();
     Some(match s.phase {
-        Phase::Movement => format!("{side}: move (attach commanders, move, turn, limber)"),
-        Phase::NonPhasingFire => {
-            format!("{side}: fire at {p}'s units before they fire (non-phasing fire)")
+        Phase::Orders => {
+            format!("{side}: write new orders for your brigades, or end to keep them (2.2.1)")
         }
-        Phase::PhasingFire => format!("{side}: fire (phasing)"),
+        Phase::Movement => format!("{side}: move (attach commanders, move, turn, limber)"),
+        Phase::Fire => match s.fire_rounds.get(s.fire_round as usize) {
+            Some(r) if r.side != p => {
+                format!("{side}: fire at {p}'s units before they fire (non-phasing fire)")
+            }
+            _ => format!("{side}: fire"),
+        },
+        Phase::Decision => crate::sequence::decision_prompt(s, s.decisions.first()?),
+        Phase::Withdrawal => format!(
+            "{side}: move the units that fall back from the arrival's entry hexes, two moves (4 b)"
+        ),
         Phase::Melee => format!("{side}: declare melees"),
         Phase::Advance => {
             let a = s.advances.first()?;
@@ -66,8 +81,12 @@ fn unit_view(s: &State, i: usize) -> UnitView {
     if s.in_melee(i) {
         flags.push("in melee".into());
     }
-    if let Some(g) = u.guns_at {
-        flags.push(format!("guns abandoned at {}", Place::Hex(g)).into());
+    if let Some(g) = u.guns {
+        flags.push(if g.taken {
+            format!("guns captured at {}", Place::Hex(g.at)).into()
+        } else {
+            format!("guns abandoned at {}", Place::Hex(g.at)).into()
+        });
     }
     if !u.seen && u.arm.is_real() && s.settings().hidden {
         flags.push("hidden".into());

@@ -14,6 +14,19 @@ fn spares() -> String {
         + &unit("b9", "blue", "infantry", "0101", "N", "points = 100")
 }
 
+/// A second commander each side keeps back, so that losing the first does not leave a side
+/// with every commander lost (an integrity check of its own, Rules by Sequence 2).
+fn with_reserves(mut g: HexCommandGame) -> HexCommandGame {
+    for (c, id) in [(R1, "R2"), (B1, "B2")] {
+        let mut spare = g.state.commanders[c].clone();
+        spare.id = id.into();
+        spare.supreme = false;
+        g.state.commanders.push(spare);
+    }
+    g.relist();
+    g
+}
+
 fn of_kind<'a>(events: &'a [Event], kind: &str) -> Vec<&'a Event> {
     events.iter().filter(|e| e.kind == kind).collect()
 }
@@ -29,7 +42,7 @@ fn commanders_removed_at_start_of_phasing_turn() {
     let units = unit("r1", "red", "infantry", "0508", "N", "")
         + &unit("b1", "blue", "infantry", "0503", "S", "")
         + &spares();
-    let mut g = setup("", &[], &units);
+    let mut g = with_reserves(setup("", &[], &units));
     attach(&mut g, R1, "r1");
     attach(&mut g, B1, "b1");
     // Blue's melee phase ends blue's turn; red's turn begins.
@@ -58,12 +71,12 @@ fn attached_commander_stays_where_it_was_placed() {
     let units = unit("r1", "red", "infantry", "0508", "N", "")
         + &unit("b1", "blue", "infantry", "0503", "S", "")
         + &spares();
-    let mut g = setup("", &[], &units);
+    let mut g = with_reserves(setup("", &[], &units));
     g.at(Side::Red, Phase::Movement);
     let events = g.play("attach R1 r1", &[]);
     assert_eq!(of_kind(&events, "attach")[0].rule, "hex-command 6");
     assert!(
-        !g.legal_texts().iter().any(|t| t.starts_with("attach")),
+        !g.legal_texts().iter().any(|t| t.starts_with("attach R1")),
         "R1 stays where it was placed for the turn"
     );
 }
@@ -73,7 +86,7 @@ fn commander_value_adds_to_melee() {
     let units = unit("r1", "red", "infantry", "0508", "N", "")
         + &unit("b1", "blue", "infantry", "0507", "S", "")
         + &spares();
-    let mut g = setup("", &[], &units);
+    let mut g = with_reserves(setup("", &[], &units));
     attach(&mut g, R1, "r1");
     g.at(Side::Red, Phase::Melee);
     // 4 against 3: both blue, so only the weaker b1 takes a TE hit.
@@ -93,9 +106,9 @@ fn commander_value_adds_to_fire() {
     let units = unit("r1", "red", "infantry", "0508", "N", "")
         + &unit("b1", "blue", "infantry", "0505", "S", "")
         + &spares();
-    let mut g = setup("", &[], &units);
+    let mut g = with_reserves(setup("", &[], &units));
     attach(&mut g, R1, "r1");
-    g.at(Side::Red, Phase::PhasingFire);
+    g.at_fire(Side::Red, true);
     // Range 3 is Code; the commander's +1 brings it to Color.
     let events = g.play("fire r1 0505", &[4]);
     assert!(of_kind(&events, "fire")[0]
@@ -109,11 +122,11 @@ fn shot_at_commander(b1_hits: u8) -> HexCommandGame {
     let units = unit("r1", "red", "infantry", "0508", "N", "")
         + &unit("b1", "blue", "infantry", "0506", "S", "")
         + &spares();
-    let mut g = setup("", &[], &units);
+    let mut g = with_reserves(setup("", &[], &units));
     g.state.commanders[B1].supreme = false;
     attach(&mut g, B1, "b1");
     g.um("b1").hits = b1_hits;
-    g.at(Side::Red, Phase::PhasingFire);
+    g.at_fire(Side::Red, true);
     g
 }
 
@@ -181,10 +194,10 @@ fn supreme_commander_loss_forces_integrity_rolls() {
         + &unit("r2", "red", "infantry", "0201", "S", "")
         + &unit("b1", "blue", "infantry", "0503", "N", "")
         + &unit("b2", "blue", "infantry", "0803", "N", "");
-    let mut g = setup("", &rows, &units);
+    let mut g = with_reserves(setup("", &rows, &units));
     attach(&mut g, B1, "b1");
     assert!(g.state.commanders[B1].supreme);
-    g.at(Side::Red, Phase::PhasingFire);
+    g.at_fire(Side::Red, true);
     // The red star kills Blau; then each blue unit rolls: b1 red, b2 blue. Red rolls nothing.
     let events = g.play("fire r1 0503", &[6, 4, 2]);
     assert_eq!(g.state.commanders[B1].status, CommanderStatus::Killed);
@@ -216,9 +229,9 @@ fn supreme_commander_integrity_withdrawal_stops_at_blocked_ground() {
         + &unit("b1", "blue", "infantry", "0503", "N", "")
         + &unit("b2", "blue", "infantry", "0506", "N", "")
         + &unit("b9", "blue", "infantry", "0101", "S", "points = 100");
-    let mut g = setup("", &[], &units);
+    let mut g = with_reserves(setup("", &[], &units));
     attach(&mut g, B1, "b1");
-    g.at(Side::Red, Phase::PhasingFire);
+    g.at_fire(Side::Red, true);
     // b1 red: stops behind b2; b2 red: falls back to 0510 and off the map edge; b9 blue.
     g.play("fire r1 0503", &[6, 4, 5, 1]);
     assert_eq!(g.u("b1").hex, h("0505"));

@@ -4,7 +4,7 @@ use super::*;
 
 fn red_fires(options: &str, changes: &[(&str, &str)], units: &str) -> HexCommandGame {
     let mut g = setup_map(options, changes, "", units);
-    g.at(Side::Red, Phase::PhasingFire);
+    g.at_fire(Side::Red, true);
     g
 }
 
@@ -84,7 +84,7 @@ fn walls_add_cover_and_forts_count_double() {
         "hexsides = [{ between = [\"0505\", \"0506\"], kind = \"wall\" }]",
         &units,
     );
-    g.at(Side::Red, Phase::PhasingFire);
+    g.at_fire(Side::Red, true);
     assert_eq!(crate::sight::cover(&g.state, h("0505"), h("0507")), 3);
     assert!(
         fires_of(&g, "r1").is_empty(),

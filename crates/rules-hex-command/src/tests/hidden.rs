@@ -4,7 +4,8 @@
 use super::*;
 use volley_core::{Event, Seen};
 
-const HIDDEN: &str = "hidden = \"yes\"";
+/// Hidden movement with only the decoys a test places (the default gives every unit one).
+const HIDDEN: &str = "hidden = \"yes\"\ndecoys = \"scenario\"";
 
 fn of_kind<'a>(events: &'a [Event], kind: &str) -> Vec<&'a Event> {
     events.iter().filter(|e| e.kind == kind).collect()
@@ -94,7 +95,7 @@ fn hidden_enemy_cannot_be_targeted() {
         + &unit("b1", "blue", "infantry", "0502", "S", "");
     let mut g = setup_map(HIDDEN, &[("0502", "W")], "", &units);
     assert!(!g.u("b1").seen, "in woods three hexes off");
-    g.at(Side::Red, Phase::PhasingFire);
+    g.at_fire(Side::Red, true);
     assert!(!g.legal_texts().iter().any(|t| t.starts_with("fire r1")));
 }
 
@@ -301,7 +302,7 @@ fn firing_reveals_the_firer() {
         + &unit("b1", "blue", "infantry", "0503", "S", "");
     let mut g = setup_map(HIDDEN, &[("0503", "W")], "", &units);
     assert!(g.u("r1").seen && !g.u("b1").seen);
-    g.at(Side::Blue, Phase::NonPhasingFire);
+    g.at_fire(Side::Blue, false);
     let events = g.play("fire b1 0505", &[1]);
     assert!(g.u("b1").seen, "the smoke gives it away");
     let spotted = of_kind(&events, "spotted");
@@ -370,4 +371,30 @@ fn hidden_unit_routing_off_the_map_is_named_only_to_its_owner() {
     assert_eq!(g.u("b1").fate, Fate::LeftField);
     let rout = of_kind(&events, "rout");
     assert!(rout.iter().all(|e| e.seen == Seen::Blue), "{rout:?}");
+}
+
+#[test]
+fn every_unit_gets_one_decoy_by_default() {
+    // Optional Rules, Hidden Movement: each unseen unit shows as two markers, itself and one
+    // decoy, placed behind it.
+    let units = unit("r1", "red", "infantry", "0508", "N", "")
+        + &unit("b1", "blue", "infantry", "0502", "S", "");
+    let g = setup("hidden = \"yes\"", &[], &units);
+    let decoys: Vec<(String, volley_core::Hex)> = g
+        .state
+        .units
+        .iter()
+        .filter(|u| u.arm == crate::units::Arm::Decoy)
+        .map(|u| (u.id.to_string(), u.hex))
+        .collect();
+    assert_eq!(
+        decoys,
+        vec![
+            ("rx1".to_string(), h("0509")),
+            ("bx2".to_string(), h("0501"))
+        ]
+    );
+    // Blue sees two markers on red's side, and cannot tell which is real.
+    let v = g.view(Some(Side::Blue));
+    assert_eq!(v.markers.len(), 2, "{:?}", v.markers);
 }

@@ -2,8 +2,9 @@
 //! after melee), section 3 and 3.1 (meleeing guns), the melee chart, Optional Rules
 //! (Disorder/Fatigued, Melee Points).
 //!
-//! Base melee values are the ruleset's own: cavalry 4, infantry 3, light infantry 2.
-//! Each pair rolls the attacker's die first, then the defender's; 1–3 is blue, 4–6 red.
+//! The rules give no base melee values: by default every fighting unit starts at 3 (a
+//! scenario may rate units); most tests here play the `melee_values = "by-arm"` option
+//! (cavalry 4, infantry 3, light infantry 2) to have a stronger and a weaker side. Each pair rolls the attacker's die first, then the defender's; 1–3 is blue, 4–6 red.
 
 use super::*;
 use volley_core::Event;
@@ -22,10 +23,10 @@ fn melee_phase(options: &str, changes: &[(&str, &str)], units: &str) -> HexComma
     g
 }
 
-/// r1 at 0508 facing N against b1 at 0507 facing S: face to face.
+/// r1 at 0508 facing N against b1 at 0507 facing S: face to face (base values by arm).
 fn duel(red_arm: &str, red_extra: &str, blue_arm: &str, blue_extra: &str) -> HexCommandGame {
     melee_phase(
-        "",
+        "melee_values = \"by-arm\"",
         &[],
         &(unit("r1", "red", red_arm, "0508", "N", red_extra)
             + &unit("b1", "blue", blue_arm, "0507", "S", blue_extra)),
@@ -385,7 +386,7 @@ fn artillery_meleed_in_front_fires_grapeshot_and_crew_abandons_guns() {
     let abandon = of_kind(&events, "abandon");
     assert_eq!(abandon[0].rule, "hex-command 3");
     let b1 = g.u("b1");
-    assert_eq!(b1.guns_at, Some(h("0507")));
+    assert_eq!(b1.guns_at(), Some(h("0507")));
     assert_eq!(b1.hex, h("0506"), "the crew steps back a hex");
     assert!(b1.active() && !b1.routed);
     assert_eq!(b1.hits, 0);
@@ -401,7 +402,7 @@ fn artillery_meleed_from_behind_fires_no_grapeshot_and_crew_steps_away() {
     let events = g.play("melee r1 0507", &[]);
     assert!(of_kind(&events, "grapeshot").is_empty());
     assert_eq!(damage(&g, "r1"), (0, 0));
-    assert_eq!(g.u("b1").guns_at, Some(h("0507")));
+    assert_eq!(g.u("b1").guns_at(), Some(h("0507")));
     assert_eq!(
         g.u("b1").hex,
         h("0506"),
@@ -417,7 +418,11 @@ fn rifled_artillery_grapeshot_needs_red() {
         .text
         .contains("rolled 3 (Blue star (Code)) → no effect"));
     assert_eq!(damage(&g, "r1"), (0, 0));
-    assert_eq!(g.u("b1").guns_at, Some(h("0507")), "the crew leaves anyway");
+    assert_eq!(
+        g.u("b1").guns_at(),
+        Some(h("0507")),
+        "the crew leaves anyway"
+    );
     let mut g = duel("infantry", "", "artillery", "class = \"A\"");
     g.play("melee r1 0507", &[4]);
     assert_eq!(damage(&g, "r1"), (1, 0));
@@ -443,21 +448,82 @@ fn two_units_meleeing_guns_get_one_grapeshot_and_the_crew_steps_back_once() {
         b1.active(),
         "the crew is not cut down by the second attacker"
     );
-    assert_eq!((b1.hex, b1.guns_at), (h("0506"), Some(h("0507"))));
+    assert_eq!((b1.hex, b1.guns_at()), (h("0506"), Some(h("0507"))));
 }
 
 #[test]
 fn abandoned_guns_are_captured_by_enemy_entering() {
+    // Section 3: the crew steps back and stays on the field; r1 takes the guns and gets a d6
+    // (here 4) of shots out of them.
     let mut g = duel("infantry", "", "artillery", "");
     g.play("melee r1 0507", &[]);
-    let events = g.play("advance r1 N", &[]);
+    let events = g.play("advance r1 N", &[4]);
     assert_eq!(g.u("r1").hex, h("0507"));
     let cap = of_kind(&events, "capture");
     assert_eq!(cap[0].rule, "hex-command 3");
-    assert_eq!(g.u("b1").fate, Fate::GunsCaptured);
-    assert_eq!(g.u("b1").guns_at, None);
-    // The captured battery counts among blue's losses.
+    assert!(
+        cap[0].text.contains("can fire them 4 times"),
+        "{}",
+        cap[0].text
+    );
+    let b1 = g.u("b1");
+    assert_eq!(
+        b1.fate,
+        Fate::Active,
+        "the crew is kept nearby, not removed"
+    );
+    assert_eq!(b1.hex, h("0506"));
+    assert_eq!(
+        b1.guns,
+        Some(crate::state::Guns {
+            at: h("0507"),
+            taken: true,
+            shots: 4
+        })
+    );
+    // Guns in enemy hands count among blue's losses.
     assert!((g.state.losses_percent(Side::Blue) - 100.0 * 12.0 / 112.0).abs() < 1e-9);
+    assert!(g.check_invariants().is_ok());
+}
+
+#[test]
+fn captured_guns_fire_their_shots_and_are_retaken() {
+    let mut g = duel("infantry", "", "artillery", "");
+    g.play("melee r1 0507", &[]);
+    g.play("advance r1 N", &[1]);
+    // r1 fires the captured guns (class B: range 1 is the auto band) at their own crew.
+    g.at_fire(Side::Red, true);
+    assert!(g.legal_texts().contains(&"gunfire r1 0506".to_string()));
+    // r1 took a grapeshot hit (1 CP): Color is needed, and a 4 is red.
+    let events = g.play("gunfire r1 0506", &[4]);
+    let f = of_kind(&events, "fire");
+    assert!(
+        f[0].text.contains("fires the captured guns"),
+        "{}",
+        f[0].text
+    );
+    assert_eq!(g.u("b1").hits, 1);
+    assert_eq!(
+        g.u("b1").guns.map(|x| x.shots),
+        Some(0),
+        "the one shot is spent"
+    );
+    // Blue retakes them: r1 has gone, b9 walks onto the guns.
+    let r1 = g.idx("r1");
+    crate::effects::relocate(&mut g.state, r1, h("0909"));
+    g.at(Side::Blue, Phase::Movement);
+    g.um("b9").hex = h("0508");
+    g.um("b9").facing = volley_core::geometry::Facing::N;
+    g.relist();
+    let events = g.play("move b9 0507", &[]);
+    assert!(of_kind(&events, "recapture")[0]
+        .text
+        .contains("retakes the guns of b1"));
+    assert_eq!(g.u("b1").guns.map(|x| x.taken), Some(false));
+    assert!(
+        (g.state.losses_percent(Side::Blue)).abs() < 1e-9,
+        "no longer lost"
+    );
 }
 
 #[test]
@@ -474,7 +540,7 @@ fn crew_recovers_guns_by_returning() {
     g.play("move b1 0507", &[]);
     let b1 = g.u("b1");
     assert_eq!(b1.hex, h("0507"));
-    assert_eq!(b1.guns_at, None);
+    assert_eq!(b1.guns_at(), None);
     assert!(!b1.is_crew_only());
 }
 
@@ -604,7 +670,11 @@ fn fatigued_unit_takes_a_hit_for_each_te_in_melee() {
 fn melee_points_option_adds_te_to_weaker() {
     let units = unit("r1", "red", "cavalry", "0508", "N", "")
         + &unit("b1", "blue", "infantry", "0507", "S", "");
-    let mut g = melee_phase("melee_points = \"yes\"", &[], &units);
+    let mut g = melee_phase(
+        "melee_points = \"yes\"\nmelee_values = \"by-arm\"",
+        &[],
+        &units,
+    );
     g.play("melee r1 0507", &[4, 1]);
     assert_eq!(
         damage(&g, "b1"),
@@ -613,14 +683,22 @@ fn melee_points_option_adds_te_to_weaker() {
     );
     assert_eq!(damage(&g, "r1"), (0, 0));
     // Even when the weaker wins the roll.
-    let mut g = melee_phase("melee_points = \"yes\"", &[], &units);
+    let mut g = melee_phase(
+        "melee_points = \"yes\"\nmelee_values = \"by-arm\"",
+        &[],
+        &units,
+    );
     g.play("melee r1 0507", &[1, 4]);
     assert_eq!(damage(&g, "b1"), (0, 1));
     assert_eq!(damage(&g, "r1"), (1, 0));
     // Equal values: nobody is stronger, nothing is added.
     let units = unit("r1", "red", "infantry", "0508", "N", "")
         + &unit("b1", "blue", "infantry", "0507", "S", "");
-    let mut g = melee_phase("melee_points = \"yes\"", &[], &units);
+    let mut g = melee_phase(
+        "melee_points = \"yes\"\nmelee_values = \"by-arm\"",
+        &[],
+        &units,
+    );
     g.play("melee r1 0507", &[1, 1]);
     assert_eq!(damage(&g, "b1"), (0, 1));
     assert_eq!(damage(&g, "r1"), (0, 1));
@@ -642,22 +720,41 @@ fn melee_only_against_enemies_in_the_front_hexes() {
 }
 
 #[test]
-fn unit_entering_a_zone_obliquely_is_taken_in_flank() {
-    // r1 (facing N) steps obliquely NE into 0607, which b1 (0708, facing NW) covers from
-    // r1's right flank: b1 gets +1 and its results on r1 are doubled.
+fn unit_entering_a_zone_beside_an_enemy_stops_without_a_melee() {
+    // 7.2.3: r1 (facing N) steps obliquely NE into 0607, which b1 (0708, facing NW) covers;
+    // b1 is off r1's front, so they do not face each other: r1 stops, and no melee is fought
+    // (before the audit r1 was forced into a melee with b1's results doubled on it).
     let units = unit("r1", "red", "infantry", "0508", "N", "")
         + &unit("b1", "blue", "infantry", "0708", "NW", "");
     let mut g = setup_map("", &[], "", &(units + &spares()));
     g.at(Side::Red, Phase::Movement);
-    g.play("move r1 0607", &[]);
+    let events = g.play("move r1 0607", &[]);
     assert_eq!(g.u("r1").facing, volley_core::geometry::Facing::N);
-    assert_eq!(g.state.melees.len(), 1);
-    let events = g.play("end", &[1, 4]);
-    let t = &melee_texts(&events)[0];
-    assert!(t.contains("against b1 (4: base 3, +1 flank/rear)"), "{t}");
-    assert!(t.contains("doubled on the flanked attacker"), "{t}");
-    assert_eq!(damage(&g, "r1"), (2, 0));
+    assert_eq!(g.u("r1").mp, 0, "the zone of control stops it");
+    assert!(
+        g.state.melees.is_empty(),
+        "no melee between units not facing each other"
+    );
+    assert!(of_kind(&events, "zoc")
+        .iter()
+        .any(|e| e.text.contains("stops")));
+    g.play("end", &[]);
+    assert_eq!(damage(&g, "r1"), (0, 0));
     assert_eq!(damage(&g, "b1"), (0, 0));
+}
+
+#[test]
+fn equal_base_values_by_default_and_scenario_ratings() {
+    // Cavalry against infantry with no ratings: 3 against 3, equal values (each red a hit).
+    let units = unit("r1", "red", "cavalry", "0508", "N", "")
+        + &unit("b1", "blue", "infantry", "0507", "S", "melee = 5");
+    let mut g = melee_phase("", &[], &units);
+    let events = g.play("melee r1 0507", &[4, 1]);
+    let t = &melee_texts(&events)[0];
+    assert!(t.contains("r1 (3: base 3) against b1 (5: base 5)"), "{t}");
+    // Red by the weaker: the stronger (b1) takes the hit.
+    assert_eq!(damage(&g, "b1"), (1, 0));
+    assert_eq!(damage(&g, "r1"), (0, 0));
 }
 
 #[test]

@@ -3,6 +3,7 @@
 
 mod bad_scenarios;
 mod command;
+mod command_orders;
 mod fire;
 mod hidden;
 mod melee;
@@ -111,9 +112,6 @@ impl HexCommandGame {
         let s = &mut self.state;
         s.first = side;
         s.half = 0;
-        if phase == Phase::NonPhasingFire {
-            s.first = side.other();
-        }
         s.phase = phase;
         for i in 0..s.units.len() {
             let mp = crate::movement::allowance(s, &s.units[i]);
@@ -124,6 +122,26 @@ impl HexCommandGame {
         }
         self.relist();
     }
+    /// The fire step with `side` firing: as the phasing player (the step's second round) or
+    /// the non-phasing one (its first), 7 c's standard order.
+    pub(crate) fn at_fire(&mut self, side: Side, phasing: bool) {
+        let phasing_side = if phasing { side } else { side.other() };
+        self.at(phasing_side, Phase::Fire);
+        let s = &mut self.state;
+        s.fire_rounds = vec![
+            crate::state::FireRound {
+                side: phasing_side.other(),
+                who: crate::state::FireWho::All,
+            },
+            crate::state::FireRound {
+                side: phasing_side,
+                who: crate::state::FireWho::All,
+            },
+        ];
+        s.fire_round = phasing as u8;
+        self.relist();
+    }
+
     /// Applies an action by notation with scripted dice; panics if illegal.
     pub(crate) fn play(&mut self, text: &str, dice: &[u32]) -> Vec<volley_core::Event> {
         self.sync();

@@ -240,20 +240,46 @@ fn buildings_cost_a_te_without_stopping() {
 }
 
 #[test]
-fn cavalry_enter_forest_only_by_road() {
+fn cavalry_off_the_road_in_forest_dismount_and_road_columns_are_flanked() {
+    // 5.5 b: r2 keeps to the road through the forest and stays mounted, as a column on the
+    // road (5.5.1); r1 goes in off the road and must dismount, its horses left behind.
     let road = "roads = [[\"0705\", \"0704\"]]";
     let units = unit("r1", "red", "cavalry", "0505", "N", "")
         + &unit("r2", "red", "cavalry", "0705", "N", "")
         + &unit("b1", "blue", "infantry", "0101", "S", "");
     let mut g = setup_map("", &[("0504", "W"), ("0704", "W")], road, &units);
     g.at(Side::Red, Phase::Movement);
-    assert!(!moves_of(&g, "r1").contains(&"move r1 0504".to_string()));
     assert!(moves_of(&g, "r2").contains(&"move r2 0704".to_string()));
     g.play("move r2 0704", &[]);
-    assert!(
-        moves_of(&g, "r2").is_empty(),
-        "and they leave it only by road (5.5 b)"
-    );
+    assert!(g.u("r2").mounted);
+    assert!(g.u("r2").road_column, "a column on the road");
+    assert!(g.legal_texts().contains(&"deploy r2".to_string()));
+    let events = g.play("move r1 0504", &[]);
+    let r1 = g.u("r1");
+    assert!(!r1.mounted, "forced to dismount");
+    assert_eq!((r1.horses_at, r1.mp), (Some(h("0505")), 0));
+    let dismount = events.iter().find(|e| e.kind == "dismount").unwrap();
+    assert_eq!(dismount.rule, "hex-command 5.5 b");
+    // Deploying astride the road: no longer a column, and disordered (a TE hit).
+    g.play("deploy r2", &[]);
+    assert!(!g.u("r2").road_column);
+    assert_eq!(g.u("r2").te, 1);
+}
+
+#[test]
+fn a_column_on_the_road_is_taken_in_flank_by_fire() {
+    let road = "roads = [[\"0508\", \"0507\"]]";
+    let units = unit("r1", "red", "infantry", "0508", "N", "")
+        + &unit("b1", "blue", "infantry", "0505", "S", "");
+    let mut g = setup_map("", &[("0507", "W")], road, &units);
+    g.at(Side::Red, Phase::Movement);
+    g.play("move r1 0507", &[]);
+    assert!(g.u("r1").road_column);
+    // b1 two hexes off: Color; 1 CP for the forest, 1 CB for the column: still Color.
+    g.at_fire(Side::Blue, false);
+    let events = g.play("fire b1 0507", &[4]);
+    let f = events.iter().find(|e| e.kind == "fire").unwrap();
+    assert!(f.text.contains("1 CB column on the road"), "{}", f.text);
 }
 
 #[test]

@@ -16,7 +16,7 @@ fn spares() -> String {
 /// where its first rout move left it until blue's next turn.
 fn red_fires_at_blue(changes: &[(&str, &str)], units: &str) -> HexCommandGame {
     let mut g = setup_map("", changes, "", &(units.to_string() + &spares()));
-    g.at(Side::Red, Phase::NonPhasingFire);
+    g.at_fire(Side::Red, false);
     g
 }
 
@@ -96,7 +96,7 @@ fn routed_cavalry_and_artillery_run_four() {
     let b1 = g.u("b1");
     assert_eq!(b1.hex, h("0503"));
     assert!(b1.limbered, "guns routed by fire limber up and go");
-    assert_eq!(b1.guns_at, None, "and are not abandoned");
+    assert_eq!(b1.guns_at(), None, "and are not abandoned");
 }
 
 #[test]
@@ -226,7 +226,7 @@ fn routed_unit_sidesteps_impassable_ground_unless_that_nears_the_enemy() {
             + &spares()),
     );
     g.um("b1").hits = 2;
-    g.at(Side::Red, Phase::NonPhasingFire);
+    g.at_fire(Side::Red, false);
     g.play("fire r1 0507", &[]);
     let b1 = g.u("b1");
     assert!(b1.active() && b1.routed);
@@ -299,7 +299,18 @@ fn rally_method_a_removes_all_markers() {
     let events = g.play("end", &[]);
     let b1 = g.u("b1");
     assert_eq!((b1.hits, b1.te, b1.routed), (0, 0, false));
-    assert_eq!(b1.facing, Facing::S, "turned back to face the enemy");
+    // 8 c: blue chooses the facing before red's turn begins.
+    assert_eq!(g.state.phase, Phase::Decision);
+    assert_eq!(g.to_decide(), Some(Side::Blue));
+    let mut faces = g.legal_texts();
+    faces.sort();
+    assert_eq!(faces.len(), 6, "{faces:?}");
+    g.play("face b1 SE", &[]);
+    assert_eq!(g.u("b1").facing, Facing::SE, "faced as its owner chose");
+    assert_eq!(
+        (g.state.phasing(), g.state.phase),
+        (Side::Red, Phase::Movement)
+    );
     let r = of_kind(&events, "rally");
     assert_eq!(r[0].rule, "hex-command 8 a");
     assert!(r[0].text.contains("no longer routed"), "{}", r[0].text);
@@ -391,7 +402,7 @@ fn commander_cannot_attach_to_unit_routed_this_turn() {
         + &spares();
     let mut g = setup("", &[], &units);
     g.um("b1").hits = 2;
-    g.at(Side::Red, Phase::PhasingFire);
+    g.at_fire(Side::Red, true);
     g.play("fire r1 0507", &[]);
     assert_eq!(
         (g.state.phasing(), g.state.phase),

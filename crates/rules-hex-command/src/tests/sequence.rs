@@ -220,7 +220,7 @@ fn army_at_break_point_loses_at_turn_end() {
         + &unit("b1", "blue", "infantry", "0505", "S", "")
         + &unit("b2", "blue", "infantry", "0805", "S", "")
         + &unit("b3", "blue", "infantry", "0101", "N", "points = 20");
-    let mut g = setup("", &[], &units);
+    let mut g = setup("break_point_ends_game = \"yes\"", &[], &units);
     g.um("b3").fate = Fate::Destroyed;
     // Blue's melee phase, the last of the turn.
     g.at(Side::Red, Phase::Melee);
@@ -254,7 +254,7 @@ fn both_armies_broken_the_deeper_loser_loses() {
         + &unit("r2", "red", "infantry", "1010", "S", "points = 20")
         + &unit("b1", "blue", "infantry", "0505", "S", "")
         + &unit("b3", "blue", "infantry", "0101", "N", "points = 30");
-    let mut g = setup("", &[], &units);
+    let mut g = setup("break_point_ends_game = \"yes\"", &[], &units);
     g.um("r2").fate = Fate::Destroyed; // red 20/30 lost
     g.um("b3").fate = Fate::Destroyed; // blue 30/40 lost
     g.at(Side::Red, Phase::Melee);
@@ -329,7 +329,7 @@ fn side_with_no_units_left_loses() {
         + &unit("b1", "blue", "infantry", "0502", "S", "");
     let mut g = setup("", &[], &units);
     g.um("b1").hits = 2;
-    g.at(Side::Red, Phase::PhasingFire);
+    g.at_fire(Side::Red, true);
     let events = g.play("fire r1 0502", &[]);
     assert_eq!(g.u("b1").fate, Fate::LeftField);
     let o = g.outcome().expect("blue has nothing left");
