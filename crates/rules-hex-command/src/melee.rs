@@ -473,9 +473,11 @@ fn finish_melees_from(
 ) {
     let mut ended = Vec::new();
     s.melees.retain(|m| {
-        let over = [m.attacker, m.defender]
-            .iter()
-            .any(|&u| !s.units[u].active() || s.units[u].routed || s.units[u].is_crew_only());
+        let over = [m.attacker, m.defender].iter().any(|&u| {
+            // A crew that stepped back from its guns this round leaves the melee; one
+            // caught away from its guns is fought (and cut down) in the next round.
+            !s.units[u].active() || s.units[u].routed || (s.units[u].is_crew_only() && m.rounds > 0)
+        });
         if over {
             ended.push(m.clone());
         }

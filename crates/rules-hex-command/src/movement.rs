@@ -213,7 +213,8 @@ pub(crate) fn unit_moves(s: &State, i: usize, out: &mut impl Sink) {
             }
         }
     }
-    if matches!(u.arm, Arm::Cavalry | Arm::MountedInfantry) && !u.is_crew_only() {
+    if matches!(u.arm, Arm::Cavalry | Arm::MountedInfantry) && !u.is_crew_only() && !u.horse_change
+    {
         if u.mounted {
             out.put(HcAction::Dismount { unit });
         } else if !u.stepped && horses_near(s, i) && may_mount_here(s, i) {
@@ -697,6 +698,7 @@ fn horses(s: &mut State, i: usize, mount: bool, log: &mut Log) {
     let u = &mut s.units[i];
     u.mp = 0;
     u.mounted = mount;
+    u.horse_change = true;
     u.horses_at = if mount {
         None
     } else {

@@ -823,6 +823,7 @@ pub fn new_unit(
         self_rally: false,
         tribal: false,
         reluctant: false,
+        horse_change: false,
         engineers: false,
         points,
         melee: if arm.on_foot().can_melee() {

@@ -385,6 +385,7 @@ fn start_movement(s: &mut State, _dice: &mut dyn Dice, log: &mut Log) {
         let u = &mut s.units[i];
         u.mp = mp;
         u.stepped = false;
+        u.horse_change = false;
         u.move_start = u.hex;
     }
     // Routed units keep running in their own movement phase until rallied (7.5).
@@ -633,7 +634,7 @@ fn end_turn(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
 }
 
 /// Constructions chart: each work whose engineers stayed at it all turn grows a turn.
-fn works_progress(s: &mut State, log: &mut Log) {
+pub(crate) fn works_progress(s: &mut State, log: &mut Log) {
     for i in 0..s.units.len() {
         let Some(h) = s.units[i].building else {
             continue;
@@ -671,7 +672,7 @@ fn works_progress(s: &mut State, log: &mut Log) {
 }
 
 /// Optional Rules, Supply: a supply wagon within 2 hexes fills a unit up again.
-fn resupply(s: &mut State, log: &mut Log) {
+pub(crate) fn resupply(s: &mut State, log: &mut Log) {
     for i in 0..s.units.len() {
         let u = &s.units[i];
         if !u.active() || u.supply >= crate::state::FULL_SUPPLY || !u.arm.is_real() {

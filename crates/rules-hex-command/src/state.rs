@@ -219,6 +219,8 @@ pub struct Unit {
     pub mounted: bool,
     /// Where a dismounted unit's horses are held.
     pub horses_at: Option<Hex>,
+    /// Mounted or dismounted in this movement phase (once a phase).
+    pub horse_change: bool,
     /// Moved into its hex along a road through terrain the road made passable, and not
     /// deployed: a column on the road, taken in flank by fire and melee (5.5.1).
     pub road_column: bool,

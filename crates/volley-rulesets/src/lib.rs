@@ -41,7 +41,9 @@ pub fn bundled() -> &'static [Bundled] {
         "hc-night-march",
         "sad-river-crossing",
         "grid-ridge",
-        "hc-corps"
+        "hc-corps",
+        "hc-reinforcements",
+        "hc-pike-and-shot"
     ]
 }
 

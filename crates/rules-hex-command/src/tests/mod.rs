@@ -8,6 +8,7 @@ mod fire;
 mod hidden;
 mod melee;
 mod movement;
+mod optional_rules;
 mod rout_rally;
 mod sequence;
 
