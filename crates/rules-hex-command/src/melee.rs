@@ -21,7 +21,7 @@ pub fn legal(s: &State, out: &mut impl Sink) {
 pub fn unit_melees(s: &State, a: usize, out: &mut impl Sink) {
     let side = s.phasing();
     let u = &s.units[a];
-    if u.side != side || !u.active() || u.routed || s.in_melee(a) {
+    if u.side != side || !u.active() || u.routed || s.in_melee(a) || !s.activates(a) {
         return;
     }
     for h in front_hexes(u.hex, u.facing) {

@@ -24,7 +24,7 @@ pub fn allowance(s: &State, u: &Unit) -> u8 {
 /// Whether a unit can make voluntary moves at all now.
 fn can_act(s: &State, i: usize) -> bool {
     let u = &s.units[i];
-    u.active() && u.side == s.phasing() && !u.routed && !s.in_melee(i)
+    u.active() && u.side == s.phasing() && !u.routed && !s.in_melee(i) && s.activates(i)
 }
 
 /// The directions a unit may step in: straight ahead, or obliquely when that option is on

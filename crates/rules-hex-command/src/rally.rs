@@ -8,8 +8,7 @@ use volley_core::{Dice, Log};
 
 /// Section 8: at the end of the phasing player's turn, units with a commander attached (and,
 /// under method c, units that rally themselves) recover; never while in melee.
-pub fn rally(s: &mut State, log: &mut Log) {
-    let side = s.phasing();
+pub fn rally(s: &mut State, side: volley_core::Side, log: &mut Log) {
     let method = s.settings().rally;
     for i in 0..s.units.len() {
         let u = &s.units[i];

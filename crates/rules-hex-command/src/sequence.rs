@@ -10,6 +10,7 @@ use crate::melee;
 use crate::movement;
 use crate::rally;
 use crate::state::*;
+use hex_command_family::activation::Mode;
 use volley_core::{Dice, Hex, Log, Outcome, Side};
 
 /// Set-up steps rolled when play starts: commanders' traits (2.2.3, set-up checklist 1) and
@@ -65,6 +66,7 @@ pub fn begin_turn(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
     };
     s.first = first;
     s.half = 0;
+    s.schedule = schedule(s);
     log.add(|| {
         ev!(
             "initiative",
@@ -84,6 +86,31 @@ pub fn begin_turn(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
 /// Rules by Sequence 1–3, reinforcements (4) and new orders, then phasing movement.
 fn begin_player_turn(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
     let side = s.phasing();
+    if !s.first_activation_of(side) {
+        // A later group of a side under the Activation Sequence: straight to its movement.
+        let (k, g) = (s.half as usize + 1, s.active_group());
+        log.add(|| {
+            ev_at(
+                "activation",
+                "2.3",
+                format!("activation {k}: {side}'s {}", group_name(g)),
+            )
+            .side(side)
+        });
+        start_movement(s, dice, log);
+        return;
+    }
+    if s.settings().activation != Mode::Ab {
+        let g = s.active_group();
+        log.add(|| {
+            ev_at(
+                "activation",
+                "2.3",
+                format!("activation {}: {side}'s {}", s.half + 1, group_name(g)),
+            )
+            .side(side)
+        });
+    }
     command::remove_commanders(s, side);
     for c in s.commanders.iter_mut().filter(|c| c.side == side) {
         c.mp = crate::units::Arm::Cavalry.movement(2);
@@ -377,8 +404,17 @@ fn start_movement(s: &mut State, _dice: &mut dyn Dice, log: &mut Log) {
     let side = s.phasing();
     s.touch_everything();
     log.add(|| ev!("phase", "Sequence of Play 4", format!("{side} movement")).side(side));
+    let first = s.first_activation_of(side);
     for i in 0..s.units.len() {
-        if s.units[i].side != side || !s.units[i].active() {
+        // Under the Activation Sequence a group gets its move when it activates; floating
+        // units (artillery) get theirs with their side's first activation and may use it in
+        // any of the side's activations (2.3).
+        let fresh = match s.group_of(i) {
+            _ if s.settings().activation == Mode::Ab => true,
+            None => first,
+            Some(g) => Some(g) == s.active_group(),
+        };
+        if s.units[i].side != side || !s.units[i].active() || !fresh {
             continue;
         }
         let mp = movement::allowance(s, &s.units[i]);
@@ -391,7 +427,7 @@ fn start_movement(s: &mut State, _dice: &mut dyn Dice, log: &mut Log) {
     // Routed units keep running in their own movement phase until rallied (7.5).
     for i in 0..s.units.len() {
         let u = &s.units[i];
-        if u.side == side && u.active() && u.routed {
+        if u.side == side && u.active() && u.routed && s.activates(i) {
             effects::rout_move(s, i, log);
         }
     }
@@ -410,6 +446,13 @@ fn fire_rounds(s: &mut State, dice: &mut dyn Dice, log: &mut Log) -> Vec<FireRou
         }
     };
     match s.settings().fire_order {
+        // Hand-out, Activation Sequence: after all groups have moved both fire, A first.
+        FireOrder::Standard if s.settings().activation == Mode::Groups => {
+            vec![
+                round(s.first, FireWho::All),
+                round(s.first.other(), FireWho::All),
+            ]
+        }
         FireOrder::Standard => vec![round(p.other(), FireWho::All), round(p, FireWho::All)],
         FireOrder::Roll => {
             let (first, r, b) = roll_off(dice);
@@ -515,6 +558,17 @@ pub fn end_phase(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
     s.touch_everything();
     match s.phase {
         Phase::Orders => start_movement(s, dice, log),
+        // The hand-out's Activation Sequence: every group moves in turn, then all fire.
+        Phase::Movement if s.settings().activation == Mode::Groups => {
+            if (s.half as usize) + 1 < s.schedule.len() {
+                s.half += 1;
+                begin_player_turn(s, dice, log);
+            } else {
+                // The fire step and melee belong to the whole turn: player A declares.
+                s.half = s.schedule.len() as u8;
+                start_fire(s, dice, log);
+            }
+        }
         Phase::Movement => start_fire(s, dice, log),
         Phase::Withdrawal => {
             s.withdrawing.clear();
@@ -570,7 +624,13 @@ fn after_melee(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
 
 /// Sequence of Play 8 (rally), then the other player's turn or the turn's end.
 fn finish_player_turn(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
-    rally::rally(s, log);
+    if s.settings().activation == Mode::Groups {
+        // Hand-out: once firing is done, all sides rally and the turn ends.
+        rally::rally(s, s.first, log);
+        rally::rally(s, s.first.other(), log);
+    } else {
+        rally::rally(s, s.phasing(), log);
+    }
     if !s.decisions.is_empty() {
         s.resume = Resume::AfterRally;
         s.phase = Phase::Decision;
@@ -580,11 +640,43 @@ fn finish_player_turn(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
 }
 
 fn next_player_turn(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
-    if s.half == 0 {
-        s.half = 1;
+    let activations = match s.settings().activation {
+        Mode::Ab => 2,
+        _ => s.schedule.len(),
+    };
+    if (s.half as usize) + 1 < activations {
+        s.half += 1;
         begin_player_turn(s, dice, log);
     } else {
         end_turn(s, dice, log);
+    }
+}
+
+/// The activations of this turn: the A/B system's two player turns, or every numbered group
+/// of both sides in turn (2.3).
+fn schedule(s: &State) -> Vec<hex_command_family::activation::Activation> {
+    let mode = s.settings().activation;
+    let mut groups: [Vec<u8>; 2] = [Vec::new(), Vec::new()];
+    for i in 0..s.units.len() {
+        let u = &s.units[i];
+        if u.active() && u.arm.is_real() {
+            if let Some(g) = s.group_of(i) {
+                groups[u.side.index()].push(g);
+            }
+        }
+    }
+    for g in groups.iter_mut().filter(|g| g.is_empty()) {
+        // A side with nothing but floating units still gets one activation.
+        g.push(crate::state::UNNUMBERED);
+    }
+    hex_command_family::activation::schedule(mode, s.first, [&groups[0], &groups[1]])
+}
+
+fn group_name(g: Option<u8>) -> String {
+    match g {
+        Some(crate::state::UNNUMBERED) => "units without a group number".into(),
+        Some(g) => format!("group {g}"),
+        None => "units".into(),
     }
 }
 

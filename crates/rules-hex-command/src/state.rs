@@ -149,6 +149,9 @@ impl Settings {
     }
 }
 
+/// The group of units no brigade numbers for the Activation Sequence: they activate last.
+pub const UNNUMBERED: u8 = u8::MAX;
+
 /// Optional Rules, Supply: the points a unit starts with and a wagon refills.
 pub const FULL_SUPPLY: u8 = 12;
 
@@ -539,12 +542,36 @@ impl State {
         &self.setup.settings
     }
 
-    /// The side whose activation it is.
+    /// The side whose activation it is (after every group has moved under the hand-out's
+    /// Activation Sequence, player A's for the turn's fire and melee).
     pub fn phasing(&self) -> Side {
+        let groups = self.settings().activation != Mode::Ab;
         match self.schedule.get(self.half as usize) {
-            Some(a) if self.settings().activation != Mode::Ab => a.side,
-            _ if self.half == 0 => self.first,
+            Some(a) if groups => a.side,
+            _ if groups || self.half == 0 => self.first,
             _ => self.first.other(),
+        }
+    }
+
+    /// Whether the current activation is `side`'s first this turn (the start-of-turn steps of
+    /// Rules by Sequence 1–3 and reinforcements happen then).
+    pub fn first_activation_of(&self, side: Side) -> bool {
+        if self.settings().activation == Mode::Ab {
+            return true;
+        }
+        !self
+            .schedule
+            .iter()
+            .take(self.half as usize)
+            .any(|a| a.side == side)
+    }
+
+    /// Whether unit `i` belongs to the activation now: always under the A/B system; under the
+    /// Activation Sequence its group must be the one active, or it floats.
+    pub fn activates(&self, i: usize) -> bool {
+        match (self.active_group(), self.group_of(i)) {
+            (Some(a), Some(g)) => a == g,
+            _ => true,
         }
     }
 
@@ -556,15 +583,19 @@ impl State {
         self.schedule.get(self.half as usize).and_then(|a| a.group)
     }
 
-    /// A unit's group number for the Activation Sequence: its brigade's, or none (it floats,
-    /// as artillery does, 2.3).
+    /// A unit's group number for the Activation Sequence: its brigade's, [`UNNUMBERED`] for
+    /// units the scenario gives none (they activate last), or none for artillery, which floats
+    /// (2.3).
     pub fn group_of(&self, u: usize) -> Option<u8> {
         let unit = &self.units[u];
-        if unit.arm == Arm::Artillery {
+        if unit.arm == Arm::Artillery || unit.arm == Arm::Decoy {
             return None;
         }
-        unit.brigade
-            .and_then(|b| self.brigades[b as usize].activation)
+        Some(
+            unit.brigade
+                .and_then(|b| self.brigades[b as usize].activation)
+                .unwrap_or(UNNUMBERED),
+        )
     }
 
     pub fn in_melee(&self, u: usize) -> bool {

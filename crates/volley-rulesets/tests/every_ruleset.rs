@@ -763,3 +763,170 @@ proptest! {
         prop_assert!(find(session.game.ruleset()).is_some());
     }
 }
+
+/// The option combinations that cover every pair of values of two of a ruleset's options
+/// (a greedy pairwise covering array, built the same way every run). Options without a list
+/// of choices are played at their default.
+fn pairwise(specs: &[volley_core::OptionSpec]) -> Vec<Options> {
+    let values: Vec<Vec<&str>> = specs
+        .iter()
+        .map(|o| {
+            let mut v: Vec<&str> = vec![o.default];
+            v.extend(o.choices.iter().copied().filter(|&c| c != o.default));
+            v
+        })
+        .collect();
+    let n = specs.len();
+    let mut uncovered: HashSet<(usize, usize, usize, usize)> = HashSet::new();
+    for i in 0..n {
+        for j in i + 1..n {
+            for a in 0..values[i].len() {
+                for b in 0..values[j].len() {
+                    uncovered.insert((i, a, j, b));
+                }
+            }
+        }
+    }
+    let mut rows = vec![vec![0usize; n]]; // every default together first
+    for i in 0..n {
+        for j in i + 1..n {
+            uncovered.remove(&(i, 0, j, 0));
+        }
+    }
+    while !uncovered.is_empty() {
+        // Start from the first uncovered pair, then give every other option the value that
+        // covers most pairs with those already chosen.
+        let &(i0, a0, j0, b0) = uncovered.iter().min().expect("not empty");
+        let mut row: Vec<Option<usize>> = vec![None; n];
+        row[i0] = Some(a0);
+        row[j0] = Some(b0);
+        for k in 0..n {
+            if row[k].is_some() {
+                continue;
+            }
+            let best = (0..values[k].len())
+                .max_by_key(|&v| {
+                    let gain = (0..n)
+                        .filter_map(|m| row[m].map(|w| (m, w)))
+                        .filter(|&(m, w)| {
+                            let key = if m < k { (m, w, k, v) } else { (k, v, m, w) };
+                            uncovered.contains(&key)
+                        })
+                        .count();
+                    (gain, std::cmp::Reverse(v))
+                })
+                .unwrap_or(0);
+            row[k] = Some(best);
+        }
+        let row: Vec<usize> = row.into_iter().map(|v| v.unwrap_or(0)).collect();
+        for i in 0..n {
+            for j in i + 1..n {
+                uncovered.remove(&(i, row[i], j, row[j]));
+            }
+        }
+        rows.push(row);
+    }
+    rows.iter()
+        .map(|row| {
+            specs
+                .iter()
+                .zip(row)
+                .map(|(o, &v)| (o.key.to_string(), values_of(o)[v].to_string()))
+                .collect()
+        })
+        .collect()
+}
+
+fn values_of(o: &volley_core::OptionSpec) -> Vec<&'static str> {
+    let mut v: Vec<&'static str> = vec![o.default];
+    v.extend(o.choices.iter().copied().filter(|&c| c != o.default));
+    v
+}
+
+/// Every bundled scenario of every ruleset, under each combination of a pairwise covering of
+/// its options (every pair of values of two options together at least once): a random game
+/// with the ruleset's invariants checked after every action. A combination a scenario
+/// refuses must say why; each combination must load with some scenario of its ruleset.
+#[test]
+fn every_option_combination_plays_on_every_scenario() {
+    const MAX: usize = 1_500;
+    let all = scenarios();
+    let mut failures = Vec::new();
+    let mut played = 0;
+    for r in rulesets() {
+        let own: Vec<&Scenario> = all.iter().filter(|s| s.ruleset.id() == r.id()).collect();
+        for (k, options) in pairwise(r.options()).into_iter().enumerate() {
+            let mut loaded = 0;
+            for s in &own {
+                let Ok(mut session) =
+                    new_session(&s.name, &s.source, &options, Seed::from_u64(k as u64))
+                else {
+                    continue;
+                };
+                loaded += 1;
+                played += 1;
+                let mut bot = RandomBot::new(k as u64 + 11);
+                let mut actions = 0;
+                let result = catch_unwind(AssertUnwindSafe(|| -> Result<(), String> {
+                    while let Some(side) = session.game.to_decide() {
+                        if actions >= MAX {
+                            break;
+                        }
+                        let a = bot.choose(&*session.game, side);
+                        let text = session.game.notation(a);
+                        session
+                            .apply(a, &[])
+                            .map_err(|e| format!("{text}: refused: {e}"))?;
+                        check_rules(&*session.game).map_err(|e| format!("after {text}: {e}"))?;
+                        actions += 1;
+                    }
+                    Ok(())
+                }))
+                .unwrap_or_else(|p| Err(format!("panicked: {}", panic_text(p))));
+                if let Err(e) = result {
+                    failures.push(format!(
+                        "{} with {options:?}, after {actions} actions: {e}",
+                        s.name
+                    ));
+                }
+            }
+            assert!(
+                loaded > 0,
+                "{}: options {options:?} load with none of its scenarios",
+                r.id()
+            );
+        }
+    }
+    eprintln!("{played} games played");
+    assert!(
+        failures.is_empty(),
+        "{} of {played} games failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn the_pairwise_combinations_cover_every_pair() {
+    for r in rulesets() {
+        let specs = r.options();
+        let rows = pairwise(specs);
+        for (i, a) in specs.iter().enumerate() {
+            for b in &specs[i + 1..] {
+                for va in values_of(a) {
+                    for vb in values_of(b) {
+                        assert!(
+                            rows.iter()
+                                .any(|o| o.get(a.key).map(String::as_str) == Some(va)
+                                    && o.get(b.key).map(String::as_str) == Some(vb)),
+                            "{}: {}={va} never meets {}={vb}",
+                            r.id(),
+                            a.key,
+                            b.key
+                        );
+                    }
+                }
+            }
+        }
+    }
+}

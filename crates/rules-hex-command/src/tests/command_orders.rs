@@ -329,3 +329,81 @@ fn cavalry_withdraw_two_turns_of_their_own_march_when_the_supreme_commander_fall
     g.play("fire r1 0503", &[6, 4]);
     assert_eq!(g.u("b1").hex, h("0513"), "ten hexes to its rear");
 }
+
+/// Two brigades a side, numbered 1 and 2, and a battery each (which floats).
+fn groups_game(mode: &str) -> HexCommandGame {
+    let brigade = |id: &str, side: &str, n: u8| {
+        format!("[[brigades]]\nid = \"{id}\"\nside = \"{side}\"\nactivation = {n}\n")
+    };
+    let units = unit("r1", "red", "infantry", "0310", "N", "brigade = \"ra\"")
+        + &unit("r2", "red", "infantry", "0710", "N", "brigade = \"rb\"")
+        + &unit("r3", "red", "artillery", "0510", "N", "limbered = true")
+        + &unit("b1", "blue", "infantry", "0301", "S", "brigade = \"ba\"")
+        + &unit("b2", "blue", "infantry", "0701", "S", "brigade = \"bb\"")
+        + &brigade("ra", "red", 1)
+        + &brigade("rb", "red", 2)
+        + &brigade("ba", "blue", 1)
+        + &brigade("bb", "blue", 2);
+    setup(&format!("activation = \"{mode}\""), &[], &units)
+}
+
+#[test]
+fn the_activation_sequence_moves_groups_alternately_then_all_fire() {
+    // Hand-out: A's group 1, B's group 1, A's group 2, B's group 2; then both fire, A first.
+    let mut g = groups_game("groups");
+    let mut d = ScriptedDice::new([5, 2]); // red wins the initiative
+    g.start(&mut d);
+    let movers = |g: &HexCommandGame| {
+        let mut m: Vec<String> = g
+            .legal_texts()
+            .into_iter()
+            .filter(|t| t.starts_with("move") || t.starts_with("unlimber"))
+            .map(|t| t.split(' ').nth(1).unwrap().to_string())
+            .collect();
+        m.dedup();
+        m
+    };
+    assert_eq!(
+        (g.state.phasing(), g.state.phase),
+        (Side::Red, Phase::Movement)
+    );
+    assert_eq!(
+        movers(&g),
+        vec!["r1", "r3"],
+        "group 1 and the floating battery"
+    );
+    g.play("end", &[]);
+    assert_eq!(g.state.phasing(), Side::Blue);
+    assert_eq!(movers(&g), vec!["b1"]);
+    g.play("end", &[]);
+    assert_eq!(movers(&g), vec!["r2", "r3"]);
+    g.play("end", &[]);
+    assert_eq!(movers(&g), vec!["b2"]);
+    // Nobody is in range: the fire step and melee pass, both sides rally, the turn ends and
+    // the next begins with its initiative (blue 4 against red 1).
+    let events = g.play("end", &[1, 4]);
+    assert_eq!(g.state.turn, 2);
+    assert_eq!(
+        (g.state.phasing(), g.state.active_group()),
+        (Side::Blue, Some(1))
+    );
+    assert!(events.iter().any(|e| e.kind == "initiative"));
+}
+
+#[test]
+fn group_turns_run_each_activation_as_a_small_player_turn() {
+    // 2.3: after red's group 1 moves, blue fires as the non-phasing player, then group 1.
+    let mut g = groups_game("group-turns");
+    let mut d = ScriptedDice::new([5, 2]);
+    g.start(&mut d);
+    assert_eq!(g.state.active_group(), Some(1));
+    assert!(g.legal_texts().contains(&"move r1 0309".to_string()));
+    assert!(!g.legal_texts().iter().any(|t| t.starts_with("move r2")));
+    g.play("end", &[]);
+    // Nothing in range: the fire step and melee pass; blue's group 1 is next.
+    assert_eq!(
+        (g.state.phasing(), g.state.active_group()),
+        (Side::Blue, Some(1))
+    );
+    assert_eq!(g.state.phase, Phase::Movement);
+}
