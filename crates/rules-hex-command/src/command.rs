@@ -376,6 +376,35 @@ pub fn write_order(s: &mut State, b: usize, order: Order, dice: &mut dyn Dice, l
         .side(br.side)
     });
     if t.passed {
+        if s.settings().pieces {
+            // 2 d: with commanders as pieces the order goes by courier, from the commander.
+            if let Some(hex) = s.commander_hex(c) {
+                let side = s.brigades[b].side;
+                s.couriers.push(Courier {
+                    side,
+                    brigade: b,
+                    order,
+                    hex,
+                });
+                let (br, cmd) = (&s.brigades[b], &s.commanders[c]);
+                log.add(|| {
+                    ev_at(
+                        "courier",
+                        "2 d",
+                        format!(
+                            "a courier rides from {} at {} with {}'s new order",
+                            cmd.name,
+                            label(hex),
+                            br.name
+                        ),
+                    )
+                    .side(side)
+                    .seen(volley_core::Seen::only(side))
+                });
+                deliver_orders(s, side, log);
+                return;
+            }
+        }
         let br = &mut s.brigades[b];
         br.order = Some(order);
         br.standing = Default::default();
@@ -650,6 +679,82 @@ pub fn tribal_tests(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
             )
             .side(u.side)
             .units([&u.id])
+        });
+    }
+}
+
+/// How far a courier rides in a turn: cavalry speed (2 d).
+pub const COURIER_SPEED: u32 = 5;
+
+/// 2 d: couriers of `side` ride towards their brigades at the start of its turn, up to
+/// cavalry speed over any ground; one that reaches a unit of its brigade (or the hex beside
+/// it) hands over the order.
+pub fn ride_couriers(s: &mut State, side: Side, log: &mut Log) {
+    for k in 0..s.couriers.len() {
+        if s.couriers[k].side != side {
+            continue;
+        }
+        for _ in 0..COURIER_SPEED {
+            let Some(target) = brigade_nearest(s, k) else {
+                break;
+            };
+            let here = s.couriers[k].hex;
+            if here.unsigned_distance_to(target) <= 1 {
+                break;
+            }
+            let next = volley_core::geometry::Facing::ALL
+                .into_iter()
+                .map(|f| step(here, f))
+                .filter(|&h| s.map().contains(h))
+                .min_by_key(|h| h.unsigned_distance_to(target));
+            match next {
+                Some(h) => s.couriers[k].hex = h,
+                None => break,
+            }
+        }
+    }
+    deliver_orders(s, side, log);
+}
+
+/// The hex of the brigade's unit nearest courier `k`.
+fn brigade_nearest(s: &State, k: usize) -> Option<Hex> {
+    let c = &s.couriers[k];
+    s.units
+        .iter()
+        .filter(|u| u.brigade == Some(c.brigade as u16) && u.active())
+        .map(|u| u.hex)
+        .min_by_key(|h| h.unsigned_distance_to(c.hex))
+}
+
+/// Couriers of `side` at (or beside) their brigade hand over their orders.
+fn deliver_orders(s: &mut State, side: Side, log: &mut Log) {
+    let mut k = 0;
+    while k < s.couriers.len() {
+        let arrived = s.couriers[k].side == side
+            && brigade_nearest(s, k)
+                .is_some_and(|h| h.unsigned_distance_to(s.couriers[k].hex) <= 1);
+        if !arrived {
+            k += 1;
+            continue;
+        }
+        let c = s.couriers.remove(k);
+        s.touch_everything();
+        let br = &mut s.brigades[c.brigade];
+        br.order = Some(c.order);
+        br.standing = Default::default();
+        let br = &s.brigades[c.brigade];
+        log.add(|| {
+            ev_at(
+                "courier",
+                "2 d",
+                format!(
+                    "the courier reaches {}: its order is now {}",
+                    br.name,
+                    c.order.text()
+                ),
+            )
+            .side(side)
+            .seen(volley_core::Seen::only(side))
         });
     }
 }

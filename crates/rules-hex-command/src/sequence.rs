@@ -119,6 +119,7 @@ fn begin_player_turn(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
     command::replacements(s, dice, log);
     command::integrity_step(s, side, dice, log);
     command::timid_tests(s, side, dice, log);
+    command::ride_couriers(s, side, log);
     s.resume = Resume::Arrivals;
     arrivals(s, dice, log);
 }

@@ -407,3 +407,32 @@ fn group_turns_run_each_activation_as_a_small_player_turn() {
     );
     assert_eq!(g.state.phase, Phase::Movement);
 }
+
+#[test]
+fn with_commander_pieces_a_new_order_goes_by_courier() {
+    // 2 d: R1 stands at 0501, seven hexes from its brigade; the courier rides five a turn.
+    let units = unit("r1", "red", "infantry", "0508", "N", "brigade = \"1st\"")
+        + &unit("b1", "blue", "infantry", "0902", "S", "")
+        + &spares()
+        + "[[brigades]]\nid = \"1st\"\nside = \"red\"\ncommander = \"R1\"\norder = { kind = \"reserve\" }\n";
+    let mut g = setup("orders = \"yes\"\ncommanders = \"pieces\"", &[], &units);
+    g.state.commanders[0].attached = None;
+    g.um("r1").commander = None;
+    g.state.commanders[0].hex = Some(h("0501"));
+    g.at(Side::Red, Phase::Orders);
+    let events = g.play("order 1st attack 0902", &[9]);
+    assert!(of_kind(&events, "courier")[0]
+        .text
+        .contains("rides from Roth at 0501"));
+    assert_eq!(
+        g.state.brigades[0].order,
+        Some(Order::reserve()),
+        "not yet delivered"
+    );
+    let mut log = volley_core::Log::new();
+    crate::command::ride_couriers(&mut g.state, Side::Red, &mut log);
+    assert_eq!(g.state.couriers[0].hex, h("0506"));
+    crate::command::ride_couriers(&mut g.state, Side::Red, &mut log);
+    assert!(g.state.couriers.is_empty());
+    assert_eq!(g.state.brigades[0].order.unwrap().kind, OrderKind::Attack);
+}

@@ -780,3 +780,33 @@ fn winner_still_locked_in_another_melee_cannot_advance() {
     );
     assert!(g.check_invariants().is_ok());
 }
+
+#[test]
+fn melee_points_pick_a_second_opponent_for_the_extra_te_hit() {
+    // r1 (cavalry, 4 by arm) steps into the zones of b1 and b2, both facing it, and fights
+    // both; it is the stronger against its primary b1, so its owner picks b2 for the second
+    // automatic TE hit (Optional Rules, Melee Points).
+    let units = unit("r1", "red", "cavalry", "0509", "N", "")
+        + &unit("b1", "blue", "infantry", "0507", "S", "")
+        + &unit("b2", "blue", "infantry", "0607", "SW", "");
+    let mut g = setup_map(
+        "melee_points = \"yes\"\nmelee_values = \"by-arm\"",
+        &[],
+        "",
+        &(units + &spares()),
+    );
+    g.at(Side::Red, Phase::Movement);
+    g.play("move r1 0508", &[]);
+    assert_eq!(g.state.melees.len(), 2);
+    // r1–b1: r1 blue, b1 blue → b1 (weaker) a TE hit, and the points' TE; r1–b2: both blue.
+    g.play("end", &[1, 1, 1, 1]);
+    assert_eq!(g.state.phase, Phase::Decision);
+    assert_eq!(g.to_decide(), Some(Side::Red));
+    assert_eq!(g.legal_texts(), vec!["points r1 0607"]);
+    let te_before = g.u("b2").te;
+    let events = g.play("points r1 0607", &[]);
+    assert_eq!(g.u("b2").te, te_before + 1);
+    assert!(events
+        .iter()
+        .any(|e| e.rule == "hex-command Optional Rules: Melee Points"));
+}
