@@ -33,6 +33,7 @@ struct Cli {
 enum Command {
     Scenarios(commands::scenarios::Args),
     Validate(commands::validate::Args),
+    Options(commands::options::Args),
     New(commands::new::Args),
     Show(commands::show::Args),
     Legal(commands::legal::Args),
@@ -50,6 +51,7 @@ fn main() {
     let result = match cli.command {
         Command::Scenarios(a) => commands::scenarios::run(a),
         Command::Validate(a) => commands::validate::run(a),
+        Command::Options(a) => commands::options::run(a),
         Command::New(a) => commands::new::run(a),
         Command::Show(a) => commands::show::run(a),
         Command::Legal(a) => commands::legal::run(a),

@@ -121,6 +121,33 @@ fn scenarios_lists_name_ruleset_title_as_text_and_json() {
 }
 
 #[test]
+fn options_lists_a_rule_systems_options_by_id_or_scenario() {
+    let json: serde_json::Value =
+        serde_json::from_str(&ok(&["options", "hex-command", "--json"])).expect("JSON");
+    let keys: Vec<&str> = json
+        .as_array()
+        .expect("an array")
+        .iter()
+        .map(|o| o["key"].as_str().expect("a key"))
+        .collect();
+    let expected: Vec<&str> = volley_rulesets::find("hex-command")
+        .expect("registered")
+        .options()
+        .iter()
+        .map(|o| o.key)
+        .collect();
+    assert_eq!(keys, expected);
+    let text = ok(&["options", "hc-crossroads"]);
+    assert!(
+        text.contains("activation  (ab | groups | group-turns; default ab)"),
+        "{text}"
+    );
+    assert!(text.contains("Turn sequence: "), "{text}");
+    let err = fails(&["options", "no-such-thing"]);
+    assert!(err.contains("neither a rule system"), "{err}");
+}
+
+#[test]
 fn every_command_works_on_every_bundled_scenario() {
     let dir = tempfile::tempdir().expect("a temporary directory");
     for s in scenarios() {

@@ -5,6 +5,7 @@ pub mod legal;
 pub mod log;
 pub mod new;
 pub mod odds;
+pub mod options;
 pub mod play;
 pub mod scenarios;
 pub mod serve;
