@@ -115,6 +115,7 @@ impl GridGame {
             sides,
             units,
             markers: Vec::new(),
+            features: Vec::new(),
             objectives: self
                 .setup
                 .objectives

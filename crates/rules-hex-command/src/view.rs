@@ -3,7 +3,9 @@
 
 use crate::state::*;
 use crate::units::Arm;
-use volley_core::view::{CommanderView, MarkerView, ObjectiveView, SideView, UnitView, Word};
+use volley_core::view::{
+    CommanderView, FeatureView, MarkerView, ObjectiveView, SideView, UnitView, Word,
+};
 use volley_core::{Place, Side, View};
 
 fn phase_name(s: &State) -> String {
@@ -197,6 +199,7 @@ pub fn view(s: &State, viewer: Option<Side>) -> View {
         sides,
         units,
         markers,
+        features: features(s, viewer),
         objectives: s
             .objectives
             .iter()
@@ -209,4 +212,50 @@ pub fn view(s: &State, viewer: Option<Side>) -> View {
             .collect(),
         outcome: s.outcome.clone(),
     }
+}
+
+/// Works on the map, abandoned and captured guns, and (to their own side) couriers riding.
+fn features(s: &State, viewer: Option<Side>) -> Vec<FeatureView> {
+    let mut out: Vec<FeatureView> = s
+        .works
+        .0
+        .iter()
+        .map(|w| FeatureView {
+            kind: w.kind.name().into(),
+            place: Place::Hex(w.hex),
+            text: w.text(),
+            side: (w.kind != hex_command_family::ground::WorkKind::Fort).then_some(w.side),
+        })
+        .collect();
+    for u in s.units.iter().filter(|u| u.active()) {
+        if let Some(g) = u.guns {
+            out.push(FeatureView {
+                kind: "guns".into(),
+                place: Place::Hex(g.at),
+                text: if g.taken {
+                    format!("{}'s guns, in enemy hands ({} shots left)", u.id, g.shots)
+                } else {
+                    format!("{}'s guns, abandoned", u.id)
+                },
+                side: Some(u.side),
+            });
+        }
+    }
+    for c in s
+        .couriers
+        .iter()
+        .filter(|c| viewer.is_none_or(|v| v == c.side))
+    {
+        out.push(FeatureView {
+            kind: "courier".into(),
+            place: Place::Hex(c.hex),
+            text: format!(
+                "a courier carrying {} to {}",
+                c.order.text(),
+                s.brigades[c.brigade].name
+            ),
+            side: Some(c.side),
+        });
+    }
+    out
 }

@@ -535,6 +535,7 @@ impl Game for StandAndDieGame {
                 .map(|(k, u)| self.unit_view(k, u))
                 .collect(),
             markers: Vec::new(),
+            features: Vec::new(),
             objectives: self
                 .setting
                 .objectives

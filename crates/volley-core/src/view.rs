@@ -42,6 +42,10 @@ pub struct View {
     /// Enemy units not seen, shown only as unidentified markers (some of them decoys).
     pub markers: Vec<MarkerView>,
     pub objectives: Vec<ObjectiveView>,
+    /// What stands on the map besides units and changes in play: works being built or
+    /// battered, abandoned guns, couriers riding (only to their own side)…
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub features: Vec<FeatureView>,
     pub outcome: Option<Outcome>,
 }
 
@@ -151,6 +155,18 @@ pub struct MarkerView {
     pub id: String,
     pub side: Side,
     pub place: Place,
+}
+
+/// Something on the map that is not a unit: its kind in one word ("redoubt", "guns",
+/// "courier"), where it is, and what it is in words for the log and the map's legend.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FeatureView {
+    pub kind: Word,
+    pub place: Place,
+    pub text: String,
+    /// The side it belongs to, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub side: Option<Side>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

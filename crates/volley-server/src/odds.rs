@@ -201,6 +201,7 @@ mod tests {
                 sides: Vec::new(),
                 units: Vec::new(),
                 markers: Vec::new(),
+                features: Vec::new(),
                 objectives: Vec::new(),
                 outcome: None,
             }

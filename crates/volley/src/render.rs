@@ -56,6 +56,12 @@ pub fn position(view: &View) -> String {
             .collect();
         let _ = writeln!(out, "\nUnidentified markers: {}", hexes.join(", "));
     }
+    if !view.features.is_empty() {
+        let _ = writeln!(out, "\nOn the map:");
+        for f in &view.features {
+            let _ = writeln!(out, "  {} at {}: {}", f.kind, f.place, f.text);
+        }
+    }
     if !view.objectives.is_empty() {
         let rows: Vec<Vec<String>> = view
             .objectives

@@ -184,6 +184,12 @@ fn engineers_build_a_redoubt_in_six_turns() {
         vec!["build r1 redoubt 0508", "build r1 quick-works 0508"]
     );
     g.play("build r1 redoubt 0508", &[]);
+    // The work shows on the map for both sides.
+    let f = &g.view(Some(Side::Blue)).features[0];
+    assert_eq!(
+        (f.kind.as_ref(), f.text.as_str()),
+        ("redoubt", "redoubt at 0508, 0 of 6 turns built")
+    );
     for turn in 1..=6 {
         g.um("r1").fired_turn = false;
         crate::sequence::works_progress(&mut g.state, &mut volley_core::Log::silent());
