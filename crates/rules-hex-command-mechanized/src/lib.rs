@@ -1,0 +1,11 @@
+//! Hex Command: Mechanized (WWII), Cabak, as a Volley ruleset — in progress. What is built so
+//! far: the reference charts the rulebook leaves out, authored as data ([`charts`]), the
+//! vehicle roster, and vehicle damage ([`damage`]). The machinery it shares with Gunpowder
+//! (command valuation, orders, activation, reinforcements, works, line of sight) is in
+//! `hex-command-family`. The ruleset is not registered until it plays.
+
+pub mod charts;
+pub mod damage;
+
+#[cfg(test)]
+mod tests;
