@@ -6,6 +6,7 @@
 
 pub mod charts;
 pub mod damage;
+pub mod fire_tables;
 
 #[cfg(test)]
 mod tests;
