@@ -7,6 +7,8 @@
 pub mod charts;
 pub mod damage;
 pub mod fire_tables;
+pub mod items;
+pub mod scenario;
 
 #[cfg(test)]
 mod tests;

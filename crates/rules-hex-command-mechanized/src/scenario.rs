@@ -1,0 +1,277 @@
+//! Reading a Mechanized scenario's own parts: `[[units]]` of three kinds (squad, vehicle,
+//! gun), the `[charts]` and `[vehicles]` a scenario lays over Volley's, and the stacking
+//! limit. Every problem is reported where it stands in the file.
+
+use crate::charts::{Charts, Roster, Weight};
+use crate::damage::Damage;
+use crate::items::{Item, Kind, Squad};
+use serde::Deserialize;
+use toml::Spanned;
+use volley_core::map::Map;
+use volley_core::scenario::Ids;
+use volley_core::{ScenarioError, ScenarioSource};
+
+#[derive(Deserialize)]
+struct File {
+    #[serde(default)]
+    units: Vec<UnitSpec>,
+    #[serde(default)]
+    charts: Option<Spanned<toml::Value>>,
+    #[serde(default)]
+    vehicles: Option<Spanned<toml::Value>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct UnitSpec {
+    id: Spanned<String>,
+    side: Spanned<String>,
+    #[serde(default)]
+    name: String,
+    kind: Spanned<String>,
+    hex: Spanned<String>,
+    facing: Spanned<String>,
+    /// Squads and guns: their weight.
+    #[serde(default)]
+    weight: Option<Spanned<String>>,
+    /// Vehicles: a roster type.
+    #[serde(default, rename = "type")]
+    vehicle_type: Option<Spanned<String>>,
+    #[serde(default)]
+    figures: Option<Spanned<u8>>,
+    #[serde(default)]
+    at: bool,
+    #[serde(default)]
+    smg: bool,
+    #[serde(default)]
+    engineer: bool,
+    #[serde(default)]
+    anti_mine: bool,
+    #[serde(default)]
+    cavalry: bool,
+    #[serde(default)]
+    commando: bool,
+    #[serde(default)]
+    paratroop: bool,
+    #[serde(default)]
+    indirect: bool,
+    #[serde(default)]
+    mortar: bool,
+}
+
+/// The charts and roster in force: Volley's, with the scenario's tables laid over them.
+pub fn tables(src: &ScenarioSource) -> Result<(Charts, Roster), ScenarioError> {
+    let f: File = src.parse()?;
+    let charts = match &f.charts {
+        Some(c) => Charts::read(Some(c.get_ref()))
+            .map_err(|e| src.error_at(c.span(), format!("[charts]: {e}")))?,
+        None => Charts::bundled(),
+    };
+    let roster = match &f.vehicles {
+        Some(v) => Roster::read(Some(v.get_ref()))
+            .map_err(|e| src.error_at(v.span(), format!("[vehicles]: {e}")))?,
+        None => Roster::bundled(),
+    };
+    Ok((charts, roster))
+}
+
+/// The scenario's units, each checked: its kind and what that kind needs, its place, and the
+/// two-items-a-hex limit (M56).
+pub fn units(
+    src: &ScenarioSource,
+    map: &Map,
+    ids: &mut Ids,
+    roster: &Roster,
+) -> Result<Vec<Item>, ScenarioError> {
+    let f: File = src.parse()?;
+    let mut out: Vec<Item> = Vec::new();
+    for u in &f.units {
+        ids.claim(src, &u.id)?;
+        let hex = src.hex(&u.hex, map)?;
+        let weight = |w: &Option<Spanned<String>>, what: &str| -> Result<Weight, ScenarioError> {
+            let w = w.as_ref().ok_or_else(|| {
+                src.error_at(
+                    u.kind.span(),
+                    format!("a {what} needs a weight (L, M or H)"),
+                )
+            })?;
+            Weight::parse(w.get_ref())
+                .filter(|w| *w != Weight::Soft)
+                .ok_or_else(|| {
+                    src.error_at(
+                        w.span(),
+                        format!(
+                            "unknown weight \"{}\" (expected VL, L, M, H or VH)",
+                            w.get_ref()
+                        ),
+                    )
+                })
+        };
+        let kind = match u.kind.get_ref().as_str() {
+            "squad" => {
+                let figures = u.figures.as_ref().map_or(4, |f| *f.get_ref());
+                if let Some(f) = u
+                    .figures
+                    .as_ref()
+                    .filter(|f| !(1..=4).contains(f.get_ref()))
+                {
+                    return Err(src.error_at(f.span(), "a squad has 1 to 4 figures (M3)"));
+                }
+                Kind::Squad(Squad {
+                    weight: Some(weight(&u.weight, "squad")?),
+                    figures,
+                    markers: 0,
+                    at: u.at,
+                    smg: u.smg,
+                    engineer: u.engineer,
+                    anti_mine: u.anti_mine,
+                    cavalry: u.cavalry,
+                    commando: u.commando,
+                    paratroop: u.paratroop,
+                })
+            }
+            "vehicle" => {
+                let t = u.vehicle_type.as_ref().ok_or_else(|| {
+                    src.error_at(u.kind.span(), "a vehicle needs a type from the roster")
+                })?;
+                let spec = roster.vehicles.get(t.get_ref()).ok_or_else(|| {
+                    let near: Vec<&str> = roster
+                        .vehicles
+                        .keys()
+                        .filter(|k| k.chars().next() == t.get_ref().chars().next())
+                        .map(String::as_str)
+                        .collect();
+                    src.error_at(
+                        t.span(),
+                        format!(
+                            "unknown vehicle type \"{}\"{} (see the roster, or add it under [vehicles])",
+                            t.get_ref(),
+                            if near.is_empty() {
+                                String::new()
+                            } else {
+                                format!("; did you mean one of: {}", near.join(", "))
+                            }
+                        ),
+                    )
+                })?;
+                Kind::Vehicle {
+                    type_id: t.get_ref().as_str().into(),
+                    spec: Box::new(spec.clone()),
+                    damage: Damage::default(),
+                }
+            }
+            "gun" => Kind::Gun {
+                weight: weight(&u.weight, "gun")?,
+                indirect: u.indirect,
+                mortar: u.mortar,
+            },
+            other => {
+                return Err(src.error_at(
+                    u.kind.span(),
+                    format!("unknown kind \"{other}\" (expected squad, vehicle or gun)"),
+                ))
+            }
+        };
+        if out.iter().filter(|o| o.hex == hex).count() >= 2 {
+            return Err(src.error_at(
+                u.hex.span(),
+                format!(
+                    "hex {} already holds two items: at most two share a hex (M56)",
+                    u.hex.get_ref()
+                ),
+            ));
+        }
+        out.push(Item {
+            id: u.id.get_ref().as_str().into(),
+            name: if u.name.is_empty() {
+                u.id.get_ref().as_str().into()
+            } else {
+                u.name.as_str().into()
+            },
+            side: src.side(&u.side)?,
+            kind,
+            hex,
+            facing: src.facing(&u.facing)?,
+        });
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn source(units: &str) -> ScenarioSource {
+        let rows = (0..6)
+            .map(|_| format!("\"{}\"", ["."; 6].join(" ")))
+            .collect::<Vec<_>>()
+            .join(", ");
+        ScenarioSource::new(
+            "t.toml",
+            format!("ruleset = \"hex-command-mechanized\"\nname = \"t\"\ntitle = \"t\"\n[map]\nrows = [{rows}]\n{units}"),
+        )
+    }
+
+    fn map(src: &ScenarioSource) -> Map {
+        #[derive(Deserialize)]
+        struct M {
+            map: volley_core::scenario::MapSpec,
+        }
+        let m: M = src.parse().unwrap();
+        m.map.build(src).unwrap()
+    }
+
+    fn read(units: &str) -> Result<Vec<Item>, ScenarioError> {
+        let src = source(units);
+        let (_, roster) = tables(&src)?;
+        units_of(&src, &roster)
+    }
+
+    fn units_of(src: &ScenarioSource, roster: &Roster) -> Result<Vec<Item>, ScenarioError> {
+        units(src, &map(src), &mut Ids::default(), roster)
+    }
+
+    const TANK: &str = "[[units]]\nid = \"r1\"\nside = \"red\"\nkind = \"vehicle\"\ntype = \"pz4f2\"\nhex = \"0303\"\nfacing = \"N\"\n";
+    const SQUAD: &str = "[[units]]\nid = \"r2\"\nside = \"red\"\nkind = \"squad\"\nweight = \"M\"\nat = true\nhex = \"0303\"\nfacing = \"N\"\n";
+
+    #[test]
+    fn squads_vehicles_and_guns_are_read() {
+        let items = read(&format!("{TANK}{SQUAD}")).unwrap();
+        assert_eq!(items.len(), 2, "two items share 0303");
+        match &items[0].kind {
+            Kind::Vehicle { spec, .. } => assert_eq!(spec.name, "Panzer IV F2"),
+            k => panic!("{k:?}"),
+        }
+        match &items[1].kind {
+            Kind::Squad(s) => assert_eq!((s.weight, s.figures, s.at), (Some(Weight::M), 4, true)),
+            k => panic!("{k:?}"),
+        }
+    }
+
+    #[test]
+    fn a_third_item_in_a_hex_is_refused_where_it_stands() {
+        let third = SQUAD.replace("r2", "r3");
+        let e = read(&format!("{TANK}{SQUAD}{third}"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("already holds two items"), "{e}");
+        assert!(e.starts_with("t.toml:"), "{e}");
+    }
+
+    #[test]
+    fn an_unknown_vehicle_type_is_refused_with_suggestions() {
+        let e = read(&TANK.replace("pz4f2", "pz5")).unwrap_err().to_string();
+        assert!(e.contains("unknown vehicle type \"pz5\""), "{e}");
+        assert!(e.contains("pz4f2"), "{e}");
+        let line_col = e.split(':').nth(1).unwrap();
+        assert!(line_col.parse::<u32>().unwrap() > 5, "{e}");
+    }
+
+    #[test]
+    fn a_chart_override_of_the_wrong_shape_is_refused() {
+        let src = source("[charts.chassis.M]\narmour = 3\n");
+        let e = tables(&src).unwrap_err().to_string();
+        assert!(e.contains("[charts]"), "{e}");
+        assert!(e.contains("armour"), "{e}");
+    }
+}
