@@ -8,6 +8,7 @@ pub mod charts;
 pub mod damage;
 pub mod fire_tables;
 pub mod items;
+pub mod losses;
 pub mod scenario;
 
 #[cfg(test)]
