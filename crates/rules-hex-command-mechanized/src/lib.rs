@@ -9,6 +9,7 @@ pub mod damage;
 pub mod fire_tables;
 pub mod items;
 pub mod losses;
+pub mod moves;
 pub mod scenario;
 
 #[cfg(test)]
