@@ -143,6 +143,17 @@ impl Consequence {
         Consequence::ALL[(d10.clamp(1, 10) - 1) as usize]
     }
 
+    /// Mechanized 4.5.1 (results a–j): the same table, except that its ninth result repeats
+    /// the third (no move towards the enemy) where Gunpowder's is the opponent's choice, and
+    /// the hit markers of b, g and h fall on random units rather than every one (the caller
+    /// picks them).
+    pub fn from_d10_mechanized(d10: u32) -> Consequence {
+        match Consequence::from_d10(d10) {
+            Consequence::OpponentsChoice => Consequence::Timid,
+            c => c,
+        }
+    }
+
     /// The table's number.
     pub fn number(self) -> u8 {
         self as u8 + 1
@@ -248,6 +259,8 @@ mod tests {
         assert_eq!(Consequence::from_d10(1), Consequence::Halt);
         assert_eq!(Consequence::from_d10(9), Consequence::OpponentsChoice);
         assert_eq!(Consequence::from_d10(10).number(), 10);
+        assert_eq!(Consequence::from_d10_mechanized(9), Consequence::Timid);
+        assert_eq!(Consequence::from_d10_mechanized(4), Consequence::Hold);
         assert_eq!(Consequence::choices().count(), 9);
         assert_eq!(Consequence::FallBackDisorder.damage(), (1, 0));
         assert_eq!(Consequence::CarryHit.damage(), (0, 1));
