@@ -4,6 +4,7 @@
 //! (command valuation, orders, activation, reinforcements, works, line of sight) is in
 //! `hex-command-family`. The ruleset is not registered until it plays.
 
+pub mod board;
 pub mod charts;
 pub mod damage;
 pub mod fire_tables;
