@@ -12,6 +12,7 @@ pub mod items;
 pub mod losses;
 pub mod moves;
 pub mod scenario;
+pub mod state;
 
 #[cfg(test)]
 mod tests;

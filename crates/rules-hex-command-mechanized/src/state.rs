@@ -1,0 +1,179 @@
+//! The Mechanized position: the scenario's fixed parts (map, charts, roster), the items with
+//! what each has done this turn, the board, commanders, objectives and the turn.
+
+use crate::board::Board;
+use crate::charts::{Charts, Roster};
+use crate::items::Item;
+use std::sync::Arc;
+use volley_core::map::Map;
+use volley_core::scenario::{Battle, Objective, OwnKeys};
+use volley_core::{Name, Options, ScenarioError, ScenarioSource, Side};
+
+/// The keys a Mechanized scenario adds to the shared ones.
+pub const OWN_KEYS: OwnKeys = OwnKeys {
+    top: &["units", "charts", "vehicles"],
+    side: &[],
+    commander: &["traits", "grade", "nation", "hex"],
+};
+
+/// M16 and the sides' default break point (T21: 40%).
+pub const DEFAULT_BREAK_POINT: u32 = 40;
+
+/// The scenario's fixed parts, shared by every copy of the game.
+#[derive(Debug)]
+pub struct Setup {
+    pub name: Name,
+    pub title: Name,
+    pub map: Map,
+    pub turn_limit: u32,
+    pub charts: Charts,
+    pub roster: Roster,
+    pub options: Options,
+}
+
+/// What an item has done this turn, beside what it is.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Turn {
+    pub mp: u8,
+    pub facing_changes: u8,
+    pub fired: u8,
+    pub routed: bool,
+    pub gone: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct Commander {
+    pub id: Name,
+    pub name: Name,
+    pub side: Side,
+    pub value: i32,
+    pub supreme: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct SideInfo {
+    pub name: Name,
+    pub break_point: u32,
+}
+
+#[derive(Clone, Debug)]
+pub struct State {
+    pub setup: Arc<Setup>,
+    pub items: Vec<Item>,
+    pub turn_state: Vec<Turn>,
+    pub board: Board,
+    pub commanders: Vec<Commander>,
+    pub objectives: Vec<Objective>,
+    pub sides: [SideInfo; 2],
+    pub turn: u32,
+}
+
+impl State {
+    /// The board of the position, built from the items (for checks against the kept one).
+    pub fn fresh_board(&self) -> Board {
+        let mut b = Board::new(&self.setup.map);
+        for (i, it) in self.items.iter().enumerate() {
+            if !self.turn_state[i].gone {
+                b.place(&self.setup.map, it.hex, i);
+            }
+        }
+        b
+    }
+}
+
+/// Reads a scenario into its first position.
+pub fn load(
+    src: &ScenarioSource,
+    options: &Options,
+    specs: &[volley_core::OptionSpec],
+) -> Result<State, ScenarioError> {
+    let battle = Battle::read(src, "hex-command-mechanized", specs, options, OWN_KEYS)?;
+    let (charts, roster) = crate::scenario::tables(src)?;
+    let mut ids = battle.ids();
+    let items = crate::scenario::units(src, &battle.map, &mut ids, &roster)?;
+    for side in Side::BOTH {
+        if !items.iter().any(|i| i.side == side) {
+            return Err(src.error(format!("{side} has no units")));
+        }
+    }
+    let commanders = Side::BOTH
+        .iter()
+        .flat_map(|&side| {
+            battle.side(side).commanders.iter().map(move |c| Commander {
+                id: c.id.get_ref().as_str().into(),
+                name: c.name.as_str().into(),
+                side,
+                value: c.value.as_ref().map_or(1, |v| *v.get_ref()),
+                supreme: c.supreme,
+            })
+        })
+        .collect();
+    let sides = Side::BOTH.map(|side| {
+        let s = battle.side(side);
+        SideInfo {
+            name: s.name.clone(),
+            break_point: s.break_point.unwrap_or(DEFAULT_BREAK_POINT),
+        }
+    });
+    let setup = Arc::new(Setup {
+        name: battle.name.clone(),
+        title: battle.title.clone(),
+        map: battle.map.clone(),
+        turn_limit: battle.turn_limit,
+        charts,
+        roster,
+        options: battle.options.clone(),
+    });
+    let mut state = State {
+        turn_state: vec![Turn::default(); items.len()],
+        board: Board::new(&setup.map),
+        items,
+        setup,
+        commanders,
+        objectives: battle.objectives.clone(),
+        sides,
+        turn: 1,
+    };
+    state.board = state.fresh_board();
+    Ok(state)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_scenario_loads_into_a_position_with_its_board() {
+        let rows = (0..6)
+            .map(|_| format!("\"{}\"", ["."; 6].join(" ")))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let text = format!(
+            "ruleset = \"hex-command-mechanized\"\nname = \"t\"\ntitle = \"t\"\nturn_limit = 8\n[map]\nrows = [{rows}]\n[sides.red]\nname = \"Red\"\ncommanders = [{{ id = \"R1\", name = \"Roth\", value = 1, supreme = true }}]\n[sides.blue]\nname = \"Blue\"\nbreak_point = 30\n[[units]]\nid = \"r1\"\nside = \"red\"\nkind = \"vehicle\"\ntype = \"t34-76\"\nhex = \"0303\"\nfacing = \"N\"\n[[units]]\nid = \"r2\"\nside = \"red\"\nkind = \"squad\"\nweight = \"M\"\nhex = \"0303\"\nfacing = \"N\"\n[[units]]\nid = \"b1\"\nside = \"blue\"\nkind = \"gun\"\nweight = \"M\"\nhex = \"0301\"\nfacing = \"S\"\n"
+        );
+        let src = ScenarioSource::new("t.toml", text);
+        let s = load(&src, &Options::new(), &[]).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(s.items.len(), 3);
+        assert_eq!(
+            s.board
+                .items_at(
+                    &s.setup.map,
+                    volley_core::geometry::parse_label("0303").unwrap()
+                )
+                .count(),
+            2
+        );
+        assert_eq!((s.sides[0].break_point, s.sides[1].break_point), (40, 30));
+        assert_eq!(s.commanders.len(), 1);
+        assert_eq!(s.board, s.fresh_board());
+        // A scenario for another ruleset is refused.
+        let other = ScenarioSource::new(
+            "o.toml",
+            src.text.replace("hex-command-mechanized", "hex-command"),
+        );
+        assert!(load(&other, &Options::new(), &[])
+            .unwrap_err()
+            .to_string()
+            .contains("not \"hex-command-mechanized\""));
+    }
+}
