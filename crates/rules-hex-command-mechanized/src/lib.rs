@@ -10,6 +10,7 @@ pub mod damage;
 pub mod fire_tables;
 pub mod items;
 pub mod losses;
+pub mod melee_tables;
 pub mod moves;
 pub mod scenario;
 pub mod state;
