@@ -8,6 +8,7 @@ pub mod board;
 pub mod charts;
 pub mod damage;
 pub mod fire_tables;
+pub mod indirect;
 pub mod items;
 pub mod losses;
 pub mod melee_tables;
