@@ -6,6 +6,7 @@
 
 pub mod board;
 pub mod charts;
+pub mod command_tables;
 pub mod damage;
 pub mod fire_tables;
 pub mod indirect;
