@@ -11,6 +11,7 @@ pub mod damage;
 pub mod fire_tables;
 pub mod indirect;
 pub mod items;
+pub mod logistics;
 pub mod losses;
 pub mod melee_tables;
 pub mod moves;
