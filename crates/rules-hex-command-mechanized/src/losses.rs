@@ -145,6 +145,38 @@ pub fn swarm(item: &mut Item, dice: &mut dyn Dice) -> Option<(Result, String)> {
     Some(roll_blocks(item, blocks, mode, dice))
 }
 
+/// M116, D11: ramming. Each vehicle rolls damage blocks as if hit by a gun of the other's
+/// chassis weight (soft chassis count as very light for this); a wheeled rammer harms only
+/// wheeled vehicles. Returns the outcome for the rammer and for the rammed, in words.
+pub fn ram(
+    rammer: &mut Item,
+    rammed: &mut Item,
+    charts: &Charts,
+    dice: &mut dyn Dice,
+) -> ((Result, String), (Result, String)) {
+    use crate::charts::Drive;
+    let chassis = |i: &Item| match &i.kind {
+        Kind::Vehicle { spec, .. } => Some((spec.chassis.max(Weight::VL), spec.drive)),
+        _ => None,
+    };
+    let (Some((wa, da)), Some((wb, db))) = (chassis(rammer), chassis(rammed)) else {
+        return (
+            (Result::Holds, String::new()),
+            (Result::Holds, String::new()),
+        );
+    };
+    let on_rammed = if da == Drive::Wheeled && db != Drive::Wheeled {
+        (
+            Result::Holds,
+            format!("{}'s wheels cannot harm {}", rammer.id, rammed.id),
+        )
+    } else {
+        hit_vehicle(rammed, wa, charts, dice)
+    };
+    let on_rammer = hit_vehicle(rammer, wb, charts, dice);
+    (on_rammer, on_rammed)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -233,6 +265,22 @@ mod tests {
         hit_vehicle(&mut s, Weight::VH, &c, &mut ScriptedDice::new([2, 6]));
         let (r, text) = hit_vehicle(&mut s, Weight::VH, &c, &mut ScriptedDice::new([4, 1]));
         assert_eq!(r, Result::Destroyed, "{text}");
+    }
+
+    #[test]
+    fn ramming_hurts_both_by_the_other_chassis_and_wheels_spare_tracks() {
+        let c = Charts::bundled();
+        // A KV-1 (H) rams a Panzer III (M): the Panzer takes one block as rolled (+1), the
+        // KV one incremental (-1).
+        let (mut kv, mut pz) = (vehicle("kv1"), vehicle("pz3j"));
+        let (on_kv, on_pz) = ram(&mut kv, &mut pz, &c, &mut ScriptedDice::new([4, 2]));
+        assert!(on_pz.1.contains("as rolled): DD"), "{}", on_pz.1);
+        assert!(on_kv.1.contains("incremental): CC; now C1"), "{}", on_kv.1);
+        // An armoured car's wheels cannot harm a tank; the tank still hurts the car.
+        let (mut car, mut tank) = (vehicle("sdkfz222"), vehicle("m4sherman"));
+        let (on_car, on_tank) = ram(&mut car, &mut tank, &c, &mut ScriptedDice::new([1, 3]));
+        assert!(on_tank.1.contains("cannot harm"), "{}", on_tank.1);
+        assert!(on_car.1.contains("2 damage blocks"), "{}", on_car.1);
     }
 
     #[test]
