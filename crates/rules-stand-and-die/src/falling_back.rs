@@ -7,7 +7,7 @@ use crate::water;
 use std::fmt;
 use volley_core::geometry::{label, step};
 use volley_core::map::Terrain;
-use volley_core::{Event, Log, Side};
+use volley_core::{Event, Hex, Log, Side};
 
 pub const RULE: &str = "stand-and-die falling back";
 
@@ -34,51 +34,56 @@ impl StandAndDieGame {
     /// whose way back is off the map, river, or occupied by anyone holds where it is.
     pub fn fall_back(&mut self, side: Side, log: &mut Log) {
         for hex in std::mem::take(&mut self.fired_on) {
-            if self.holder(hex) != Some(side) || self.is_standing(hex) {
-                continue;
-            }
-            let facing = self.hex_facing(hex).expect("the hex is held");
-            let behind = step(hex, facing.opposite());
-            let blocked = if !self.map().contains(behind) {
-                Some(Blocked::OffMap)
-            } else if !water::enterable(self.map(), behind, self.table().fords_open) {
-                Some(Blocked::River(self.map().terrain(behind)))
-            } else {
-                self.holder(behind).map(Blocked::Held)
-            };
-            let now_in = match blocked {
-                Some(_) => hex,
-                None => loop {
-                    let Some((i, _)) = self.troops_in(hex).next() else {
-                        break behind;
-                    };
-                    self.relocate(i, behind);
-                },
-            };
-            log.add(|| {
-                let event = match blocked {
-                    Some(why) => Event::new(
-                        "hold",
-                        RULE,
-                        format!(
-                            "{} cannot fall back to {} ({why}) and holds",
-                            label(hex),
-                            label(behind)
-                        ),
-                    ),
-                    None => Event::new(
-                        "retreat",
-                        RULE,
-                        format!(
-                            "{} was fired on and falls back to {}, still facing {facing}",
-                            label(hex),
-                            label(behind)
-                        ),
-                    ),
-                };
-                let ids = self.troops_in(now_in).map(|(_, u)| u.id.as_str());
-                event.side(side).units(ids)
-            });
+            self.give_ground(hex, side, log);
         }
+    }
+
+    /// One hex fired on falls back, if `side` still holds it and it is not Standing.
+    pub fn give_ground(&mut self, hex: Hex, side: Side, log: &mut Log) {
+        if self.holder(hex) != Some(side) || self.is_standing(hex) {
+            return;
+        }
+        let facing = self.hex_facing(hex).expect("the hex is held");
+        let behind = step(hex, facing.opposite());
+        let blocked = if !self.map().contains(behind) {
+            Some(Blocked::OffMap)
+        } else if !water::enterable(self.map(), behind, self.table().fords_open) {
+            Some(Blocked::River(self.map().terrain(behind)))
+        } else {
+            self.holder(behind).map(Blocked::Held)
+        };
+        let now_in = match blocked {
+            Some(_) => hex,
+            None => loop {
+                let Some((i, _)) = self.troops_in(hex).next() else {
+                    break behind;
+                };
+                self.relocate(i, behind);
+            },
+        };
+        log.add(|| {
+            let event = match blocked {
+                Some(why) => Event::new(
+                    "hold",
+                    RULE,
+                    format!(
+                        "{} cannot fall back to {} ({why}) and holds",
+                        label(hex),
+                        label(behind)
+                    ),
+                ),
+                None => Event::new(
+                    "retreat",
+                    RULE,
+                    format!(
+                        "{} was fired on and falls back to {}, still facing {facing}",
+                        label(hex),
+                        label(behind)
+                    ),
+                ),
+            };
+            let ids = self.troops_in(now_in).map(|(_, u)| u.id.as_str());
+            event.side(side).units(ids)
+        });
     }
 }

@@ -478,6 +478,21 @@ impl Game for StandAndDieGame {
         self.perform(order, dice, &mut Log::silent());
     }
 
+    /// Fire's casualties are taken at once; the fall back it causes waits for the end of the
+    /// musketry, and is made here at once for the hex fired on (`Game::preview`).
+    fn preview(&mut self, action: Action, dice: &mut dyn Dice) -> Result<Vec<Event>, Illegal> {
+        let order = self.order_of(action)?;
+        self.check(order)?;
+        let mut log = Log::new();
+        self.perform(order, dice, &mut log);
+        if let (Order::Fire { at, .. }, Phase::Musketry(side)) = (order, self.phase) {
+            if self.fired_on.contains(&at) {
+                self.give_ground(at, side.other(), &mut log);
+            }
+        }
+        Ok(log.into_events())
+    }
+
     fn notation(&self, action: Action) -> String {
         match self.order_of(action) {
             Ok(order) => self.write_order(order),
