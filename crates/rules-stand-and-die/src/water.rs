@@ -1,8 +1,8 @@
 //! All-water hexes (the rules' second paragraph): closed to troops except by a bridge, while
-//! musketry may cross from one river-edge hex to the river-edge hex opposite. Boats are not
+//! musketry may cross from one river-edge hex to a river-edge hex opposite. Boats are not
 //! modelled: no scenario has them yet.
 
-use volley_core::geometry::{label, step, Facing};
+use volley_core::geometry::{distance, label, lines_between, step, Facing};
 use volley_core::map::{Map, Terrain};
 use volley_core::{Hex, Illegal};
 
@@ -36,11 +36,29 @@ pub fn check_enterable(map: &Map, hex: Hex, fords_open: bool) -> Result<(), Ille
     }
 }
 
-/// The hexside of `from` through which it fires across one river hex straight at `at`, if
-/// `at` is the river-edge hex directly opposite.
-pub fn across_the_river(map: &Map, from: Hex, at: Hex, fords_open: bool) -> Option<Facing> {
-    Facing::ALL.into_iter().find(|&f| {
-        let river = step(from, f);
-        step(river, f) == at && is_river(map, river, fords_open)
-    })
+/// Whether `from` and `at` are river-edge hexes facing each other across the river: two
+/// hexes apart, with only river between them. The twelve hexes two away are either straight
+/// across one hex (the line passes through its middle) or across a corner (the line runs
+/// along the hexside between two hexes); as for every line in Volley, a line along a hexside
+/// crosses river when either hex beside it is river.
+pub fn across_the_river(map: &Map, from: Hex, at: Hex, fords_open: bool) -> bool {
+    distance(from, at) == 2
+        && lines_between(from, at)
+            .iter()
+            .any(|line| line.iter().all(|&h| is_river(map, h, fords_open)))
+}
+
+/// The hexes across the river from `from` ([`across_the_river`]).
+pub fn hexes_across_the_river(
+    map: &Map,
+    from: Hex,
+    fords_open: bool,
+) -> impl Iterator<Item = Hex> + '_ {
+    Facing::ALL
+        .into_iter()
+        .flat_map(move |f| {
+            let near = step(from, f);
+            [step(near, f), step(near, f.turn(1))]
+        })
+        .filter(move |&at| across_the_river(map, from, at, fords_open))
 }
