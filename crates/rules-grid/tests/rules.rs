@@ -687,6 +687,29 @@ fn ranged_units_on_the_edge_of_a_hill_are_seen_but_the_hill_blocks_behind() {
 }
 
 #[test]
+fn ranged_guns_on_a_hill_crest_see_down_their_own_slope_to_its_foot() {
+    for grid in ["square", "hex"] {
+        // r1's guns on the crest (elevation 2) at 0105, the slope below them at 0104 and
+        // 0103 (elevation 1), b1 at the foot, 0102.
+        let mut g = sight_game(grid, [".", ".", ".1", ".1", ".2"], "0102", "");
+        let events = play(&mut g, "fire r1 0102", &[4, 4]);
+        assert!(
+            events[0]
+                .text
+                .contains("range 3 (band 1-3): rolled 4+4 = 8"),
+            "{grid}: {}",
+            events[0].text
+        );
+        // A hill as high as the crest between them hides what is behind it…
+        let mut g = sight_game(grid, [".", ".2", ".", ".", ".2"], "0101", "");
+        assert!(refused(&mut g, "fire r1 0101").contains("no line of sight"));
+        // …but the crest sees over a lower one to the ground behind it.
+        let mut g = sight_game(grid, [".", ".", ".1", ".", ".2"], "0101", "");
+        play(&mut g, "fire r1 0101", &[1, 1]);
+    }
+}
+
+#[test]
 fn ranged_fire_into_woods_reaches_only_one_tile_deep() {
     let mut g = sight_game("square", ["W", "W", ".", ".", "."], "0102", "");
     let events = play(&mut g, "fire r1 0102", &[4, 4]);
