@@ -268,8 +268,8 @@ impl StandAndDieGame {
         let taken = self.take_casualties(at, dead, log);
         self.inflicted[side.index()] += taken;
         self.fired_from.push(from);
-        if !standing && !self.fired_on.contains(&at) && self.holder(at).is_some() {
-            self.fired_on.push(at);
+        if !standing && self.holder(at).is_some() {
+            self.note_fired_on(at, from);
         }
         self.lift_marker_if_empty(at);
         self.check_annihilation(log);

@@ -2,6 +2,7 @@
 //! `volley_core::scenario`, and the troops, checked against the marching and water rules so
 //! that every mistake is reported at its file, line and column.
 
+use crate::falling_back::FallBackWay;
 use crate::marching::stacking_problem;
 use crate::orders::MAX_COORD;
 use crate::state::{Objective, Setting, StandAndDieGame, TableRules};
@@ -35,6 +36,13 @@ pub const OPTIONS: &[OptionSpec] = &[
         default: "open",
         choices: &["open", "closed"],
         help: "open: fords are not all-water hexes and may be waded; closed: fords count as river.",
+    },
+    OptionSpec {
+        key: "fall_back",
+        label: "Falling back",
+        default: "away",
+        choices: &["away", "behind"],
+        help: "away: a hex fired on falls back away from the hexes that fired on it; behind: straight behind its facing, wherever the fire came from.",
     },
 ];
 
@@ -85,6 +93,10 @@ pub fn load(src: &ScenarioSource, overrides: &Options) -> Result<StandAndDieGame
         hex_capacity: whole_option(src, written, overrides, options, "hex_capacity")?,
         gun_room: whole_option(src, written, overrides, options, "gun_room")?,
         fords_open: option(options, "fords") == "open",
+        fall_back: match option(options, "fall_back") {
+            "behind" => FallBackWay::Behind,
+            _ => FallBackWay::AwayFromTheFire,
+        },
     };
     let map = battle.map.clone();
     if map.width > MAX_COORD || map.height > MAX_COORD {

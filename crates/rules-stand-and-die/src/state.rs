@@ -1,6 +1,7 @@
 //! The game in play: the position, the turn's phases, and the `Game` API over them. The
 //! procedures themselves live in the file of the paragraph they come from.
 
+use crate::falling_back::{FallBackWay, FiredOn};
 use crate::marching::{self, march_allowance};
 use crate::musketry;
 use crate::orders::Order;
@@ -45,6 +46,8 @@ pub struct TableRules {
     pub gun_room: u32,
     /// Whether troops may wade fords (a ford is not an all-water hex).
     pub fords_open: bool,
+    /// Which way hexes fired on fall back.
+    pub fall_back: FallBackWay,
 }
 
 /// Each turn: the side that won the roll marches, then fires; then the other side.
@@ -73,8 +76,9 @@ pub struct StandAndDieGame {
     pub marks_changed: Vec<Hex>,
     /// Hexes that have fired in this musketry phase.
     pub fired_from: Vec<Hex>,
-    /// Enemy hexes fired on in this musketry phase, in order, that will fall back.
-    pub fired_on: Vec<Hex>,
+    /// Enemy hexes fired on in this musketry phase, in order, that will fall back, with the
+    /// hexes that fired on each.
+    pub fired_on: Vec<FiredOn>,
     /// Casualties each side has inflicted (a man or a gun casualty counts one).
     pub inflicted: [u32; 2],
     /// Casualties each side could take at the start.
@@ -486,8 +490,8 @@ impl Game for StandAndDieGame {
         let mut log = Log::new();
         self.perform(order, dice, &mut log);
         if let (Order::Fire { at, .. }, Phase::Musketry(side)) = (order, self.phase) {
-            if self.fired_on.contains(&at) {
-                self.give_ground(at, side.other(), &mut log);
+            if let Some(fired) = self.fired_on.iter().find(|f| f.hex == at).cloned() {
+                self.give_ground(&fired, side.other(), &mut log);
             }
         }
         Ok(log.into_events())

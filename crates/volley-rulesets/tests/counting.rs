@@ -55,7 +55,7 @@ const PINNED: &[(&str, u64, usize, usize, u64)] = &[
     ("sad-river-crossing", 1, 10, 42, 0x5c6d91dc1e74d91a),
     ("sad-river-crossing", 1, 50, 12, 0x2ae001f441bdc92b),
     ("sad-river-crossing", 1, 200, 42, 0xc6343e3bc38debb2),
-    ("sad-river-crossing", 1, 378, 0, 0x050654d29e61c083),
+    ("sad-river-crossing", 1, 379, 0, 0x01462a1ed157c611),
     ("sad-river-crossing", 2, 0, 57, 0xc301008a5879ae1e),
     ("sad-river-crossing", 2, 10, 33, 0x6c514d164a2c9e8d),
     ("sad-river-crossing", 2, 50, 59, 0xca2864f8e476ce3f),
