@@ -30,6 +30,15 @@ pub enum CoverFire {
     Adjacent,
 }
 
+/// What a unit engaged in close combat may do in its movement (Close Combat 3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EngagedUnits {
+    /// It moves like any other unit; a step out of its tile is its withdrawal.
+    Free,
+    /// It may only stay (turn, attack) or withdraw one tile into a tile beside no enemy.
+    Held,
+}
+
 /// What the scenario fixed; shared by every copy of the game.
 #[derive(Debug)]
 pub struct Setup {
@@ -44,6 +53,7 @@ pub struct Setup {
     /// Who plays first in game-turn 1 when the scenario says; `None`: the initiative roll.
     pub first_player: Option<Side>,
     pub cover_fire: CoverFire,
+    pub engaged_units: EngagedUnits,
     pub objectives: Vec<Objective>,
     pub neighbourhood: Neighbourhood,
 }
@@ -462,7 +472,9 @@ impl GridGame {
                     }
                     // Units held in close combat before they move may withdraw; the rest step
                     // (check_may_withdraw, check_may_step).
-                    let held = !u.turn.moving && self.is_engaged(unit);
+                    let held = self.setup.engaged_units == EngagedUnits::Held
+                        && !u.turn.moving
+                        && self.is_engaged(unit);
                     let here = self.around(u.tile);
                     for next in &here.beside {
                         if held && self.check_fall_back::<()>(unit, next.tile).is_ok() {

@@ -872,27 +872,55 @@ fn close_combat_into_forest_or_built_up_area_subtracts_one() {
     }
 }
 
-#[test]
-fn close_combat_engaged_unit_may_withdraw_and_then_not_attack() {
+/// Blue's b1 attacks red's r1 in blue's player-turn, so r1 starts red's engaged with b1;
+/// red's r2 has a shot of its own, so red's ranged phase is played.
+fn engaged_r1(options: &str) -> Box<dyn Game> {
     let s = scenario(
         "square",
         &rows(&open(5, 6)),
         &[
             unit("r1", "red", "line_infantry", "0304", "N"),
+            unit("r2", "red", "line_infantry", "0205", "N"),
             unit("b1", "blue", "line_infantry", "0303", "S"),
             unit("b2", "blue", "line_infantry", "0104", "S"),
         ],
-        "",
+        options,
     );
-    let mut g = start(&s, &[1, 6]);
+    let mut g = start(&s, &[2, 6]);
     play(&mut g, "end", &[]);
     play(&mut g, "end", &[]);
     // The only attack ends blue's close combat, and so blue's player-turn.
     play(&mut g, "attack b1 0304", &[1, 1]);
     assert_eq!(g.to_decide(), Some(Side::Red));
     assert!(unit_view(&*g, "r1").flags.contains(&"engaged".into()));
-    assert!(refused(&mut g, "move r1 0305")
-        .contains("engaged in close combat: it may withdraw one tile or stay (Close Combat 3)"));
+    g
+}
+
+#[test]
+fn close_combat_an_engaged_unit_moves_freely_and_leaving_is_its_withdrawal() {
+    let mut g = engaged_r1("");
+    assert!(refused(&mut g, "withdraw r1 0305").contains("withdraws by moving away"));
+    let events = play(&mut g, "move r1 0305", &[]);
+    assert_eq!(events[0].rule, "grid-rules-v1.1 Close Combat 3");
+    assert_eq!(
+        events[0].text,
+        "r1 moves out of close combat with b1: it has withdrawn and may not attack it this turn."
+    );
+    assert!(unit_view(&*g, "r1").flags.contains(&"withdrew".into()));
+    play(&mut g, "end", &[]);
+    assert_eq!(g.view(None).phase, "red ranged attacks");
+    assert!(refused(&mut g, "fire r1 0303").contains(
+        "r1 withdrew from close combat with b1 this turn and may not attack it in any way (Close Combat 3)"
+    ));
+}
+
+#[test]
+fn close_combat_engaged_unit_may_withdraw_and_then_not_attack() {
+    // The option that holds engaged units: they may only stay or withdraw.
+    let mut g = engaged_r1("[options]\nengaged_units = \"held\"\n");
+    assert!(refused(&mut g, "move r1 0305").contains(
+        "engaged in close combat: it may withdraw one tile or stay (Close Combat 3; option engaged_units = held)"
+    ));
     assert!(refused(&mut g, "withdraw r1 0204").contains("next to an enemy"));
     let events = play(&mut g, "withdraw r1 0305", &[]);
     assert_eq!(events[0].rule, "grid-rules-v1.1 Close Combat 3");
@@ -901,7 +929,10 @@ fn close_combat_engaged_unit_may_withdraw_and_then_not_attack() {
         "r1 withdraws from close combat with b1 to 0305, and may not attack it this turn."
     );
     assert!(unit_view(&*g, "r1").flags.contains(&"withdrew".into()));
-    assert!(!legal(&*g).iter().any(|a| a.starts_with("attack")));
+    play(&mut g, "end", &[]);
+    // Not by fire either: r2 may fire at b1, r1 may not.
+    assert_eq!(legal(&*g), ["fire r2 0303", "fire r2 0104", "end"]);
+    assert!(refused(&mut g, "fire r1 0303").contains("may not attack it in any way"));
 }
 
 #[test]
