@@ -4,7 +4,6 @@
 //! (or, by the option `fall_back = "behind"`, straight behind their facing).
 
 use crate::state::StandAndDieGame;
-use crate::water;
 use std::fmt;
 use volley_core::geometry::{distance, label, step, Facing};
 use volley_core::map::Terrain;
@@ -149,7 +148,7 @@ impl StandAndDieGame {
     fn blocked(&self, to: Hex) -> Option<Blocked> {
         if !self.map().contains(to) {
             Some(Blocked::OffMap)
-        } else if !water::enterable(self.map(), to, self.table().fords_open) {
+        } else if !self.enterable(to) {
             Some(Blocked::River(self.map().terrain(to)))
         } else {
             self.holder(to).map(Blocked::Held)

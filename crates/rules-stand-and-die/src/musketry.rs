@@ -7,7 +7,7 @@ use crate::state::{Phase, StandAndDieGame};
 use crate::troops::{Arm, GUN_CASUALTIES};
 use crate::water;
 use volley_core::geometry::{distance, in_front_arc, label, step, Facing};
-use volley_core::map::Terrain;
+use volley_core::map::{Hexside, Terrain};
 use volley_core::{Dice, Event, Hex, Illegal, Log};
 
 pub const RULE: &str = "stand-and-die musketry";
@@ -56,6 +56,9 @@ const ARTILLERY_CHANCE: [u32; 4] = [11, 3, 6, 1];
 const INFANTRY_REAR_BONUS: u32 = 1;
 const CAVALRY_REAR_BONUS: u32 = 2;
 const ARTILLERY_REAR_BONUS: u32 = 5;
+
+/// Hexside features that give cover from fire across them ("any terrain/buildings etc.").
+pub const COVER_HEXSIDES: [Hexside; 3] = [Hexside::Wall, Hexside::Hedge, Hexside::Fence];
 
 /// Terrain that gives cover ("any terrain/buildings").
 pub const COVER: [Terrain; 5] = [
@@ -113,6 +116,25 @@ impl StandAndDieGame {
             .filter(|&g| distance(step(at, g), from) == 1);
         let first = towards.next()?;
         Some([first, towards.next().unwrap_or(first)])
+    }
+
+    /// What gives the troops in `at` cover from fire arriving through `through` (see
+    /// `line_of_fire`), in words, if anything does: their hex's terrain, or a wall, hedge or
+    /// fence along the hexside the fire crosses (along both, for fire reaching a corner).
+    fn cover(&self, at: Hex, through: [Facing; 2]) -> Option<String> {
+        let terrain = self.map().terrain(at);
+        if COVER.contains(&terrain) {
+            return Some(terrain.name().to_string());
+        }
+        let obstacles = through.map(|side| {
+            self.map()
+                .hexside(at, step(at, side))
+                .filter(|h| COVER_HEXSIDES.contains(h))
+        });
+        match obstacles {
+            [Some(a), Some(_)] => Some(format!("behind a {}", a.name())),
+            _ => None,
+        }
     }
 
     /// The units in `from` that face `at` and have something to fire with.
@@ -195,8 +217,8 @@ impl StandAndDieGame {
             .iter()
             .all(|&side| target_facing.difference(side) >= 2);
         let standing = self.is_standing(at);
-        let terrain = self.map().terrain(at);
-        let state = TargetState::of(standing, COVER.contains(&terrain));
+        let cover = self.cover(at, arrives_through);
+        let state = TargetState::of(standing, cover.is_some());
 
         // Per arm: the figures firing, the table's chance and the chance each figure has.
         let volley = Arm::ALL.map(|arm| {
@@ -241,8 +263,8 @@ impl StandAndDieGame {
                 label(from),
                 label(at),
                 state.words(),
-                if COVER.contains(&terrain) {
-                    format!(", {}", terrain.name())
+                if let Some(cover) = &cover {
+                    format!(", {cover}")
                 } else {
                     String::new()
                 },

@@ -10,7 +10,9 @@ use crate::water;
 use std::sync::Arc;
 use volley_core::geometry::{label, step, Facing};
 use volley_core::map::{Map, MapView};
-use volley_core::view::{ElementKind, Elements, ObjectiveView, SideView, UnitView, Word};
+use volley_core::view::{
+    ElementKind, Elements, FeatureView, ObjectiveView, SideView, UnitView, Word,
+};
 use volley_core::{
     reach_by_steps, Action, ActionInfo, ActionKind, Dice, Event, Game, Hex, Illegal, Log, Name,
     Outcome, Place, Reach, Side, View,
@@ -28,6 +30,8 @@ pub struct Setting {
     pub side_names: [Name; 2],
     pub objectives: Vec<Objective>,
     pub table: TableRules,
+    /// All-water hexes where the scenario moors boats: troops may enter them.
+    pub boats: Vec<Hex>,
 }
 
 #[derive(Clone, Debug)]
@@ -127,6 +131,16 @@ impl StandAndDieGame {
 
     pub fn table(&self) -> TableRules {
         self.setting.table
+    }
+
+    /// Whether troops may stand in a hex: on the map, and dry, bridged or with boats.
+    pub fn enterable(&self, hex: Hex) -> bool {
+        water::enterable(
+            self.map(),
+            hex,
+            self.table().fords_open,
+            &self.setting.boats,
+        )
     }
 
     /// The keys of the units still on the table in a hex, in key order.
@@ -554,7 +568,17 @@ impl Game for StandAndDieGame {
                 .map(|(k, u)| self.unit_view(k, u))
                 .collect(),
             markers: Vec::new(),
-            features: Vec::new(),
+            features: self
+                .setting
+                .boats
+                .iter()
+                .map(|&hex| FeatureView {
+                    kind: "boats".into(),
+                    place: Place::Hex(hex),
+                    text: "boats are moored here: troops may cross the water".into(),
+                    side: None,
+                })
+                .collect(),
             objectives: self
                 .setting
                 .objectives
@@ -602,7 +626,7 @@ impl Game for StandAndDieGame {
             if !self.map().contains(u.hex) {
                 return Err(format!("{} is off the map at {}", u.label(), label(u.hex)));
             }
-            if !water::enterable(self.map(), u.hex, table.fords_open) {
+            if !self.enterable(u.hex) {
                 return Err(format!("{} is in the river at {}", u.label(), label(u.hex)));
             }
             if u.marched > march_allowance(u.arm) {

@@ -1,6 +1,6 @@
-//! All-water hexes (the rules' second paragraph): closed to troops except by a bridge, while
-//! musketry may cross from one river-edge hex to a river-edge hex opposite. Boats are not
-//! modelled: no scenario has them yet.
+//! All-water hexes (the rules' second paragraph): closed to troops except by a bridge or by
+//! the boats a scenario moors on them, while musketry may cross from one river-edge hex to a
+//! river-edge hex opposite.
 
 use volley_core::geometry::{distance, label, lines_between, step, Facing};
 use volley_core::map::{Map, Terrain};
@@ -17,15 +17,23 @@ pub fn is_river(map: &Map, hex: Hex, fords_open: bool) -> bool {
     }
 }
 
-/// Whether troops may stand in a hex: on the map and not river.
-pub fn enterable(map: &Map, hex: Hex, fords_open: bool) -> bool {
-    map.contains(hex) && !is_river(map, hex, fords_open)
+/// Whether troops may stand in a hex: on the map, and not river unless boats are there.
+pub fn enterable(map: &Map, hex: Hex, fords_open: bool, boats: &[Hex]) -> bool {
+    map.contains(hex) && (!is_river(map, hex, fords_open) || boats.contains(&hex))
 }
 
-pub fn check_enterable(map: &Map, hex: Hex, fords_open: bool) -> Result<(), Illegal> {
+pub fn check_enterable(
+    map: &Map,
+    hex: Hex,
+    fords_open: bool,
+    boats: &[Hex],
+) -> Result<(), Illegal> {
+    if boats.contains(&hex) {
+        return Ok(());
+    }
     match map.terrain(hex) {
         Terrain::Water => Err(Illegal::new(format!(
-            "{} is an all-water hex: only a bridge crosses the river ({RULE})",
+            "{} is an all-water hex: only a bridge or boats cross the river, and there are no boats there ({RULE})",
             label(hex)
         ))),
         Terrain::Ford if !fords_open => Err(Illegal::new(format!(

@@ -139,3 +139,33 @@ fn the_mill_bridge_banks_fire_at_each_other_across_the_river() {
         events[0].text
     );
 }
+
+#[test]
+fn boats_carry_troops_onto_all_water_hexes() {
+    // Boats moored at 0402 and 0403, in the river; none at 0401.
+    let units = [
+        unit("red", "r1", "infantry", 6, "0302", "N"),
+        unit("red", "r2", "infantry", 6, "0301", "N"),
+        unit("blue", "b1", "infantry", 6, "0808", "N"),
+    ];
+    let mut g = started(
+        &scenario(&RIVER, "boats = [\"0402\", \"0403\"]\n", &units),
+        1,
+    );
+    let boats: Vec<String> = g
+        .view(None)
+        .features
+        .iter()
+        .map(|f| format!("{} {}", f.kind, f.place))
+        .collect();
+    assert_eq!(boats, ["boats 0402", "boats 0403"]);
+    play(&mut g, "move r1 0402");
+    assert_eq!(hex_of(&*g, "r1"), "0402");
+    play(&mut g, "move r1 0502");
+    assert_eq!(hex_of(&*g, "r1"), "0502");
+    let reason = refused(&mut g, "move r2 0401");
+    assert!(
+        reason.contains("only a bridge or boats cross the river, and there are no boats there"),
+        "{reason}"
+    );
+}
