@@ -184,7 +184,13 @@ impl GridGame {
         });
     }
 
-    fn resolve_attack(&mut self, unit: usize, target: usize, dice: &mut dyn Dice, log: &mut Log) {
+    pub fn resolve_attack(
+        &mut self,
+        unit: usize,
+        target: usize,
+        dice: &mut dyn Dice,
+        log: &mut Log,
+    ) {
         let (u, t) = (&self.units[unit], &self.units[target]);
         let mut modifiers: Vec<(i32, Modifier)> = Vec::new();
         if let Some(c) = self.commander_near(unit) {

@@ -30,6 +30,15 @@ pub enum CoverFire {
     Adjacent,
 }
 
+/// What a unit engaged in close combat may do in its movement (Close Combat 3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EngagedUnits {
+    /// It moves like any other unit; a step out of its tile is its withdrawal.
+    Free,
+    /// It may only stay (turn, attack) or withdraw one tile into a tile beside no enemy.
+    Held,
+}
+
 /// What the scenario fixed; shared by every copy of the game.
 #[derive(Debug)]
 pub struct Setup {
@@ -44,6 +53,7 @@ pub struct Setup {
     /// Who plays first in game-turn 1 when the scenario says; `None`: the initiative roll.
     pub first_player: Option<Side>,
     pub cover_fire: CoverFire,
+    pub engaged_units: EngagedUnits,
     pub objectives: Vec<Objective>,
     pub neighbourhood: Neighbourhood,
 }
@@ -462,7 +472,9 @@ impl GridGame {
                     }
                     // Units held in close combat before they move may withdraw; the rest step
                     // (check_may_withdraw, check_may_step).
-                    let held = !u.turn.moving && self.is_engaged(unit);
+                    let held = self.setup.engaged_units == EngagedUnits::Held
+                        && !u.turn.moving
+                        && self.is_engaged(unit);
                     let here = self.around(u.tile);
                     for next in &here.beside {
                         if held && self.check_fall_back::<()>(unit, next.tile).is_ok() {
@@ -581,6 +593,12 @@ impl GridGame {
     /// Carries out an order already checked, then the phases that end by themselves, writing
     /// the events to `log`.
     fn perform(&mut self, order: Order, dice: &mut dyn Dice, log: &mut Log) {
+        self.carry_out(order, dice, log);
+        self.advance_phases(dice, log);
+    }
+
+    /// Carries out an order already checked, and nothing after it.
+    fn carry_out(&mut self, order: Order, dice: &mut dyn Dice, log: &mut Log) {
         match order {
             Order::Move { unit, to } => self.do_move(unit, to, log),
             Order::Face { unit, heading } => self.do_face(unit, heading, log),
@@ -592,7 +610,42 @@ impl GridGame {
             Order::Occupy { unit, to } => self.do_occupy(unit, to, log),
             Order::End => self.end_phase(dice, log),
         }
-        self.advance_phases(dice, log);
+    }
+
+    /// An order for its odds (`Game::preview`): an attack's hits are resolved at once, with
+    /// the defender's die for this attacker alone, as if no other hits were held on the target
+    /// (those stay held); cavalry attacked by infantry is taken to stand, so the attack's
+    /// dice are rolled; `end` settles the hits the phase holds. Phases that would end by
+    /// themselves afterwards are not played, nor their dice rolled.
+    fn preview_order(&mut self, order: Order, dice: &mut dyn Dice, log: &mut Log) {
+        let held = self.scored.len();
+        match order {
+            Order::Attack { unit, at } => {
+                let target = self
+                    .enemy_at(at, self.units[unit].side)
+                    .expect("checked: an enemy there");
+                self.resolve_attack(unit, target, dice, log);
+            }
+            Order::End => match self.phase {
+                Phase::Ranged | Phase::CloseCombat => self.resolve_hits(dice, log),
+                Phase::Movement | Phase::Advance => {}
+            },
+            _ => self.carry_out(order, dice, log),
+        }
+        if self.scored.len() > held {
+            let s = self.scored.pop().expect("one more held");
+            self.resolve_target(s.target, &[(s.attacker, s.hits)], dice, log);
+            self.check_wipeout(log);
+        }
+    }
+
+    /// The order an action packs, checked against the rules.
+    fn checked_order(&self, action: Action) -> Result<Order, Illegal> {
+        let grid = self.grid();
+        let order = Order::unpack(action, |i| Heading::from_index(grid, i))
+            .ok_or_else(|| Illegal::new("not an order of this game"))?;
+        self.check::<Illegal>(order)?;
+        Ok(order)
     }
 
     /// Every legal action now, written into `out` (cleared first).
@@ -780,20 +833,14 @@ impl Game for GridGame {
     }
 
     fn apply(&mut self, action: Action, dice: &mut dyn Dice) -> Result<Vec<Event>, Illegal> {
-        let grid = self.grid();
-        let order = Order::unpack(action, |i| Heading::from_index(grid, i))
-            .ok_or_else(|| Illegal::new("not an order of this game"))?;
-        self.check::<Illegal>(order)?;
+        let order = self.checked_order(action)?;
         let mut log = Log::new();
         self.perform(order, dice, &mut log);
         Ok(log.into_events())
     }
 
     fn apply_quiet(&mut self, action: Action, dice: &mut dyn Dice) -> Result<(), Illegal> {
-        let grid = self.grid();
-        let order = Order::unpack(action, |i| Heading::from_index(grid, i))
-            .ok_or_else(|| Illegal::new("not an order of this game"))?;
-        self.check::<Illegal>(order)?;
+        let order = self.checked_order(action)?;
         self.perform(order, dice, &mut Log::silent());
         Ok(())
     }
@@ -803,6 +850,13 @@ impl Game for GridGame {
         let order = Order::unpack(action, |i| Heading::from_index(grid, i))
             .expect("an action from the legal list");
         self.perform(order, dice, &mut Log::silent());
+    }
+
+    fn preview(&mut self, action: Action, dice: &mut dyn Dice) -> Result<Vec<Event>, Illegal> {
+        let order = self.checked_order(action)?;
+        let mut log = Log::new();
+        self.preview_order(order, dice, &mut log);
+        Ok(log.into_events())
     }
 
     fn notation(&self, action: Action) -> String {

@@ -32,7 +32,7 @@ impl GridGame {
         self.check_wipeout(log);
     }
 
-    fn resolve_target(
+    pub fn resolve_target(
         &mut self,
         target: usize,
         by: &[(usize, u8)],

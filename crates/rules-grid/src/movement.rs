@@ -3,7 +3,7 @@
 //! Moves are made one tile at a time; a unit's move ends when it turns to face a side, when it
 //! meets an enemy, or when another unit starts moving.
 
-use crate::game::{GridGame, Phase, Refusal, COMMANDER_REACH};
+use crate::game::{EngagedUnits, GridGame, Phase, Refusal, COMMANDER_REACH};
 use crate::rule;
 use crate::terrain::{self, Going};
 use crate::tiles::{self, Beside, Heading, Surroundings};
@@ -116,10 +116,11 @@ impl GridGame {
                 )
             }));
         }
-        if !u.turn.moving && self.is_engaged(unit) {
+        if self.setup.engaged_units == EngagedUnits::Held && !u.turn.moving && self.is_engaged(unit)
+        {
             return Err(R::because(|| {
                 format!(
-                    "{} is engaged in close combat: it may withdraw one tile or stay (Close Combat 3)",
+                    "{} is engaged in close combat: it may withdraw one tile or stay (Close Combat 3; option engaged_units = held)",
                     u.id
                 )
             }));
@@ -232,6 +233,9 @@ impl GridGame {
     }
 
     pub fn do_move(&mut self, unit: usize, to: Hex, log: &mut Log) {
+        if !self.units[unit].turn.moving {
+            self.leave_close_combat(unit, log);
+        }
         self.take_up_move(unit);
         let grid = self.grid();
         let from = self.units[unit].tile;
@@ -440,6 +444,14 @@ impl GridGame {
                 )
             }));
         }
+        if self.setup.engaged_units == EngagedUnits::Free {
+            return Err(R::because(|| {
+                format!(
+                    "engaged units move like any other in this game (option engaged_units = free): {} withdraws by moving away (Close Combat 3)",
+                    u.id
+                )
+            }));
+        }
         Ok(())
     }
 
@@ -456,29 +468,56 @@ impl GridGame {
         u.turn.going = going;
         u.turn.withdrew_from = engaged;
         self.finish_move();
-        let u = &self.units[unit];
         log.add(|| {
-            let names: Vec<&str> = u
-                .turn
-                .withdrew_from
-                .iter()
-                .map(|e| self.units[*e].id.as_str())
-                .collect();
-            Event::new(
-                "withdraw",
-                rule("Close Combat 3"),
+            self.withdrawal_event(unit, |who, names, them| {
                 format!(
-                    "{} withdraws from close combat with {} to {}, and may not attack {} this turn.",
-                    u.id,
-                    names.join(", "),
-                    label(to),
-                    if names.len() == 1 { "it" } else { "them" }
-                ),
-            )
-            .side(u.side)
-            .units([u.id.as_str()])
-            .units(names)
+                    "{who} withdraws from close combat with {names} to {}, and may not attack {them} this turn.",
+                    label(to)
+                )
+            })
         });
+    }
+
+    /// An engaged unit free to move that steps out of its tile withdraws from the enemies it
+    /// was engaged with, and may not attack them this turn (Close Combat 3).
+    fn leave_close_combat(&mut self, unit: usize, log: &mut Log) {
+        let engaged: Vec<usize> = self.engaged_with(unit).collect();
+        if engaged.is_empty() {
+            return;
+        }
+        self.units[unit].turn.withdrew_from = engaged;
+        log.add(|| {
+            self.withdrawal_event(unit, |who, names, them| {
+                format!(
+                    "{who} moves out of close combat with {names}: it has withdrawn and may not attack {them} this turn."
+                )
+            })
+        });
+    }
+
+    /// The event of a unit's withdrawal from the enemies in its `withdrew_from`; `text` is
+    /// given the unit's id, the enemies' ids and "it" or "them" for them.
+    fn withdrawal_event(
+        &self,
+        unit: usize,
+        text: impl FnOnce(&str, &str, &str) -> String,
+    ) -> Event {
+        let u = &self.units[unit];
+        let names: Vec<&str> = u
+            .turn
+            .withdrew_from
+            .iter()
+            .map(|e| self.units[*e].id.as_str())
+            .collect();
+        let them = if names.len() == 1 { "it" } else { "them" };
+        Event::new(
+            "withdraw",
+            rule("Close Combat 3"),
+            text(&u.id, &names.join(", "), them),
+        )
+        .side(u.side)
+        .units([u.id.as_str()])
+        .units(names)
     }
 
     pub fn check_movement_may_end<R: Refusal>(&self) -> Result<(), R> {

@@ -81,6 +81,14 @@ impl GridGame {
         let target = self
             .enemy_at(at, u.side)
             .ok_or_else(|| R::because(|| format!("no enemy unit at {}", label(at))))?;
+        if u.turn.withdrew_from.contains(&target) {
+            return Err(R::because(|| {
+                format!(
+                    "{} withdrew from close combat with {} this turn and may not attack it in any way (Close Combat 3)",
+                    u.id, self.units[target].id
+                )
+            }));
+        }
         let range = tiles::distance(self.grid(), u.tile, at);
         if profile.band(range).is_none() {
             return Err(R::because(|| {

@@ -2,7 +2,9 @@
 //! unless a side's `setup = "free"`, its units must stand in its two back rows and not in
 //! the outer columns.
 
-use crate::game::{Commander, CoverFire, GridGame, Objective, Setup, TurnState, Unit};
+use crate::game::{
+    Commander, CoverFire, EngagedUnits, GridGame, Objective, Setup, TurnState, Unit,
+};
 use crate::terrain;
 use crate::tiles::{self, Heading, Neighbourhood};
 use crate::unit_data::{Kind, UnitData, UnitDataSpec};
@@ -34,6 +36,13 @@ pub const OPTIONS: &[OptionSpec] = &[
         default: "one-deep",
         choices: &["one-deep", "adjacent"],
         help: "Ranged attacks into forest or built-up areas: at any range into the first tile of it (one-deep), or only from the next tile (adjacent).",
+    },
+    OptionSpec {
+        key: "engaged_units",
+        label: "Units engaged in close combat",
+        default: "free",
+        choices: &["free", "held"],
+        help: "free: a unit engaged in close combat moves like any other, and leaving its tile is its withdrawal (it may not attack the enemies it left that turn); held: it may only stay or withdraw one tile into a tile beside no enemy (Close Combat 3).",
     },
 ];
 
@@ -334,6 +343,10 @@ pub fn load(src: &ScenarioSource, overrides: &Options) -> Result<GridGame, Scena
         cover_fire: match option(options, "fire_into_cover") {
             "adjacent" => CoverFire::Adjacent,
             _ => CoverFire::OneDeep,
+        },
+        engaged_units: match option(options, "engaged_units") {
+            "held" => EngagedUnits::Held,
+            _ => EngagedUnits::Free,
         },
         objectives,
         neighbourhood,

@@ -57,13 +57,18 @@ pub fn in_cover(kind: Kind, terrain: Terrain) -> bool {
 }
 
 /// Whether a tile on the line between two tiles blocks sight. Forest, built-up areas and
-/// mountains block what is behind them; a hill blocks when it stands higher than the lower of
-/// the two ends, so units on its near edge are seen and units behind it are not.
+/// mountains block what is behind them. High ground blocks what lies behind it: a tile
+/// higher than the lower end and at least as high as the higher end, so units on a hill's
+/// near edge are seen and units behind its crest are not, units on one plateau see each
+/// other, and a unit on a crest sees down its own slope (the tiles below it there are lower
+/// than it).
 pub fn blocks_sight(map: &Map, between: Hex, a: Hex, b: Hex) -> bool {
+    let (ea, eb) = (map.elevation(a), map.elevation(b));
+    let height = map.elevation(between);
     matches!(
         map.terrain(between),
         Terrain::Woods | Terrain::Town | Terrain::Mountain
-    ) || map.elevation(between) > map.elevation(a).min(map.elevation(b))
+    ) || (height > ea.min(eb) && height >= ea.max(eb))
 }
 
 /// Line of sight, centre to centre, open when either reading of the line is clear.

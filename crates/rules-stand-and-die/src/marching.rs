@@ -136,7 +136,7 @@ impl StandAndDieGame {
         if !self.map().contains(to) {
             return Err(Illegal::new(format!("{} is off the map", label(to))));
         }
-        water::check_enterable(self.map(), to, self.table().fords_open)?;
+        water::check_enterable(self.map(), to, self.table().fords_open, &self.setting.boats)?;
         if self.holder(to) == Some(u.side.other()) {
             return Err(Illegal::new(format!(
                 "{} is held by the enemy: never enter an enemy hex",
@@ -166,7 +166,7 @@ impl StandAndDieGame {
             .filter(move |_| marching)
             .map(move |f| step(u.hex, f))
             .filter(move |&to| {
-                water::enterable(self.map(), to, self.table().fords_open)
+                self.enterable(to)
                     && self.holder(to) != Some(u.side.other())
                     && self.arrival_problem(u, to).is_none()
             })

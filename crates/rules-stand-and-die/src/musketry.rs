@@ -7,7 +7,7 @@ use crate::state::{Phase, StandAndDieGame};
 use crate::troops::{Arm, GUN_CASUALTIES};
 use crate::water;
 use volley_core::geometry::{distance, in_front_arc, label, step, Facing};
-use volley_core::map::Terrain;
+use volley_core::map::{Hexside, Terrain};
 use volley_core::{Dice, Event, Hex, Illegal, Log};
 
 pub const RULE: &str = "stand-and-die musketry";
@@ -57,6 +57,9 @@ const INFANTRY_REAR_BONUS: u32 = 1;
 const CAVALRY_REAR_BONUS: u32 = 2;
 const ARTILLERY_REAR_BONUS: u32 = 5;
 
+/// Hexside features that give cover from fire across them ("any terrain/buildings etc.").
+pub const COVER_HEXSIDES: [Hexside; 3] = [Hexside::Wall, Hexside::Hedge, Hexside::Fence];
+
 /// Terrain that gives cover ("any terrain/buildings").
 pub const COVER: [Terrain; 5] = [
     Terrain::Woods,
@@ -97,14 +100,40 @@ fn casualties(n: u32) -> String {
 }
 
 impl StandAndDieGame {
-    /// The hexside of the target through which fire from `from` arrives, if `from` may fire
-    /// at `at` at all: next to it, or opposite across one river hex.
-    fn line_of_fire(&self, from: Hex, at: Hex) -> Option<Facing> {
+    /// The hexsides of the target through which fire from `from` arrives, if `from` may fire
+    /// at `at` at all: the one between them when next to it or straight across one river
+    /// hex, or the two beside the corner the line reaches when across the river on a slant
+    /// (then both are the same facing for the former).
+    fn line_of_fire(&self, from: Hex, at: Hex) -> Option<[Facing; 2]> {
         if distance(from, at) == 1 {
-            Facing::towards(at, from)
-        } else {
-            water::across_the_river(self.map(), from, at, self.table().fords_open)
-                .map(Facing::opposite)
+            return Facing::towards(at, from).map(|f| [f, f]);
+        }
+        if !water::across_the_river(self.map(), from, at, self.table().fords_open) {
+            return None;
+        }
+        let mut towards = Facing::ALL
+            .into_iter()
+            .filter(|&g| distance(step(at, g), from) == 1);
+        let first = towards.next()?;
+        Some([first, towards.next().unwrap_or(first)])
+    }
+
+    /// What gives the troops in `at` cover from fire arriving through `through` (see
+    /// `line_of_fire`), in words, if anything does: their hex's terrain, or a wall, hedge or
+    /// fence along the hexside the fire crosses (along both, for fire reaching a corner).
+    fn cover(&self, at: Hex, through: [Facing; 2]) -> Option<String> {
+        let terrain = self.map().terrain(at);
+        if COVER.contains(&terrain) {
+            return Some(terrain.name().to_string());
+        }
+        let obstacles = through.map(|side| {
+            self.map()
+                .hexside(at, step(at, side))
+                .filter(|h| COVER_HEXSIDES.contains(h))
+        });
+        match obstacles {
+            [Some(a), Some(_)] => Some(format!("behind a {}", a.name())),
+            _ => None,
         }
     }
 
@@ -117,20 +146,17 @@ impl StandAndDieGame {
     }
 
     /// The enemy hexes a hex may fire at now, unless it has fired: those next to it and those
-    /// straight across one river hex, ahead of its troops (what `check_fire` allows, found
-    /// without writing the reasons for what it refuses).
+    /// across the river, ahead of its troops (what `check_fire` allows, found without
+    /// writing the reasons for what it refuses).
     pub fn targets(&self, from: Hex) -> impl Iterator<Item = Hex> + '_ {
         let (map, fords_open) = (self.map(), self.table().fords_open);
         let ready = !self.fired_from.contains(&from);
         let troops = self.troops_in(from).next().map(|(_, u)| (u.side, u.facing));
         Facing::ALL
             .into_iter()
+            .map(move |f| step(from, f))
+            .chain(water::hexes_across_the_river(map, from, fords_open))
             .filter(move |_| ready)
-            .flat_map(move |f| {
-                let near = step(from, f);
-                let across = water::is_river(map, near, fords_open).then(|| step(near, f));
-                std::iter::once(near).chain(across)
-            })
             .filter(move |&at| {
                 troops.is_some_and(|(side, facing)| {
                     self.holder(at) == Some(side.other()) && in_front_arc(from, facing, at)
@@ -159,7 +185,7 @@ impl StandAndDieGame {
         }
         if self.line_of_fire(from, at).is_none() {
             return Err(Illegal::new(format!(
-                "{} is neither next to {} nor the river-edge hex straight across one water hex",
+                "{} is neither next to {} nor a river-edge hex facing it across one hex of river",
                 label(at),
                 label(from)
             )));
@@ -187,10 +213,12 @@ impl StandAndDieGame {
         let arrives_through = self
             .line_of_fire(from, at)
             .expect("checked: the target is in reach");
-        let from_rear = target_facing.difference(arrives_through) >= 2;
+        let from_rear = arrives_through
+            .iter()
+            .all(|&side| target_facing.difference(side) >= 2);
         let standing = self.is_standing(at);
-        let terrain = self.map().terrain(at);
-        let state = TargetState::of(standing, COVER.contains(&terrain));
+        let cover = self.cover(at, arrives_through);
+        let state = TargetState::of(standing, cover.is_some());
 
         // Per arm: the figures firing, the table's chance and the chance each figure has.
         let volley = Arm::ALL.map(|arm| {
@@ -235,8 +263,8 @@ impl StandAndDieGame {
                 label(from),
                 label(at),
                 state.words(),
-                if COVER.contains(&terrain) {
-                    format!(", {}", terrain.name())
+                if let Some(cover) = &cover {
+                    format!(", {cover}")
                 } else {
                     String::new()
                 },
@@ -262,8 +290,8 @@ impl StandAndDieGame {
         let taken = self.take_casualties(at, dead, log);
         self.inflicted[side.index()] += taken;
         self.fired_from.push(from);
-        if !standing && !self.fired_on.contains(&at) && self.holder(at).is_some() {
-            self.fired_on.push(at);
+        if !standing && self.holder(at).is_some() {
+            self.note_fired_on(at, from);
         }
         self.lift_marker_if_empty(at);
         self.check_annihilation(log);

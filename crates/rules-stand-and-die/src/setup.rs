@@ -2,6 +2,7 @@
 //! `volley_core::scenario`, and the troops, checked against the marching and water rules so
 //! that every mistake is reported at its file, line and column.
 
+use crate::falling_back::FallBackWay;
 use crate::marching::stacking_problem;
 use crate::orders::MAX_COORD;
 use crate::state::{Objective, Setting, StandAndDieGame, TableRules};
@@ -11,8 +12,9 @@ use serde::Deserialize;
 use std::collections::BTreeMap;
 use toml::Spanned;
 use volley_core::geometry::label;
-use volley_core::scenario::{option, OwnKeys};
-use volley_core::{Battle, OptionSpec, Options, ScenarioError, ScenarioSource, Side};
+use volley_core::map::{Hexside, Map};
+use volley_core::scenario::{option, MapSpec, OwnKeys};
+use volley_core::{Battle, Hex, OptionSpec, Options, ScenarioError, ScenarioSource, Side};
 
 pub const OPTIONS: &[OptionSpec] = &[
     OptionSpec {
@@ -36,6 +38,13 @@ pub const OPTIONS: &[OptionSpec] = &[
         choices: &["open", "closed"],
         help: "open: fords are not all-water hexes and may be waded; closed: fords count as river.",
     },
+    OptionSpec {
+        key: "fall_back",
+        label: "Falling back",
+        default: "away",
+        choices: &["away", "behind"],
+        help: "away: a hex fired on falls back away from the hexes that fired on it; behind: straight behind its facing, wherever the fire came from.",
+    },
 ];
 
 /// What a Stand and Die scenario has besides the parts every ruleset shares (read by
@@ -43,11 +52,16 @@ pub const OPTIONS: &[OptionSpec] = &[
 #[derive(Deserialize)]
 struct ScenarioFile {
     units: Vec<UnitSpec>,
+    /// All-water hexes where boats are moored.
+    #[serde(default)]
+    boats: Vec<Spanned<String>>,
+    /// The map again, for the hexside features only this ruleset judges.
+    map: MapSpec,
 }
 
 /// The keys this ruleset reads itself.
 const OWN_KEYS: OwnKeys = OwnKeys {
-    top: &["units"],
+    top: &["units", "boats"],
     side: &[],
     commander: &[],
 };
@@ -85,6 +99,10 @@ pub fn load(src: &ScenarioSource, overrides: &Options) -> Result<StandAndDieGame
         hex_capacity: whole_option(src, written, overrides, options, "hex_capacity")?,
         gun_room: whole_option(src, written, overrides, options, "gun_room")?,
         fords_open: option(options, "fords") == "open",
+        fall_back: match option(options, "fall_back") {
+            "behind" => FallBackWay::Behind,
+            _ => FallBackWay::AwayFromTheFire,
+        },
     };
     let map = battle.map.clone();
     if map.width > MAX_COORD || map.height > MAX_COORD {
@@ -94,12 +112,15 @@ pub fn load(src: &ScenarioSource, overrides: &Options) -> Result<StandAndDieGame
         )));
     }
 
+    check_hexsides(src, &file.map)?;
+    let boats = read_boats(src, &file.boats, &map, &table)?;
+
     let mut ids = battle.ids();
     let mut units: Vec<Unit> = Vec::new();
     let mut standing = Vec::new();
     for spec in &file.units {
         ids.claim(src, &spec.id)?;
-        let unit = read_unit(src, spec, &map, &table, &units)?;
+        let unit = read_unit(src, spec, &map, &table, &boats, &units)?;
         if spec.standing && !standing.contains(&unit.hex) {
             standing.push(unit.hex);
         }
@@ -128,6 +149,7 @@ pub fn load(src: &ScenarioSource, overrides: &Options) -> Result<StandAndDieGame
         side_names: [battle.sides[0].name.clone(), battle.sides[1].name.clone()],
         objectives,
         table,
+        boats,
     };
     Ok(StandAndDieGame::new(setting, units, standing))
 }
@@ -151,11 +173,61 @@ fn whole_option(
     })
 }
 
+/// Walls, hedges and fences give cover (musketry); the text has no streams along hexsides
+/// (its rivers are all-water hexes) and no heights, so those are refused where written.
+fn check_hexsides(src: &ScenarioSource, map: &MapSpec) -> Result<(), ScenarioError> {
+    for side in &map.hexsides {
+        let why = match Hexside::parse(side.kind.get_ref()) {
+            Some(Hexside::Stream) => {
+                "Stand and Die! has no streams along hexsides: its rivers are all-water hexes (~), crossed by bridges (=), fords (f) or boats"
+            }
+            Some(Hexside::Slope) => {
+                "Stand and Die! has no slopes: heights play no part in its rules"
+            }
+            _ => continue,
+        };
+        return Err(src.error_at(side.kind.span(), why));
+    }
+    Ok(())
+}
+
+/// The hexes where boats are moored: each on the map, an all-water hex, and named once.
+fn read_boats(
+    src: &ScenarioSource,
+    specs: &[Spanned<String>],
+    map: &Map,
+    table: &TableRules,
+) -> Result<Vec<Hex>, ScenarioError> {
+    let mut boats = Vec::new();
+    for spec in specs {
+        let hex = src.hex(spec, map)?;
+        if !water::is_river(map, hex, table.fords_open) {
+            return Err(src.error_at(
+                spec.span(),
+                format!(
+                    "boats are moored on all-water hexes; {} is {}",
+                    label(hex),
+                    map.terrain(hex).name()
+                ),
+            ));
+        }
+        if boats.contains(&hex) {
+            return Err(src.error_at(
+                spec.span(),
+                format!("boats at {} are listed twice", label(hex)),
+            ));
+        }
+        boats.push(hex);
+    }
+    Ok(boats)
+}
+
 fn read_unit(
     src: &ScenarioSource,
     spec: &UnitSpec,
-    map: &volley_core::map::Map,
+    map: &Map,
     table: &TableRules,
+    boats: &[Hex],
     placed: &[Unit],
 ) -> Result<Unit, ScenarioError> {
     let side = src.side(&spec.side)?;
@@ -177,11 +249,11 @@ fn read_unit(
         ));
     }
     let hex = src.hex(&spec.hex, map)?;
-    if !water::enterable(map, hex, table.fords_open) {
+    if !water::enterable(map, hex, table.fords_open, boats) {
         return Err(src.error_at(
             spec.hex.span(),
             format!(
-                "unit {id} is on {} ({}): troops cannot stand in an all-water hex",
+                "unit {id} is on {} ({}): troops cannot stand in an all-water hex without boats",
                 label(hex),
                 map.terrain(hex).name()
             ),

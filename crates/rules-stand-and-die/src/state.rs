@@ -1,6 +1,7 @@
 //! The game in play: the position, the turn's phases, and the `Game` API over them. The
 //! procedures themselves live in the file of the paragraph they come from.
 
+use crate::falling_back::{FallBackWay, FiredOn};
 use crate::marching::{self, march_allowance};
 use crate::musketry;
 use crate::orders::Order;
@@ -9,7 +10,9 @@ use crate::water;
 use std::sync::Arc;
 use volley_core::geometry::{label, step, Facing};
 use volley_core::map::{Map, MapView};
-use volley_core::view::{ElementKind, Elements, ObjectiveView, SideView, UnitView, Word};
+use volley_core::view::{
+    ElementKind, Elements, FeatureView, ObjectiveView, SideView, UnitView, Word,
+};
 use volley_core::{
     reach_by_steps, Action, ActionInfo, ActionKind, Dice, Event, Game, Hex, Illegal, Log, Name,
     Outcome, Place, Reach, Side, View,
@@ -27,6 +30,8 @@ pub struct Setting {
     pub side_names: [Name; 2],
     pub objectives: Vec<Objective>,
     pub table: TableRules,
+    /// All-water hexes where the scenario moors boats: troops may enter them.
+    pub boats: Vec<Hex>,
 }
 
 #[derive(Clone, Debug)]
@@ -45,6 +50,8 @@ pub struct TableRules {
     pub gun_room: u32,
     /// Whether troops may wade fords (a ford is not an all-water hex).
     pub fords_open: bool,
+    /// Which way hexes fired on fall back.
+    pub fall_back: FallBackWay,
 }
 
 /// Each turn: the side that won the roll marches, then fires; then the other side.
@@ -73,8 +80,9 @@ pub struct StandAndDieGame {
     pub marks_changed: Vec<Hex>,
     /// Hexes that have fired in this musketry phase.
     pub fired_from: Vec<Hex>,
-    /// Enemy hexes fired on in this musketry phase, in order, that will fall back.
-    pub fired_on: Vec<Hex>,
+    /// Enemy hexes fired on in this musketry phase, in order, that will fall back, with the
+    /// hexes that fired on each.
+    pub fired_on: Vec<FiredOn>,
     /// Casualties each side has inflicted (a man or a gun casualty counts one).
     pub inflicted: [u32; 2],
     /// Casualties each side could take at the start.
@@ -123,6 +131,16 @@ impl StandAndDieGame {
 
     pub fn table(&self) -> TableRules {
         self.setting.table
+    }
+
+    /// Whether troops may stand in a hex: on the map, and dry, bridged or with boats.
+    pub fn enterable(&self, hex: Hex) -> bool {
+        water::enterable(
+            self.map(),
+            hex,
+            self.table().fords_open,
+            &self.setting.boats,
+        )
     }
 
     /// The keys of the units still on the table in a hex, in key order.
@@ -478,6 +496,21 @@ impl Game for StandAndDieGame {
         self.perform(order, dice, &mut Log::silent());
     }
 
+    /// Fire's casualties are taken at once; the fall back it causes waits for the end of the
+    /// musketry, and is made here at once for the hex fired on (`Game::preview`).
+    fn preview(&mut self, action: Action, dice: &mut dyn Dice) -> Result<Vec<Event>, Illegal> {
+        let order = self.order_of(action)?;
+        self.check(order)?;
+        let mut log = Log::new();
+        self.perform(order, dice, &mut log);
+        if let (Order::Fire { at, .. }, Phase::Musketry(side)) = (order, self.phase) {
+            if let Some(fired) = self.fired_on.iter().find(|f| f.hex == at).cloned() {
+                self.give_ground(&fired, side.other(), &mut log);
+            }
+        }
+        Ok(log.into_events())
+    }
+
     fn notation(&self, action: Action) -> String {
         match self.order_of(action) {
             Ok(order) => self.write_order(order),
@@ -535,7 +568,17 @@ impl Game for StandAndDieGame {
                 .map(|(k, u)| self.unit_view(k, u))
                 .collect(),
             markers: Vec::new(),
-            features: Vec::new(),
+            features: self
+                .setting
+                .boats
+                .iter()
+                .map(|&hex| FeatureView {
+                    kind: "boats".into(),
+                    place: Place::Hex(hex),
+                    text: "boats are moored here: troops may cross the water".into(),
+                    side: None,
+                })
+                .collect(),
             objectives: self
                 .setting
                 .objectives
@@ -583,7 +626,7 @@ impl Game for StandAndDieGame {
             if !self.map().contains(u.hex) {
                 return Err(format!("{} is off the map at {}", u.label(), label(u.hex)));
             }
-            if !water::enterable(self.map(), u.hex, table.fords_open) {
+            if !self.enterable(u.hex) {
                 return Err(format!("{} is in the river at {}", u.label(), label(u.hex)));
             }
             if u.marched > march_allowance(u.arm) {

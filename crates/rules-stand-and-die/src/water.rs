@@ -1,8 +1,8 @@
-//! All-water hexes (the rules' second paragraph): closed to troops except by a bridge, while
-//! musketry may cross from one river-edge hex to the river-edge hex opposite. Boats are not
-//! modelled: no scenario has them yet.
+//! All-water hexes (the rules' second paragraph): closed to troops except by a bridge or by
+//! the boats a scenario moors on them, while musketry may cross from one river-edge hex to a
+//! river-edge hex opposite.
 
-use volley_core::geometry::{label, step, Facing};
+use volley_core::geometry::{distance, label, lines_between, step, Facing};
 use volley_core::map::{Map, Terrain};
 use volley_core::{Hex, Illegal};
 
@@ -17,15 +17,23 @@ pub fn is_river(map: &Map, hex: Hex, fords_open: bool) -> bool {
     }
 }
 
-/// Whether troops may stand in a hex: on the map and not river.
-pub fn enterable(map: &Map, hex: Hex, fords_open: bool) -> bool {
-    map.contains(hex) && !is_river(map, hex, fords_open)
+/// Whether troops may stand in a hex: on the map, and not river unless boats are there.
+pub fn enterable(map: &Map, hex: Hex, fords_open: bool, boats: &[Hex]) -> bool {
+    map.contains(hex) && (!is_river(map, hex, fords_open) || boats.contains(&hex))
 }
 
-pub fn check_enterable(map: &Map, hex: Hex, fords_open: bool) -> Result<(), Illegal> {
+pub fn check_enterable(
+    map: &Map,
+    hex: Hex,
+    fords_open: bool,
+    boats: &[Hex],
+) -> Result<(), Illegal> {
+    if boats.contains(&hex) {
+        return Ok(());
+    }
     match map.terrain(hex) {
         Terrain::Water => Err(Illegal::new(format!(
-            "{} is an all-water hex: only a bridge crosses the river ({RULE})",
+            "{} is an all-water hex: only a bridge or boats cross the river, and there are no boats there ({RULE})",
             label(hex)
         ))),
         Terrain::Ford if !fords_open => Err(Illegal::new(format!(
@@ -36,11 +44,29 @@ pub fn check_enterable(map: &Map, hex: Hex, fords_open: bool) -> Result<(), Ille
     }
 }
 
-/// The hexside of `from` through which it fires across one river hex straight at `at`, if
-/// `at` is the river-edge hex directly opposite.
-pub fn across_the_river(map: &Map, from: Hex, at: Hex, fords_open: bool) -> Option<Facing> {
-    Facing::ALL.into_iter().find(|&f| {
-        let river = step(from, f);
-        step(river, f) == at && is_river(map, river, fords_open)
-    })
+/// Whether `from` and `at` are river-edge hexes facing each other across the river: two
+/// hexes apart, with only river between them. The twelve hexes two away are either straight
+/// across one hex (the line passes through its middle) or across a corner (the line runs
+/// along the hexside between two hexes); as for every line in Volley, a line along a hexside
+/// crosses river when either hex beside it is river.
+pub fn across_the_river(map: &Map, from: Hex, at: Hex, fords_open: bool) -> bool {
+    distance(from, at) == 2
+        && lines_between(from, at)
+            .iter()
+            .any(|line| line.iter().all(|&h| is_river(map, h, fords_open)))
+}
+
+/// The hexes across the river from `from` ([`across_the_river`]).
+pub fn hexes_across_the_river(
+    map: &Map,
+    from: Hex,
+    fords_open: bool,
+) -> impl Iterator<Item = Hex> + '_ {
+    Facing::ALL
+        .into_iter()
+        .flat_map(move |f| {
+            let near = step(from, f);
+            [step(near, f), step(near, f.turn(1))]
+        })
+        .filter(move |&at| across_the_river(map, from, at, fords_open))
 }

@@ -168,6 +168,9 @@ mod tests {
             self.to_move = self.to_move.other();
             Ok(Vec::new())
         }
+        fn preview(&mut self, action: Action, dice: &mut dyn Dice) -> Result<Vec<Event>, Illegal> {
+            self.apply(action, dice)
+        }
         fn notation(&self, action: Action) -> String {
             action.0.to_string()
         }

@@ -364,14 +364,28 @@ pub trait Game: Send + Sync {
         debug_assert!(applied.is_ok(), "apply_unchecked: {applied:?}");
     }
 
-    /// Applies an action like [`Game::apply`], but stops once the action's own dice are
-    /// rolled and their consequences settled: phases the ruleset would play out by itself
-    /// afterwards (and their dice) are left unplayed. Odds use this, so they weigh the
-    /// action's own rolls only. A ruleset that holds an action's results back until later
-    /// (hits held to the end of the phase) settles them here.
-    fn preview(&mut self, action: Action, dice: &mut dyn Dice) -> Result<Vec<Event>, Illegal> {
-        self.apply(action, dice)
-    }
+    /// Applies an action for its odds ([`crate::odds::odds`]): what the action itself may do,
+    /// and nothing else. Checked like [`Game::apply`]. The contract:
+    ///
+    /// - Every die the action rolls is rolled, and **every consequence of those dice is
+    ///   settled now, also those the rules settle later**: hits held to the end of the phase
+    ///   are resolved, with the defender's dice; troops that give ground when the enemy's fire
+    ///   ends give it. They are settled as if this action were the only one on its target
+    ///   still to settle: results held from earlier actions stay held, so the odds show what
+    ///   this action adds.
+    /// - Nothing that follows for other reasons is played: phases the game would end by itself
+    ///   afterwards, and their dice (the next turn's initiative, spotting), are left alone.
+    /// - A choice the rules give the target first (to evade, say) is taken so that the
+    ///   action's dice are rolled: the odds say what the action does when it lands.
+    ///
+    /// The position left is for looking at (its views), not for playing on. There is no
+    /// default, so that every ruleset answers for it: one that settles every result at once
+    /// may return `self.apply(action, dice)`; one that holds any result back settles it here.
+    /// As a second guard, the odds refuse to show an attack as sure to do nothing when
+    /// playing it out through the end of its phase says otherwise
+    /// ([`crate::odds::played_out`]), and the every-ruleset test holds every ruleset's attacks
+    /// to what playing them out does.
+    fn preview(&mut self, action: Action, dice: &mut dyn Dice) -> Result<Vec<Event>, Illegal>;
 
     /// The action's text notation, as `legal` prints it and `apply` reads it.
     fn notation(&self, action: Action) -> String;

@@ -1,8 +1,14 @@
 //! "What are my odds?": the distribution of what an action does, without doing it. Exact by
 //! walking every die sequence when there are few; otherwise by sampling.
+//!
+//! Each die sequence is played through [`Game::preview`], which settles the action's results
+//! even when the rules hold them back to the end of the phase. An attack the odds find sure
+//! to do nothing is played out for real through the end of its phase ([`played_out`]) in a
+//! few dice worlds; if that shows it does something, the ruleset's preview has left results
+//! unsettled and the odds are refused rather than shown wrong.
 
-use crate::dice::{DiceEnumerator, Seed, SeededDice};
-use crate::game::{Action, Game, Side};
+use crate::dice::{Dice, DiceEnumerator, Seed, SeededDice};
+use crate::game::{Action, ActionKind, Game, Illegal, Side};
 use crate::view::{UnitView, View};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -11,6 +17,10 @@ use std::collections::BTreeMap;
 pub const EXACT_LIMIT: usize = 20_000;
 /// Samples taken when the odds are not exact.
 pub const SAMPLES: usize = 20_000;
+/// Dice worlds in which an attack the odds find sure to do nothing is played out to check it.
+pub const CHECK_PLAYS: u64 = 24;
+/// `end`s [`played_out`] gives before it stops waiting for the phase to change.
+const MAX_ENDS: usize = 4;
 
 #[derive(Clone, Debug, Serialize)]
 pub struct OddsLine {
@@ -74,6 +84,17 @@ pub fn odds(
         }
         SAMPLES
     };
+    let nothing = tally.len() == 1 && tally.contains_key(NO_EFFECT);
+    if nothing
+        && game.describe(action).kind == ActionKind::Attack
+        && played_out_touches_target(game, action, viewer)
+    {
+        return Err(Illegal::new(format!(
+            "the odds of \"{}\" cannot be shown: {}'s preview says it does nothing, but played out to the end of its phase it does (the ruleset's Game::preview leaves results unsettled)",
+            game.notation(action),
+            game.ruleset()
+        )));
+    }
     let mut outcomes: Vec<OddsLine> = tally
         .into_iter()
         .map(|(outcome, probability)| OddsLine {
@@ -91,6 +112,81 @@ pub fn odds(
         exact,
         trials,
         outcomes,
+    })
+}
+
+/// The outcome of an action that changed nothing anyone can see.
+pub const NO_EFFECT: &str = "no effect";
+
+/// Plays `action` as [`Game::apply`] does (or nothing, for `None`), then ends its phase the
+/// way a side that does nothing more would: while the side that was to decide is still to
+/// decide in the same turn and phase, it takes its `end` action ([`ActionKind::End`]).
+/// Returns the game once the phase (or the turn, or the game) has changed; `None` when the
+/// phase cannot be ended that way (the other side must decide first, or `end` is refused).
+///
+/// This is what the rules do with an action's results once its phase is over, whenever they
+/// settle them: the odds check their own "no effect" against it, and the every-ruleset test
+/// holds every ruleset's previews to it.
+pub fn played_out(
+    game: &dyn Game,
+    action: Option<Action>,
+    dice: &mut dyn Dice,
+) -> Option<Box<dyn Game>> {
+    let side = game.to_decide()?;
+    let phase = |g: &dyn Game| (g.turn(), g.view(None).phase);
+    let start = phase(game);
+    let mut g = game.clone_game();
+    if let Some(a) = action {
+        g.apply(a, dice).ok()?;
+    }
+    for _ in 0..=MAX_ENDS {
+        if g.to_decide().is_none() || phase(&*g) != start {
+            return Some(g);
+        }
+        if g.to_decide() != Some(side) {
+            return None;
+        }
+        let end = g
+            .legal_actions()
+            .into_iter()
+            .find(|&a| g.describe(a).kind == ActionKind::End)?;
+        g.apply(end, dice).ok()?;
+    }
+    None
+}
+
+/// Whether, in one of [`CHECK_PLAYS`] dice worlds, playing `action` out ([`played_out`])
+/// changes a unit `viewer` sees at the place it attacks, where ending the phase without it
+/// does not: the attack can do something, whenever the rules settle it.
+pub fn played_out_touches_target(game: &dyn Game, action: Action, viewer: Option<Side>) -> bool {
+    let Some(place) = game.describe(action).place else {
+        return false;
+    };
+    let before = game.view(viewer);
+    let targets: Vec<&UnitView> = before.units.iter().filter(|u| u.place == place).collect();
+    if targets.is_empty() {
+        return false;
+    }
+    (0..CHECK_PLAYS).any(|k| {
+        let seed = Seed::from_u64(k);
+        let with = played_out(game, Some(action), &mut SeededDice::new(seed));
+        let without = played_out(game, None, &mut SeededDice::new(seed));
+        match (with, without) {
+            (Some(with), Some(without)) => {
+                touched(&targets, &with.view(viewer)) && !touched(&targets, &without.view(viewer))
+            }
+            _ => false,
+        }
+    })
+}
+
+/// Whether any of `units` is gone from `after`, or changed there (hits, TE, strength, place).
+fn touched(units: &[&UnitView], after: &View) -> bool {
+    units.iter().any(|u| match after.unit(&u.id) {
+        None => true,
+        Some(a) => {
+            a.hits != u.hits || a.te != u.te || a.strength != u.strength || a.place != u.place
+        }
     })
 }
 
@@ -116,7 +212,7 @@ pub fn describe_change(before: &View, after: &View) -> String {
         }
     }
     if parts.is_empty() {
-        "no effect".into()
+        NO_EFFECT.into()
     } else {
         parts.sort();
         parts.join("; ")

@@ -13,7 +13,10 @@
 //!   position `apply` leaves;
 //! - actions not in the list (another side's, garbage, corrupted bits) are refused and
 //!   change nothing;
-//! - every game replays identically from its saved file.
+//! - every game replays identically from its saved file;
+//! - the odds of an attack weigh its own dice and their consequences whenever the rules
+//!   settle them: an attack that can change its target, played out through the end of its
+//!   phase, never shows "no effect" as its only outcome.
 //!
 //! Fog of war is ruleset-specific and tested by each ruleset.
 //!
@@ -25,11 +28,11 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use volley_ai::{Bot, RandomBot};
-use volley_core::geometry::col_row;
+use volley_core::geometry::{col_row, distance};
 use volley_core::session::SaveFile;
 use volley_core::{
-    Action, Game, LoggedEvent, Options, Ruleset, ScenarioSource, Seed, SeededDice, Session, Side,
-    View,
+    odds, Action, ActionKind, Game, LoggedEvent, Options, Ruleset, ScenarioSource, Seed,
+    SeededDice, Session, Side, View,
 };
 use volley_rulesets::{bundled, find, new_session, rulesets, scenario_source, validate};
 
@@ -722,6 +725,136 @@ fn odds_of_opening_actions_add_up_to_one() {
                 odds.action
             );
         }
+    }
+}
+
+/// Random games per scenario played for the attack-odds test…
+const ODDS_GAMES: u64 = 4;
+/// …at most this many attacks that can hit weighed in each…
+const ODDS_PER_GAME: usize = 6;
+/// …and at most this many odds worked out in each (odds are the costly part).
+const ODDS_TRIED_PER_GAME: usize = 24;
+
+/// The odds of one of the attacks listed now, if any, weigh the attack's own dice whenever
+/// the rules settle them: an attack that, played out through the end of its phase, can
+/// change its target never shows "no effect" as its only outcome. Returns whether such an
+/// attack was weighed.
+fn check_attack_odds(game: &dyn Game, side: Side, mix: &mut Mix) -> Result<bool, String> {
+    let attacks: Vec<Action> = game
+        .legal_actions()
+        .into_iter()
+        .filter(|&a| game.describe(a).kind == ActionKind::Attack)
+        .collect();
+    let Some(&attack) = attacks.get((mix.next() % attacks.len().max(1) as u64) as usize) else {
+        return Ok(false);
+    };
+    let text = game.notation(attack);
+    let odds = odds::odds(game, attack, Some(side))
+        .map_err(|e| format!("the odds of \"{text}\" were refused: {e}"))?;
+    let total: f64 = odds.outcomes.iter().map(|o| o.probability).sum();
+    if (total - 1.0).abs() > 1e-6 {
+        return Err(format!("the odds of \"{text}\" add up to {total}"));
+    }
+    if !odds::played_out_touches_target(game, attack, Some(side)) {
+        return Ok(false);
+    }
+    match odds.outcomes.as_slice() {
+        [only] if only.outcome == odds::NO_EFFECT => Err(format!(
+            "\"{text}\" can change its target when played out, but its odds say \"no effect\" only"
+        )),
+        _ => Ok(true),
+    }
+}
+
+/// A random player that seeks battle, so that games reach attacks: it attacks when it can,
+/// else steps towards the nearest enemy it sees, else ends the phase; among equals it picks
+/// at random.
+fn eager_choice(game: &dyn Game, side: Side, mix: &mut Mix) -> Action {
+    let view = game.view(Some(side));
+    let enemies: Vec<_> = view
+        .units
+        .iter()
+        .filter(|u| u.side != side)
+        .filter_map(|u| u.place.hex())
+        .collect();
+    let nearest = |h| enemies.iter().map(|&e| distance(h, e)).min();
+    let eagerness = |a: Action| {
+        let info = game.describe(a);
+        let from = info
+            .unit
+            .and_then(|k| view.units.iter().find(|u| u.key == k))
+            .and_then(|u| u.place.hex());
+        let to = info.place.and_then(|p| p.hex());
+        match info.kind {
+            ActionKind::Attack => 3,
+            ActionKind::Move if to.and_then(nearest) < from.and_then(nearest) => 2,
+            ActionKind::End => 1,
+            _ => 0,
+        }
+    };
+    let legal = game.legal_actions();
+    let best = legal.iter().map(|&a| eagerness(a)).max().unwrap_or(0);
+    let top: Vec<Action> = legal
+        .into_iter()
+        .filter(|&a| eagerness(a) == best)
+        .collect();
+    top[(mix.next() % top.len() as u64) as usize]
+}
+
+#[test]
+fn odds_of_attacks_weigh_their_own_dice_whenever_the_rules_settle_them() {
+    let mut weighed: std::collections::BTreeMap<&'static str, usize> = Default::default();
+    let mut failures = Vec::new();
+    for s in scenarios() {
+        for seed in 0..ODDS_GAMES {
+            let mut session = start(&s, seed);
+            let mut mix = Mix(seed ^ 0xa77ac);
+            let (mut checked, mut tried, mut actions) = (0, 0, 0);
+            while let Some(side) = session.game.to_decide() {
+                if checked >= ODDS_PER_GAME
+                    || tried >= ODDS_TRIED_PER_GAME
+                    || actions >= MAX_ACTIONS
+                {
+                    break;
+                }
+                let attacking = session
+                    .game
+                    .legal_actions()
+                    .iter()
+                    .any(|&a| session.game.describe(a).kind == ActionKind::Attack);
+                if attacking {
+                    tried += 1;
+                }
+                match check_attack_odds(&*session.game, side, &mut mix) {
+                    Ok(true) => {
+                        checked += 1;
+                        *weighed.entry(s.ruleset.id()).or_default() += 1;
+                    }
+                    Ok(false) => {}
+                    Err(e) => {
+                        failures.push(format!(
+                            "{} seed {seed}, turn {}: {e}",
+                            s.name,
+                            session.game.turn()
+                        ));
+                        break;
+                    }
+                }
+                let action = eager_choice(&*session.game, side, &mut mix);
+                session
+                    .apply(action, &[])
+                    .expect("a chosen legal action applies");
+                actions += 1;
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    for r in rulesets() {
+        assert!(
+            weighed.get(r.id()).is_some_and(|&n| n > 0),
+            "{}: no attack that can hit was found to weigh ({weighed:?})",
+            r.id()
+        );
     }
 }
 

@@ -173,6 +173,9 @@ mod tests {
             self.winner = Some(winner);
             Ok(Vec::new())
         }
+        fn preview(&mut self, action: Action, dice: &mut dyn Dice) -> Result<Vec<Event>, Illegal> {
+            self.apply(action, dice)
+        }
         fn notation(&self, _: Action) -> String {
             "roll".into()
         }

@@ -118,6 +118,40 @@ fn cover_is_woods_light_woods_town_fort_and_rough() {
 }
 
 #[test]
+fn walls_hedges_and_fences_give_cover_from_fire_across_them() {
+    for kind in ["wall", "hedge", "fence"] {
+        // b1 at 0404 behind a hedge on its N hexside (towards 0403); r1 fires across it,
+        // r2 from 0504, across open ground.
+        let units = [
+            unit("red", "r1", "infantry", 10, "0403", "S"),
+            unit("red", "r2", "infantry", 10, "0504", "SW"),
+            standing("blue", "b1", "infantry", 20, "0404", "N"),
+        ];
+        let text = scenario(&OPEN_8X8, "[options]\nhex_capacity = 20\n", &units).replace(
+            "[map]\n",
+            &format!(
+                "[map]\nhexsides = [{{ between = [\"0403\", \"0404\"], kind = \"{kind}\" }}]\n"
+            ),
+        );
+        let mut g = started(&text, 1);
+        to_musketry(&mut g, Side::Red);
+        let events = play(&mut g, "fire 0403 0404");
+        assert_eq!(
+            events[0].text,
+            format!("0403 fires at 0404 (standing in cover, behind a {kind}): 10 infantry × 0.1 = 1.0 → 1 casualty, no fraction to roll for")
+        );
+        let events = play(&mut g, "fire 0504 0404");
+        assert!(
+            events[0]
+                .text
+                .starts_with("0504 fires at 0404 (standing): 10 infantry × 0.3 = 3.0"),
+            "{}",
+            events[0].text
+        );
+    }
+}
+
+#[test]
 fn fire_through_the_rear_three_hexsides_adds_per_figure() {
     // Target faces N; fire arriving through SE, S or SW comes from its rear.
     let target = hex_at(4, 4);

@@ -158,3 +158,48 @@ fn header_options_and_sides_are_checked() {
     let e = load(&text).err().unwrap();
     assert!(e.message.contains("blue has no units"), "{e}");
 }
+
+#[test]
+fn streams_and_slopes_along_hexsides_are_refused() {
+    for (kind, message) in [
+        (
+            "stream",
+            "no streams along hexsides: its rivers are all-water hexes",
+        ),
+        ("slope", "no slopes: heights play no part"),
+    ] {
+        let text = base(&[unit("red", "r1", "infantry", 6, "0303", "S")]).replace(
+            "[map]\n",
+            &format!(
+                "[map]\nhexsides = [{{ between = [\"0303\", \"0304\"], kind = \"{kind}\" }}]\n"
+            ),
+        );
+        refused_at(&text, &format!("\"{kind}\""), message);
+    }
+}
+
+#[test]
+fn boats_are_moored_on_all_water_hexes_only() {
+    let mut rows = OPEN_8X8.to_vec();
+    rows[2] = ". . ~ . . . . .";
+    let units = [unit("red", "r1", "infantry", 6, "0202", "S")];
+    let units: Vec<String> = units
+        .into_iter()
+        .chain([unit("blue", "b9", "infantry", 4, "0808", "N")])
+        .collect();
+    let text = scenario(&rows, "boats = [\"0203\"]\n", &units);
+    refused_at(
+        &text,
+        "\"0203\"",
+        "boats are moored on all-water hexes; 0203 is clear",
+    );
+    let text = scenario(&rows, "boats = [\"0303\", \"0303\"]\n", &units);
+    let e = load(&text).err().expect("refused");
+    assert!(e.message.contains("boats at 0303 are listed twice"), "{e}");
+    let text = scenario(&rows, "boats = [\"0909\"]\n", &units);
+    assert!(load(&text)
+        .err()
+        .expect("refused")
+        .message
+        .contains("off the map"));
+}

@@ -9,7 +9,9 @@ use std::path::PathBuf;
 /// as that side would see it. Nothing is applied and the file is not touched.
 ///
 /// The odds are exact (every sequence of die results walked) when the action rolls few
-/// dice, and sampled otherwise; the output says which.
+/// dice, and sampled otherwise; the output says which. What the rules settle later (hits
+/// resolved when the phase ends, troops falling back when the enemy's fire ends) counts as
+/// the action's own outcome, with the defender's dice.
 #[derive(clap::Args)]
 #[command(after_help = "\
 Examples:
