@@ -1,6 +1,6 @@
 //! Orders, packed into the engine's 64-bit `Action`, and their short text form
 //! (`move r3 0405`, `face r3 E`, `fire r3 0607`, `attack r3 0506`, `withdraw r3 0404`,
-//! `stand b4`, `attach rc r2`, `occupy r3 0506`, `end`).
+//! `stand b4`, `attach rc r2`, `occupy r3 0506`, `end`, and at set-up `place r3 0102`).
 
 use crate::tiles::Heading;
 use volley_core::geometry::{col_row, hex_at};
@@ -48,6 +48,11 @@ pub enum Order {
     },
     /// Ends the phase.
     End,
+    /// Places a unit at set-up (option `placement = "roll"`).
+    Place {
+        unit: usize,
+        to: Hex,
+    },
 }
 
 const KIND_BITS: u32 = 4;
@@ -80,6 +85,7 @@ impl Order {
             Order::Attack { unit, at } => (6, unit, tile_bits(at)),
             Order::Occupy { unit, to } => (7, unit, tile_bits(to)),
             Order::End => (8, 0, 0),
+            Order::Place { unit, to } => (9, unit, tile_bits(to)),
         };
         Action(kind | ((index as u64 & INDEX_MASK) << KIND_BITS) | (arg << ARG_SHIFT))
     }
@@ -125,6 +131,10 @@ impl Order {
                 to: tile_from(arg)?,
             },
             8 => Order::End,
+            9 => Order::Place {
+                unit: index,
+                to: tile_from(arg)?,
+            },
             _ => return None,
         })
     }
@@ -152,6 +162,10 @@ mod tests {
                 unit: 7,
             },
             Order::End,
+            Order::Place {
+                unit: 2,
+                to: hex_at(3, 1),
+            },
         ];
         for o in orders {
             let a = o.pack();

@@ -2,9 +2,11 @@
 //! move, ranged attack, close combat, remove units) and the engine's `Game` API.
 
 use crate::action::Order;
+use crate::placement::Placing;
+use crate::scenario::Deployment;
 use crate::terrain::Going;
 use crate::tiles::{self, Aspect, Beside, Heading, Neighbourhood, Surroundings};
-use crate::unit_data::{Kind, UnitData};
+use crate::unit_data::{Kind, Quality, UnitData};
 use crate::{rule, ID};
 use std::fmt;
 use std::ops::ControlFlow;
@@ -39,6 +41,16 @@ pub enum EngagedUnits {
     Held,
 }
 
+/// Whether units in a forest, or on a hill above the viewer, must face it to be seen
+/// (Terrain: Hill, Forest).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EdgeSight {
+    /// Seen from beyond the next tile only while facing the viewer.
+    Facing,
+    /// Seen whatever their facing.
+    Any,
+}
+
 /// What the scenario fixed; shared by every copy of the game.
 #[derive(Debug)]
 pub struct Setup {
@@ -54,6 +66,10 @@ pub struct Setup {
     pub first_player: Option<Side>,
     pub cover_fire: CoverFire,
     pub engaged_units: EngagedUnits,
+    pub edge_sight: EdgeSight,
+    /// With option `placement = "roll"`, each side's set-up area: the game opens with the
+    /// placement of units (Game Setup). `None`: units start where the scenario put them.
+    pub placement: Option<[Deployment; 2]>,
     pub objectives: Vec<Objective>,
     pub neighbourhood: Neighbourhood,
 }
@@ -89,6 +105,8 @@ pub struct Unit {
     pub name: Name,
     pub side: Side,
     pub kind: Kind,
+    /// Elite, regular or inexperienced: which retreat/damage table it rolls on.
+    pub quality: Quality,
     pub tile: Hex,
     pub heading: Heading,
     /// Strength points left; 0 once removed from play.
@@ -119,6 +137,8 @@ pub struct Commander {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Phase {
+    /// Units placed in turn at set-up (option `placement = "roll"`, Game Setup).
+    Placement,
     Movement,
     Ranged,
     CloseCombat,
@@ -173,6 +193,10 @@ impl fmt::Display for PhaseName<'_> {
         }
         let side = g.phasing();
         match g.phase {
+            Phase::Placement => {
+                let (placed, all) = g.placed_count(side);
+                write!(f, "{side} placement ({placed} of {all} units placed)")
+            }
             Phase::Movement => write!(
                 f,
                 "{side} movement ({} of {} units moved)",
@@ -235,6 +259,8 @@ pub struct GridGame {
     pub attacks: Vec<(usize, usize, Hex)>,
     /// Tiles attackers may occupy now.
     pub advances: Vec<(usize, Hex)>,
+    /// The placement under way at set-up, if any.
+    pub placing: Option<Placing>,
     pub outcome: Option<Outcome>,
     /// Per map cell ([`Map::index`]), the keys of the units in play there, in key order (two
     /// only while cavalry passes through a friend). Who stands in a tile is asked for every
@@ -271,6 +297,7 @@ impl GridGame {
             scored: Vec::new(),
             attacks: Vec::new(),
             advances: Vec::new(),
+            placing: None,
             outcome: None,
             in_tile,
             legal: Vec::new(),
@@ -463,6 +490,16 @@ impl GridGame {
         }
         // What lets the unit act at all is asked once; then each tile, side or enemy.
         match self.phase {
+            Phase::Placement => {
+                let placed = self.placing.as_ref().is_some_and(|p| p.placed[unit]);
+                if !placed && u.side == self.phasing() {
+                    for to in self.all_tiles() {
+                        if self.check_place::<()>(unit, to).is_ok() {
+                            take(Order::Place { unit, to })?;
+                        }
+                    }
+                }
+            }
             Phase::Movement => {
                 // A unit that met more than one enemy may only turn to one of them; any other
                 // must be free to move before it steps, withdraws or turns.
@@ -522,7 +559,10 @@ impl GridGame {
     /// Whether the phasing side is the one to decide: the game is under way and no enemy is
     /// answering an attack (what `check` asks of every order but the answer).
     fn phasing_decides(&self) -> bool {
-        self.started && self.outcome.is_none() && self.evade.is_none()
+        self.started
+            && self.outcome.is_none()
+            && self.evade.is_none()
+            && self.phase != Phase::Placement
     }
 
     /// Offers `take` a commander's rides to those of `units` the rules allow it to ride to.
@@ -569,7 +609,16 @@ impl GridGame {
                 }));
             }
         }
+        if self.phase == Phase::Placement && !matches!(order, Order::Place { .. } | Order::End) {
+            return Err(R::because(|| {
+                format!(
+                    "the units are being placed (Game Setup); it is the {}",
+                    self.phase_name()
+                )
+            }));
+        }
         match order {
+            Order::Place { unit, to } => self.check_place(unit, to),
             Order::Move { unit, to } => self.check_move(unit, to),
             Order::Face { unit, heading } => self.check_face(unit, heading),
             Order::Withdraw { unit, to } => self.check_withdraw(unit, to),
@@ -586,7 +635,7 @@ impl GridGame {
         match self.phase {
             Phase::Movement => self.check_movement_may_end(),
             Phase::CloseCombat => self.check_close_combat_may_end(),
-            Phase::Ranged | Phase::Advance => Ok(()),
+            Phase::Placement | Phase::Ranged | Phase::Advance => Ok(()),
         }
     }
 
@@ -608,6 +657,7 @@ impl GridGame {
             Order::Fire { unit, at } => self.do_fire(unit, at, dice, log),
             Order::Attack { unit, at } => self.do_attack(unit, at, dice, log),
             Order::Occupy { unit, to } => self.do_occupy(unit, to, log),
+            Order::Place { unit, to } => self.do_place(unit, to, log),
             Order::End => self.end_phase(dice, log),
         }
     }
@@ -628,7 +678,7 @@ impl GridGame {
             }
             Order::End => match self.phase {
                 Phase::Ranged | Phase::CloseCombat => self.resolve_hits(dice, log),
-                Phase::Movement | Phase::Advance => {}
+                Phase::Placement | Phase::Movement | Phase::Advance => {}
             },
             _ => self.carry_out(order, dice, log),
         }
@@ -684,6 +734,10 @@ impl GridGame {
 
     fn end_phase(&mut self, dice: &mut dyn Dice, log: &mut Log) {
         match self.phase {
+            Phase::Placement => {
+                self.end_placement(dice, log);
+                return;
+            }
             Phase::Movement => {
                 self.finish_move();
                 self.phase = Phase::Ranged;
@@ -781,8 +835,12 @@ impl Game for GridGame {
         let mut log = Log::new();
         if !self.started {
             self.started = true;
-            self.roll_initiative(dice, &mut log);
-            self.begin_player_turn(&mut log);
+            if self.setup.placement.is_some() {
+                self.begin_placement(dice, &mut log);
+            } else {
+                self.roll_initiative(dice, &mut log);
+                self.begin_player_turn(&mut log);
+            }
             self.advance_phases(dice, &mut log);
         }
         log.into_events()
@@ -880,6 +938,7 @@ impl Game for GridGame {
             Some(Order::Attack { unit, at }) => format!("attack {} {}", id(unit), label(at)),
             Some(Order::Occupy { unit, to }) => format!("occupy {} {}", id(unit), label(to)),
             Some(Order::End) => "end".into(),
+            Some(Order::Place { unit, to }) => format!("place {} {}", id(unit), label(to)),
             None => format!("unknown action {:#x}", action.0),
         }
     }
@@ -913,6 +972,10 @@ impl Game for GridGame {
                 unit: self.unit_arg(a)?,
                 to: Self::tile_arg(b)?,
             },
+            "place" => Order::Place {
+                unit: self.unit_arg(a)?,
+                to: Self::tile_arg(b)?,
+            },
             "face" => {
                 let unit = self.unit_arg(a)?;
                 let t = b.unwrap_or("");
@@ -941,7 +1004,7 @@ impl Game for GridGame {
             }
             _ => {
                 return Err(Illegal::new(format!(
-                    "cannot read \"{text}\" (orders: move U TILE, face U SIDE, withdraw U TILE, stand U, attach C U, fire U TILE, attack U TILE, occupy U TILE, end)"
+                    "cannot read \"{text}\" (orders: move U TILE, face U SIDE, withdraw U TILE, stand U, attach C U, fire U TILE, attack U TILE, occupy U TILE, place U TILE, end)"
                 )))
             }
         };

@@ -8,7 +8,7 @@ use crate::game::{GridGame, COMMANDER_REACH};
 use crate::rule;
 use crate::terrain;
 use crate::tiles;
-use crate::unit_data::Impact;
+use crate::unit_data::{Impact, Quality};
 use volley_core::geometry::label;
 use volley_core::{Dice, Event, Hex, Log};
 
@@ -63,11 +63,13 @@ impl GridGame {
             self.remove(target, log);
             return;
         }
+        let quality = self.units[target].quality;
+        let table = self.setup.data.impact(quality);
         let impacts: Vec<(u32, Impact)> = by
             .iter()
             .map(|_| {
                 let roll = dice.roll(6);
-                (roll, self.setup.data.impact[roll as usize - 1])
+                (roll, table[roll as usize - 1])
             })
             .collect();
         let must_retreat = impacts.iter().any(|(_, i)| *i != Impact::Stand);
@@ -96,11 +98,15 @@ impl GridGame {
                 Some(None) => "cannot retreat and loses 1 more point instead".to_string(),
                 None => "does not retreat and loses 1 more point".to_string(),
             };
+            let table = match quality {
+                Quality::Regular => String::new(),
+                q => format!(" on the {} table", q.key()),
+            };
             Event::new(
                 "impact",
                 rule("Resolving Hits"),
                 format!(
-                    "{} at {} rolls {rolled}: it {what}; strength now {}.",
+                    "{} at {} rolls {rolled}{table}: it {what}; strength now {}.",
                     t.id,
                     label(from),
                     t.strength

@@ -6,33 +6,46 @@ use crate::game::GridGame;
 use crate::rule;
 use volley_core::{Dice, Event, Log, Side};
 
+/// Both players roll a d6 until the rolls differ (Initiative, Game Setup), logging each tie
+/// as `tie` words it; the first event logged opens the game-turn if `opens_turn`. Returns
+/// red's roll, blue's, and whether the game-turn is still to be opened.
+pub fn roll_off(
+    dice: &mut dyn Dice,
+    log: &mut Log,
+    mut opens_turn: bool,
+    kind: &'static str,
+    tie: impl Fn(u32) -> String,
+) -> (u32, u32, bool) {
+    let section = if kind == "initiative" {
+        "Initiative"
+    } else {
+        "Game Setup"
+    };
+    loop {
+        let (red, blue) = (dice.roll(6), dice.roll(6));
+        if red != blue {
+            return (red, blue, opens_turn);
+        }
+        log.add(|| {
+            let event = Event::new(kind, rule(section), tie(red));
+            if opens_turn {
+                event.opens_turn()
+            } else {
+                event
+            }
+        });
+        opens_turn = false;
+    }
+}
+
 impl GridGame {
     pub fn roll_initiative(&mut self, dice: &mut dyn Dice, log: &mut Log) {
-        // The first roll (a tie, perhaps) opens the game-turn.
-        let mut opens_turn = true;
-        let (red, blue) = loop {
-            let red = dice.roll(6);
-            let blue = dice.roll(6);
-            if red != blue {
-                break (red, blue);
-            }
-            log.add(|| {
-                let event = Event::new(
-                    "initiative",
-                    rule("Initiative"),
-                    format!(
-                        "Game-turn {}: red and blue both rolled {red}; roll again.",
-                        self.turn
-                    ),
-                );
-                if opens_turn {
-                    event.opens_turn()
-                } else {
-                    event
-                }
-            });
-            opens_turn = false;
-        };
+        // The first roll (a tie, perhaps) opens the game-turn, unless the placement opened it.
+        let opens = self.phase != crate::game::Phase::Placement;
+        let turn = self.turn;
+        let (red, blue, opens_turn) = roll_off(dice, log, opens, "initiative", |n| {
+            format!("Game-turn {turn}: red and blue both rolled {n}; roll again.")
+        });
         self.rolls = [red, blue];
         let higher = if red > blue { Side::Red } else { Side::Blue };
         // A scenario may name who moves first in the first game-turn (Initiative: "unless a

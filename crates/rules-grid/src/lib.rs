@@ -1,6 +1,7 @@
 //! grid-rules-v1.1 ("Rules v1.1"): a short musket-era ruleset for a gridded table, hexes or
 //! squares. One file per chapter of the text:
 //!
+//! - [`placement`] — Game Setup: the roll for first placement and placing units in turn
 //! - [`initiative`] — Initiative (the d6 that orders the player-turns and counts units moved)
 //! - [`movement`] — Movement Rules 1-7, withdrawal (Close Combat 3, 4), commanders attaching
 //! - [`ranged`] — Infantry and Artillery Ranged Attack
@@ -19,6 +20,7 @@ mod game;
 mod hits;
 mod initiative;
 mod movement;
+mod placement;
 mod ranged;
 mod scenario;
 mod terrain;

@@ -1,7 +1,7 @@
 //! Infantry Ranged Attack and Artillery Ranged Attack: the restrictions (points 1-6), the
 //! process (two d6 read on Unit Data) and the modifiers.
 
-use crate::game::{CoverFire, GridGame, Modifier, Phase, Refusal, Scored};
+use crate::game::{CoverFire, EdgeSight, GridGame, Modifier, Phase, Refusal, Scored};
 use crate::rule;
 use crate::terrain;
 use crate::tiles;
@@ -129,6 +129,17 @@ impl GridGame {
                 )
             }));
         }
+        if let Some(place) = self.hidden_on_edge(unit, target) {
+            return Err(R::because(|| {
+                let t = &self.units[target];
+                format!(
+                    "{} is {place} facing away from {} and cannot be seen from beyond the next tile (Terrain: {}; option edge_sight)",
+                    t.id,
+                    u.id,
+                    if place.contains("forest") { "Forest" } else { "Hill" }
+                )
+            }));
+        }
         if self.setup.cover_fire == CoverFire::Adjacent
             && terrain::is_close(self.map().terrain(at))
             && range > 1
@@ -141,6 +152,28 @@ impl GridGame {
             }));
         }
         Ok(())
+    }
+
+    /// Where a target stands that hides it from `unit` because it does not face it: in a
+    /// forest, or on a hill above the firer (Terrain: Hill, Forest — units on those edges are
+    /// seen when they face the enemy). A neighbour is always seen.
+    pub fn hidden_on_edge(&self, unit: usize, target: usize) -> Option<&'static str> {
+        if self.setup.edge_sight == EdgeSight::Any {
+            return None;
+        }
+        let (u, t) = (&self.units[unit], &self.units[target]);
+        let grid = self.grid();
+        if tiles::adjacent(grid, u.tile, t.tile) {
+            return None;
+        }
+        let place = if self.map().terrain(t.tile) == Terrain::Woods {
+            "in the forest"
+        } else if self.map().elevation(t.tile) > self.map().elevation(u.tile) {
+            "on the hill"
+        } else {
+            return None;
+        };
+        (!tiles::in_front_arc(grid, t.tile, t.heading, u.tile)).then_some(place)
     }
 
     pub fn do_fire(&mut self, unit: usize, at: Hex, dice: &mut dyn Dice, log: &mut Log) {

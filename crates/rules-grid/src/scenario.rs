@@ -3,11 +3,11 @@
 //! the outer columns.
 
 use crate::game::{
-    Commander, CoverFire, EngagedUnits, GridGame, Objective, Setup, TurnState, Unit,
+    Commander, CoverFire, EdgeSight, EngagedUnits, GridGame, Objective, Setup, TurnState, Unit,
 };
 use crate::terrain;
 use crate::tiles::{self, Heading, Neighbourhood};
-use crate::unit_data::{Kind, UnitData, UnitDataSpec};
+use crate::unit_data::{Kind, Quality, UnitData, UnitDataSpec};
 use crate::ID;
 use serde::Deserialize;
 use toml::Spanned;
@@ -43,6 +43,20 @@ pub const OPTIONS: &[OptionSpec] = &[
         default: "free",
         choices: &["free", "held"],
         help: "free: a unit engaged in close combat moves like any other, and leaving its tile is its withdrawal (it may not attack the enemies it left that turn); held: it may only stay or withdraw one tile into a tile beside no enemy (Close Combat 3).",
+    },
+    OptionSpec {
+        key: "edge_sight",
+        label: "Seeing units on hill and forest edges",
+        default: "facing",
+        choices: &["facing", "any"],
+        help: "facing: a unit in a forest, or on a hill above the firer, can be seen from beyond the next tile only while it faces the firer (Terrain: Hill, Forest); any: it is seen whatever its facing.",
+    },
+    OptionSpec {
+        key: "placement",
+        label: "Placing the units",
+        default: "scenario",
+        choices: &["scenario", "roll"],
+        help: "scenario: units start where the scenario puts them; roll: the players roll for first placement and take turns placing their units, one at a time, in their set-up rows (Game Setup).",
     },
 ];
 
@@ -85,14 +99,17 @@ struct UnitSpec {
     side: Spanned<String>,
     #[serde(rename = "type")]
     kind: Spanned<String>,
+    /// `elite`, `regular` (the default) or `inexperienced` (Resolving Hits).
+    #[serde(default)]
+    quality: Option<Spanned<String>>,
     tile: Spanned<String>,
     #[serde(default)]
     facing: Option<Spanned<String>>,
 }
 
 /// Where a side sets up (Game Setup).
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Deployment {
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Deployment {
     Top,
     Bottom,
     Free,
@@ -116,7 +133,7 @@ impl Deployment {
         }
     }
 
-    fn check(self, map: &Map, tile: Hex) -> Result<(), String> {
+    pub fn check(self, map: &Map, tile: Hex) -> Result<(), String> {
         let (c, r) = col_row(tile);
         let rows = match self {
             Deployment::Free => return Ok(()),
@@ -229,6 +246,19 @@ pub fn load(src: &ScenarioSource, overrides: &Options) -> Result<GridGame, Scena
                 ),
             )
         })?;
+        let quality = match &spec.quality {
+            None => Quality::Regular,
+            Some(q) => Quality::from_key(q.get_ref()).ok_or_else(|| {
+                src.error_at(
+                    q.span(),
+                    format!(
+                        "unknown quality \"{}\" (expected {})",
+                        q.get_ref(),
+                        Quality::ALL.map(Quality::key).join(", ")
+                    ),
+                )
+            })?,
+        };
         let tile = src.hex(&spec.tile, &map)?;
         if let Some(other) = units.iter().find(|u| u.tile == tile) {
             return Err(src.error_at(
@@ -266,6 +296,7 @@ pub fn load(src: &ScenarioSource, overrides: &Options) -> Result<GridGame, Scena
             name: name_or_id(&spec.name, id),
             side,
             kind,
+            quality,
             tile,
             heading,
             strength,
@@ -348,6 +379,11 @@ pub fn load(src: &ScenarioSource, overrides: &Options) -> Result<GridGame, Scena
             "held" => EngagedUnits::Held,
             _ => EngagedUnits::Free,
         },
+        edge_sight: match option(options, "edge_sight") {
+            "any" => EdgeSight::Any,
+            _ => EdgeSight::Facing,
+        },
+        placement: (option(options, "placement") == "roll").then_some(deployments),
         objectives,
         neighbourhood,
     };

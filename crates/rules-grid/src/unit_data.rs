@@ -127,11 +127,43 @@ impl Impact {
     }
 }
 
-/// The whole Unit Data table and the retreat/damage table.
+/// A unit's quality (Resolving Hits): the text says elite units with good officers leave a
+/// fight sooner and green ones stay and bleed. Each reads its own retreat/damage table.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Quality {
+    Elite,
+    #[default]
+    Regular,
+    Inexperienced,
+}
+
+impl Quality {
+    pub const ALL: [Quality; 3] = [Quality::Elite, Quality::Regular, Quality::Inexperienced];
+
+    /// The word a scenario uses (`quality = "elite"`).
+    pub fn key(self) -> &'static str {
+        match self {
+            Quality::Elite => "elite",
+            Quality::Regular => "regular",
+            Quality::Inexperienced => "inexperienced",
+        }
+    }
+
+    pub fn from_key(key: &str) -> Option<Quality> {
+        Quality::ALL.into_iter().find(|q| q.key() == key)
+    }
+}
+
+/// The whole Unit Data table and the retreat/damage tables.
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct UnitData {
+    /// The retreat/damage table of regular units.
     pub impact: [Impact; 6],
+    /// Elite units: more retreats, fewer losses.
+    pub elite_impact: [Impact; 6],
+    /// Inexperienced units: fewer retreats, more losses.
+    pub inexperienced_impact: [Impact; 6],
     pub line_infantry: Profile,
     pub light_infantry: Profile,
     pub cavalry: Profile,
@@ -143,6 +175,15 @@ const BUILT_IN: &str = include_str!("unit_data.toml");
 impl UnitData {
     pub fn built_in() -> UnitData {
         toml::from_str(BUILT_IN).expect("the built-in unit_data.toml is valid (tested)")
+    }
+
+    /// The retreat/damage table a unit of this quality rolls on.
+    pub fn impact(&self, quality: Quality) -> &[Impact; 6] {
+        match quality {
+            Quality::Elite => &self.elite_impact,
+            Quality::Regular => &self.impact,
+            Quality::Inexperienced => &self.inexperienced_impact,
+        }
     }
 
     pub fn profile(&self, kind: Kind) -> &Profile {
@@ -171,6 +212,12 @@ impl UnitData {
     ) -> Result<UnitData, ScenarioError> {
         if let Some(impact) = &spec.impact {
             self.impact = *impact;
+        }
+        if let Some(impact) = &spec.elite_impact {
+            self.elite_impact = *impact;
+        }
+        if let Some(impact) = &spec.inexperienced_impact {
+            self.inexperienced_impact = *impact;
         }
         for (kind, over) in [
             (Kind::LineInfantry, &spec.line_infantry),
@@ -225,6 +272,10 @@ pub struct UnitDataSpec {
     #[serde(default)]
     pub impact: Option<[Impact; 6]>,
     #[serde(default)]
+    pub elite_impact: Option<[Impact; 6]>,
+    #[serde(default)]
+    pub inexperienced_impact: Option<[Impact; 6]>,
+    #[serde(default)]
     pub line_infantry: Option<ProfileSpec>,
     #[serde(default)]
     pub light_infantry: Option<ProfileSpec>,
@@ -268,6 +319,21 @@ mod tests {
             }
         }
         assert!(d.cavalry.ranged.is_empty());
+        // Elite units retreat more often and lose less; inexperienced ones the reverse.
+        let retreats = |q| d.impact(q).iter().filter(|i| **i != Impact::Stand).count();
+        let losses = |q| {
+            d.impact(q)
+                .iter()
+                .map(|i| match i {
+                    Impact::Retreat => 0,
+                    Impact::RetreatAndLoss | Impact::Stand => 1,
+                })
+                .sum::<u32>()
+        };
+        assert!(retreats(Quality::Elite) > retreats(Quality::Regular));
+        assert!(retreats(Quality::Regular) > retreats(Quality::Inexperienced));
+        assert!(losses(Quality::Elite) < losses(Quality::Regular));
+        assert!(losses(Quality::Regular) < losses(Quality::Inexperienced));
         assert_eq!(
             d.artillery.band(5).map(|(from, b)| (from, b.range)),
             Some((4, 6))

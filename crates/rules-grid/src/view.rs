@@ -3,6 +3,7 @@
 use crate::action::Order;
 use crate::game::GridGame;
 use crate::game::Phase;
+use crate::unit_data::Quality;
 use crate::ID;
 use volley_core::map::Grid;
 use volley_core::view::{CommanderView, ObjectiveView, SideView, UnitView, View, Word};
@@ -21,6 +22,9 @@ impl GridGame {
                 if grid == Grid::Square {
                     // The engine's facing is a hexside; square headings travel as a flag.
                     flags.push(format!("facing {}", u.heading.name(grid)).into());
+                }
+                if u.quality != Quality::Regular {
+                    flags.push(u.quality.key().into());
                 }
                 let t = &u.turn;
                 let own_turn = u.side == self.phasing();
@@ -153,6 +157,12 @@ impl GridGame {
         }
         let side = self.phasing();
         let what = match self.phase {
+            Phase::Placement => {
+                let (placed, all) = self.placed_count(side);
+                format!(
+                    "place a unit in your set-up rows ({placed} of {all} placed), or end to leave the rest where they stand"
+                )
+            }
             Phase::Movement => {
                 let left = self.rolls[side.index()].saturating_sub(self.moved_units);
                 format!(
@@ -194,6 +204,7 @@ impl GridGame {
             }
             Order::Occupy { unit, to } => ActionInfo::new("occupy", Move).unit(unit as u32).at(to),
             Order::End => ActionInfo::end(),
+            Order::Place { unit, to } => ActionInfo::new("place", Move).unit(unit as u32).at(to),
         }
     }
 }

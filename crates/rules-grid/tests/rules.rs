@@ -1436,3 +1436,191 @@ fn scenario_errors_name_the_line() {
     let (_, m) = bad(&[unit("r1", "red", "cavalry", "0101", "SE"), b1], "\"SE\"");
     assert!(m.contains("expected a facing (N, E, S, W)"), "{m}");
 }
+
+// ---------------------------------------------------------------- Issue 9, defect 7
+
+fn placement_scenario() -> String {
+    scenario(
+        "square",
+        &rows(&open(6, 6)),
+        &[
+            unit("r1", "red", "line_infantry", "0302", "S"),
+            unit("r2", "red", "cavalry", "0402", "S"),
+            unit("b1", "blue", "line_infantry", "0305", "N"),
+            unit("b2", "blue", "line_infantry", "0405", "N"),
+        ],
+        "[options]\nplacement = \"roll\"\n",
+    )
+    .replace("setup = \"free\"\n", "")
+}
+
+#[test]
+fn setup_players_roll_for_first_placement_and_place_in_turn() {
+    let mut g = load(&placement_scenario()).unwrap();
+    let mut dice = ScriptedDice::new([4, 4, 2, 5]);
+    let events = g.start(&mut dice);
+    assert_eq!(dice.remaining(), 0);
+    let t = texts(&events);
+    assert!(
+        t.contains(
+            "[grid-rules-v1.1 Game Setup] Placement: red and blue both rolled 4; roll again."
+        ),
+        "{t}"
+    );
+    assert!(
+        t.contains("red rolled 2, blue rolled 5; blue places first."),
+        "{t}"
+    );
+    assert!(events[0].opens_turn);
+    assert_eq!(g.to_decide(), Some(Side::Blue));
+    assert_eq!(g.view(None).phase, "blue placement (0 of 2 units placed)");
+    assert!(refused(&mut g, "move b1 0304").contains("the units are being placed"));
+    assert!(refused(&mut g, "place b1 0303").contains("not in this side's two back rows (5 to 6)"));
+    assert!(refused(&mut g, "place b1 0106").contains("outer column"));
+    assert!(refused(&mut g, "place b1 0405").contains("already held by b2"));
+    assert!(refused(&mut g, "place r1 0201").contains("r1 is red's"));
+    let events = play(&mut g, "place b1 0206", &[]);
+    assert_eq!(
+        texts(&events),
+        "[grid-rules-v1.1 Game Setup] blue places b1 (line infantry) at 0206; 1 left to place."
+    );
+    // The sides take turns, one unit each.
+    assert_eq!(g.to_decide(), Some(Side::Red));
+    play(&mut g, "place r1 0201", &[]);
+    assert!(refused(&mut g, "place b1 0506").contains("b1 has already been placed"));
+    play(&mut g, "place b2 0506", &[]);
+    // Red's last unit: both sides are done, and game-turn 1's initiative is rolled.
+    let events = play(&mut g, "place r2 0501", &[6, 1]);
+    let t = texts(&events);
+    assert!(t.contains("Both sides have placed their units."), "{t}");
+    assert!(
+        t.contains("red rolled 6, blue rolled 1; red plays first"),
+        "{t}"
+    );
+    assert!(
+        !events.iter().any(|e| e.opens_turn),
+        "the placement opened game-turn 1"
+    );
+    assert_eq!(g.view(None).phase, "red movement (0 of 6 units moved)");
+    for (id, at) in [
+        ("r1", "0201"),
+        ("r2", "0501"),
+        ("b1", "0206"),
+        ("b2", "0506"),
+    ] {
+        assert_eq!(tile(&*g, id), at);
+    }
+}
+
+#[test]
+fn setup_a_side_may_end_its_placement_and_leave_the_rest_where_the_scenario_put_them() {
+    let mut g = load(&placement_scenario()).unwrap();
+    g.start(&mut ScriptedDice::new([5, 2]));
+    assert_eq!(g.to_decide(), Some(Side::Red));
+    play(&mut g, "place r1 0202", &[]);
+    play(&mut g, "end", &[]);
+    // Red's turn again: it is the only side still placing.
+    let events = play(&mut g, "place r2 0502", &[3, 4]);
+    assert!(
+        texts(&events).contains("blue plays first"),
+        "{}",
+        texts(&events)
+    );
+    assert_eq!(tile(&*g, "b1"), "0305");
+    assert_eq!(tile(&*g, "r2"), "0502");
+    // Without the option, the scenario places the units and play begins at once.
+    let s = placement_scenario().replace("placement = \"roll\"", "placement = \"scenario\"");
+    let g = start(&s, &[6, 1]);
+    assert_eq!(g.view(None).phase, "red movement (0 of 6 units moved)");
+}
+
+fn quality_game(quality: &str) -> Box<dyn Game> {
+    let s = scenario(
+        "square",
+        &rows(&open(6, 6)),
+        &[
+            unit("r1", "red", "line_infantry", "0204", "N"),
+            unit("b1", "blue", "line_infantry", "0302", "S")
+                + &format!("quality = \"{quality}\"\n"),
+        ],
+        "",
+    );
+    let mut g = start(&s, &[6, 1]);
+    play(&mut g, "end", &[]);
+    g
+}
+
+#[test]
+fn hits_elite_units_retreat_sooner_and_inexperienced_ones_lose_more() {
+    // The same shot (range 3, 5+4 = 9: 1 hit) and the same die, 3, read by quality.
+    for (quality, line, at, points) in [
+        ("regular", "b1 at 0302 rolls 3 (retreat and 1 loss): it retreats one tile to 0301; strength now 4.", "0301", 4),
+        ("elite", "b1 at 0302 rolls 3 (retreat) on the elite table: it retreats one tile to 0301; strength now 5.", "0301", 5),
+        ("inexperienced", "b1 at 0302 rolls 3 (stand) on the inexperienced table: it does not retreat and loses 1 more point; strength now 4.", "0302", 4),
+    ] {
+        let mut g = quality_game(quality);
+        // r1 is red's only shooter: the phase ends with its shot, and b1 rolls at once.
+        let events = play(&mut g, "fire r1 0302", &[5, 4, 3]);
+        assert!(texts(&events).contains(line), "{quality}: {}", texts(&events));
+        assert_eq!(tile(&*g, "b1"), at);
+        assert_eq!(strength(&*g, "b1"), points);
+        let flags = unit_view(&*g, "b1").flags;
+        assert_eq!(flags.iter().any(|f| f.as_ref() == quality), quality != "regular");
+    }
+    let s = scenario(
+        "square",
+        &rows(&open(4, 4)),
+        &[
+            unit("r1", "red", "line_infantry", "0204", "N"),
+            unit("b1", "blue", "line_infantry", "0302", "S") + "quality = \"green\"\n",
+        ],
+        "",
+    );
+    let e = load(&s).err().unwrap();
+    assert_eq!(e.line, line_of(&s, "quality = \"green\""));
+    assert!(
+        e.message
+            .contains("unknown quality \"green\" (expected elite, regular, inexperienced)"),
+        "{e}"
+    );
+}
+
+fn edge_game(ground: &str, facing: &str, extra: &str) -> Box<dyn Game> {
+    let col1 = [ground, ground, ".", ".", "."];
+    let rows_: Vec<String> = col1.iter().map(|c| format!("{c} .")).collect();
+    let s = scenario(
+        "square",
+        &rows(&rows_),
+        &[
+            unit("r1", "red", "artillery", "0105", "N"),
+            unit("r2", "red", "artillery", "0205", "N"),
+            unit("b1", "blue", "light_infantry", "0102", facing),
+            unit("b2", "blue", "line_infantry", "0201", "S"),
+        ],
+        extra,
+    );
+    let mut g = start(&s, &[6, 1]);
+    play(&mut g, "end", &[]);
+    g
+}
+
+#[test]
+fn ranged_units_on_hill_and_forest_edges_are_seen_only_facing_the_enemy() {
+    for (ground, place) in [(".1", "on the hill"), ("W", "in the forest")] {
+        // b1 on the edge facing r1 is seen…
+        let mut g = edge_game(ground, "S", "");
+        play(&mut g, "fire r1 0102", &[1, 1]);
+        // …facing away it is not…
+        let mut g = edge_game(ground, "N", "");
+        let why = refused(&mut g, "fire r1 0102");
+        assert!(
+            why.contains(&format!(
+                "b1 is {place} facing away from r1 and cannot be seen"
+            )),
+            "{ground}: {why}"
+        );
+        // …unless the table reads the edge rule without the facing.
+        let mut g = edge_game(ground, "N", "[options]\nedge_sight = \"any\"\n");
+        play(&mut g, "fire r1 0102", &[1, 1]);
+    }
+}
