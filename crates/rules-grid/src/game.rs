@@ -210,22 +210,7 @@ impl fmt::Display for PhaseName<'_> {
     }
 }
 
-/// A rule's refusal of an order. `apply` needs the sentence that says why (an [`Illegal`]);
-/// listing the legal orders only needs to know that one is refused, so there it is `()` and
-/// the sentence is never written. The checks are written once, generic over the two.
-pub trait Refusal {
-    fn because<S: Into<String>>(why: impl FnOnce() -> S) -> Self;
-}
-
-impl Refusal for Illegal {
-    fn because<S: Into<String>>(why: impl FnOnce() -> S) -> Illegal {
-        Illegal::new(why())
-    }
-}
-
-impl Refusal for () {
-    fn because<S: Into<String>>(_: impl FnOnce() -> S) {}
-}
+pub use volley_core::game::Refusal;
 
 /// Where a listing of legal orders sends each one; `Break` ends the listing early, for a
 /// caller that only asks whether there is one.

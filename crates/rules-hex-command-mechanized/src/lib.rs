@@ -1,22 +1,85 @@
-//! Hex Command: Mechanized (WWII), Cabak, as a Volley ruleset — in progress. What is built so
-//! far: the reference charts the rulebook leaves out, authored as data ([`charts`]), the
-//! vehicle roster, and vehicle damage ([`damage`]). The machinery it shares with Gunpowder
-//! (command valuation, orders, activation, reinforcements, works, line of sight) is in
-//! `hex-command-family`. The ruleset is not registered until it plays.
+//! Hex Command: Mechanized (WWII), Cabak, as a Volley ruleset `hex-command-mechanized`. One
+//! file per chapter of the rules:
+//!
+//! - [`game`] — the sequence of play (M15–M22), losses, panic and victory (M41–M44)
+//! - [`movement`] — movement, facing, stacking, zones of control (M48–M68), commanders placed
+//! - [`fire`] — fire: anti-tank, HE, small arms, machine guns (M81–M102)
+//! - [`melee`] — melee, ramming and swarming (M107–M119)
+//! - [`view`] — what a side sees (the hidden AT capability, M4)
+//! - the numbers they use: [`charts`] (the charts the text leaves out, as data), [`damage`],
+//!   [`fire_tables`], [`losses`], [`moves`], [`melee_tables`], [`command_tables`],
+//!   [`indirect`], [`logistics`]; the pieces in [`items`], the scenario in [`scenario`] and
+//!   [`state`], who stands where in [`board`], ground in [`terrain`], orders in [`orders`].
+//!
+//! The machinery shared with Gunpowder (line of sight and cover, works) is in
+//! `hex-command-family`. docs/rules/hex-command-mechanized.md maps the rulebook to the code.
 
 pub mod board;
 pub mod charts;
 pub mod command_tables;
 pub mod damage;
+pub mod fire;
 pub mod fire_tables;
+pub mod game;
 pub mod indirect;
 pub mod items;
 pub mod logistics;
 pub mod losses;
+pub mod melee;
 pub mod melee_tables;
+pub mod movement;
 pub mod moves;
+pub mod orders;
 pub mod scenario;
 pub mod state;
+pub mod terrain;
+pub mod view;
 
 #[cfg(test)]
 mod tests;
+
+use volley_core::{Game, OptionSpec, Options, Ruleset, ScenarioError, ScenarioSource};
+
+/// The ruleset id scenarios name.
+pub const ID: &str = "hex-command-mechanized";
+
+/// A rule reference for events: the id and the digest's section number (M1–M140), which
+/// docs/rules/hex-command-mechanized.md maps to the rulebook's own sections.
+fn rule(section: &str) -> String {
+    [ID, " ", section].concat()
+}
+
+pub const OPTIONS: &[OptionSpec] = &[OptionSpec {
+    key: "oblique",
+    label: "Oblique steps",
+    default: "yes",
+    choices: &["yes", "no"],
+    help: "Whether items may step into their front-left and front-right hexes without turning (the rules do not say; Gunpowder's option, C12).",
+}];
+
+pub struct MechanizedRules;
+
+pub static RULESET: MechanizedRules = MechanizedRules;
+
+impl Ruleset for MechanizedRules {
+    fn id(&self) -> &'static str {
+        ID
+    }
+
+    fn title(&self) -> &'static str {
+        "Hex Command: Mechanized (WWII)"
+    }
+
+    fn options(&self) -> &'static [OptionSpec] {
+        OPTIONS
+    }
+
+    fn load(
+        &self,
+        source: &ScenarioSource,
+        options: &Options,
+    ) -> Result<Box<dyn Game>, ScenarioError> {
+        let s = state::load(source, options, OPTIONS)?;
+        Ok(Box::new(game::MechGame::new(s)))
+    }
+}

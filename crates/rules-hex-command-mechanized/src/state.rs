@@ -5,7 +5,7 @@ use crate::board::Board;
 use crate::charts::{Charts, Roster};
 use crate::items::Item;
 use std::sync::Arc;
-use volley_core::map::Map;
+use volley_core::map::{Map, MapView};
 use volley_core::scenario::{Battle, Objective, OwnKeys};
 use volley_core::{Name, Options, ScenarioError, ScenarioSource, Side};
 
@@ -25,20 +25,37 @@ pub struct Setup {
     pub name: Name,
     pub title: Name,
     pub map: Map,
+    /// The map as views carry it, made once.
+    pub map_view: Arc<MapView>,
+    pub side_names: [Name; 2],
+    /// Step into the front-left and front-right hexes without turning (C12).
+    pub oblique: bool,
     pub turn_limit: u32,
     pub charts: Charts,
     pub roster: Roster,
     pub options: Options,
 }
 
-/// What an item has done this turn, beside what it is.
+/// What an item has done this turn, and its lasting state beside what it is.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Turn {
+    /// Movement points spent this turn.
     pub mp: u8,
     pub facing_changes: u8,
+    /// Shots fired in the fire step under way.
     pub fired: u8,
+    /// Routed (M120–M123), until rallied; lasts from turn to turn.
     pub routed: bool,
+    /// Destroyed or captured; lasts.
     pub gone: bool,
+    /// It has begun its move this turn.
+    pub moving: bool,
+    /// Its move is over: another item began moving, or an enemy zone of control stopped it.
+    pub done: bool,
+    /// It has started a melee this turn (M109).
+    pub meleed: bool,
+    /// It has entered a forest hex this turn (vehicles: one a turn, M61).
+    pub forest: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -48,7 +65,13 @@ pub struct Commander {
     pub side: Side,
     pub value: i32,
     pub supreme: bool,
+    /// The Initiative trait (M23: 4–7); every commander has the default until the CVS traits
+    /// of the scenario are read.
+    pub initiative: u8,
 }
+
+/// The Initiative of a commander whose scenario gives none: the middle of 4–7.
+pub const DEFAULT_INITIATIVE: u8 = 5;
 
 #[derive(Clone, Debug)]
 pub struct SideInfo {
@@ -105,6 +128,7 @@ pub fn load(
                 side,
                 value: c.value.as_ref().map_or(1, |v| *v.get_ref()),
                 supreme: c.supreme,
+                initiative: DEFAULT_INITIATIVE,
             })
         })
         .collect();
@@ -119,6 +143,9 @@ pub fn load(
         name: battle.name.clone(),
         title: battle.title.clone(),
         map: battle.map.clone(),
+        map_view: battle.map_view.clone(),
+        side_names: [battle.sides[0].name.clone(), battle.sides[1].name.clone()],
+        oblique: volley_core::scenario::option(&battle.options, "oblique") != "no",
         turn_limit: battle.turn_limit,
         charts,
         roster,

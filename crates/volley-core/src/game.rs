@@ -211,6 +211,24 @@ impl Illegal {
     }
 }
 
+/// A rule's refusal of an order, for rulesets that write each check once and use it both to
+/// apply an order and to list the legal ones: `apply` needs the sentence that says why (an
+/// [`Illegal`]); a listing only needs to know that the order is refused, so there it is `()`
+/// and the sentence is never written.
+pub trait Refusal {
+    fn because<S: Into<String>>(why: impl FnOnce() -> S) -> Self;
+}
+
+impl Refusal for Illegal {
+    fn because<S: Into<String>>(why: impl FnOnce() -> S) -> Illegal {
+        Illegal::new(why())
+    }
+}
+
+impl Refusal for () {
+    fn because<S: Into<String>>(_: impl FnOnce() -> S) {}
+}
+
 /// How a game ended.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Outcome {

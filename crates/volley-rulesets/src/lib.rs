@@ -13,6 +13,7 @@ pub fn rulesets() -> &'static [&'static dyn Ruleset] {
         &rules_hex_command::RULESET,
         &rules_stand_and_die::RULESET,
         &rules_grid::RULESET,
+        &rules_hex_command_mechanized::RULESET,
     ];
     RULESETS
 }
@@ -43,7 +44,8 @@ pub fn bundled() -> &'static [Bundled] {
         "grid-ridge",
         "hc-corps",
         "hc-reinforcements",
-        "hc-pike-and-shot"
+        "hc-pike-and-shot",
+        "hcm-village"
     ]
 }
 

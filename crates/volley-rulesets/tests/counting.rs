@@ -99,6 +99,14 @@ const PINNED: &[(&str, u64, usize, usize, u64)] = &[
     ("hc-pike-and-shot", 2, 50, 60, 0x8731329064dd46d8),
     ("hc-pike-and-shot", 2, 200, 16, 0x93ee6dcefbff26d5),
     ("hc-pike-and-shot", 2, 529, 0, 0xd0b5a1f9b717fcc0),
+    ("hcm-village", 1, 0, 52, 0x166be36501f47fb9),
+    ("hcm-village", 1, 10, 4, 0x6ff68d493967e739),
+    ("hcm-village", 1, 50, 5, 0xb20e264889121606),
+    ("hcm-village", 1, 91, 0, 0x0ae0ce405cc8374b),
+    ("hcm-village", 2, 0, 52, 0x9dcc7b9a2f434559),
+    ("hcm-village", 2, 10, 3, 0x1b81f0ab0435c66a),
+    ("hcm-village", 2, 50, 4, 0x584b1e6a74f30080),
+    ("hcm-village", 2, 169, 0, 0x5c6be10f48d1cea4),
 ];
 
 /// FNV-1a over everything a player reads in the log.

@@ -1,0 +1,332 @@
+//! Fire (M81–M102): the non-phasing side fires, then the phasing side. Each item fires once a
+//! fire step (Very Light and Light guns twice, M7); the weapon follows from firer and target:
+//! guns and AT squads roll the anti-tank roll against vehicles (M85–M88) and fire HE at
+//! infantry and guns (M97–M98), squads and vehicle machine guns fire small arms (M90, M92),
+//! squads without AT weapons hurt a vehicle only next to it (M89, C9).
+
+use crate::charts::{Gun, Weight};
+use crate::fire_tables::{self, at_roll, AtModifiers, AtRoll, Bearing, SmallArmsFirer};
+use crate::game::{MechGame, Refusal, Step};
+use crate::items::Kind;
+use crate::losses;
+use crate::rule;
+use hex_command_family::ground::{Ground, Works};
+use hex_command_family::sight::{self, Sight};
+use volley_core::{Dice, Event, Log};
+
+/// How a shot is resolved.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Shot {
+    /// The anti-tank roll of a gun of this weight (against a vehicle: damage blocks; against
+    /// a squad or gun: HE).
+    At {
+        weight: Weight,
+        roll: AtRoll,
+        he: bool,
+    },
+    /// Small arms: a d6 needing this (1: a hit without a roll).
+    SmallArms { needed: u32 },
+}
+
+impl MechGame {
+    /// Whether item `i` may fire now, at anyone.
+    pub fn check_may_fire<R: Refusal>(&self, i: usize) -> Result<(), R> {
+        if !matches!(self.step, Step::DefensiveFire | Step::OffensiveFire) {
+            return Err(R::because(|| {
+                format!("items fire in the fire steps; it is {}", self.step_name())
+            }));
+        }
+        let it = self.own_item::<R>(i)?;
+        if self.routed(i) {
+            return Err(R::because(|| {
+                format!("{} is routed and cannot fire (M123)", it.id)
+            }));
+        }
+        let shots = self.shots(i);
+        if self.s.turn_state[i].fired >= shots {
+            return Err(R::because(|| {
+                format!(
+                    "{} has fired {shots} time{} this step (M21)",
+                    it.id,
+                    if shots == 1 { "" } else { "s" }
+                )
+            }));
+        }
+        Ok(())
+    }
+
+    /// Shots a fire step: Very Light and Light guns two (M7), everything else one.
+    pub fn shots(&self, i: usize) -> u8 {
+        match self.gun_weight(i) {
+            Some(w) if matches!(self.item(i).kind, Kind::Vehicle { .. } | Kind::Gun { .. }) => {
+                self.s.setup.charts.guns[&w].shots
+            }
+            _ => 1,
+        }
+    }
+
+    /// The weight of an item's gun: a vehicle's, a towed gun's, an AT squad's (M88).
+    fn gun_weight(&self, i: usize) -> Option<Weight> {
+        match &self.item(i).kind {
+            Kind::Vehicle { spec, .. } => spec.gun,
+            Kind::Gun { weight, .. } => Some(*weight),
+            Kind::Squad(s) if s.at => s
+                .weight
+                .and_then(|w| self.s.setup.charts.infantry.get(&w))
+                .map(|inf| inf.at_weight),
+            Kind::Squad(_) => None,
+        }
+    }
+
+    pub fn check_fire<R: Refusal>(&self, i: usize, t: usize) -> Result<(), R> {
+        self.check_may_fire::<R>(i)?;
+        if !self.in_play(t) || self.item(t).side == self.item(i).side {
+            return Err(R::because(|| "the target must be an enemy item in play"));
+        }
+        let (it, tg) = (self.item(i), self.item(t));
+        if fire_tables::bearing(it, tg.hex, self.step == Step::DefensiveFire) == Bearing::No {
+            return Err(R::because(|| {
+                format!(
+                    "{} cannot bear on {}: it fires only to its front (M84)",
+                    it.id, tg.id
+                )
+            }));
+        }
+        let works = Works::of_map(&self.s.setup.map);
+        let g = Ground::new(&self.s.setup.map, &works);
+        if sight::line_of_sight(g, it.hex, tg.hex, None, |_| None) == Sight::Blocked {
+            return Err(R::because(|| {
+                format!("{} cannot see {} (M71)", it.id, tg.id)
+            }));
+        }
+        match self.shot(i, t) {
+            None
+            | Some(Shot::At {
+                roll: AtRoll::Impossible,
+                ..
+            }) => Err(R::because(|| {
+                format!(
+                    "{} has no weapon that reaches {} at range {} (M85, M89, M90)",
+                    it.id,
+                    tg.id,
+                    fire_tables::range(it.hex, tg.hex)
+                )
+            })),
+            Some(_) => Ok(()),
+        }
+    }
+
+    /// The covers a target has against a firer (M91): its hex and hexside as the Hex Command
+    /// family counts them, and higher ground.
+    fn covers(&self, i: usize, t: usize) -> u8 {
+        let works = Works::of_map(&self.s.setup.map);
+        let g = Ground::new(&self.s.setup.map, &works);
+        let map = &self.s.setup.map;
+        let (a, b) = (self.item(i).hex, self.item(t).hex);
+        let higher = map.elevation(b) > map.elevation(a);
+        (sight::cover(g, b, a).max(0) as u8) + higher as u8
+    }
+
+    /// The shot item `i` would make at `t`, if it has a weapon for it.
+    pub fn shot(&self, i: usize, t: usize) -> Option<Shot> {
+        let charts = &self.s.setup.charts;
+        let (it, tg) = (self.item(i), self.item(t));
+        let r = fire_tables::range(it.hex, tg.hex);
+        let commander = self.commander_with(i).is_some() as u8;
+        let markers = match &it.kind {
+            Kind::Squad(s) => s.markers,
+            Kind::Vehicle { damage, .. } => damage.combat_penalty(charts),
+            Kind::Gun { .. } => 0,
+        };
+        let cover = self.covers(i, t);
+        let turret_turn = fire_tables::bearing(it, tg.hex, self.step == Step::DefensiveFire)
+            == Bearing::TurretTurn;
+        let mods = |low: bool| AtModifiers {
+            firer_penalty: markers,
+            cover,
+            obscured: false,
+            turret_turn,
+            commander,
+            low_silhouette: low,
+        };
+        let gun_of = |w: Weight, squad: bool| -> Gun {
+            let mut g = charts.guns[&w].clone();
+            if squad {
+                // M88: an AT squad's weapon reaches range 2 and rolls one d10.
+                g.max_range = 2;
+                g.auto_range = 0;
+            }
+            g
+        };
+        match &tg.kind {
+            Kind::Vehicle { spec, damage, .. } => {
+                let defence = charts.chassis[&spec.chassis]
+                    .defence
+                    .saturating_sub(damage.defence_penalty(charts));
+                let defence = fire_tables::facing_defence(defence, tg.hex, tg.facing, it.hex);
+                let (weight, gun) = match &it.kind {
+                    Kind::Squad(s) if s.at => {
+                        let w = self.gun_weight(i)?;
+                        (w, gun_of(w, true))
+                    }
+                    // M89, C9: a squad without AT weapons hurts a vehicle only next to it, as
+                    // a Very Light weapon.
+                    Kind::Squad(_) => {
+                        let mut g = gun_of(Weight::VL, true);
+                        g.max_range = 0;
+                        (Weight::VL, g)
+                    }
+                    _ => {
+                        let w = self.gun_weight(i)?;
+                        (w, gun_of(w, false))
+                    }
+                };
+                let low = spec.low_silhouette && r > gun.auto_range;
+                Some(Shot::At {
+                    weight,
+                    roll: at_roll(&gun, r, defence, mods(low)),
+                    he: false,
+                })
+            }
+            Kind::Squad(_) | Kind::Gun { .. } => match &it.kind {
+                Kind::Squad(s) => {
+                    let firer = SmallArmsFirer {
+                        light: s.weight == Some(Weight::L),
+                        heavy: s.weight == Some(Weight::H),
+                        smg: s.smg,
+                        markers: s.markers,
+                        commander,
+                    };
+                    fire_tables::small_arms_needed(charts, r, firer, cover, false)
+                        .map(|needed| Shot::SmallArms { needed })
+                }
+                Kind::Vehicle { spec, .. } => {
+                    // M92: within its reach a vehicle's machine guns fire as a Medium squad;
+                    // beyond, its gun fires HE (M98).
+                    let mg = spec.mg != crate::charts::MgMount::None;
+                    if mg && r <= charts.small_arms.mg_range {
+                        let firer = SmallArmsFirer {
+                            markers,
+                            commander,
+                            ..Default::default()
+                        };
+                        fire_tables::small_arms_needed(charts, r, firer, cover, false)
+                            .map(|needed| Shot::SmallArms { needed })
+                    } else {
+                        let w = spec.gun?;
+                        Some(Shot::At {
+                            weight: w,
+                            roll: at_roll(&gun_of(w, false), r, 0, mods(false)),
+                            he: true,
+                        })
+                    }
+                }
+                Kind::Gun { weight, .. } => Some(Shot::At {
+                    weight: *weight,
+                    roll: at_roll(&gun_of(*weight, false), r, 0, mods(false)),
+                    he: true,
+                }),
+            },
+        }
+    }
+
+    pub fn do_fire(&mut self, i: usize, t: usize, dice: &mut dyn Dice, log: &mut Log) {
+        let shot = self.shot(i, t).expect("checked: a weapon");
+        self.s.turn_state[i].fired += 1;
+        let charts = self.s.setup.charts.clone();
+        let (hit, rolled, rule_id) = match &shot {
+            Shot::At { roll, .. } => {
+                let (total, text) = match roll {
+                    AtRoll::Automatic => (0, "automatic range, no roll".to_string()),
+                    AtRoll::AutoRangeAtMost(n) => {
+                        let d = dice.roll(10);
+                        (
+                            d,
+                            format!("automatic range, needs {n} or less on a d10, rolled {d}"),
+                        )
+                    }
+                    AtRoll::AtLeast { dice: n, needed } => {
+                        let rolls: Vec<u32> = (0..*n).map(|_| dice.roll(10)).collect();
+                        let total: u32 = rolls.iter().sum();
+                        (
+                            total,
+                            format!(
+                                "needs {needed}+ on {n}d10, rolled {}",
+                                rolls
+                                    .iter()
+                                    .map(u32::to_string)
+                                    .collect::<Vec<_>>()
+                                    .join("+")
+                            ),
+                        )
+                    }
+                    AtRoll::Impossible => (0, "out of reach".to_string()),
+                };
+                (roll.hits(total), text, "M85")
+            }
+            Shot::SmallArms { needed } => {
+                if *needed <= 1 {
+                    (true, "a hit without a roll".to_string(), "M90")
+                } else {
+                    let d = dice.roll(6);
+                    (
+                        d >= *needed,
+                        format!("needs {needed}+ on a d6, rolled {d}"),
+                        "M90",
+                    )
+                }
+            }
+        };
+        if matches!(&self.item(i).kind, Kind::Squad(s) if s.at)
+            && matches!(self.item(t).kind, Kind::Vehicle { .. })
+        {
+            self.revealed_at[i] = true;
+        }
+        log.add(|| {
+            Event::new(
+                "fire",
+                rule(rule_id),
+                format!(
+                    "{} fires at {} at range {}: {rolled}: {}.",
+                    self.item(i).id,
+                    self.item(t).id,
+                    fire_tables::range(self.item(i).hex, self.item(t).hex),
+                    if hit { "hit" } else { "miss" }
+                ),
+            )
+            .side(self.item(i).side)
+            .units([self.item(i).id.clone(), self.item(t).id.clone()])
+        });
+        if !hit {
+            return;
+        }
+        let target = &mut self.s.items[t];
+        let (result, text) = match (&shot, &target.kind) {
+            (Shot::At { weight, .. }, Kind::Vehicle { .. }) => {
+                losses::hit_vehicle(target, *weight, &charts, dice)
+            }
+            (Shot::At { weight, .. }, Kind::Squad(_)) => {
+                losses::he_on_squad(target, charts.guns[weight].he_markers)
+            }
+            (Shot::SmallArms { .. }, Kind::Squad(_)) => losses::hit_squad(target, 1),
+            // A gun's crew hit by HE or small arms is lost with its gun.
+            (_, Kind::Gun { .. }) => (
+                losses::Result::Destroyed,
+                format!("{}'s crew is hit and the gun is lost", target.id),
+            ),
+            // M102: small arms do not harm a vehicle.
+            (Shot::SmallArms { .. }, Kind::Vehicle { .. }) => (
+                losses::Result::Holds,
+                format!("small arms do not harm {}", target.id),
+            ),
+        };
+        let (side, id) = (self.item(t).side, self.item(t).id.clone());
+        log.add(|| {
+            Event::new("hit", rule("M103"), format!("{text}."))
+                .side(side)
+                .units([id])
+        });
+        self.commander_risk(t, dice, log);
+        self.after_loss(t, result, log);
+    }
+}

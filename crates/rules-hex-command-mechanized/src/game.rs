@@ -1,0 +1,1034 @@
+//! The game in play: the sequence of play (M15–M22: initiative, then each side's player turn
+//! of panic check, movement, commander placement, the non-phasing side's fire, the phasing
+//! side's fire, melee and Rally Up), losses and victory (M41–M44), and the engine's `Game`.
+
+use crate::board::Board;
+use crate::command_tables;
+use crate::items::{Item, Kind};
+use crate::losses;
+use crate::orders::Order;
+use crate::state::State;
+use crate::{rule, ID};
+use std::fmt;
+use std::ops::ControlFlow;
+use volley_core::geometry::{label, parse_label, Facing};
+use volley_core::{
+    reach_by_steps, Action, ActionInfo, Dice, Event, Game, Hex, Illegal, Log, Outcome, Reach, Side,
+};
+
+/// The steps of a player turn that take decisions (M20). Panic, spotting, reinforcements and
+/// Rally Up are carried out by the rules alone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// (4) the phasing side moves.
+    Movement,
+    /// (5) the phasing side places its commanders.
+    Command,
+    /// (6) the non-phasing side fires.
+    DefensiveFire,
+    /// (7) the phasing side fires…
+    OffensiveFire,
+    /// …then starts its melees.
+    Melee,
+}
+
+/// Why a commander is out of the game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fallen {
+    Killed,
+    Captured,
+}
+
+pub use volley_core::game::Refusal;
+
+#[derive(Clone, Debug)]
+pub struct MechGame {
+    pub s: State,
+    pub started: bool,
+    /// This game turn's order of play: the initiative winner first (M15).
+    pub order: [Side; 2],
+    pub player_turn: usize,
+    pub step: Step,
+    /// The item whose move is under way.
+    pub mover: Option<usize>,
+    /// Where each commander stands this turn (M25), by commander index.
+    pub placed: Vec<Option<Hex>>,
+    pub fallen: Vec<Option<Fallen>>,
+    /// Items counted lost (destroyed, captured or routed, M41), by item index.
+    pub counted: Vec<bool>,
+    /// Items each side began with.
+    pub start_items: [u32; 2],
+    /// AT squads the enemy has seen fire at a vehicle (M4).
+    pub revealed_at: Vec<bool>,
+    /// Forest hexes a vehicle has forced, passable to vehicles for the rest of the game (M61).
+    pub forced: Vec<Hex>,
+    pub outcome: Option<Outcome>,
+    legal: Vec<Action>,
+}
+
+/// The step of a game in words: "red movement", "blue fires (red's turn)".
+pub struct StepName<'a>(&'a MechGame);
+
+impl fmt::Display for StepName<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let g = self.0;
+        if g.outcome.is_some() {
+            return f.write_str("game over");
+        }
+        let side = g.phasing();
+        match g.step {
+            Step::Movement => write!(f, "{side} movement"),
+            Step::Command => write!(f, "{side} places commanders"),
+            Step::DefensiveFire => write!(f, "{} fires ({side}'s turn)", side.other()),
+            Step::OffensiveFire => write!(f, "{side} fires"),
+            Step::Melee => write!(f, "{side} melee"),
+        }
+    }
+}
+
+impl MechGame {
+    pub fn new(s: State) -> MechGame {
+        let n = s.items.len();
+        let mut start_items = [0; 2];
+        for it in &s.items {
+            start_items[it.side.index()] += 1;
+        }
+        MechGame {
+            placed: vec![None; s.commanders.len()],
+            fallen: vec![None; s.commanders.len()],
+            counted: vec![false; n],
+            revealed_at: vec![false; n],
+            start_items,
+            s,
+            started: false,
+            order: [Side::Red, Side::Blue],
+            player_turn: 0,
+            step: Step::Movement,
+            mover: None,
+            forced: Vec::new(),
+            outcome: None,
+            legal: Vec::new(),
+        }
+    }
+
+    pub fn phasing(&self) -> Side {
+        self.order[self.player_turn]
+    }
+
+    pub fn step_name(&self) -> StepName<'_> {
+        StepName(self)
+    }
+
+    pub fn item(&self, i: usize) -> &Item {
+        &self.s.items[i]
+    }
+
+    /// An item still on the table.
+    pub fn in_play(&self, i: usize) -> bool {
+        i < self.s.items.len() && !self.s.turn_state[i].gone
+    }
+
+    pub fn routed(&self, i: usize) -> bool {
+        self.s.turn_state[i].routed
+    }
+
+    /// Items in a hex.
+    pub fn items_at(&self, hex: Hex) -> impl Iterator<Item = usize> + '_ {
+        self.s.board.items_at(&self.s.setup.map, hex)
+    }
+
+    pub fn enemy_in(&self, hex: Hex, side: Side) -> bool {
+        self.items_at(hex).any(|i| self.item(i).side != side)
+    }
+
+    /// The commander standing with an item this turn, if any.
+    pub fn commander_with(&self, i: usize) -> Option<usize> {
+        let (hex, side) = (self.item(i).hex, self.item(i).side);
+        (0..self.placed.len())
+            .find(|&c| self.placed[c] == Some(hex) && self.s.commanders[c].side == side)
+    }
+
+    /// Moves an item to another hex, keeping the board.
+    pub fn relocate(&mut self, i: usize, to: Hex) {
+        let map = &self.s.setup.map;
+        self.s.board.lift(map, self.s.items[i].hex, i);
+        self.s.items[i].hex = to;
+        let placed = self.s.board.place(map, to, i);
+        debug_assert!(placed, "checked: room in {}", label(to));
+    }
+
+    /// Removes an item from the table (destroyed or captured) and counts it lost.
+    pub fn remove(&mut self, i: usize) {
+        let map = &self.s.setup.map;
+        self.s.board.lift(map, self.s.items[i].hex, i);
+        self.s.turn_state[i].gone = true;
+        self.counted[i] = true;
+    }
+
+    /// What a loss did to an item: a routed squad runs (M120), a destroyed item goes.
+    pub fn after_loss(&mut self, i: usize, result: losses::Result, log: &mut Log) {
+        match result {
+            losses::Result::Holds => {}
+            losses::Result::Routs if !self.s.turn_state[i].routed => {
+                self.s.turn_state[i].routed = true;
+                self.counted[i] = true;
+                if let Kind::Squad(sq) = &mut self.s.items[i].kind {
+                    sq.markers = 0;
+                }
+                log.add(|| {
+                    Event::new(
+                        "rout",
+                        rule("M120"),
+                        format!(
+                            "{} is down to two figures and routs: its markers go and it runs.",
+                            self.item(i).id
+                        ),
+                    )
+                    .side(self.item(i).side)
+                    .units([self.item(i).id.clone()])
+                });
+                self.run(i, log);
+            }
+            losses::Result::Routs => {
+                // M123: any hit destroys a routed unit.
+                self.remove(i);
+                log.add(|| self.removed_event(i, "a routed unit hit again is destroyed (M123)"));
+            }
+            losses::Result::Destroyed => {
+                self.remove(i);
+                log.add(|| self.removed_event(i, "destroyed"));
+            }
+        }
+    }
+
+    fn removed_event(&self, i: usize, why: &str) -> Event {
+        let it = self.item(i);
+        Event::new(
+            "removed",
+            rule("M41"),
+            format!("{} is removed from play: {why}.", it.id),
+        )
+        .side(it.side)
+        .units([it.id.clone()])
+    }
+
+    /// M31: a hit on an item in a commander's hex kills the commander on a d6 of 1.
+    pub fn commander_risk(&mut self, i: usize, dice: &mut dyn Dice, log: &mut Log) {
+        if let Some(c) = self.commander_with(i) {
+            let d = dice.roll(6);
+            if command_tables::commander_dies(d) {
+                self.fallen[c] = Some(Fallen::Killed);
+                self.placed[c] = None;
+            }
+            log.add(|| {
+                let cm = &self.s.commanders[c];
+                Event::new(
+                    "commander",
+                    rule("M31"),
+                    format!(
+                        "{} is in the hex hit and rolls {d}: {}.",
+                        cm.id,
+                        if d == 1 { "killed" } else { "unharmed" }
+                    ),
+                )
+                .side(cm.side)
+            });
+        }
+    }
+
+    /// M120–M121: a routed item runs its full allowance away from the nearest enemy, a hex at
+    /// a time, while a hex farther away has room; leaving the map removes it.
+    pub fn run(&mut self, i: usize, log: &mut Log) {
+        let allowance = crate::moves::allowance(self.item(i), &self.s.setup.charts);
+        let from = self.item(i).hex;
+        for _ in 0..allowance {
+            let here = self.item(i).hex;
+            let side = self.item(i).side;
+            let nearest = |h: Hex| {
+                (0..self.s.items.len())
+                    .filter(|&e| self.in_play(e) && self.item(e).side != side)
+                    .map(|e| h.unsigned_distance_to(self.item(e).hex))
+                    .min()
+                    .unwrap_or(u32::MAX)
+            };
+            let now = nearest(here);
+            let best = Facing::ALL
+                .iter()
+                .map(|f| volley_core::geometry::step(here, *f))
+                .filter(|&h| {
+                    self.s.setup.map.contains(h)
+                        && crate::terrain::passable(&self.s.setup.map, self.item(i), here, h)
+                        && !self.enemy_in(h, side)
+                        && self.s.board.room(&self.s.setup.map, h) > 0
+                        && nearest(h) > now
+                })
+                .max_by_key(|&h| (nearest(h), std::cmp::Reverse(label(h))));
+            match best {
+                Some(h) => {
+                    self.relocate(i, h);
+                    if let Some(f) = Facing::towards(here, h) {
+                        self.s.items[i].facing = f;
+                    }
+                }
+                None => break,
+            }
+        }
+        let to = self.item(i).hex;
+        if to != from {
+            log.add(|| {
+                Event::new(
+                    "rout",
+                    rule("M121"),
+                    format!(
+                        "{} runs from {} to {}.",
+                        self.item(i).id,
+                        label(from),
+                        label(to)
+                    ),
+                )
+                .side(self.item(i).side)
+                .units([self.item(i).id.clone()])
+            });
+        }
+    }
+
+    /// A side's loss percentage (M41): items lost over items begun with, plus ten per
+    /// commander lost.
+    pub fn loss_percent(&self, side: Side) -> f64 {
+        let lost = (0..self.s.items.len())
+            .filter(|&i| self.counted[i] && self.item(i).side == side)
+            .count();
+        let commanders = (0..self.fallen.len())
+            .filter(|&c| self.fallen[c].is_some() && self.s.commanders[c].side == side)
+            .count();
+        command_tables::loss_percent(
+            lost as i32,
+            self.start_items[side.index()] as i32,
+            commanders as u32,
+        )
+    }
+
+    /// The side holding an objective hex: the one with an unrouted item on it.
+    pub fn holder(&self, hex: Hex) -> Option<Side> {
+        self.items_at(hex)
+            .find(|&i| !self.routed(i))
+            .map(|i| self.item(i).side)
+    }
+
+    pub fn objective_points(&self, side: Side) -> i32 {
+        self.s
+            .objectives
+            .iter()
+            .filter(|o| self.holder(o.hex) == Some(side))
+            .map(|o| o.points)
+            .sum()
+    }
+
+    // ------------------------------------------------------------------ sequence of play
+
+    /// M15–M16: the initiative roll opens a game turn; the winner plays first.
+    fn roll_initiative(&mut self, dice: &mut dyn Dice, log: &mut Log) {
+        let trait_of = |side: Side| {
+            self.s
+                .commanders
+                .iter()
+                .enumerate()
+                .filter(|(c, cm)| cm.side == side && self.fallen[*c].is_none())
+                .max_by_key(|(_, cm)| cm.supreme)
+                .map_or(crate::state::DEFAULT_INITIATIVE, |(_, cm)| cm.initiative)
+        };
+        let (ri, bi) = (trait_of(Side::Red), trait_of(Side::Blue));
+        let (red_first, rolls) = command_tables::initiative(ri, bi, dice);
+        let first = if red_first { Side::Red } else { Side::Blue };
+        self.order = [first, first.other()];
+        self.player_turn = 0;
+        let turn = self.s.turn;
+        log.add(|| {
+            Event::new(
+                "initiative",
+                rule("M16"),
+                format!("Turn {turn}: {rolls}; {first} has the initiative and plays first."),
+            )
+            .side(first)
+            .opens_turn()
+        });
+    }
+
+    /// M20 (1): the phasing side lifts its commanders, checks for panic, and its routed units
+    /// run (M121); then it moves.
+    fn begin_player_turn(&mut self, dice: &mut dyn Dice, log: &mut Log) {
+        let side = self.phasing();
+        for (i, t) in self.s.turn_state.iter_mut().enumerate() {
+            if self.s.items[i].side == side {
+                t.mp = 0;
+                t.facing_changes = 0;
+                t.moving = false;
+                t.done = false;
+                t.meleed = false;
+                t.forest = false;
+            }
+        }
+        for c in 0..self.placed.len() {
+            if self.s.commanders[c].side == side {
+                self.placed[c] = None;
+            }
+        }
+        self.mover = None;
+        self.step = Step::Movement;
+        log.add(|| self.step_event());
+        self.panic_check(dice, log);
+        for i in 0..self.s.items.len() {
+            if self.in_play(i) && self.item(i).side == side && self.routed(i) {
+                self.run(i, log);
+                self.s.turn_state[i].done = true;
+            }
+        }
+    }
+
+    /// M42–M43 (C5): past its break point a side rolls for panic; on a panic every item of it
+    /// takes a hit marker.
+    fn panic_check(&mut self, dice: &mut dyn Dice, log: &mut Log) {
+        let side = self.phasing();
+        let loss = self.loss_percent(side);
+        let bp = self.s.sides[side.index()].break_point;
+        if loss < bp as f64 {
+            return;
+        }
+        let d = dice.roll(10);
+        let panics = command_tables::panics(d, loss, bp);
+        log.add(|| {
+            Event::new(
+                "panic",
+                rule("M43"),
+                format!(
+                    "{side} has lost {loss:.0}% (break point {bp}%) and rolls {d} for panic: {}.",
+                    if panics {
+                        "it panics, and every unit takes a hit marker"
+                    } else {
+                        "it holds"
+                    }
+                ),
+            )
+            .side(side)
+        });
+        if panics {
+            for i in 0..self.s.items.len() {
+                if self.in_play(i) && self.item(i).side == side {
+                    if let Kind::Squad(_) = self.item(i).kind {
+                        let (r, _) = losses::hit_squad(&mut self.s.items[i], 1);
+                        self.after_loss(i, r, log);
+                    }
+                }
+            }
+        }
+    }
+
+    fn step_event(&self) -> Event {
+        Event::new(
+            "phase",
+            rule("M20"),
+            format!("Turn {}: {}.", self.s.turn, self.step_name()),
+        )
+        .side(self.phasing())
+    }
+
+    fn end_step(&mut self, dice: &mut dyn Dice, log: &mut Log) {
+        match self.step {
+            Step::Movement => {
+                self.mover = None;
+                self.step = Step::Command;
+            }
+            Step::Command => self.begin_fire(Step::DefensiveFire),
+            Step::DefensiveFire => self.begin_fire(Step::OffensiveFire),
+            Step::OffensiveFire => self.step = Step::Melee,
+            Step::Melee => {
+                self.rally_up(log);
+                self.end_player_turn(dice, log);
+                return;
+            }
+        }
+        log.add(|| self.step_event());
+    }
+
+    fn begin_fire(&mut self, step: Step) {
+        for t in &mut self.s.turn_state {
+            t.fired = 0;
+        }
+        self.step = step;
+    }
+
+    /// M124: every squad of the phasing side with a commander regains a figure and loses a
+    /// marker; a routed one rallies.
+    fn rally_up(&mut self, log: &mut Log) {
+        let side = self.phasing();
+        for i in 0..self.s.items.len() {
+            if !self.in_play(i) || self.item(i).side != side || self.commander_with(i).is_none() {
+                continue;
+            }
+            let mut routed = self.s.turn_state[i].routed;
+            if crate::melee_tables::rally_up(&mut self.s.items[i], &mut routed) {
+                if self.s.turn_state[i].routed && !routed {
+                    self.counted[i] = false;
+                }
+                self.s.turn_state[i].routed = routed;
+                log.add(|| {
+                    Event::new(
+                        "rally",
+                        rule("M124"),
+                        format!(
+                            "{} rallies up with its commander{}.",
+                            self.item(i).id,
+                            if routed { "" } else { " and is in good order" }
+                        ),
+                    )
+                    .side(side)
+                    .units([self.item(i).id.clone()])
+                });
+            }
+        }
+    }
+
+    fn end_player_turn(&mut self, dice: &mut dyn Dice, log: &mut Log) {
+        if let Some(o) = self.decided() {
+            self.finish(o, log);
+            return;
+        }
+        if self.player_turn == 0 {
+            self.player_turn = 1;
+        } else if self.s.turn >= self.s.setup.turn_limit {
+            let o = self.final_outcome();
+            self.finish(o, log);
+            return;
+        } else {
+            self.s.turn += 1;
+            self.roll_initiative(dice, log);
+        }
+        self.begin_player_turn(dice, log);
+    }
+
+    fn finish(&mut self, o: Outcome, log: &mut Log) {
+        log.add(|| {
+            let mut e = Event::new("outcome", rule("M44"), o.reason.clone());
+            if let Some(w) = o.winner {
+                e = e.side(w);
+            }
+            e
+        });
+        self.outcome = Some(o);
+    }
+
+    fn scores(&self) -> [i32; 2] {
+        [
+            self.objective_points(Side::Red),
+            self.objective_points(Side::Blue),
+        ]
+    }
+
+    /// M44: a side with nothing left loses; a side at its break point loses to an enemy
+    /// whose losses are lower, or whose objectives are more.
+    fn decided(&self) -> Option<Outcome> {
+        let score = self.scores();
+        for side in Side::BOTH {
+            let left = (0..self.s.items.len())
+                .any(|i| self.in_play(i) && self.item(i).side == side && !self.routed(i));
+            if !left {
+                return Some(Outcome {
+                    winner: Some(side.other()),
+                    reason: format!("{side} has no unit left in good order."),
+                    score,
+                });
+            }
+        }
+        for side in Side::BOTH {
+            let (mine, theirs) = (self.loss_percent(side), self.loss_percent(side.other()));
+            let bp = self.s.sides[side.index()].break_point;
+            if mine >= bp as f64 {
+                let o = side.other();
+                let winner = if theirs < mine || score[o.index()] > score[side.index()] {
+                    Some(o)
+                } else {
+                    None
+                };
+                return Some(Outcome {
+                    winner,
+                    reason: format!(
+                        "{side} reached its break point ({mine:.0}% lost of {bp}%); {} has lost {theirs:.0}%.",
+                        o
+                    ),
+                    score,
+                });
+            }
+        }
+        None
+    }
+
+    /// M22, M44: at the turn limit objectives decide, then the lower losses.
+    fn final_outcome(&self) -> Outcome {
+        let score = self.scores();
+        let (lr, lb) = (self.loss_percent(Side::Red), self.loss_percent(Side::Blue));
+        let winner = match score[0].cmp(&score[1]) {
+            std::cmp::Ordering::Greater => Some(Side::Red),
+            std::cmp::Ordering::Less => Some(Side::Blue),
+            std::cmp::Ordering::Equal if lr < lb => Some(Side::Red),
+            std::cmp::Ordering::Equal if lb < lr => Some(Side::Blue),
+            std::cmp::Ordering::Equal => None,
+        };
+        Outcome {
+            winner,
+            reason: format!(
+                "The turn limit is reached: objectives red {}, blue {}; losses red {lr:.0}%, blue {lb:.0}%.",
+                score[0], score[1]
+            ),
+            score,
+        }
+    }
+
+    // ------------------------------------------------------------------ orders
+
+    /// The side to decide: the non-phasing side in its fire step, else the phasing side.
+    pub fn deciding(&self) -> Side {
+        if self.step == Step::DefensiveFire {
+            self.phasing().other()
+        } else {
+            self.phasing()
+        }
+    }
+
+    /// An item of the side to decide, on the table.
+    pub fn own_item<R: Refusal>(&self, i: usize) -> Result<&Item, R> {
+        if !self.in_play(i) {
+            return Err(R::because(|| "no such item in play"));
+        }
+        let it = self.item(i);
+        if it.side != self.deciding() {
+            return Err(R::because(|| {
+                format!(
+                    "{} is {}'s; {} decides now",
+                    it.id,
+                    it.side,
+                    self.deciding()
+                )
+            }));
+        }
+        Ok(it)
+    }
+
+    pub fn check<R: Refusal>(&self, order: Order) -> Result<(), R> {
+        if !self.started {
+            return Err(R::because(|| "the game has not started"));
+        }
+        if let Some(o) = &self.outcome {
+            return Err(R::because(|| format!("the game is over: {}", o.reason)));
+        }
+        match order {
+            Order::Move { item, to } => self.check_step(item, to, false),
+            Order::Reverse { item, to } => self.check_step(item, to, true),
+            Order::Face { item, facing } => self.check_face(item, facing),
+            Order::Place { commander, hex } => self.check_place(commander, hex),
+            Order::Fire { item, target } => self.check_fire(item, target),
+            Order::Melee { item, target } => self.check_melee(item, target),
+            Order::End => Ok(()),
+        }
+    }
+
+    fn carry_out(&mut self, order: Order, dice: &mut dyn Dice, log: &mut Log) {
+        match order {
+            Order::Move { item, to } => self.do_step(item, to, false, dice, log),
+            Order::Reverse { item, to } => self.do_step(item, to, true, dice, log),
+            Order::Face { item, facing } => self.do_face(item, facing, log),
+            Order::Place { commander, hex } => self.do_place(commander, hex, log),
+            Order::Fire { item, target } => self.do_fire(item, target, dice, log),
+            Order::Melee { item, target } => self.do_melee(item, target, dice, log),
+            Order::End => self.end_step(dice, log),
+        }
+    }
+
+    fn perform(&mut self, order: Order, dice: &mut dyn Dice, log: &mut Log) {
+        self.carry_out(order, dice, log);
+        self.advance(dice, log);
+    }
+
+    /// Every legal order of the side to decide, offered to `take`.
+    fn each_order(&self, take: &mut impl FnMut(Order) -> ControlFlow<()>) -> ControlFlow<()> {
+        if !self.started || self.outcome.is_some() {
+            return ControlFlow::Continue(());
+        }
+        for i in 0..self.s.items.len() {
+            self.item_orders(i, take)?;
+        }
+        if self.step == Step::Command {
+            for c in 0..self.placed.len() {
+                for i in 0..self.s.items.len() {
+                    if self.in_play(i) {
+                        let hex = self.item(i).hex;
+                        // Each hex once, at its first item.
+                        if self.items_at(hex).next() == Some(i) {
+                            self.offer(Order::Place { commander: c, hex }, take)?;
+                        }
+                    }
+                }
+            }
+        }
+        take(Order::End)
+    }
+
+    /// The orders one item may be given now.
+    fn item_orders(
+        &self,
+        i: usize,
+        take: &mut impl FnMut(Order) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        if !self.in_play(i) || self.item(i).side != self.deciding() {
+            return ControlFlow::Continue(());
+        }
+        let it = self.item(i);
+        match self.step {
+            Step::Movement => {
+                if self.check_may_move::<()>(i).is_err() {
+                    return ControlFlow::Continue(());
+                }
+                for f in Facing::ALL {
+                    let to = volley_core::geometry::step(it.hex, f);
+                    self.offer(Order::Move { item: i, to }, take)?;
+                    if f == it.facing.opposite() {
+                        self.offer(Order::Reverse { item: i, to }, take)?;
+                    }
+                    if f != it.facing {
+                        self.offer(Order::Face { item: i, facing: f }, take)?;
+                    }
+                }
+            }
+            Step::DefensiveFire | Step::OffensiveFire => {
+                if self.check_may_fire::<()>(i).is_ok() {
+                    for t in 0..self.s.items.len() {
+                        if self.in_play(t) && self.item(t).side != it.side {
+                            self.offer(Order::Fire { item: i, target: t }, take)?;
+                        }
+                    }
+                }
+            }
+            Step::Melee => {
+                for f in Facing::ALL {
+                    let hex = volley_core::geometry::step(it.hex, f);
+                    for t in self.items_at(hex) {
+                        self.offer(Order::Melee { item: i, target: t }, take)?;
+                    }
+                }
+            }
+            Step::Command => {}
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn offer(
+        &self,
+        order: Order,
+        take: &mut impl FnMut(Order) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        match self.check::<()>(order) {
+            Ok(()) => take(order),
+            Err(()) => ControlFlow::Continue(()),
+        }
+    }
+
+    fn list_legal(&self, out: &mut Vec<Action>) {
+        out.clear();
+        let _ = self.each_order(&mut |o| {
+            out.push(o.pack());
+            ControlFlow::Continue(())
+        });
+    }
+
+    /// Steps end by themselves when ending them is all that is left.
+    fn advance(&mut self, dice: &mut dyn Dice, log: &mut Log) {
+        loop {
+            let mut legal = std::mem::take(&mut self.legal);
+            self.list_legal(&mut legal);
+            self.legal = legal;
+            let end = Order::End.pack();
+            if self.outcome.is_some() || self.legal.iter().any(|&a| a != end) {
+                return;
+            }
+            self.end_step(dice, log);
+        }
+    }
+
+    fn checked(&self, action: Action) -> Result<Order, Illegal> {
+        let order =
+            Order::unpack(action).ok_or_else(|| Illegal::new("not an order of this game"))?;
+        self.check::<Illegal>(order)?;
+        Ok(order)
+    }
+
+    fn item_arg(&self, text: Option<&str>) -> Result<usize, Illegal> {
+        let id = text.ok_or_else(|| Illegal::new("expected a unit id"))?;
+        self.s
+            .items
+            .iter()
+            .position(|i| i.id == id)
+            .ok_or_else(|| Illegal::new(format!("no unit \"{id}\" in this game")))
+    }
+
+    fn hex_arg(text: Option<&str>) -> Result<Hex, Illegal> {
+        let t = text.ok_or_else(|| Illegal::new("expected a hex like 0405"))?;
+        parse_label(t).ok_or_else(|| Illegal::new(format!("\"{t}\" is not a hex like 0405")))
+    }
+
+    pub fn describe_order(&self, order: Order) -> ActionInfo {
+        use volley_core::ActionKind::*;
+        match order {
+            Order::Move { item, to } => ActionInfo::new("move", Move).unit(item as u32).at(to),
+            Order::Reverse { item, to } => {
+                ActionInfo::new("reverse", Move).unit(item as u32).at(to)
+            }
+            Order::Face { item, facing } => ActionInfo::new("face", Turn)
+                .unit(item as u32)
+                .facing(facing),
+            Order::Place { hex, .. } => ActionInfo::new("place", Other).at(hex),
+            Order::Fire { item, target } | Order::Melee { item, target } => {
+                let verb = if matches!(order, Order::Fire { .. }) {
+                    "fire"
+                } else {
+                    "melee"
+                };
+                let info = ActionInfo::new(verb, Attack).unit(item as u32);
+                match self.s.items.get(target) {
+                    Some(t) => info.at(t.hex),
+                    None => info,
+                }
+            }
+            Order::End => ActionInfo::end(),
+        }
+    }
+}
+
+impl Game for MechGame {
+    fn ruleset(&self) -> &'static str {
+        ID
+    }
+
+    fn start(&mut self, dice: &mut dyn Dice) -> Vec<Event> {
+        let mut log = Log::new();
+        if !self.started {
+            self.started = true;
+            self.roll_initiative(dice, &mut log);
+            self.begin_player_turn(dice, &mut log);
+            self.advance(dice, &mut log);
+        }
+        log.into_events()
+    }
+
+    fn to_decide(&self) -> Option<Side> {
+        (self.started && self.outcome.is_none()).then(|| self.deciding())
+    }
+
+    fn legal_actions_into(&self, out: &mut Vec<Action>) {
+        out.clear();
+        out.extend_from_slice(&self.legal);
+    }
+
+    fn unit_actions(&self, unit: u32, out: &mut Vec<Action>) {
+        out.clear();
+        if self.started && self.outcome.is_none() {
+            let _ = self.item_orders(unit as usize, &mut |o| {
+                out.push(o.pack());
+                ControlFlow::Continue(())
+            });
+        }
+    }
+
+    fn apply(&mut self, action: Action, dice: &mut dyn Dice) -> Result<Vec<Event>, Illegal> {
+        let order = self.checked(action)?;
+        let mut log = Log::new();
+        self.perform(order, dice, &mut log);
+        Ok(log.into_events())
+    }
+
+    fn apply_quiet(&mut self, action: Action, dice: &mut dyn Dice) -> Result<(), Illegal> {
+        let order = self.checked(action)?;
+        self.perform(order, dice, &mut Log::silent());
+        Ok(())
+    }
+
+    fn preview(&mut self, action: Action, dice: &mut dyn Dice) -> Result<Vec<Event>, Illegal> {
+        // Every roll of an order is made when it is carried out, so the order itself is its
+        // preview; the steps that would end by themselves afterwards are not played.
+        let order = self.checked(action)?;
+        let mut log = Log::new();
+        if order != Order::End {
+            self.carry_out(order, dice, &mut log);
+        }
+        Ok(log.into_events())
+    }
+
+    fn notation(&self, action: Action) -> String {
+        let id = |i: usize| self.s.items.get(i).map_or("?", |it| it.id.as_str());
+        match Order::unpack(action) {
+            Some(Order::Move { item, to }) => format!("move {} {}", id(item), label(to)),
+            Some(Order::Reverse { item, to }) => format!("reverse {} {}", id(item), label(to)),
+            Some(Order::Face { item, facing }) => format!("face {} {}", id(item), facing.name()),
+            Some(Order::Place { commander, hex }) => format!(
+                "place {} {}",
+                self.s
+                    .commanders
+                    .get(commander)
+                    .map_or("?", |c| c.id.as_str()),
+                label(hex)
+            ),
+            Some(Order::Fire { item, target }) => format!("fire {} {}", id(item), id(target)),
+            Some(Order::Melee { item, target }) => format!("melee {} {}", id(item), id(target)),
+            Some(Order::End) => "end".into(),
+            None => format!("unknown action {:#x}", action.0),
+        }
+    }
+
+    fn describe(&self, action: Action) -> ActionInfo {
+        match Order::unpack(action) {
+            Some(o) => self.describe_order(o),
+            None => ActionInfo::new("?", volley_core::ActionKind::Other),
+        }
+    }
+
+    fn parse_action(&self, text: &str) -> Result<Action, Illegal> {
+        let mut words = text.split_whitespace();
+        let verb = words.next().unwrap_or("").to_ascii_lowercase();
+        let (a, b) = (words.next(), words.next());
+        if words.next().is_some() {
+            return Err(Illegal::new(format!("too many words in \"{text}\"")));
+        }
+        let order = match verb.as_str() {
+            "end" if a.is_none() => Order::End,
+            "move" => Order::Move {
+                item: self.item_arg(a)?,
+                to: Self::hex_arg(b)?,
+            },
+            "reverse" => Order::Reverse {
+                item: self.item_arg(a)?,
+                to: Self::hex_arg(b)?,
+            },
+            "face" => {
+                let item = self.item_arg(a)?;
+                let t = b.unwrap_or("");
+                let facing = Facing::parse(t).ok_or_else(|| {
+                    Illegal::new(format!(
+                        "\"{t}\" is not a facing (N, NE, SE, S, SW or NW)"
+                    ))
+                })?;
+                Order::Face { item, facing }
+            }
+            "place" => {
+                let c = a.unwrap_or("");
+                let commander = self
+                    .s
+                    .commanders
+                    .iter()
+                    .position(|x| x.id == c)
+                    .ok_or_else(|| Illegal::new(format!("no commander \"{c}\" in this game")))?;
+                Order::Place {
+                    commander,
+                    hex: Self::hex_arg(b)?,
+                }
+            }
+            "fire" => Order::Fire {
+                item: self.item_arg(a)?,
+                target: self.item_arg(b)?,
+            },
+            "melee" => Order::Melee {
+                item: self.item_arg(a)?,
+                target: self.item_arg(b)?,
+            },
+            _ => {
+                return Err(Illegal::new(format!(
+                    "cannot read \"{text}\" (orders: move U HEX, reverse U HEX, face U DIR, place C HEX, fire U TARGET, melee U TARGET, end)"
+                )))
+            }
+        };
+        Ok(order.pack())
+    }
+
+    fn turn(&self) -> u32 {
+        self.s.turn
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.outcome.clone()
+    }
+
+    fn view(&self, side: Option<Side>) -> volley_core::view::View {
+        self.make_view(side)
+    }
+
+    fn clone_game(&self) -> Box<dyn Game> {
+        Box::new(self.clone())
+    }
+
+    fn reach(&self, unit: &str) -> Vec<Reach> {
+        let Some(i) = self.s.items.iter().position(|it| it.id == unit) else {
+            return Vec::new();
+        };
+        if self.to_decide() != Some(self.item(i).side) || self.step != Step::Movement {
+            return Vec::new();
+        }
+        reach_by_steps(self.clone(), self.item(i).hex, |g: &MechGame| {
+            Facing::ALL
+                .iter()
+                .map(|f| volley_core::geometry::step(g.item(i).hex, *f))
+                .filter(|&to| g.check::<()>(Order::Move { item: i, to }).is_ok())
+                .filter_map(|to| {
+                    let mut after = g.clone();
+                    // Forest rolls are not made for the reach: a forced hex is assumed.
+                    after.forced.push(to);
+                    after.do_step(
+                        i,
+                        to,
+                        false,
+                        &mut volley_core::ScriptedDice::new([]),
+                        &mut Log::silent(),
+                    );
+                    (after.item(i).hex == to).then_some((to, after))
+                })
+                .collect()
+        })
+    }
+
+    fn check_invariants(&self) -> Result<(), String> {
+        let map = &self.s.setup.map;
+        let mut board = Board::new(map);
+        for (i, it) in self.s.items.iter().enumerate() {
+            if self.s.turn_state[i].gone {
+                continue;
+            }
+            if !map.contains(it.hex) {
+                return Err(format!("{} is off the map at {}", it.id, label(it.hex)));
+            }
+            if !board.place(map, it.hex, i) {
+                return Err(format!("more than two items in {} (M56)", label(it.hex)));
+            }
+        }
+        for hex in self.s.items.iter().map(|i| i.hex) {
+            let sorted = |b: &Board| {
+                let mut v: Vec<usize> = b.items_at(map, hex).collect();
+                v.sort_unstable();
+                v
+            };
+            if sorted(&board) != sorted(&self.s.board) {
+                return Err(format!(
+                    "the board does not match the items at {}",
+                    label(hex)
+                ));
+            }
+        }
+        for hex in self.s.items.iter().map(|i| i.hex) {
+            let sides: Vec<Side> = self.items_at(hex).map(|i| self.item(i).side).collect();
+            if sides.windows(2).any(|w| w[0] != w[1]) {
+                return Err(format!("both sides stand in {}", label(hex)));
+            }
+        }
+        let mut legal = Vec::new();
+        self.list_legal(&mut legal);
+        if legal != self.legal {
+            return Err("the legal actions listed are not those of the position".into());
+        }
+        Ok(())
+    }
+}

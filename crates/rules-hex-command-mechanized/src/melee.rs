@@ -1,0 +1,285 @@
+//! Melee (M109–M119), fought from the neighbouring hex (C2): each item starts at most one
+//! melee a turn, against an enemy item in its front hexes. Squads (and gun crews) roll a d6
+//! plus their melee value each; the higher total captures the other, a tie costs both a
+//! figure and pushes both back a hex (M110–M112). A vehicle rams a vehicle (M116), a squad
+//! swarms a vehicle (M107), and a vehicle against infantry kills a figure (M114).
+
+use crate::game::{Fallen, MechGame, Refusal, Step};
+use crate::items::Kind;
+use crate::losses;
+use crate::melee_tables::{self, MeleeModifiers, MeleeResult};
+use crate::rule;
+use hex_command_family::ground::{Ground, Works};
+use hex_command_family::sight;
+use volley_core::geometry::{aspect, front_hexes, label, step, Aspect};
+use volley_core::{Dice, Event, Log};
+
+impl MechGame {
+    pub fn check_melee<R: Refusal>(&self, i: usize, t: usize) -> Result<(), R> {
+        if self.step != Step::Melee {
+            return Err(R::because(|| {
+                format!(
+                    "melees are started after fire (M20); it is {}",
+                    self.step_name()
+                )
+            }));
+        }
+        let it = self.own_item::<R>(i)?;
+        if self.routed(i) {
+            return Err(R::because(|| {
+                format!("{} is routed and cannot melee (M123)", it.id)
+            }));
+        }
+        if self.s.turn_state[i].meleed {
+            return Err(R::because(|| {
+                format!("{} has started a melee this turn (M109)", it.id)
+            }));
+        }
+        if matches!(it.kind, Kind::Gun { .. }) {
+            return Err(R::because(|| {
+                format!("{} is a gun and does not start melees", it.id)
+            }));
+        }
+        if !self.in_play(t) || self.item(t).side == it.side {
+            return Err(R::because(|| "the target must be an enemy item in play"));
+        }
+        let tg = self.item(t);
+        if !front_hexes(it.hex, it.facing).contains(&tg.hex) {
+            return Err(R::because(|| {
+                format!("{} is not in a front hex of {} (M109)", tg.id, it.id)
+            }));
+        }
+        Ok(())
+    }
+
+    /// Melee modifiers of one side against the other (D8).
+    fn melee_mods(&self, i: usize, against: usize, defending: bool) -> MeleeModifiers {
+        let works = Works::of_map(&self.s.setup.map);
+        let g = Ground::new(&self.s.setup.map, &works);
+        let (h, o) = (self.item(i).hex, self.item(against).hex);
+        let map = &self.s.setup.map;
+        MeleeModifiers {
+            commander: self.commander_with(i).is_some(),
+            cover: defending && sight::terrain_cover(g, h) > 0,
+            flank: !defending && aspect(o, self.item(against).facing, h) != Aspect::Front,
+            over_wall: !defending && sight::sheltering(map.hexside(h, o)),
+            higher: map.elevation(h) > map.elevation(o),
+        }
+    }
+
+    pub fn do_melee(&mut self, i: usize, t: usize, dice: &mut dyn Dice, log: &mut Log) {
+        self.s.turn_state[i].meleed = true;
+        let charts = self.s.setup.charts.clone();
+        let (attacker_vehicle, target_vehicle) = (
+            matches!(self.item(i).kind, Kind::Vehicle { .. }),
+            matches!(self.item(t).kind, Kind::Vehicle { .. }),
+        );
+        let (side, ids) = (
+            self.item(i).side,
+            [self.item(i).id.clone(), self.item(t).id.clone()],
+        );
+        match (attacker_vehicle, target_vehicle) {
+            (true, true) => {
+                let (mut a, mut b) = (self.s.items[i].clone(), self.s.items[t].clone());
+                let ((ra, ta), (rb, tb)) = losses::ram(&mut a, &mut b, &charts, dice);
+                self.s.items[i] = a;
+                self.s.items[t] = b;
+                log.add(|| {
+                    Event::new(
+                        "ram",
+                        rule("M116"),
+                        format!("{} rams {}: {ta}; {tb}.", ids[0], ids[1]),
+                    )
+                    .side(side)
+                    .units(ids.clone())
+                });
+                self.after_loss(i, ra, log);
+                self.after_loss(t, rb, log);
+            }
+            (false, true) => match losses::swarm(&mut self.s.items[t], dice) {
+                Some((r, text)) => {
+                    log.add(|| {
+                        Event::new(
+                            "swarm",
+                            rule("M107"),
+                            format!("{} swarms {}: {text}.", ids[0], ids[1]),
+                        )
+                        .side(side)
+                        .units(ids.clone())
+                    });
+                    self.after_loss(t, r, log);
+                }
+                None => {
+                    // M107: an open-topped vehicle swarmed is taken; Volley destroys it (C20).
+                    log.add(|| {
+                        Event::new(
+                            "swarm",
+                            rule("M107"),
+                            format!(
+                                "{} swarms the open-topped {} and takes it out of the fight.",
+                                ids[0], ids[1]
+                            ),
+                        )
+                        .side(side)
+                        .units(ids.clone())
+                    });
+                    self.after_loss(t, losses::Result::Destroyed, log);
+                }
+            },
+            (true, false) => {
+                // M114: each attacking vehicle kills one figure of the defending stand (a gun
+                // is overrun).
+                let target = &mut self.s.items[t];
+                let (r, text) = match &mut target.kind {
+                    Kind::Squad(s) => {
+                        s.figures = s.figures.saturating_sub(1);
+                        let r = match s.figures {
+                            0 => losses::Result::Destroyed,
+                            1 | 2 => losses::Result::Routs,
+                            _ => losses::Result::Holds,
+                        };
+                        (
+                            r,
+                            format!("{} loses a figure, {} left", target.id, s.figures),
+                        )
+                    }
+                    _ => (
+                        losses::Result::Destroyed,
+                        format!("{} is overrun", target.id),
+                    ),
+                };
+                log.add(|| {
+                    Event::new(
+                        "melee",
+                        rule("M114"),
+                        format!("{} attacks {}: {text}.", ids[0], ids[1]),
+                    )
+                    .side(side)
+                    .units(ids.clone())
+                });
+                self.after_loss(t, r, log);
+            }
+            (false, false) => self.infantry_melee(i, t, dice, log),
+        }
+    }
+
+    /// M110–M112: d6 + melee value each; the loser is captured, a tie costs both a figure
+    /// and pushes both back.
+    fn infantry_melee(&mut self, i: usize, t: usize, dice: &mut dyn Dice, log: &mut Log) {
+        let charts = &self.s.setup.charts;
+        let av = melee_tables::melee_value(self.item(i), charts, self.melee_mods(i, t, false));
+        let dv = melee_tables::melee_value(self.item(t), charts, self.melee_mods(t, i, true));
+        let (ad, dd) = (dice.roll(6), dice.roll(6));
+        let result = melee_tables::resolve(av, ad, dv, dd);
+        let (side, ids) = (
+            self.item(i).side,
+            [self.item(i).id.clone(), self.item(t).id.clone()],
+        );
+        log.add(|| {
+            Event::new(
+                "melee",
+                rule("M110"),
+                format!(
+                    "{} melees {}: {ad}+{av} = {} against {dd}+{dv} = {}: {}.",
+                    ids[0],
+                    ids[1],
+                    ad as i32 + av,
+                    dd as i32 + dv,
+                    match result {
+                        MeleeResult::AttackerWins =>
+                            format!("{} wins and captures {}", ids[0], ids[1]),
+                        MeleeResult::DefenderWins =>
+                            format!("{} wins and captures {}", ids[1], ids[0]),
+                        MeleeResult::Tie => "a tie: both lose a figure and fall back (M111)".into(),
+                    }
+                ),
+            )
+            .side(side)
+            .units(ids.clone())
+        });
+        match result {
+            MeleeResult::AttackerWins => self.captured(t, log),
+            MeleeResult::DefenderWins => self.captured(i, log),
+            MeleeResult::Tie => {
+                for x in [i, t] {
+                    let r = match &mut self.s.items[x].kind {
+                        Kind::Squad(s) => {
+                            s.figures = s.figures.saturating_sub(1);
+                            match s.figures {
+                                0 => losses::Result::Destroyed,
+                                1 | 2 => losses::Result::Routs,
+                                _ => losses::Result::Holds,
+                            }
+                        }
+                        _ => losses::Result::Holds,
+                    };
+                    self.after_loss(x, r, log);
+                    if self.in_play(x) && !self.routed(x) {
+                        self.push_back(x, log);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The loser of a melee is captured, and so is a commander with it (M119).
+    fn captured(&mut self, x: usize, log: &mut Log) {
+        if let Some(c) = self.commander_with(x) {
+            if self.items_at(self.item(x).hex).count() == 1 {
+                self.fallen[c] = Some(Fallen::Captured);
+                self.placed[c] = None;
+                let cm = &self.s.commanders[c];
+                log.add(|| {
+                    Event::new(
+                        "commander",
+                        rule("M119"),
+                        format!("{} is captured with {}.", cm.id, self.item(x).id),
+                    )
+                    .side(cm.side)
+                });
+            }
+        }
+        self.after_loss(x, losses::Result::Destroyed, log);
+    }
+
+    /// M111–M112: pushed back one hex straight behind; with no way back the item routs.
+    fn push_back(&mut self, x: usize, log: &mut Log) {
+        let it = self.item(x);
+        let to = step(it.hex, it.facing.opposite());
+        let map = &self.s.setup.map;
+        let open = map.contains(to)
+            && crate::terrain::passable(map, it, it.hex, to)
+            && !self.enemy_in(to, it.side)
+            && self.s.board.room(map, to) > 0
+            && !self.in_enemy_zoc(x, to);
+        if open {
+            let from = it.hex;
+            self.relocate(x, to);
+            log.add(|| {
+                Event::new(
+                    "push",
+                    rule("M111"),
+                    format!(
+                        "{} is pushed back from {} to {}.",
+                        self.item(x).id,
+                        label(from),
+                        label(to)
+                    ),
+                )
+                .side(self.item(x).side)
+                .units([self.item(x).id.clone()])
+            });
+        } else {
+            log.add(|| {
+                Event::new(
+                    "push",
+                    rule("M112"),
+                    format!("{} has no way back and routs.", self.item(x).id),
+                )
+                .side(self.item(x).side)
+                .units([self.item(x).id.clone()])
+            });
+            self.after_loss(x, losses::Result::Routs, log);
+        }
+    }
+}

@@ -1,0 +1,369 @@
+//! Movement (M48–M68) and commander placement (M25): hex by hex on movement points, stepping
+//! into a front hex (obliquely with option `oblique`, C12), vehicles reversing at half speed,
+//! facing changes by class and free on a road, two items a hex, enemy zones of control that
+//! stop a move (M54–M55), and vehicles forcing their way into forest (M61).
+
+use crate::game::{MechGame, Refusal, Step};
+use crate::items::Kind;
+use crate::moves;
+use crate::rule;
+use crate::terrain;
+use volley_core::geometry::{front_hexes, label, step, Facing};
+use volley_core::{Dice, Event, Hex, Log};
+
+impl MechGame {
+    /// Whether item `i` may still move (or turn) this movement step.
+    pub fn check_may_move<R: Refusal>(&self, i: usize) -> Result<(), R> {
+        if self.step != Step::Movement {
+            return Err(R::because(|| {
+                format!(
+                    "items move in the movement step; it is {}",
+                    self.step_name()
+                )
+            }));
+        }
+        let it = self.own_item::<R>(i)?;
+        let t = &self.s.turn_state[i];
+        if t.routed {
+            return Err(R::because(|| {
+                format!("{} is routed and runs by itself (M121)", it.id)
+            }));
+        }
+        if t.done || (t.moving && self.mover != Some(i)) {
+            return Err(R::because(|| {
+                format!("{} has finished its move this turn (M48)", it.id)
+            }));
+        }
+        Ok(())
+    }
+
+    /// The movement points an item has for a forward or a reverse move.
+    fn points(&self, i: usize, reverse: bool) -> u8 {
+        let charts = &self.s.setup.charts;
+        if reverse {
+            moves::reverse_allowance(self.item(i), charts)
+        } else {
+            moves::allowance(self.item(i), charts)
+        }
+    }
+
+    /// Whether `hex` is in the zone of control of an enemy of item `i` (M54: the three front
+    /// hexes of an enemy without hit markers and not routed, M55).
+    pub fn in_enemy_zoc(&self, i: usize, hex: Hex) -> bool {
+        let side = self.item(i).side;
+        (0..self.s.items.len()).any(|e| {
+            self.in_play(e)
+                && self.item(e).side != side
+                && !self.routed(e)
+                && !matches!(&self.item(e).kind, Kind::Squad(s) if s.markers > 0)
+                && front_hexes(self.item(e).hex, self.item(e).facing).contains(&hex)
+        })
+    }
+
+    pub fn check_step<R: Refusal>(&self, i: usize, to: Hex, reverse: bool) -> Result<(), R> {
+        self.check_may_move::<R>(i)?;
+        let it = self.item(i);
+        let map = &self.s.setup.map;
+        if reverse {
+            if !matches!(it.kind, Kind::Vehicle { .. }) {
+                return Err(R::because(|| {
+                    format!("only vehicles reverse (M50); {} turns to go back", it.id)
+                }));
+            }
+            if to != step(it.hex, it.facing.opposite()) {
+                return Err(R::because(|| {
+                    format!("{} reverses only into the hex behind it", it.id)
+                }));
+            }
+            if self.s.turn_state[i].mp > 0 && !self.s.turn_state[i].moving {
+                return Err(R::because(|| "a reverse move is a whole move"));
+            }
+        } else {
+            let ahead = step(it.hex, it.facing);
+            let oblique = [it.facing.turn(-1), it.facing.turn(1)].map(|f| step(it.hex, f));
+            if to != ahead && !(self.s.setup.oblique && oblique.contains(&to)) {
+                return Err(R::because(|| {
+                    format!(
+                        "{} steps only into the hex ahead{} (M49); turn first",
+                        it.id,
+                        if self.s.setup.oblique {
+                            " or its front-left and front-right"
+                        } else {
+                            ""
+                        }
+                    )
+                }));
+            }
+        }
+        if !map.contains(to) {
+            return Err(R::because(|| format!("{} is off the map", label(to))));
+        }
+        if !terrain::passable(map, it, it.hex, to) {
+            return Err(R::because(|| {
+                format!(
+                    "{} cannot enter {} ({})",
+                    it.id,
+                    label(to),
+                    map.terrain(to).name()
+                )
+            }));
+        }
+        if self.enemy_in(to, it.side) {
+            return Err(R::because(|| {
+                format!("the enemy holds {}; melee it instead", label(to))
+            }));
+        }
+        if self.s.board.room(map, to) == 0 {
+            return Err(R::because(|| {
+                format!("{} already holds two items (M56)", label(to))
+            }));
+        }
+        let vehicle = matches!(it.kind, Kind::Vehicle { .. });
+        if vehicle
+            && terrain::forest_off_road(map, it.hex, to)
+            && !self.forced.contains(&to)
+            && self.s.turn_state[i].forest
+        {
+            return Err(R::because(|| {
+                format!("{} has entered a forest hex this turn already (M61)", it.id)
+            }));
+        }
+        let cost = moves::step_cost(it, map.road_between(it.hex, to));
+        let t = &self.s.turn_state[i];
+        let have = self.points(i, reverse);
+        if t.mp + cost > have {
+            return Err(R::because(|| {
+                format!(
+                    "{} has {} of its {have} movement points left; {} costs {cost} (M48)",
+                    it.id,
+                    have.saturating_sub(t.mp),
+                    label(to)
+                )
+            }));
+        }
+        if moves::crippled(it) && t.mp > 0 {
+            return Err(R::because(|| {
+                format!("{} is crippled and moves one hex a turn (M63)", it.id)
+            }));
+        }
+        Ok(())
+    }
+
+    pub fn do_step(
+        &mut self,
+        i: usize,
+        to: Hex,
+        reverse: bool,
+        dice: &mut dyn Dice,
+        log: &mut Log,
+    ) {
+        self.begin_moving(i);
+        let map = &self.s.setup.map;
+        let from = self.item(i).hex;
+        let cost = moves::step_cost(self.item(i), map.road_between(from, to));
+        let vehicle = matches!(self.item(i).kind, Kind::Vehicle { .. });
+        if vehicle && terrain::forest_off_road(map, from, to) && !self.forced.contains(&to) {
+            let needed =
+                moves::forest_entry_needed(self.item(i), &self.s.setup.charts).unwrap_or(4);
+            let d = dice.roll(6);
+            let t = &mut self.s.turn_state[i];
+            t.forest = true;
+            let ok = d >= needed;
+            if ok {
+                self.forced.push(to);
+            } else {
+                t.done = true;
+            }
+            log.add(|| {
+                Event::new(
+                    "forest",
+                    rule("M61"),
+                    format!(
+                        "{} tries to force its way into the forest at {}: needs {needed}+, rolled {d}: {}.",
+                        self.item(i).id,
+                        label(to),
+                        if ok { "it breaks through" } else { "it cannot, and its move ends" }
+                    ),
+                )
+                .side(self.item(i).side)
+                .units([self.item(i).id.clone()])
+            });
+            if !ok {
+                return;
+            }
+        }
+        if vehicle && terrain::forest_off_road(map, from, to) {
+            self.s.turn_state[i].forest = true;
+        }
+        self.relocate(i, to);
+        // Steps ahead and oblique steps (C12) keep the facing; so does a reverse (M50).
+        let zoc = self.in_enemy_zoc(i, to);
+        let t = &mut self.s.turn_state[i];
+        t.mp += cost;
+        if zoc {
+            t.done = true;
+        }
+        log.add(|| {
+            Event::new(
+                "move",
+                rule(if reverse { "M50" } else { "M48" }),
+                format!(
+                    "{} {} {} to {}{}.",
+                    self.item(i).id,
+                    if reverse {
+                        "reverses from"
+                    } else {
+                        "moves from"
+                    },
+                    label(from),
+                    label(to),
+                    if zoc {
+                        ", into an enemy's zone of control, and stops (M54)"
+                    } else {
+                        ""
+                    }
+                ),
+            )
+            .side(self.item(i).side)
+            .units([self.item(i).id.clone()])
+        });
+    }
+
+    /// The item starts (or goes on with) its move; any other item's move is over.
+    fn begin_moving(&mut self, i: usize) {
+        if let Some(m) = self.mover.filter(|&m| m != i) {
+            self.s.turn_state[m].done = true;
+        }
+        self.mover = Some(i);
+        self.s.turn_state[i].moving = true;
+    }
+
+    pub fn check_face<R: Refusal>(&self, i: usize, facing: Facing) -> Result<(), R> {
+        self.own_item::<R>(i)?;
+        let t = &self.s.turn_state[i];
+        // M54: a unit stopped by a zone of control may still turn if it has not turned yet.
+        let zoc_turn = self.step == Step::Movement
+            && t.done
+            && t.facing_changes == 0
+            && self.mover == Some(i)
+            && self.own_item::<()>(i).is_ok();
+        if !zoc_turn {
+            self.check_may_move::<R>(i)?;
+        }
+        let it = self.item(i);
+        if it.facing == facing {
+            return Err(R::because(|| {
+                format!("{} already faces {}", it.id, facing.name())
+            }));
+        }
+        let limit = moves::facing_changes(it, &self.s.setup.charts);
+        if t.facing_changes >= limit {
+            return Err(R::because(|| {
+                format!(
+                    "{} has made its {limit} facing change{} this turn (M51)",
+                    it.id,
+                    if limit == 1 { "" } else { "s" }
+                )
+            }));
+        }
+        let cost = moves::facing_cost(self.s.setup.map.has_road(it.hex));
+        let have = self.points(i, false);
+        if t.mp + cost > have && !zoc_turn {
+            return Err(R::because(|| {
+                format!("{} has no movement point left to turn (M51)", it.id)
+            }));
+        }
+        Ok(())
+    }
+
+    pub fn do_face(&mut self, i: usize, facing: Facing, log: &mut Log) {
+        if self.mover != Some(i) {
+            self.begin_moving(i);
+        }
+        let cost = moves::facing_cost(self.s.setup.map.has_road(self.item(i).hex));
+        let before = self.item(i).facing;
+        self.s.items[i].facing = facing;
+        let t = &mut self.s.turn_state[i];
+        t.facing_changes += 1;
+        t.mp += cost;
+        log.add(|| {
+            Event::new(
+                "face",
+                rule("M51"),
+                format!(
+                    "{} turns from {} to {}{}.",
+                    self.item(i).id,
+                    before.name(),
+                    facing.name(),
+                    if cost == 0 {
+                        " (free on the road, M52)"
+                    } else {
+                        ""
+                    }
+                ),
+            )
+            .side(self.item(i).side)
+            .units([self.item(i).id.clone()])
+        });
+    }
+
+    /// M25–M26: after movement the phasing side places each commander with its own items,
+    /// one commander a hex.
+    pub fn check_place<R: Refusal>(&self, c: usize, hex: Hex) -> Result<(), R> {
+        if self.step != Step::Command {
+            return Err(R::because(|| {
+                format!(
+                    "commanders are placed after movement (M25); it is {}",
+                    self.step_name()
+                )
+            }));
+        }
+        let Some(cm) = self.s.commanders.get(c) else {
+            return Err(R::because(|| "no such commander"));
+        };
+        if cm.side != self.phasing() {
+            return Err(R::because(|| format!("{} is {}'s", cm.id, cm.side)));
+        }
+        if let Some(f) = self.fallen[c] {
+            return Err(R::because(|| format!("{} is {f:?}", cm.id).to_lowercase()));
+        }
+        if self.placed[c].is_some() {
+            return Err(R::because(|| {
+                format!("{} is placed for this turn (M25)", cm.id)
+            }));
+        }
+        if !self.items_at(hex).any(|i| self.item(i).side == cm.side) {
+            return Err(R::because(|| {
+                format!("{} goes to a hex held by its own side", cm.id)
+            }));
+        }
+        if self.placed.contains(&Some(hex)) {
+            return Err(R::because(|| {
+                format!("a commander is already at {} (M56)", label(hex))
+            }));
+        }
+        Ok(())
+    }
+
+    pub fn do_place(&mut self, c: usize, hex: Hex, log: &mut Log) {
+        self.placed[c] = Some(hex);
+        let cm = &self.s.commanders[c];
+        let with: Vec<String> = self
+            .items_at(hex)
+            .map(|i| self.item(i).id.to_string())
+            .collect();
+        log.add(|| {
+            Event::new(
+                "commander",
+                rule("M25"),
+                format!(
+                    "{} is placed at {} with {}.",
+                    cm.id,
+                    label(hex),
+                    with.join(" and ")
+                ),
+            )
+            .side(cm.side)
+        });
+    }
+}

@@ -1,0 +1,128 @@
+//! Orders, packed into the engine's 64-bit `Action`, and their short text form:
+//! `move r1 0304`, `reverse r1 0306`, `face r1 NE`, `place R1 0304`, `fire r1 b2`,
+//! `melee r1 b2`, `end`.
+
+use volley_core::geometry::{col_row, hex_at, Facing};
+use volley_core::{Action, Hex};
+
+/// One decision a player can make. Items and commanders are named by their index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Order {
+    /// One step into a front hex (straight ahead, or obliquely with option `oblique`).
+    Move { item: usize, to: Hex },
+    /// A vehicle backs one hex without turning (M50).
+    Reverse { item: usize, to: Hex },
+    /// A facing change (M51).
+    Face { item: usize, facing: Facing },
+    /// A commander placed after movement (M25).
+    Place { commander: usize, hex: Hex },
+    /// Fire at an enemy item (M82).
+    Fire { item: usize, target: usize },
+    /// Start a melee with an enemy item next to it (M109).
+    Melee { item: usize, target: usize },
+    /// End the step.
+    End,
+}
+
+const KIND_BITS: u32 = 4;
+const INDEX_BITS: u32 = 12;
+const ARG_SHIFT: u32 = KIND_BITS + INDEX_BITS;
+const MASK: u64 = (1 << INDEX_BITS) - 1;
+
+fn hex_bits(h: Hex) -> u64 {
+    let (c, r) = col_row(h);
+    (c as u64 & MASK) | ((r as u64 & MASK) << INDEX_BITS)
+}
+
+fn hex_from(bits: u64) -> Option<Hex> {
+    let (c, r) = ((bits & MASK) as i32, ((bits >> INDEX_BITS) & MASK) as i32);
+    (c >= 1 && r >= 1).then(|| hex_at(c, r))
+}
+
+impl Order {
+    pub fn pack(self) -> Action {
+        let (kind, index, arg) = match self {
+            Order::Move { item, to } => (0, item, hex_bits(to)),
+            Order::Reverse { item, to } => (1, item, hex_bits(to)),
+            Order::Face { item, facing } => (2, item, facing.index() as u64),
+            Order::Place { commander, hex } => (3, commander, hex_bits(hex)),
+            Order::Fire { item, target } => (4, item, target as u64),
+            Order::Melee { item, target } => (5, item, target as u64),
+            Order::End => (6, 0, 0),
+        };
+        Action(kind | ((index as u64 & MASK) << KIND_BITS) | (arg << ARG_SHIFT))
+    }
+
+    /// The order an action packs, exactly (stray bits make it no order).
+    pub fn unpack(action: Action) -> Option<Order> {
+        Order::decode(action).filter(|o| o.pack() == action)
+    }
+
+    fn decode(action: Action) -> Option<Order> {
+        let kind = action.0 & ((1 << KIND_BITS) - 1);
+        let index = ((action.0 >> KIND_BITS) & MASK) as usize;
+        let arg = action.0 >> ARG_SHIFT;
+        Some(match kind {
+            0 => Order::Move {
+                item: index,
+                to: hex_from(arg)?,
+            },
+            1 => Order::Reverse {
+                item: index,
+                to: hex_from(arg)?,
+            },
+            2 => Order::Face {
+                item: index,
+                facing: (arg < 6).then(|| Facing::from_index(arg as u8))?,
+            },
+            3 => Order::Place {
+                commander: index,
+                hex: hex_from(arg)?,
+            },
+            4 => Order::Fire {
+                item: index,
+                target: usize::try_from(arg).ok()?,
+            },
+            5 => Order::Melee {
+                item: index,
+                target: usize::try_from(arg).ok()?,
+            },
+            6 => Order::End,
+            _ => return None,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn orders_pack_and_unpack_exactly() {
+        let orders = [
+            Order::Move {
+                item: 3,
+                to: hex_at(4, 5),
+            },
+            Order::Face {
+                item: 0,
+                facing: Facing::SW,
+            },
+            Order::Fire { item: 7, target: 2 },
+            Order::Place {
+                commander: 1,
+                hex: hex_at(2, 2),
+            },
+            Order::End,
+        ];
+        for o in orders {
+            assert_eq!(Order::unpack(o.pack()), Some(o));
+            for bit in 0..64 {
+                let flipped = Action(o.pack().0 ^ (1 << bit));
+                if let Some(other) = Order::unpack(flipped) {
+                    assert_ne!(other, o);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,207 @@
+//! What a side sees. Mechanized hides a squad's anti-tank weapons from the enemy until they
+//! fire at a vehicle (M4, M80); the rest of the table is open (hidden movement is the option
+//! of M127, not yet built).
+
+use crate::game::{Fallen, MechGame, Step};
+use crate::items::Kind;
+use crate::ID;
+use volley_core::view::{
+    CommanderView, ElementKind, Elements, ObjectiveView, SideView, UnitView, View, Word,
+};
+use volley_core::{Place, Side};
+
+impl MechGame {
+    pub fn make_view(&self, viewer: Option<Side>) -> View {
+        let charts = &self.s.setup.charts;
+        let units = (0..self.s.items.len())
+            .filter(|&i| self.in_play(i))
+            .map(|i| {
+                let it = self.item(i);
+                let t = &self.s.turn_state[i];
+                let mut flags: Vec<Word> = Vec::new();
+                if t.routed {
+                    flags.push("routed".into());
+                }
+                let own = viewer.is_none() || viewer == Some(it.side);
+                let (arm, class, symbol, hits, max_hits, elements): (
+                    Word,
+                    Option<Word>,
+                    char,
+                    u32,
+                    u32,
+                    Option<Elements>,
+                ) = match &it.kind {
+                    Kind::Squad(s) => {
+                        if s.at && (own || self.revealed_at[i]) {
+                            flags.push("AT".into());
+                        }
+                        for (on, f) in [
+                            (s.smg, "SMG"),
+                            (s.engineer, "engineer"),
+                            (s.cavalry, "cavalry"),
+                        ] {
+                            if on {
+                                flags.push(f.into());
+                            }
+                        }
+                        (
+                            "infantry".into(),
+                            s.weight.map(|w| Word::from(w.name())),
+                            'I',
+                            s.markers as u32,
+                            2,
+                            Some(Elements {
+                                kind: ElementKind::Figures,
+                                now: s.figures as u32,
+                                full: 4,
+                            }),
+                        )
+                    }
+                    Kind::Vehicle {
+                        spec,
+                        damage,
+                        type_id,
+                    } => {
+                        for (n, c) in [
+                            (damage.combat, "C"),
+                            (damage.defence, "D"),
+                            (damage.movement, "M"),
+                        ] {
+                            if n > 0 {
+                                flags.push(c.repeat(n as usize).into());
+                            }
+                        }
+                        let _ = type_id;
+                        (
+                            Word::from(spec.name.clone()),
+                            Some(Word::from(spec.chassis.name())),
+                            'V',
+                            (damage.combat + damage.defence + damage.movement) as u32,
+                            6,
+                            None,
+                        )
+                    }
+                    Kind::Gun { weight, .. } => (
+                        "gun".into(),
+                        Some(Word::from(weight.name())),
+                        'G',
+                        0,
+                        0,
+                        None,
+                    ),
+                };
+                if it.side == self.deciding() && self.outcome.is_none() {
+                    match self.step {
+                        Step::Movement if t.moving => flags.push("moved".into()),
+                        Step::DefensiveFire | Step::OffensiveFire if t.fired > 0 => {
+                            flags.push("fired".into())
+                        }
+                        Step::Melee if t.meleed => flags.push("meleed".into()),
+                        _ => {}
+                    }
+                }
+                let _ = charts;
+                UnitView {
+                    id: it.id.clone(),
+                    key: i as u32,
+                    name: it.name.clone(),
+                    side: it.side,
+                    arm,
+                    class,
+                    symbol,
+                    place: Place::Hex(it.hex),
+                    facing: Some(it.facing),
+                    hits,
+                    max_hits,
+                    te: 0,
+                    max_te: 0,
+                    strength: None,
+                    elements,
+                    formation: None,
+                    flags,
+                    commander: self
+                        .commander_with(i)
+                        .map(|c| self.s.commanders[c].id.clone()),
+                }
+            })
+            .collect();
+        let sides = Side::BOTH
+            .iter()
+            .map(|&side| SideView {
+                side,
+                name: self.s.setup.side_names[side.index()].clone(),
+                losses_percent: self.loss_percent(side),
+                break_point: Some(self.s.sides[side.index()].break_point as f64),
+                score: self.objective_points(side),
+                commanders: (0..self.s.commanders.len())
+                    .filter(|&c| self.s.commanders[c].side == side)
+                    .map(|c| {
+                        let cm = &self.s.commanders[c];
+                        CommanderView {
+                            id: cm.id.clone(),
+                            name: cm.name.clone(),
+                            value: cm.value,
+                            supreme: cm.supreme,
+                            attached_to: self.placed[c]
+                                .and_then(|h| self.items_at(h).next())
+                                .map(|i| self.item(i).id.clone()),
+                            status: match (self.fallen[c], self.placed[c]) {
+                                (Some(Fallen::Killed), _) => "killed",
+                                (Some(Fallen::Captured), _) => "captured",
+                                (None, Some(_)) => "attached",
+                                (None, None) => "ready",
+                            }
+                            .into(),
+                        }
+                    })
+                    .collect(),
+            })
+            .collect();
+        View {
+            ruleset: ID.into(),
+            scenario: self.s.setup.name.clone(),
+            title: self.s.setup.title.clone(),
+            viewer,
+            turn: self.s.turn,
+            turn_limit: self.s.setup.turn_limit,
+            phase: self.step_name().to_string(),
+            phasing: self.outcome.is_none().then(|| self.phasing()),
+            to_decide: volley_core::Game::to_decide(self),
+            prompt: self.prompt(),
+            map: self.s.setup.map_view.clone(),
+            sides,
+            units,
+            markers: Vec::new(),
+            features: Vec::new(),
+            objectives: self
+                .s
+                .objectives
+                .iter()
+                .map(|o| ObjectiveView {
+                    place: Place::Hex(o.hex),
+                    name: o.name.clone(),
+                    points: o.points,
+                    holder: self.holder(o.hex),
+                })
+                .collect(),
+            outcome: self.outcome.clone(),
+        }
+    }
+
+    fn prompt(&self) -> Option<String> {
+        if self.outcome.is_some() || !self.started {
+            return None;
+        }
+        let side = self.deciding();
+        let what = match self.step {
+            Step::Movement => "move and turn your units, one at a time, then end",
+            Step::Command => "place your commanders with your units, one a hex, then end",
+            Step::DefensiveFire => {
+                "fire at the enemy that moved (each unit once; light guns twice), then end"
+            }
+            Step::OffensiveFire => "fire (each unit once; light guns twice), then end",
+            Step::Melee => "start melees against enemies in your units' front hexes, then end",
+        };
+        Some(format!("{}: {what}", side.title()))
+    }
+}

@@ -1,0 +1,363 @@
+//! One test per rule of Hex Command: Mechanized, with scripted dice and exact results. Rule
+//! numbers are the digest's (M1–M140), mapped to the rulebook in
+//! docs/rules/hex-command-mechanized.md. Hex labels are column then row.
+
+use rules_hex_command_mechanized::RULESET;
+use volley_core::{Event, Game, Options, Ruleset, ScenarioSource, ScriptedDice, Side};
+
+fn squad(id: &str, side: &str, weight: &str, hex: &str, facing: &str, extra: &str) -> String {
+    format!("[[units]]\nid = \"{id}\"\nside = \"{side}\"\nkind = \"squad\"\nweight = \"{weight}\"\nhex = \"{hex}\"\nfacing = \"{facing}\"\n{extra}\n")
+}
+
+fn vehicle(id: &str, side: &str, kind: &str, hex: &str, facing: &str) -> String {
+    format!("[[units]]\nid = \"{id}\"\nside = \"{side}\"\nkind = \"vehicle\"\ntype = \"{kind}\"\nhex = \"{hex}\"\nfacing = \"{facing}\"\n")
+}
+
+/// A 10 × 10 open map (or the rows given), the units, and `red_extra` in red's side table.
+fn scenario(rows: Option<&[&str]>, red_extra: &str, units: &[String]) -> String {
+    let open = vec![["."; 10].join(" "); 10];
+    let rows: Vec<String> = match rows {
+        Some(r) => r.iter().map(|r| format!("\"{r}\"")).collect(),
+        None => open.iter().map(|r| format!("\"{r}\"")).collect(),
+    };
+    format!(
+        "ruleset = \"hex-command-mechanized\"\nname = \"t\"\ntitle = \"t\"\nturn_limit = 4\n[map]\nrows = [{}]\n[sides.red]\nname = \"Red\"\n{red_extra}\n[sides.blue]\nname = \"Blue\"\n\n{}",
+        rows.join(", "),
+        units.join("\n")
+    )
+}
+
+fn load(text: &str) -> Box<dyn Game> {
+    RULESET
+        .load(&ScenarioSource::new("t.toml", text), &Options::new())
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Loads and starts with red winning the initiative (red d10 9, blue d10 1).
+fn start(text: &str) -> Box<dyn Game> {
+    let mut g = load(text);
+    let mut d = ScriptedDice::new([9, 1]);
+    g.start(&mut d);
+    assert_eq!(d.remaining(), 0);
+    g
+}
+
+fn play(g: &mut Box<dyn Game>, order: &str, dice: &[u32]) -> Vec<Event> {
+    let a = g
+        .parse_action(order)
+        .unwrap_or_else(|e| panic!("{order}: {e}"));
+    let mut d = ScriptedDice::new(dice.iter().copied());
+    let events = g
+        .apply(a, &mut d)
+        .unwrap_or_else(|e| panic!("{order}: {e}"));
+    assert_eq!(d.remaining(), 0, "{order}: dice left over");
+    g.check_invariants().unwrap();
+    events
+}
+
+fn refused(g: &mut Box<dyn Game>, order: &str) -> String {
+    let before = g.view(None);
+    let a = g
+        .parse_action(order)
+        .unwrap_or_else(|e| panic!("{order}: {e}"));
+    assert!(
+        !g.legal_actions().contains(&a),
+        "{order} is listed as legal"
+    );
+    let e = g
+        .apply(a, &mut ScriptedDice::new([]))
+        .expect_err("should be refused");
+    assert_eq!(g.view(None), before);
+    e.to_string()
+}
+
+fn texts(events: &[Event]) -> String {
+    events
+        .iter()
+        .map(|e| format!("[{}] {}", e.rule, e.text))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn hex_of(g: &dyn Game, id: &str) -> String {
+    g.view(None).unit(id).unwrap().place.to_string()
+}
+
+fn gone(g: &dyn Game, id: &str) -> bool {
+    g.view(None).unit(id).is_none()
+}
+
+#[test]
+fn sequence_the_initiative_winner_plays_first() {
+    let s = scenario(
+        None,
+        "",
+        &[
+            squad("r1", "red", "M", "0509", "N", ""),
+            squad("b1", "blue", "M", "0502", "S", ""),
+        ],
+    );
+    let mut g = load(&s);
+    // Red d10 3 − I 5 = −2, blue d10 8 − I 5 = 3: blue's margin is larger.
+    let events = g.start(&mut ScriptedDice::new([3, 8]));
+    let t = texts(&events);
+    assert!(
+        t.contains("[hex-command-mechanized M16] Turn 1: red d10 3 − I 5 = -2, blue d10 8 − I 5 = 3; blue has the initiative and plays first."),
+        "{t}"
+    );
+    assert_eq!(g.to_decide(), Some(Side::Blue));
+    assert_eq!(g.view(None).phase, "blue movement");
+}
+
+#[test]
+fn movement_steps_ahead_or_obliquely_on_movement_points() {
+    let s = scenario(
+        None,
+        "",
+        &[
+            squad("r1", "red", "M", "0509", "N", ""),
+            squad("r2", "red", "M", "0909", "N", ""),
+            squad("b1", "blue", "M", "0201", "S", ""),
+        ],
+    );
+    let mut g = start(&s);
+    // A Medium squad has 3 points (D7); one a hex.
+    play(&mut g, "move r1 0508", &[]);
+    assert!(refused(&mut g, "move r1 0509").contains("steps only into the hex ahead"));
+    play(&mut g, "move r1 0507", &[]);
+    play(&mut g, "move r1 0506", &[]);
+    assert!(refused(&mut g, "move r1 0505").contains("0 of its 3 movement points left"));
+    assert_eq!(hex_of(&*g, "r1"), "0506");
+}
+
+#[test]
+fn movement_an_enemy_zone_of_control_ends_the_move() {
+    let s = scenario(
+        None,
+        "",
+        &[
+            squad("r1", "red", "L", "0509", "N", ""),
+            squad("b1", "blue", "M", "0505", "S", ""),
+        ],
+    );
+    let mut g = start(&s);
+    play(&mut g, "move r1 0508", &[]);
+    let events = play(&mut g, "move r1 0507", &[]);
+    // 0506 is in b1's front hexes, 0507 is not; the next step enters them.
+    assert!(!texts(&events).contains("zone of control"));
+    let events = play(&mut g, "move r1 0506", &[]);
+    assert!(
+        texts(&events).contains("into an enemy's zone of control, and stops (M54)"),
+        "{}",
+        texts(&events)
+    );
+}
+
+#[test]
+fn movement_two_items_a_hex() {
+    let s = scenario(
+        None,
+        "",
+        &[
+            squad("r1", "red", "M", "0508", "N", ""),
+            squad("r2", "red", "M", "0507", "N", ""),
+            squad("r3", "red", "M", "0507", "N", ""),
+            squad("b1", "blue", "M", "0201", "S", ""),
+        ],
+    );
+    let mut g = start(&s);
+    assert!(refused(&mut g, "move r1 0507").contains("already holds two items (M56)"));
+}
+
+#[test]
+fn movement_vehicles_reverse_at_half_speed() {
+    let s = scenario(
+        None,
+        "",
+        &[
+            vehicle("r1", "red", "t34-76", "0505", "N"),
+            squad("b1", "blue", "M", "0201", "S", ""),
+        ],
+    );
+    let mut g = start(&s);
+    // A Medium chassis moves 5 (D2): reversing, 3.
+    for hex in ["0506", "0507", "0508"] {
+        play(&mut g, &format!("reverse r1 {hex}"), &[]);
+    }
+    assert!(refused(&mut g, "reverse r1 0509").contains("movement points left"));
+}
+
+#[test]
+fn facing_changes_are_limited_by_class() {
+    let s = scenario(
+        None,
+        "",
+        &[
+            vehicle("r1", "red", "t34-76", "0505", "N"),
+            vehicle("r2", "red", "pz2", "0305", "N"),
+            squad("b1", "blue", "M", "0201", "S", ""),
+        ],
+    );
+    let mut g = start(&s);
+    // Medium vehicles turn once a turn, Light ones twice (T6).
+    play(&mut g, "face r1 NE", &[]);
+    assert!(refused(&mut g, "face r1 SE").contains("made its 1 facing change this turn (M51)"));
+    play(&mut g, "face r2 NE", &[]);
+    play(&mut g, "face r2 SE", &[]);
+    assert!(refused(&mut g, "face r2 S").contains("made its 2 facing changes"));
+}
+
+/// Red's tank facing a blue one three hexes off; red moves nothing and blue fires first.
+fn tank_duel() -> Box<dyn Game> {
+    let s = scenario(
+        None,
+        "",
+        &[
+            vehicle("r1", "red", "pz4f2", "0508", "N"),
+            vehicle("b1", "blue", "t34-76", "0504", "S"),
+        ],
+    );
+    let mut g = start(&s);
+    play(&mut g, "end", &[]);
+    g
+}
+
+#[test]
+fn fire_the_non_phasing_side_fires_first_then_the_phasing_side() {
+    let mut g = tank_duel();
+    assert_eq!(g.view(None).phase, "blue fires (red's turn)");
+    assert_eq!(g.to_decide(), Some(Side::Blue));
+    // Range 3 (M83), M gun against an M tank's front (defence 3): 6+ on 2d10. Miss.
+    let events = play(&mut g, "fire b1 r1", &[1, 2]);
+    assert!(
+        texts(&events).contains("b1 fires at r1 at range 3: needs 6+ on 2d10, rolled 1+2: miss."),
+        "{}",
+        texts(&events)
+    );
+    assert_eq!(g.view(None).phase, "red fires");
+    assert!(refused(&mut g, "fire b1 r1").contains("b1 is blue's; red decides now"));
+}
+
+#[test]
+fn fire_an_anti_tank_hit_rolls_damage_blocks_by_gun_against_chassis() {
+    let mut g = tank_duel();
+    // Hit on 5+4; equal weights: one incremental block, a d6 face (6: MM → one M step).
+    let events = play(&mut g, "fire b1 r1", &[5, 4, 6]);
+    let t = texts(&events);
+    assert!(t.contains("needs 6+ on 2d10, rolled 5+4: hit."), "{t}");
+    let v = g.view(None).unit("r1").unwrap().clone();
+    assert_eq!(v.hits, 1, "{t}");
+}
+
+#[test]
+fn fire_small_arms_put_a_marker_and_the_third_hit_takes_a_figure() {
+    let s = scenario(
+        None,
+        "",
+        &[
+            squad("r1", "red", "M", "0506", "N", ""),
+            squad("b1", "blue", "M", "0504", "S", ""),
+        ],
+    );
+    let mut g = start(&s);
+    play(&mut g, "end", &[]);
+    // Blue fires first: range 1, Medium needs 3+ (D6).
+    let events = play(&mut g, "fire b1 r1", &[3]);
+    assert!(
+        texts(&events).contains("needs 3+ on a d6, rolled 3: hit."),
+        "{}",
+        texts(&events)
+    );
+    assert!(
+        texts(&events).contains("r1 takes 1 hit: 4 figures left, 1 marker"),
+        "{}",
+        texts(&events)
+    );
+    // Red answers; its marker costs it a point (needs 4+).
+    let events = play(&mut g, "fire r1 b1", &[3]);
+    assert!(
+        texts(&events).contains("needs 4+ on a d6, rolled 3: miss."),
+        "{}",
+        texts(&events)
+    );
+}
+
+#[test]
+fn view_hides_a_squads_anti_tank_weapons_until_they_fire_at_a_vehicle() {
+    let s = scenario(
+        None,
+        "",
+        &[
+            squad("r1", "red", "M", "0506", "N", "at = true"),
+            vehicle("b1", "blue", "t34-76", "0504", "S"),
+        ],
+    );
+    let mut g = start(&s);
+    assert!(g.view(Some(Side::Red)).unit("r1").unwrap().has("AT"));
+    assert!(!g.view(Some(Side::Blue)).unit("r1").unwrap().has("AT"));
+    play(&mut g, "end", &[]);
+    play(&mut g, "end", &[]);
+    // Red fires its panzerfaust at range 1: an M weapon, 1d10 (M88): 1 + 3 = 4+.
+    let events = play(&mut g, "fire r1 b1", &[2]);
+    assert!(
+        texts(&events).contains("needs 4+ on 1d10, rolled 2: miss."),
+        "{}",
+        texts(&events)
+    );
+    assert!(g.view(Some(Side::Blue)).unit("r1").unwrap().has("AT"));
+}
+
+/// Two squads face to face, red to melee.
+fn melee_game(red_weight: &str) -> Box<dyn Game> {
+    let s = scenario(
+        None,
+        "",
+        &[
+            squad("r1", "red", red_weight, "0506", "N", ""),
+            squad("b1", "blue", "M", "0505", "S", ""),
+        ],
+    );
+    let mut g = start(&s);
+    for _ in 0..2 {
+        play(&mut g, "end", &[]);
+    }
+    play(&mut g, "end", &[]);
+    assert_eq!(g.view(None).phase, "red melee");
+    g
+}
+
+#[test]
+fn melee_the_higher_total_captures_the_other() {
+    let mut g = melee_game("H");
+    // Heavy 3 + d6 5 = 8 against Medium 2 + d6 4 = 6 (D8).
+    let events = play(&mut g, "melee r1 b1", &[5, 4]);
+    assert!(
+        texts(&events).contains("r1 melees b1: 5+3 = 8 against 4+2 = 6: r1 wins and captures b1."),
+        "{}",
+        texts(&events)
+    );
+    assert!(gone(&*g, "b1"));
+}
+
+#[test]
+fn melee_a_tie_costs_both_a_figure_and_pushes_both_back() {
+    let mut g = melee_game("M");
+    let events = play(&mut g, "melee r1 b1", &[4, 4]);
+    let t = texts(&events);
+    assert!(
+        t.contains("a tie: both lose a figure and fall back (M111)"),
+        "{t}"
+    );
+    assert_eq!(hex_of(&*g, "r1"), "0507");
+    assert_eq!(hex_of(&*g, "b1"), "0504");
+    assert_eq!(
+        g.view(None)
+            .unit("r1")
+            .unwrap()
+            .elements
+            .as_ref()
+            .unwrap()
+            .now,
+        3
+    );
+}
