@@ -10,7 +10,7 @@ use crate::game::{MechGame, Refusal, Step};
 use crate::items::Kind;
 use crate::losses;
 use crate::rule;
-use hex_command_family::ground::{Ground, Works};
+use hex_command_family::ground::Ground;
 use hex_command_family::sight::{self, Sight};
 use volley_core::{Dice, Event, Log};
 
@@ -80,8 +80,13 @@ impl MechGame {
 
     pub fn check_fire<R: Refusal>(&self, i: usize, t: usize) -> Result<(), R> {
         self.check_may_fire::<R>(i)?;
-        if !self.in_play(t) || self.item(t).side == self.item(i).side {
-            return Err(R::because(|| "the target must be an enemy item in play"));
+        if !self.in_play(t)
+            || self.item(t).side == self.item(i).side
+            || !self.visible_to(t, self.item(i).side)
+        {
+            return Err(R::because(|| {
+                "the target must be an enemy item in play that its side can see"
+            }));
         }
         let (it, tg) = (self.item(i), self.item(t));
         if fire_tables::bearing(it, tg.hex, self.step == Step::DefensiveFire) == Bearing::No {
@@ -92,8 +97,7 @@ impl MechGame {
                 )
             }));
         }
-        let works = Works::of_map(&self.s.setup.map);
-        let g = Ground::new(&self.s.setup.map, &works);
+        let g = Ground::new(&self.s.setup.map, &self.s.works);
         if sight::line_of_sight(g, it.hex, tg.hex, None, |_| None) == Sight::Blocked {
             return Err(R::because(|| {
                 format!("{} cannot see {} (M71)", it.id, tg.id)
@@ -119,8 +123,7 @@ impl MechGame {
     /// The covers a target has against a firer (M91): its hex and hexside as the Hex Command
     /// family counts them, and higher ground.
     fn covers(&self, i: usize, t: usize) -> u8 {
-        let works = Works::of_map(&self.s.setup.map);
-        let g = Ground::new(&self.s.setup.map, &works);
+        let g = Ground::new(&self.s.setup.map, &self.s.works);
         let map = &self.s.setup.map;
         let (a, b) = (self.item(i).hex, self.item(t).hex);
         let higher = map.elevation(b) > map.elevation(a);
@@ -233,6 +236,7 @@ impl MechGame {
     pub fn do_fire(&mut self, i: usize, t: usize, dice: &mut dyn Dice, log: &mut Log) {
         let shot = self.shot(i, t).expect("checked: a weapon");
         self.s.turn_state[i].fired += 1;
+        self.reveal(i, "it fires", log);
         let charts = self.s.setup.charts.clone();
         let (hit, rolled, rule_id) = match &shot {
             Shot::At { roll, .. } => {

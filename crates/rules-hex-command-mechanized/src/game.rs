@@ -310,8 +310,13 @@ impl MechGame {
 
     /// The side holding an objective hex: the one with an unrouted item on it.
     pub fn holder(&self, hex: Hex) -> Option<Side> {
+        self.holder_seen_by(hex, None)
+    }
+
+    /// The holder as a viewer knows it (hidden enemies hold nothing it can see).
+    pub fn holder_seen_by(&self, hex: Hex, viewer: Option<Side>) -> Option<Side> {
         self.items_at(hex)
-            .find(|&i| !self.routed(i))
+            .find(|&i| !self.routed(i) && viewer.is_none_or(|v| self.visible_to(i, v)))
             .map(|i| self.item(i).side)
     }
 
@@ -377,6 +382,7 @@ impl MechGame {
         self.step = Step::Movement;
         log.add(|| self.step_event());
         self.panic_check(dice, log);
+        self.spotting(dice, log);
         for i in 0..self.s.items.len() {
             if self.in_play(i) && self.item(i).side == side && self.routed(i) {
                 self.run(i, log);
@@ -443,6 +449,7 @@ impl MechGame {
             Step::OffensiveFire => self.step = Step::Melee,
             Step::Melee => {
                 self.rally_up(log);
+                self.spotting(dice, log);
                 self.end_player_turn(dice, log);
                 return;
             }
@@ -627,6 +634,7 @@ impl MechGame {
             Order::Place { commander, hex } => self.check_place(commander, hex),
             Order::Fire { item, target } => self.check_fire(item, target),
             Order::Melee { item, target } => self.check_melee(item, target),
+            Order::Bombard { item, hex } => self.check_bombard(item, hex),
             Order::End => Ok(()),
         }
     }
@@ -639,6 +647,7 @@ impl MechGame {
             Order::Place { commander, hex } => self.do_place(commander, hex, log),
             Order::Fire { item, target } => self.do_fire(item, target, dice, log),
             Order::Melee { item, target } => self.do_melee(item, target, dice, log),
+            Order::Bombard { item, hex } => self.do_bombard(item, hex, dice, log),
             Order::End => self.end_step(dice, log),
         }
     }
@@ -705,6 +714,15 @@ impl MechGame {
                             self.offer(Order::Fire { item: i, target: t }, take)?;
                         }
                     }
+                    if matches!(it.kind, Kind::Gun { indirect, mortar, .. } if indirect || mortar) {
+                        for t in 0..self.s.items.len() {
+                            let hex = self.item(t).hex;
+                            // Each hex once, at its first item.
+                            if self.in_play(t) && self.items_at(hex).next() == Some(t) {
+                                self.offer(Order::Bombard { item: i, hex }, take)?;
+                            }
+                        }
+                    }
                 }
             }
             Step::Melee => {
@@ -729,6 +747,13 @@ impl MechGame {
             Ok(()) => take(order),
             Err(()) => ControlFlow::Continue(()),
         }
+    }
+
+    /// Lists the legal actions of the position as it stands.
+    pub fn refresh_legal(&mut self) {
+        let mut legal = std::mem::take(&mut self.legal);
+        self.list_legal(&mut legal);
+        self.legal = legal;
     }
 
     fn list_legal(&self, out: &mut Vec<Action>) {
@@ -796,6 +821,9 @@ impl MechGame {
                     Some(t) => info.at(t.hex),
                     None => info,
                 }
+            }
+            Order::Bombard { item, hex } => {
+                ActionInfo::new("bombard", Attack).unit(item as u32).at(hex)
             }
             Order::End => ActionInfo::end(),
         }
@@ -877,6 +905,7 @@ impl Game for MechGame {
             ),
             Some(Order::Fire { item, target }) => format!("fire {} {}", id(item), id(target)),
             Some(Order::Melee { item, target }) => format!("melee {} {}", id(item), id(target)),
+            Some(Order::Bombard { item, hex }) => format!("bombard {} {}", id(item), label(hex)),
             Some(Order::End) => "end".into(),
             None => format!("unknown action {:#x}", action.0),
         }
@@ -933,13 +962,17 @@ impl Game for MechGame {
                 item: self.item_arg(a)?,
                 target: self.item_arg(b)?,
             },
+            "bombard" => Order::Bombard {
+                item: self.item_arg(a)?,
+                hex: Self::hex_arg(b)?,
+            },
             "melee" => Order::Melee {
                 item: self.item_arg(a)?,
                 target: self.item_arg(b)?,
             },
             _ => {
                 return Err(Illegal::new(format!(
-                    "cannot read \"{text}\" (orders: move U HEX, reverse U HEX, face U DIR, place C HEX, fire U TARGET, melee U TARGET, end)"
+                    "cannot read \"{text}\" (orders: move U HEX, reverse U HEX, face U DIR, place C HEX, fire U TARGET, bombard U HEX, melee U TARGET, end)"
                 )))
             }
         };
@@ -962,6 +995,10 @@ impl Game for MechGame {
         Box::new(self.clone())
     }
 
+    fn determinize(&self, side: Side, dice: &mut dyn Dice) -> Box<dyn Game> {
+        Box::new(self.as_known_by(side, dice))
+    }
+
     fn reach(&self, unit: &str) -> Vec<Reach> {
         let Some(i) = self.s.items.iter().position(|it| it.id == unit) else {
             return Vec::new();
@@ -969,26 +1006,32 @@ impl Game for MechGame {
         if self.to_decide() != Some(self.item(i).side) || self.step != Step::Movement {
             return Vec::new();
         }
-        reach_by_steps(self.clone(), self.item(i).hex, |g: &MechGame| {
-            Facing::ALL
-                .iter()
-                .map(|f| volley_core::geometry::step(g.item(i).hex, *f))
-                .filter(|&to| g.check::<()>(Order::Move { item: i, to }).is_ok())
-                .filter_map(|to| {
-                    let mut after = g.clone();
-                    // Forest rolls are not made for the reach: a forced hex is assumed.
-                    after.forced.push(to);
-                    after.do_step(
-                        i,
-                        to,
-                        false,
-                        &mut volley_core::ScriptedDice::new([]),
-                        &mut Log::silent(),
-                    );
-                    (after.item(i).hex == to).then_some((to, after))
-                })
-                .collect()
-        })
+        // The walk is made on the table as the unit's side knows it, so it neither springs
+        // ambushes nor finds mines, and says nothing of what that side cannot see.
+        reach_by_steps(
+            self.without_unknowns(self.item(i).side),
+            self.item(i).hex,
+            |g: &MechGame| {
+                Facing::ALL
+                    .iter()
+                    .map(|f| volley_core::geometry::step(g.item(i).hex, *f))
+                    .filter(|&to| g.check::<()>(Order::Move { item: i, to }).is_ok())
+                    .filter_map(|to| {
+                        let mut after = g.clone();
+                        // Forest rolls are not made for the reach: a forced hex is assumed.
+                        after.forced.push(to);
+                        after.do_step(
+                            i,
+                            to,
+                            false,
+                            &mut volley_core::ScriptedDice::new([]),
+                            &mut Log::silent(),
+                        );
+                        (after.item(i).hex == to).then_some((to, after))
+                    })
+                    .collect()
+            },
+        )
     }
 
     fn check_invariants(&self) -> Result<(), String> {

@@ -4,7 +4,9 @@
 //! - [`game`] — the sequence of play (M15–M22), losses, panic and victory (M41–M44)
 //! - [`movement`] — movement, facing, stacking, zones of control (M48–M68), commanders placed
 //! - [`fire`] — fire: anti-tank, HE, small arms, machine guns (M81–M102)
+//! - [`bombard`] — indirect fire with a spotter, shot fall, HE on the hex (M94–M97)
 //! - [`melee`] — melee, ramming and swarming (M107–M119)
+//! - [`hidden`] — hidden units, spotting, ambush, unknown minefields (M65, M76–M78, M117)
 //! - [`view`] — what a side sees (the hidden AT capability, M4)
 //! - the numbers they use: [`charts`] (the charts the text leaves out, as data), [`damage`],
 //!   [`fire_tables`], [`losses`], [`moves`], [`melee_tables`], [`command_tables`],
@@ -15,12 +17,14 @@
 //! `hex-command-family`. docs/rules/hex-command-mechanized.md maps the rulebook to the code.
 
 pub mod board;
+pub mod bombard;
 pub mod charts;
 pub mod command_tables;
 pub mod damage;
 pub mod fire;
 pub mod fire_tables;
 pub mod game;
+pub mod hidden;
 pub mod indirect;
 pub mod items;
 pub mod logistics;

@@ -9,7 +9,7 @@ use crate::items::Kind;
 use crate::losses;
 use crate::melee_tables::{self, MeleeModifiers, MeleeResult};
 use crate::rule;
-use hex_command_family::ground::{Ground, Works};
+use hex_command_family::ground::Ground;
 use hex_command_family::sight;
 use volley_core::geometry::{aspect, front_hexes, label, step, Aspect};
 use volley_core::{Dice, Event, Log};
@@ -40,8 +40,10 @@ impl MechGame {
                 format!("{} is a gun and does not start melees", it.id)
             }));
         }
-        if !self.in_play(t) || self.item(t).side == it.side {
-            return Err(R::because(|| "the target must be an enemy item in play"));
+        if !self.in_play(t) || self.item(t).side == it.side || !self.visible_to(t, it.side) {
+            return Err(R::because(|| {
+                "the target must be an enemy item in play that its side can see"
+            }));
         }
         let tg = self.item(t);
         if !front_hexes(it.hex, it.facing).contains(&tg.hex) {
@@ -54,8 +56,7 @@ impl MechGame {
 
     /// Melee modifiers of one side against the other (D8).
     fn melee_mods(&self, i: usize, against: usize, defending: bool) -> MeleeModifiers {
-        let works = Works::of_map(&self.s.setup.map);
-        let g = Ground::new(&self.s.setup.map, &works);
+        let g = Ground::new(&self.s.setup.map, &self.s.works);
         let (h, o) = (self.item(i).hex, self.item(against).hex);
         let map = &self.s.setup.map;
         MeleeModifiers {
@@ -69,6 +70,7 @@ impl MechGame {
 
     pub fn do_melee(&mut self, i: usize, t: usize, dice: &mut dyn Dice, log: &mut Log) {
         self.s.turn_state[i].meleed = true;
+        self.reveal(i, "it starts a melee", log);
         let charts = self.s.setup.charts.clone();
         let (attacker_vehicle, target_vehicle) = (
             matches!(self.item(i).kind, Kind::Vehicle { .. }),

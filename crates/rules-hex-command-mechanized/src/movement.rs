@@ -55,6 +55,7 @@ impl MechGame {
             self.in_play(e)
                 && self.item(e).side != side
                 && !self.routed(e)
+                && self.visible_to(e, side)
                 && !matches!(&self.item(e).kind, Kind::Squad(s) if s.markers > 0)
                 && front_hexes(self.item(e).hex, self.item(e).facing).contains(&hex)
         })
@@ -108,12 +109,12 @@ impl MechGame {
                 )
             }));
         }
-        if self.enemy_in(to, it.side) {
+        if self.known_enemy_in(to, it.side) {
             return Err(R::because(|| {
                 format!("the enemy holds {}; melee it instead", label(to))
             }));
         }
-        if self.s.board.room(map, to) == 0 {
+        if self.known_room(to, it.side) == 0 {
             return Err(R::because(|| {
                 format!("{} already holds two items (M56)", label(to))
             }));
@@ -158,6 +159,10 @@ impl MechGame {
         log: &mut Log,
     ) {
         self.begin_moving(i);
+        self.reveal(i, "it moves", log);
+        if self.ambush(i, to, dice, log) {
+            return;
+        }
         let map = &self.s.setup.map;
         let from = self.item(i).hex;
         let cost = moves::step_cost(self.item(i), map.road_between(from, to));
@@ -198,9 +203,12 @@ impl MechGame {
         self.relocate(i, to);
         // Steps ahead and oblique steps (C12) keep the facing; so does a reverse (M50).
         let zoc = self.in_enemy_zoc(i, to);
+        // M64: anything but infantry entering works stops there for the turn.
+        let works = !matches!(self.item(i).kind, Kind::Squad(_))
+            && self.s.works.at(to).is_some_and(|w| w.standing());
         let t = &mut self.s.turn_state[i];
         t.mp += cost;
-        if zoc {
+        if zoc || works {
             t.done = true;
         }
         log.add(|| {
@@ -219,6 +227,8 @@ impl MechGame {
                     label(to),
                     if zoc {
                         ", into an enemy's zone of control, and stops (M54)"
+                    } else if works {
+                        ", into works, and stops for the turn (M64)"
                     } else {
                         ""
                     }
@@ -227,6 +237,49 @@ impl MechGame {
             .side(self.item(i).side)
             .units([self.item(i).id.clone()])
         });
+        self.mines(i, to, dice, log);
+    }
+
+    /// M65: an item entering a minefield stops and, unless it can clear mines, takes a hit
+    /// marker (infantry) or a damage block (vehicles); the field is known to both from then on.
+    fn mines(&mut self, i: usize, to: Hex, dice: &mut dyn Dice, log: &mut Log) {
+        let Some(k) = self.s.minefields.iter().position(|m| m.hex == to) else {
+            return;
+        };
+        self.s.minefields[k].known = true;
+        if crate::logistics::mine_capable(self.item(i)) {
+            log.add(|| {
+                Event::new(
+                    "mines",
+                    rule("M65"),
+                    format!(
+                        "{} finds mines at {} and passes through them.",
+                        self.item(i).id,
+                        label(to)
+                    ),
+                )
+                .side(self.item(i).side)
+                .units([self.item(i).id.clone()])
+            });
+            return;
+        }
+        self.s.turn_state[i].done = true;
+        let (result, text) = crate::logistics::enter_minefield(&mut self.s.items[i], dice);
+        log.add(|| {
+            Event::new(
+                "mines",
+                rule("M65"),
+                format!(
+                    "{} runs into a minefield at {} and stops: {text}.",
+                    self.item(i).id,
+                    label(to)
+                ),
+            )
+            .side(self.item(i).side)
+            .units([self.item(i).id.clone()])
+        });
+        self.commander_risk(i, dice, log);
+        self.after_loss(i, result, log);
     }
 
     /// The item starts (or goes on with) its move; any other item's move is over.
@@ -280,6 +333,7 @@ impl MechGame {
         if self.mover != Some(i) {
             self.begin_moving(i);
         }
+        self.reveal(i, "it moves", log);
         let cost = moves::facing_cost(self.s.setup.map.has_road(self.item(i).hex));
         let before = self.item(i).facing;
         self.s.items[i].facing = facing;

@@ -1,6 +1,6 @@
 //! Orders, packed into the engine's 64-bit `Action`, and their short text form:
 //! `move r1 0304`, `reverse r1 0306`, `face r1 NE`, `place R1 0304`, `fire r1 b2`,
-//! `melee r1 b2`, `end`.
+//! `melee r1 b2`, `bombard g1 0505`, `end`.
 
 use volley_core::geometry::{col_row, hex_at, Facing};
 use volley_core::{Action, Hex};
@@ -22,6 +22,8 @@ pub enum Order {
     Melee { item: usize, target: usize },
     /// End the step.
     End,
+    /// Indirect fire at a hex (M95).
+    Bombard { item: usize, hex: Hex },
 }
 
 const KIND_BITS: u32 = 4;
@@ -49,6 +51,7 @@ impl Order {
             Order::Fire { item, target } => (4, item, target as u64),
             Order::Melee { item, target } => (5, item, target as u64),
             Order::End => (6, 0, 0),
+            Order::Bombard { item, hex } => (7, item, hex_bits(hex)),
         };
         Action(kind | ((index as u64 & MASK) << KIND_BITS) | (arg << ARG_SHIFT))
     }
@@ -88,6 +91,10 @@ impl Order {
                 target: usize::try_from(arg).ok()?,
             },
             6 => Order::End,
+            7 => Order::Bombard {
+                item: index,
+                hex: hex_from(arg)?,
+            },
             _ => return None,
         })
     }

@@ -15,10 +15,76 @@ use volley_core::{ScenarioError, ScenarioSource};
 struct File {
     #[serde(default)]
     units: Vec<UnitSpec>,
+    /// Hexes of field works (trenches, foxholes), complete at the start (M64).
+    #[serde(default)]
+    works: Vec<Spanned<String>>,
+    /// Minefields and the side that laid them (M65).
+    #[serde(default)]
+    minefields: Vec<MinefieldSpec>,
     #[serde(default)]
     charts: Option<Spanned<toml::Value>>,
     #[serde(default)]
     vehicles: Option<Spanned<toml::Value>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MinefieldSpec {
+    hex: Spanned<String>,
+    side: Spanned<String>,
+}
+
+/// A minefield: hidden from the enemy of the side that laid it until an item enters it (M65).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Minefield {
+    pub hex: volley_core::Hex,
+    pub side: volley_core::Side,
+    pub known: bool,
+}
+
+/// What the scenario lays on the ground, and which units start hidden (M78).
+pub struct Placed {
+    pub works: hex_command_family::ground::Works,
+    pub minefields: Vec<Minefield>,
+    pub hidden: Vec<bool>,
+}
+
+/// The works, minefields and hidden units of a scenario, each checked where it stands.
+pub fn placed(src: &ScenarioSource, map: &Map) -> Result<Placed, ScenarioError> {
+    use hex_command_family::ground::{Work, WorkKind, Works};
+    let f: File = src.parse()?;
+    let mut works = Works::of_map(map);
+    for w in &f.works {
+        let hex = src.hex(w, map)?;
+        if works.at(hex).is_some() {
+            return Err(src.error_at(w.span(), "works are already there"));
+        }
+        works.0.push(Work {
+            hex,
+            kind: WorkKind::QuickWorks,
+            side: volley_core::Side::Red,
+            progress: WorkKind::QuickWorks.turns(),
+            damage: 0,
+        });
+    }
+    let mut minefields = Vec::new();
+    for m in &f.minefields {
+        let hex = src.hex(&m.hex, map)?;
+        let side = src.side(&m.side)?;
+        if minefields.iter().any(|x: &Minefield| x.hex == hex) {
+            return Err(src.error_at(m.hex.span(), "a minefield is already there"));
+        }
+        minefields.push(Minefield {
+            hex,
+            side,
+            known: false,
+        });
+    }
+    Ok(Placed {
+        works,
+        minefields,
+        hidden: f.units.iter().map(|u| u.hidden).collect(),
+    })
 }
 
 #[derive(Deserialize)]
@@ -57,6 +123,9 @@ struct UnitSpec {
     indirect: bool,
     #[serde(default)]
     mortar: bool,
+    /// Starts hidden from the enemy (M78, option-free: the scenario says who is hidden).
+    #[serde(default)]
+    hidden: bool,
 }
 
 /// The charts and roster in force: Volley's, with the scenario's tables laid over them.

@@ -11,7 +11,7 @@ use volley_core::{Name, Options, ScenarioError, ScenarioSource, Side};
 
 /// The keys a Mechanized scenario adds to the shared ones.
 pub const OWN_KEYS: OwnKeys = OwnKeys {
-    top: &["units", "charts", "vehicles"],
+    top: &["units", "charts", "vehicles", "works", "minefields"],
     side: &[],
     commander: &["traits", "grade", "nation", "hex"],
 };
@@ -56,6 +56,8 @@ pub struct Turn {
     pub meleed: bool,
     /// It has entered a forest hex this turn (vehicles: one a turn, M61).
     pub forest: bool,
+    /// Hidden from the enemy (M78) until it moves, fires, melees or is spotted; lasts.
+    pub hidden: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -89,6 +91,9 @@ pub struct State {
     pub objectives: Vec<Objective>,
     pub sides: [SideInfo; 2],
     pub turn: u32,
+    /// Field works on the map (M64), as the Hex Command family keeps them.
+    pub works: hex_command_family::ground::Works,
+    pub minefields: Vec<crate::scenario::Minefield>,
 }
 
 impl State {
@@ -114,6 +119,7 @@ pub fn load(
     let (charts, roster) = crate::scenario::tables(src)?;
     let mut ids = battle.ids();
     let items = crate::scenario::units(src, &battle.map, &mut ids, &roster)?;
+    let placed = crate::scenario::placed(src, &battle.map)?;
     for side in Side::BOTH {
         if !items.iter().any(|i| i.side == side) {
             return Err(src.error(format!("{side} has no units")));
@@ -152,7 +158,16 @@ pub fn load(
         options: battle.options.clone(),
     });
     let mut state = State {
-        turn_state: vec![Turn::default(); items.len()],
+        turn_state: placed
+            .hidden
+            .iter()
+            .map(|&hidden| Turn {
+                hidden,
+                ..Turn::default()
+            })
+            .collect(),
+        works: placed.works,
+        minefields: placed.minefields,
         board: Board::new(&setup.map),
         items,
         setup,

@@ -6,7 +6,8 @@ use crate::game::{Fallen, MechGame, Step};
 use crate::items::Kind;
 use crate::ID;
 use volley_core::view::{
-    CommanderView, ElementKind, Elements, ObjectiveView, SideView, UnitView, View, Word,
+    CommanderView, ElementKind, Elements, FeatureView, ObjectiveView, SideView, UnitView, View,
+    Word,
 };
 use volley_core::{Place, Side};
 
@@ -14,13 +15,16 @@ impl MechGame {
     pub fn make_view(&self, viewer: Option<Side>) -> View {
         let charts = &self.s.setup.charts;
         let units = (0..self.s.items.len())
-            .filter(|&i| self.in_play(i))
+            .filter(|&i| self.in_play(i) && viewer.is_none_or(|v| self.visible_to(i, v)))
             .map(|i| {
                 let it = self.item(i);
                 let t = &self.s.turn_state[i];
                 let mut flags: Vec<Word> = Vec::new();
                 if t.routed {
                     flags.push("routed".into());
+                }
+                if t.hidden {
+                    flags.push("hidden".into());
                 }
                 let own = viewer.is_none() || viewer == Some(it.side);
                 let (arm, class, symbol, hits, max_hits, elements): (
@@ -172,7 +176,7 @@ impl MechGame {
             sides,
             units,
             markers: Vec::new(),
-            features: Vec::new(),
+            features: self.features(viewer),
             objectives: self
                 .s
                 .objectives
@@ -186,6 +190,37 @@ impl MechGame {
                 .collect(),
             outcome: self.outcome.clone(),
         }
+    }
+
+    /// Works for everyone; minefields for the side that laid them, and for both once found.
+    fn features(&self, viewer: Option<Side>) -> Vec<FeatureView> {
+        let works = self.s.works.0.iter().map(|w| FeatureView {
+            kind: "works".into(),
+            place: Place::Hex(w.hex),
+            text: format!("works at {} (M64)", volley_core::geometry::label(w.hex)),
+            side: None,
+        });
+        let mines = self
+            .s
+            .minefields
+            .iter()
+            .filter(|m| m.known || viewer.is_none_or(|v| v == m.side))
+            .map(|m| FeatureView {
+                kind: "minefield".into(),
+                place: Place::Hex(m.hex),
+                text: format!(
+                    "{}'s minefield at {}{} (M65)",
+                    m.side,
+                    volley_core::geometry::label(m.hex),
+                    if m.known {
+                        ""
+                    } else {
+                        ", not yet found by the enemy"
+                    }
+                ),
+                side: Some(m.side),
+            });
+        works.chain(mines).collect()
     }
 
     fn prompt(&self) -> Option<String> {

@@ -9,6 +9,10 @@ fn squad(id: &str, side: &str, weight: &str, hex: &str, facing: &str, extra: &st
     format!("[[units]]\nid = \"{id}\"\nside = \"{side}\"\nkind = \"squad\"\nweight = \"{weight}\"\nhex = \"{hex}\"\nfacing = \"{facing}\"\n{extra}\n")
 }
 
+fn gun(id: &str, side: &str, weight: &str, extra: &str, hex: &str, facing: &str) -> String {
+    format!("[[units]]\nid = \"{id}\"\nside = \"{side}\"\nkind = \"gun\"\nweight = \"{weight}\"\n{extra}\nhex = \"{hex}\"\nfacing = \"{facing}\"\n")
+}
+
 fn vehicle(id: &str, side: &str, kind: &str, hex: &str, facing: &str) -> String {
     format!("[[units]]\nid = \"{id}\"\nside = \"{side}\"\nkind = \"vehicle\"\ntype = \"{kind}\"\nhex = \"{hex}\"\nfacing = \"{facing}\"\n")
 }
@@ -360,4 +364,205 @@ fn melee_a_tie_costs_both_a_figure_and_pushes_both_back() {
             .now,
         3
     );
+}
+
+/// `scenario` with top-level keys (works, minefields) before the map.
+fn scenario_with(top: &str, units: &[String]) -> String {
+    scenario(None, "", units).replacen("turn_limit = 4\n", &format!("turn_limit = 4\n{top}\n"), 1)
+}
+
+#[test]
+fn movement_vehicles_entering_works_stop_there_infantry_do_not() {
+    let s = scenario_with(
+        "works = [\"0506\", \"0306\"]",
+        &[
+            vehicle("r1", "red", "t34-76", "0508", "N"),
+            squad("r2", "red", "M", "0308", "N", ""),
+            squad("b1", "blue", "M", "0201", "S", ""),
+        ],
+    );
+    let mut g = start(&s);
+    play(&mut g, "move r1 0507", &[]);
+    let events = play(&mut g, "move r1 0506", &[]);
+    assert!(
+        texts(&events).contains("into works, and stops for the turn (M64)"),
+        "{}",
+        texts(&events)
+    );
+    assert!(refused(&mut g, "move r1 0505").contains("finished its move"));
+    play(&mut g, "move r2 0307", &[]);
+    play(&mut g, "move r2 0306", &[]);
+    play(&mut g, "move r2 0305", &[]);
+}
+
+#[test]
+fn movement_a_minefield_stops_the_item_and_hurts_it_unless_it_clears_mines() {
+    let mines = "[[minefields]]\nhex = \"0506\"\nside = \"blue\"\n\n[[minefields]]\nhex = \"0306\"\nside = \"blue\"";
+    let s = scenario_with(
+        mines,
+        &[
+            squad("r1", "red", "M", "0507", "N", ""),
+            squad("r2", "red", "M", "0307", "N", "engineer = true"),
+            squad("b1", "blue", "M", "0201", "S", ""),
+        ],
+    );
+    let mut g = start(&s);
+    // Red cannot see blue's minefields until it finds them.
+    assert!(g
+        .view(Some(Side::Red))
+        .features
+        .iter()
+        .all(|f| f.kind != "minefield"));
+    assert_eq!(
+        g.view(Some(Side::Blue))
+            .features
+            .iter()
+            .filter(|f| f.kind == "minefield")
+            .count(),
+        2
+    );
+    let events = play(&mut g, "move r1 0506", &[]);
+    let t = texts(&events);
+    assert!(
+        t.contains("r1 runs into a minefield at 0506 and stops"),
+        "{t}"
+    );
+    assert!(t.contains("1 marker"), "{t}");
+    assert!(g
+        .view(Some(Side::Red))
+        .features
+        .iter()
+        .any(|f| f.kind == "minefield"));
+    // Engineers pass through (M65).
+    let events = play(&mut g, "move r2 0306", &[]);
+    assert!(
+        texts(&events).contains("r2 finds mines at 0306 and passes through them."),
+        "{}",
+        texts(&events)
+    );
+    play(&mut g, "move r2 0305", &[]);
+}
+
+fn ambush_game() -> Box<dyn Game> {
+    let s = scenario(
+        None,
+        "",
+        &[
+            squad("r1", "red", "M", "0505", "S", "at = true\nhidden = true"),
+            vehicle("b1", "blue", "t34-76", "0507", "N"),
+            squad("b2", "blue", "M", "0909", "N", ""),
+        ],
+    );
+    let mut g = load(&s);
+    // Blue wins the initiative (red 1 − 5, blue 9 − 5); blue spots nothing (d6 2: r1 is in
+    // sight, 2 hexes off).
+    let events = g.start(&mut ScriptedDice::new([1, 9, 2]));
+    assert!(
+        texts(&events).contains("blue does not spot r1 (d6 2)"),
+        "{}",
+        texts(&events)
+    );
+    g
+}
+
+#[test]
+fn hidden_units_are_off_the_enemys_map_and_failed_spotting_is_not_told_to_the_spotter() {
+    let g = ambush_game();
+    assert!(g.view(Some(Side::Blue)).unit("r1").is_none());
+    assert!(g.view(Some(Side::Red)).unit("r1").unwrap().has("hidden"));
+    // Blue's orders do not depend on r1: it may try to drive into its hex.
+    assert!(volley_core::Game::legal_actions(&*g)
+        .iter()
+        .any(|a| g.notation(*a) == "move b1 0506"));
+}
+
+#[test]
+fn ambush_a_unit_entering_a_hidden_enemys_hex_is_stopped_and_fired_on_first() {
+    let mut g = ambush_game();
+    play(&mut g, "move b1 0506", &[]);
+    // 0505 holds hidden r1: the step is not made, r1 shows itself and fires its AT weapon at
+    // range 0 (automatic, no penalties: a hit without a roll), then one damage block (d6 3).
+    let events = play(&mut g, "move b1 0505", &[3]);
+    let t = texts(&events);
+    assert!(
+        t.contains("b1 tries to enter 0505 and runs into a waiting enemy: its move ends."),
+        "{t}"
+    );
+    assert!(
+        t.contains("r1 (r1) is revealed at 0505: it springs an ambush."),
+        "{t}"
+    );
+    assert!(
+        t.contains("r1 fires at b1 at range 0: automatic range, no roll: hit."),
+        "{t}"
+    );
+    assert_eq!(hex_of(&*g, "b1"), "0506");
+    assert!(g.view(Some(Side::Blue)).unit("r1").unwrap().has("AT"));
+}
+
+#[test]
+fn spotting_reveals_a_hidden_unit_on_five_or_six() {
+    let s = scenario(
+        None,
+        "",
+        &[
+            squad("r1", "red", "M", "0505", "S", "hidden = true"),
+            squad("b1", "blue", "M", "0509", "N", ""),
+        ],
+    );
+    let mut g = load(&s);
+    let events = g.start(&mut ScriptedDice::new([1, 9, 5]));
+    assert!(
+        texts(&events).contains("r1 (r1) is revealed at 0505: blue spots it (d6 5, M76)."),
+        "{}",
+        texts(&events)
+    );
+    assert!(g.view(Some(Side::Blue)).unit("r1").is_some());
+}
+
+#[test]
+fn bombard_a_mortar_fires_at_a_hex_its_side_sees_and_the_round_may_scatter() {
+    let s = scenario(
+        None,
+        "",
+        &[
+            gun("r1", "red", "L", "mortar = true", "0510", "N"),
+            squad("r2", "red", "M", "0507", "N", ""),
+            squad("b1", "blue", "M", "0503", "S", ""),
+        ],
+    );
+    let mut g = start(&s);
+    play(&mut g, "end", &[]);
+    // Blue's fire step: b1 at range 3 of r2 (needs 5+), misses.
+    play(&mut g, "fire b1 r2", &[1]);
+    // On target (d6 5): b1 loses a figure and takes a marker (HE of a Light gun).
+    let events = play(&mut g, "bombard r1 0503", &[5]);
+    let t = texts(&events);
+    assert!(
+        t.contains(
+            "r1 fires on 0503 for red, spotted by r1: d6 5: on target: the round lands on 0503."
+        ),
+        "{t}"
+    );
+    assert!(
+        t.contains("HE: a figure lost; b1 takes 1 hit: 3 figures left, 1 marker"),
+        "{t}"
+    );
+}
+
+#[test]
+fn bombard_field_guns_need_more_than_five_hexes_and_a_spotter() {
+    let s = scenario(
+        None,
+        "",
+        &[
+            gun("r1", "red", "M", "indirect = true", "0510", "N"),
+            squad("r2", "red", "M", "0109", "N", ""),
+            squad("b1", "blue", "M", "0506", "S", ""),
+        ],
+    );
+    let mut g = start(&s);
+    play(&mut g, "end", &[]);
+    play(&mut g, "end", &[]);
+    assert!(refused(&mut g, "bombard r1 0506").contains("only beyond 5 hexes (M94)"));
 }

@@ -45,7 +45,9 @@ pub fn bundled() -> &'static [Bundled] {
         "hc-corps",
         "hc-reinforcements",
         "hc-pike-and-shot",
-        "hcm-village"
+        "hcm-village",
+        "hcm-breakthrough",
+        "hcm-night-ambush"
     ]
 }
 

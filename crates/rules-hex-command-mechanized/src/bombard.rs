@@ -1,0 +1,144 @@
+//! Indirect fire (M94–M97, C19): a field gun or mortar fires at a hex it need not see, when a
+//! unit of its side sees the hex within spotting range (15 hexes, 20 from a hill; M95, T14).
+//! Field guns fire so only beyond 5 hexes, mortars at any range (M94). The round lands on the
+//! hex on a d6 of 5–6, else in the neighbouring hex a second d6 names (M96), and hits every
+//! item there, friend or foe: infantry as HE (a figure and markers, M97), vehicles with a
+//! damage-block roll of the gun's weight (C19), gun crews lose their gun.
+
+use crate::game::{MechGame, Refusal};
+use crate::indirect;
+use crate::items::Kind;
+use crate::losses;
+use crate::rule;
+use hex_command_family::ground::Ground;
+use hex_command_family::sight::{self, Sight};
+use volley_core::geometry::label;
+use volley_core::{Dice, Event, Hex, Log};
+
+impl MechGame {
+    pub fn check_bombard<R: Refusal>(&self, i: usize, hex: Hex) -> Result<(), R> {
+        self.check_may_fire::<R>(i)?;
+        let it = self.item(i);
+        let Kind::Gun {
+            weight,
+            indirect: field,
+            mortar,
+        } = it.kind
+        else {
+            return Err(R::because(|| {
+                format!("{} has no indirect fire (M94)", it.id)
+            }));
+        };
+        if !field && !mortar {
+            return Err(R::because(|| {
+                format!("{} fires only at what it sees (M94)", it.id)
+            }));
+        }
+        let map = &self.s.setup.map;
+        if !map.contains(hex) {
+            return Err(R::because(|| format!("{} is off the map", label(hex))));
+        }
+        let r = crate::fire_tables::range(it.hex, hex);
+        if !indirect::indirect_allowed(r, mortar) {
+            return Err(R::because(|| {
+                format!(
+                    "field guns fire indirectly only beyond {} hexes (M94)",
+                    indirect::MIN_INDIRECT_RANGE
+                )
+            }));
+        }
+        let reach = self.s.setup.charts.guns[&weight].max_range;
+        if r > reach {
+            return Err(R::because(|| {
+                format!("{} is out of {}'s reach ({reach})", label(hex), it.id)
+            }));
+        }
+        if !self.known_enemy_in(hex, it.side) {
+            return Err(R::because(|| {
+                format!("{} holds no enemy {}'s side knows of", label(hex), it.id)
+            }));
+        }
+        if self.spotter(i, hex).is_none() {
+            return Err(R::because(|| {
+                format!(
+                    "no unit of {}'s side sees {} within spotting range (M95)",
+                    it.id,
+                    label(hex)
+                )
+            }));
+        }
+        Ok(())
+    }
+
+    /// A unit of the firer's side that sees `hex` within spotting range (M95).
+    pub fn spotter(&self, i: usize, hex: Hex) -> Option<usize> {
+        let side = self.item(i).side;
+        let g = Ground::new(&self.s.setup.map, &self.s.works);
+        let map = &self.s.setup.map;
+        (0..self.s.items.len()).find(|&s| {
+            let h = self.item(s).hex;
+            self.in_play(s)
+                && self.item(s).side == side
+                && !self.routed(s)
+                && h.unsigned_distance_to(hex) <= indirect::spotting_range(map.elevation(h) > 0)
+                && sight::line_of_sight(g, h, hex, None, |_| None) != Sight::Blocked
+        })
+    }
+
+    pub fn do_bombard(&mut self, i: usize, aim: Hex, dice: &mut dyn Dice, log: &mut Log) {
+        let Kind::Gun { weight, .. } = self.item(i).kind else {
+            unreachable!("checked: a gun")
+        };
+        self.s.turn_state[i].fired += 1;
+        self.reveal(i, "it fires", log);
+        let spotter = self.spotter(i, aim).expect("checked: a spotter");
+        let (at, why) = indirect::shot_fall(aim, 1, false, dice);
+        let hit: Vec<usize> = if self.s.setup.map.contains(at) {
+            self.items_at(at).collect()
+        } else {
+            Vec::new()
+        };
+        log.add(|| {
+            Event::new(
+                "bombard",
+                rule("M96"),
+                format!(
+                    "{} fires on {} for {}, spotted by {}: {why}: the round lands on {}{}.",
+                    self.item(i).id,
+                    label(aim),
+                    self.item(i).side,
+                    self.item(spotter).id,
+                    label(at),
+                    if hit.is_empty() {
+                        ", harming nobody"
+                    } else {
+                        ""
+                    }
+                ),
+            )
+            .side(self.item(i).side)
+            .units([self.item(i).id.clone()])
+        });
+        let charts = self.s.setup.charts.clone();
+        for t in hit {
+            let target = &mut self.s.items[t];
+            let (result, text) = match &target.kind {
+                Kind::Squad(_) => losses::he_on_squad(target, charts.guns[&weight].he_markers),
+                Kind::Vehicle { .. } => losses::hit_vehicle(target, weight, &charts, dice),
+                Kind::Gun { .. } => (
+                    losses::Result::Destroyed,
+                    format!("{}'s crew is hit and the gun is lost", target.id),
+                ),
+            };
+            let (side, id) = (self.item(t).side, self.item(t).id.clone());
+            self.reveal(t, "the shelling shows it", log);
+            log.add(|| {
+                Event::new("hit", rule("M97"), format!("{text}."))
+                    .side(side)
+                    .units([id])
+            });
+            self.commander_risk(t, dice, log);
+            self.after_loss(t, result, log);
+        }
+    }
+}
