@@ -282,6 +282,51 @@ pub fn sphere_radius(traits: &Traits) -> u32 {
     traits.morale as u32
 }
 
+/// The CVS traits a scenario gives a commander (`traits = { initiative, morale, tactical,
+/// aggressiveness }`), checked, with its combat value as Combat; `None` when it gives none.
+/// `section` names the rulebook's CVS section for errors.
+pub fn read_traits(
+    src: &volley_core::ScenarioSource,
+    c: &volley_core::scenario::CommanderSpec,
+    value: i32,
+    section: &str,
+) -> Result<Option<Traits>, volley_core::ScenarioError> {
+    let Some(t) = &c.traits else {
+        return Ok(None);
+    };
+    let known = ["initiative", "morale", "tactical", "aggressiveness"];
+    if let Some(k) = t.get_ref().keys().find(|k| !known.contains(&k.as_str())) {
+        return Err(src.error_at(
+            t.span(),
+            format!(
+                "unknown trait \"{k}\" (expected initiative, morale, tactical, aggressiveness; combat is the commander's value)"
+            ),
+        ));
+    }
+    let get = |k: &str| -> Result<u8, volley_core::ScenarioError> {
+        t.get_ref()
+            .get(k)
+            .map(|&v| v.clamp(0, 255) as u8)
+            .ok_or_else(|| {
+                src.error_at(
+                    t.span(),
+                    format!("the traits give all four of initiative, morale, tactical and aggressiveness ({k} is missing)"),
+                )
+            })
+    };
+    let traits = Traits {
+        initiative: get("initiative")?,
+        combat: value.clamp(0, 2) as u8,
+        morale: get("morale")?,
+        tactical: get("tactical")?,
+        aggressiveness: get("aggressiveness")?,
+    };
+    traits
+        .check()
+        .map_err(|e| src.error_at(t.span(), format!("{e} ({section})")))?;
+    Ok(Some(traits))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

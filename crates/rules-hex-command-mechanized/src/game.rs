@@ -51,6 +51,8 @@ pub struct MechGame {
     pub step: Step,
     /// The item whose move is under way.
     pub mover: Option<usize>,
+    /// A melee waiting for its defender to step back or stand (M115): attacker, defender.
+    pub answer: Option<(usize, usize)>,
     /// Where each commander stands this turn (M25), by commander index.
     pub placed: Vec<Option<Hex>>,
     pub fallen: Vec<Option<Fallen>>,
@@ -105,6 +107,7 @@ impl MechGame {
             player_turn: 0,
             step: Step::Movement,
             mover: None,
+            answer: None,
             forced: Vec::new(),
             outcome: None,
             legal: Vec::new(),
@@ -594,7 +597,9 @@ impl MechGame {
 
     /// The side to decide: the non-phasing side in its fire step, else the phasing side.
     pub fn deciding(&self) -> Side {
-        if self.step == Step::DefensiveFire {
+        if let Some((_, d)) = self.answer {
+            self.item(d).side
+        } else if self.step == Step::DefensiveFire {
             self.phasing().other()
         } else {
             self.phasing()
@@ -627,7 +632,19 @@ impl MechGame {
         if let Some(o) = &self.outcome {
             return Err(R::because(|| format!("the game is over: {}", o.reason)));
         }
+        if let Some((a, d)) = self.answer {
+            if !matches!(order, Order::Retreat { item } | Order::Stand { item } if item == d) {
+                return Err(R::because(|| {
+                    format!(
+                        "{} must first step back from {}'s melee or stand (M115)",
+                        self.item(d).id,
+                        self.item(a).id
+                    )
+                }));
+            }
+        }
         match order {
+            Order::Retreat { item } | Order::Stand { item } => self.check_answer(item),
             Order::Move { item, to } => self.check_step(item, to, false),
             Order::Reverse { item, to } => self.check_step(item, to, true),
             Order::Face { item, facing } => self.check_face(item, facing),
@@ -648,6 +665,8 @@ impl MechGame {
             Order::Fire { item, target } => self.do_fire(item, target, dice, log),
             Order::Melee { item, target } => self.do_melee(item, target, dice, log),
             Order::Bombard { item, hex } => self.do_bombard(item, hex, dice, log),
+            Order::Retreat { .. } => self.do_retreat(dice, log),
+            Order::Stand { .. } => self.do_stand(dice, log),
             Order::End => self.end_step(dice, log),
         }
     }
@@ -661,6 +680,10 @@ impl MechGame {
     fn each_order(&self, take: &mut impl FnMut(Order) -> ControlFlow<()>) -> ControlFlow<()> {
         if !self.started || self.outcome.is_some() {
             return ControlFlow::Continue(());
+        }
+        if let Some((_, d)) = self.answer {
+            self.offer(Order::Retreat { item: d }, take)?;
+            return self.offer(Order::Stand { item: d }, take);
         }
         for i in 0..self.s.items.len() {
             self.item_orders(i, take)?;
@@ -688,6 +711,13 @@ impl MechGame {
         take: &mut impl FnMut(Order) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
         if !self.in_play(i) || self.item(i).side != self.deciding() {
+            return ControlFlow::Continue(());
+        }
+        if self.answer.is_some() {
+            if self.answer.map(|(_, d)| d) == Some(i) {
+                self.offer(Order::Retreat { item: i }, take)?;
+                self.offer(Order::Stand { item: i }, take)?;
+            }
             return ControlFlow::Continue(());
         }
         let it = self.item(i);
@@ -825,6 +855,8 @@ impl MechGame {
             Order::Bombard { item, hex } => {
                 ActionInfo::new("bombard", Attack).unit(item as u32).at(hex)
             }
+            Order::Retreat { item } => ActionInfo::new("retreat", Move).unit(item as u32),
+            Order::Stand { item } => ActionInfo::new("stand", Other).unit(item as u32),
             Order::End => ActionInfo::end(),
         }
     }
@@ -885,6 +917,11 @@ impl Game for MechGame {
         let mut log = Log::new();
         if order != Order::End {
             self.carry_out(order, dice, &mut log);
+            // A melee whose defender may step back is weighed as if it stands (it may still
+            // step back), so the odds say what the melee does if it is fought.
+            if self.answer.is_some() {
+                self.do_stand(dice, &mut log);
+            }
         }
         Ok(log.into_events())
     }
@@ -906,6 +943,8 @@ impl Game for MechGame {
             Some(Order::Fire { item, target }) => format!("fire {} {}", id(item), id(target)),
             Some(Order::Melee { item, target }) => format!("melee {} {}", id(item), id(target)),
             Some(Order::Bombard { item, hex }) => format!("bombard {} {}", id(item), label(hex)),
+            Some(Order::Retreat { item }) => format!("retreat {}", id(item)),
+            Some(Order::Stand { item }) => format!("stand {}", id(item)),
             Some(Order::End) => "end".into(),
             None => format!("unknown action {:#x}", action.0),
         }
@@ -966,13 +1005,19 @@ impl Game for MechGame {
                 item: self.item_arg(a)?,
                 hex: Self::hex_arg(b)?,
             },
+            "retreat" if b.is_none() => Order::Retreat {
+                item: self.item_arg(a)?,
+            },
+            "stand" if b.is_none() => Order::Stand {
+                item: self.item_arg(a)?,
+            },
             "melee" => Order::Melee {
                 item: self.item_arg(a)?,
                 target: self.item_arg(b)?,
             },
             _ => {
                 return Err(Illegal::new(format!(
-                    "cannot read \"{text}\" (orders: move U HEX, reverse U HEX, face U DIR, place C HEX, fire U TARGET, bombard U HEX, melee U TARGET, end)"
+                    "cannot read \"{text}\" (orders: move U HEX, reverse U HEX, face U DIR, place C HEX, fire U TARGET, bombard U HEX, melee U TARGET, retreat U, stand U, end)"
                 )))
             }
         };

@@ -161,8 +161,119 @@ impl MechGame {
                 });
                 self.after_loss(t, r, log);
             }
-            (false, false) => self.infantry_melee(i, t, dice, log),
+            (false, false) => {
+                if self.may_step_back(i, t) {
+                    self.answer = Some((i, t));
+                    log.add(|| {
+                        Event::new(
+                            "melee",
+                            rule("M115"),
+                            format!("{} attacks {}, which is faster and may step back before the melee.", ids[0], ids[1]),
+                        )
+                        .side(side)
+                        .units(ids.clone())
+                    });
+                } else {
+                    self.infantry_melee(i, t, dice, log)
+                }
+            }
         }
+    }
+
+    /// M115: the defender may step back if it is faster by a point, unmarked, and the hex
+    /// straight behind it is open.
+    fn may_step_back(&self, a: usize, d: usize) -> bool {
+        let charts = &self.s.setup.charts;
+        let Kind::Squad(s) = &self.item(d).kind else {
+            return false;
+        };
+        let (dmp, amp) = (
+            crate::moves::allowance(self.item(d), charts),
+            crate::moves::allowance(self.item(a), charts),
+        );
+        melee_tables::may_retreat_before_melee(dmp, amp, s.markers) && self.back_open(d).is_some()
+    }
+
+    /// The hex straight behind an item, if it may enter it now.
+    fn back_open(&self, x: usize) -> Option<volley_core::Hex> {
+        let it = self.item(x);
+        let to = step(it.hex, it.facing.opposite());
+        let map = &self.s.setup.map;
+        (map.contains(to)
+            && crate::terrain::passable(map, it, it.hex, to)
+            && !self.enemy_in(to, it.side)
+            && self.s.board.room(map, to) > 0
+            && !self.in_enemy_zoc(x, to))
+        .then_some(to)
+    }
+
+    pub fn check_answer<R: Refusal>(&self, item: usize) -> Result<(), R> {
+        match self.answer {
+            Some((_, d)) if d == item => Ok(()),
+            _ => Err(R::because(|| {
+                "only a defender that may step back before a melee answers it (M115)"
+            })),
+        }
+    }
+
+    /// M115, M118: the defender steps back a hex, takes a marker and faces the hex it left;
+    /// the attacker takes the vacated hex on a d6 of 4–6 (+1 with a commander).
+    pub fn do_retreat(&mut self, dice: &mut dyn Dice, log: &mut Log) {
+        let (a, d) = self.answer.take().expect("checked: a melee waiting");
+        let from = self.item(d).hex;
+        let to = self
+            .back_open(d)
+            .expect("checked when the melee was declared");
+        self.relocate(d, to);
+        if let Some(f) = volley_core::geometry::Facing::towards(to, from) {
+            self.s.items[d].facing = f;
+        }
+        let (r, text) = losses::hit_squad(&mut self.s.items[d], 1);
+        log.add(|| {
+            Event::new(
+                "melee",
+                rule("M115"),
+                format!(
+                    "{} steps back from {} to {} and takes a marker: {text}.",
+                    self.item(d).id,
+                    label(from),
+                    label(to)
+                ),
+            )
+            .side(self.item(d).side)
+            .units([self.item(d).id.clone()])
+        });
+        self.after_loss(d, r, log);
+        let commander = self.commander_with(a).is_some();
+        let roll = dice.roll(6);
+        let goes = melee_tables::advances(roll, commander) && self.items_at(from).next().is_none();
+        if goes {
+            self.relocate(a, from);
+        }
+        log.add(|| {
+            Event::new(
+                "advance",
+                rule("M118"),
+                format!(
+                    "{} rolls {roll}{} to advance: {}.",
+                    self.item(a).id,
+                    if commander { " +1 (commander)" } else { "" },
+                    if goes {
+                        format!("it takes {}", label(from))
+                    } else {
+                        "it stays".into()
+                    }
+                ),
+            )
+            .side(self.item(a).side)
+            .units([self.item(a).id.clone()])
+        });
+    }
+
+    /// The defender stands: the melee is fought.
+    pub fn do_stand(&mut self, dice: &mut dyn Dice, log: &mut Log) {
+        let (a, d) = self.answer.take().expect("checked: a melee waiting");
+        self.infantry_melee(a, d, dice, log);
     }
 
     /// M110–M112: d6 + melee value each; the loser is captured, a tie costs both a figure
@@ -246,16 +357,8 @@ impl MechGame {
 
     /// M111–M112: pushed back one hex straight behind; with no way back the item routs.
     fn push_back(&mut self, x: usize, log: &mut Log) {
-        let it = self.item(x);
-        let to = step(it.hex, it.facing.opposite());
-        let map = &self.s.setup.map;
-        let open = map.contains(to)
-            && crate::terrain::passable(map, it, it.hex, to)
-            && !self.enemy_in(to, it.side)
-            && self.s.board.room(map, to) > 0
-            && !self.in_enemy_zoc(x, to);
-        if open {
-            let from = it.hex;
+        if let Some(to) = self.back_open(x) {
+            let from = self.item(x).hex;
             self.relocate(x, to);
             log.add(|| {
                 Event::new(

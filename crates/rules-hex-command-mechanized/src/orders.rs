@@ -1,6 +1,6 @@
 //! Orders, packed into the engine's 64-bit `Action`, and their short text form:
 //! `move r1 0304`, `reverse r1 0306`, `face r1 NE`, `place R1 0304`, `fire r1 b2`,
-//! `melee r1 b2`, `bombard g1 0505`, `end`.
+//! `melee r1 b2`, `bombard g1 0505`, `retreat b2`, `stand b2`, `end`.
 
 use volley_core::geometry::{col_row, hex_at, Facing};
 use volley_core::{Action, Hex};
@@ -24,6 +24,10 @@ pub enum Order {
     End,
     /// Indirect fire at a hex (M95).
     Bombard { item: usize, hex: Hex },
+    /// A defender steps back before the melee (M115).
+    Retreat { item: usize },
+    /// A defender that may step back stays and fights.
+    Stand { item: usize },
 }
 
 const KIND_BITS: u32 = 4;
@@ -52,6 +56,8 @@ impl Order {
             Order::Melee { item, target } => (5, item, target as u64),
             Order::End => (6, 0, 0),
             Order::Bombard { item, hex } => (7, item, hex_bits(hex)),
+            Order::Retreat { item } => (8, item, 0),
+            Order::Stand { item } => (9, item, 0),
         };
         Action(kind | ((index as u64 & MASK) << KIND_BITS) | (arg << ARG_SHIFT))
     }
@@ -95,6 +101,8 @@ impl Order {
                 item: index,
                 hex: hex_from(arg)?,
             },
+            8 => Order::Retreat { item: index },
+            9 => Order::Stand { item: index },
             _ => return None,
         })
     }

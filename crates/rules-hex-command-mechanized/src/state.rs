@@ -67,8 +67,7 @@ pub struct Commander {
     pub side: Side,
     pub value: i32,
     pub supreme: bool,
-    /// The Initiative trait (M23: 4–7); every commander has the default until the CVS traits
-    /// of the scenario are read.
+    /// The Initiative trait (M23: 4–7) from the scenario's `traits`, else the default.
     pub initiative: u8,
 }
 
@@ -125,19 +124,22 @@ pub fn load(
             return Err(src.error(format!("{side} has no units")));
         }
     }
-    let commanders = Side::BOTH
-        .iter()
-        .flat_map(|&side| {
-            battle.side(side).commanders.iter().map(move |c| Commander {
+    let mut commanders = Vec::new();
+    for side in Side::BOTH {
+        for c in &battle.side(side).commanders {
+            let value = c.value.as_ref().map_or(1, |v| *v.get_ref());
+            let traits =
+                hex_command_family::cvs::read_traits(src, c, value, "Mechanized 4.5, M23")?;
+            commanders.push(Commander {
                 id: c.id.get_ref().as_str().into(),
                 name: c.name.as_str().into(),
                 side,
-                value: c.value.as_ref().map_or(1, |v| *v.get_ref()),
+                value,
                 supreme: c.supreme,
-                initiative: DEFAULT_INITIATIVE,
-            })
-        })
-        .collect();
+                initiative: traits.map_or(DEFAULT_INITIATIVE, |t| t.initiative),
+            });
+        }
+    }
     let sides = Side::BOTH.map(|side| {
         let s = battle.side(side);
         SideInfo {

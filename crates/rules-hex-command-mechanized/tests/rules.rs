@@ -566,3 +566,92 @@ fn bombard_field_guns_need_more_than_five_hexes_and_a_spotter() {
     play(&mut g, "end", &[]);
     assert!(refused(&mut g, "bombard r1 0506").contains("only beyond 5 hexes (M94)"));
 }
+
+#[test]
+fn sequence_the_overall_commanders_initiative_trait_sets_each_margin() {
+    let s = scenario(
+        None,
+        "commanders = [{ id = \"R1\", name = \"Roth\", value = 1, supreme = true, traits = { initiative = 4, morale = 1, tactical = 5, aggressiveness = 6 } }]",
+        &[
+            squad("r1", "red", "M", "0509", "N", ""),
+            squad("b1", "blue", "M", "0502", "S", ""),
+        ],
+    );
+    let mut g = load(&s);
+    // Red's Initiative 4 against blue's default 5: 5 − 4 = 1 ties 6 − 5 = 1; rolled again.
+    let events = g.start(&mut ScriptedDice::new([5, 6, 3, 3]));
+    assert!(
+        texts(&events).contains("red d10 5 − I 4 = 1, blue d10 6 − I 5 = 1; then red d10 3 − I 4 = -1, blue d10 3 − I 5 = -2; red has the initiative"),
+        "{}",
+        texts(&events)
+    );
+    let bad = s.replace("initiative = 4", "initiative = 9");
+    let e = RULESET
+        .load(
+            &ScenarioSource::new("t.toml", bad.as_str()),
+            &Options::new(),
+        )
+        .err()
+        .unwrap();
+    assert!(e.to_string().starts_with("t.toml:"), "{e}");
+    assert!(e.to_string().contains("Mechanized 4.5, M23"), "{e}");
+}
+
+/// A Medium squad attacks a faster Light one (4 points against 3).
+fn retreat_game() -> Box<dyn Game> {
+    let s = scenario(
+        None,
+        "",
+        &[
+            squad("r1", "red", "M", "0506", "N", ""),
+            squad("b1", "blue", "L", "0505", "S", ""),
+        ],
+    );
+    let mut g = start(&s);
+    for _ in 0..3 {
+        play(&mut g, "end", &[]);
+    }
+    let events = play(&mut g, "melee r1 b1", &[]);
+    assert!(
+        texts(&events)
+            .contains("r1 attacks b1, which is faster and may step back before the melee."),
+        "{}",
+        texts(&events)
+    );
+    assert_eq!(g.to_decide(), Some(Side::Blue));
+    assert!(
+        refused(&mut g, "end").contains("b1 must first step back from r1's melee or stand (M115)")
+    );
+    g
+}
+
+#[test]
+fn melee_a_faster_unmarked_defender_may_step_back_and_the_attacker_may_advance() {
+    let mut g = retreat_game();
+    // b1 steps back to 0504 with a marker; r1 rolls 4 and takes 0505 (M118).
+    let events = play(&mut g, "retreat b1", &[4]);
+    let t = texts(&events);
+    assert!(
+        t.contains("b1 steps back from 0505 to 0504 and takes a marker"),
+        "{t}"
+    );
+    assert!(t.contains("r1 rolls 4 to advance: it takes 0505."), "{t}");
+    assert_eq!(hex_of(&*g, "r1"), "0505");
+    assert_eq!(hex_of(&*g, "b1"), "0504");
+    assert_eq!(
+        g.view(None).unit("b1").unwrap().facing,
+        Some(volley_core::geometry::Facing::S)
+    );
+}
+
+#[test]
+fn melee_a_defender_that_stands_fights_it_out() {
+    let mut g = retreat_game();
+    // Medium 2 + 6 = 8 against Light 1 + 1 = 2.
+    let events = play(&mut g, "stand b1", &[6, 1]);
+    assert!(
+        texts(&events).contains("r1 melees b1: 6+2 = 8 against 1+1 = 2: r1 wins and captures b1."),
+        "{}",
+        texts(&events)
+    );
+}

@@ -5,7 +5,6 @@
 use crate::state::*;
 use crate::units::{Arm, Class};
 use hex_command_family::brigades::{self, BrigadeSpec};
-use hex_command_family::cvs::Traits;
 use hex_command_family::ground::{Work, WorkKind, Works};
 use hex_command_family::reinforcements::{self, ReinforcementSpec};
 use serde::Deserialize;
@@ -156,47 +155,6 @@ pub fn may_stand(arm: Arm, terrain: Terrain, elevation: u8) -> bool {
     }
 }
 
-fn read_traits(
-    src: &ScenarioSource,
-    c: &volley_core::scenario::CommanderSpec,
-    value: i32,
-) -> Result<Option<Traits>, ScenarioError> {
-    let Some(t) = &c.traits else {
-        return Ok(None);
-    };
-    let known = ["initiative", "morale", "tactical", "aggressiveness"];
-    if let Some(k) = t.get_ref().keys().find(|k| !known.contains(&k.as_str())) {
-        return Err(src.error_at(
-            t.span(),
-            format!(
-                "unknown trait \"{k}\" (expected initiative, morale, tactical, aggressiveness; combat is the commander's value)"
-            ),
-        ));
-    }
-    let get = |k: &str| -> Result<u8, ScenarioError> {
-        t.get_ref()
-            .get(k)
-            .map(|&v| v.clamp(0, 255) as u8)
-            .ok_or_else(|| {
-                src.error_at(
-                    t.span(),
-                    format!("the traits give all four of initiative, morale, tactical and aggressiveness ({k} is missing)"),
-                )
-            })
-    };
-    let traits = Traits {
-        initiative: get("initiative")?,
-        combat: value.clamp(0, 2) as u8,
-        morale: get("morale")?,
-        tactical: get("tactical")?,
-        aggressiveness: get("aggressiveness")?,
-    };
-    traits
-        .check()
-        .map_err(|e| src.error_at(t.span(), format!("{e} (section 2.2)")))?;
-    Ok(Some(traits))
-}
-
 pub fn load(
     src: &ScenarioSource,
     overrides: &Options,
@@ -237,7 +195,7 @@ pub fn load(
                     ));
                 }
             }
-            let traits = read_traits(src, c, value)?;
+            let traits = hex_command_family::cvs::read_traits(src, c, value, "section 2.2")?;
             let hex = c.hex.as_ref().map(|h| src.hex(h, &map)).transpose()?;
             if let Some(w) = &c.with {
                 starts_with.push((commanders.len(), w.clone()));
