@@ -191,46 +191,63 @@ impl MechGame {
                     he: false,
                 })
             }
-            Kind::Squad(_) | Kind::Gun { .. } => match &it.kind {
-                Kind::Squad(s) => {
-                    let firer = SmallArmsFirer {
-                        light: s.weight == Some(Weight::L),
-                        heavy: s.weight == Some(Weight::H),
-                        smg: s.smg,
-                        markers: s.markers,
-                        commander,
-                    };
-                    fire_tables::small_arms_needed(charts, r, firer, cover, false)
-                        .map(|needed| Shot::SmallArms { needed })
-                }
-                Kind::Vehicle { spec, .. } => {
-                    // M92: within its reach a vehicle's machine guns fire as a Medium squad;
-                    // beyond, its gun fires HE (M98).
-                    let mg = spec.mg != crate::charts::MgMount::None;
-                    if mg && r <= charts.small_arms.mg_range {
+            Kind::Squad(_) | Kind::Gun { .. } => {
+                // T1 rates infantry and guns by weight as it rates vehicles: a gun's HE roll
+                // (M98's "ordinary hit roll") reads the defence of that weight.
+                let soft = self.soft_defence(t);
+                match &it.kind {
+                    Kind::Squad(s) => {
                         let firer = SmallArmsFirer {
-                            markers,
+                            light: s.weight == Some(Weight::L),
+                            heavy: s.weight == Some(Weight::H),
+                            smg: s.smg,
+                            markers: s.markers,
                             commander,
-                            ..Default::default()
                         };
                         fire_tables::small_arms_needed(charts, r, firer, cover, false)
                             .map(|needed| Shot::SmallArms { needed })
-                    } else {
-                        let w = spec.gun?;
-                        Some(Shot::At {
-                            weight: w,
-                            roll: at_roll(&gun_of(w, false), r, 0, mods(false)),
-                            he: true,
-                        })
                     }
+                    Kind::Vehicle { spec, .. } => {
+                        // M92: within its reach a vehicle's machine guns fire as a Medium squad;
+                        // beyond, its gun fires HE (M98).
+                        let mg = spec.mg != crate::charts::MgMount::None;
+                        if mg && r <= charts.small_arms.mg_range {
+                            let firer = SmallArmsFirer {
+                                markers,
+                                commander,
+                                ..Default::default()
+                            };
+                            fire_tables::small_arms_needed(charts, r, firer, cover, false)
+                                .map(|needed| Shot::SmallArms { needed })
+                        } else {
+                            let w = spec.gun?;
+                            Some(Shot::At {
+                                weight: w,
+                                roll: at_roll(&gun_of(w, false), r, soft, mods(false)),
+                                he: true,
+                            })
+                        }
+                    }
+                    Kind::Gun { weight, .. } => Some(Shot::At {
+                        weight: *weight,
+                        roll: at_roll(&gun_of(*weight, false), r, soft, mods(false)),
+                        he: true,
+                    }),
                 }
-                Kind::Gun { weight, .. } => Some(Shot::At {
-                    weight: *weight,
-                    roll: at_roll(&gun_of(*weight, false), r, 0, mods(false)),
-                    he: true,
-                }),
-            },
+            }
         }
+    }
+
+    /// The defence infantry and guns oppose to a gun's HE roll: that of a chassis of their
+    /// weight (Volley's reading of T1).
+    fn soft_defence(&self, t: usize) -> u8 {
+        let w = match &self.item(t).kind {
+            Kind::Squad(s) => s.weight,
+            Kind::Gun { weight, .. } => Some(*weight),
+            Kind::Vehicle { .. } => None,
+        };
+        w.and_then(|w| self.s.setup.charts.chassis.get(&w))
+            .map_or(0, |c| c.defence)
     }
 
     pub fn do_fire(&mut self, i: usize, t: usize, dice: &mut dyn Dice, log: &mut Log) {

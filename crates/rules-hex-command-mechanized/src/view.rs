@@ -119,7 +119,7 @@ impl MechGame {
                     max_hits,
                     te: 0,
                     max_te: 0,
-                    strength: None,
+                    strength: elements.as_ref().map(|e| e.now),
                     elements,
                     formation: None,
                     flags,

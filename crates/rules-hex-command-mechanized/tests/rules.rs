@@ -655,3 +655,24 @@ fn melee_a_defender_that_stands_fights_it_out() {
         texts(&events)
     );
 }
+
+#[test]
+fn fire_a_guns_he_roll_against_infantry_reads_the_defence_of_its_weight() {
+    let s = scenario(
+        None,
+        "",
+        &[
+            vehicle("r1", "red", "pz4f2", "0509", "N"),
+            squad("b1", "blue", "M", "0505", "S", ""),
+        ],
+    );
+    let mut g = start(&s);
+    play(&mut g, "end", &[]);
+    // Blue's squad has nothing that reaches a tank at range 3: its fire step ends by itself.
+    assert_eq!(g.view(None).phase, "red fires");
+    // Beyond machine-gun reach the gun fires HE: range 3 + Medium infantry's defence 3 = 6+.
+    let events = play(&mut g, "fire r1 b1", &[3, 3]);
+    let t = texts(&events);
+    assert!(t.contains("r1 fires at b1 at range 3: needs 6+ on 2d10, rolled 3+3: hit."), "{t}");
+    assert!(t.contains("HE: a figure lost; b1 takes 1 hit: 3 figures left, 1 marker"), "{t}");
+}
