@@ -673,6 +673,12 @@ fn fire_a_guns_he_roll_against_infantry_reads_the_defence_of_its_weight() {
     // Beyond machine-gun reach the gun fires HE: range 3 + Medium infantry's defence 3 = 6+.
     let events = play(&mut g, "fire r1 b1", &[3, 3]);
     let t = texts(&events);
-    assert!(t.contains("r1 fires at b1 at range 3: needs 6+ on 2d10, rolled 3+3: hit."), "{t}");
-    assert!(t.contains("HE: a figure lost; b1 takes 1 hit: 3 figures left, 1 marker"), "{t}");
+    assert!(
+        t.contains("r1 fires at b1 at range 3: needs 6+ on 2d10, rolled 3+3: hit."),
+        "{t}"
+    );
+    assert!(
+        t.contains("HE: a figure lost; b1 takes 1 hit: 3 figures left, 1 marker"),
+        "{t}"
+    );
 }

@@ -31,6 +31,8 @@ const ARC_WEIGHT: f64 = 0.03;
 const THREAT_RANGE: u32 = 4;
 /// Per point of power difference in a melee in progress.
 const MELEE_WEIGHT: f64 = 0.5;
+/// An own unit the enemy has not found yet: worth keeping unseen until it can strike.
+const HIDDEN_VALUE: f64 = 0.12;
 /// Guns limbered up with the enemy within reach cannot fire.
 const LIMBERED_NEAR_ENEMY: f64 = 0.15;
 /// Enemies within this many hexes count as near for guns and for the weakened.
@@ -310,6 +312,9 @@ impl Evaluator {
         for u in &view.units {
             let h = self.health(u);
             v += if u.side == me { h } else { -h };
+            if u.side == me && has(u, "hidden") {
+                v += HIDDEN_VALUE;
+            }
         }
         for m in &view.markers {
             v += if m.side == me {
