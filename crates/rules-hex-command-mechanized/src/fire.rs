@@ -135,7 +135,14 @@ impl MechGame {
         let charts = &self.s.setup.charts;
         let (it, tg) = (self.item(i), self.item(t));
         let r = fire_tables::range(it.hex, tg.hex);
-        let commander = self.commander_with(i).is_some() as u8;
+        // M27: a commander with the firer helps by one, or by its Combat (option cvs_combat).
+        let commander = self.commander_with(i).map_or(0, |c| {
+            if self.s.setup.settings.cvs_combat {
+                self.s.commanders[c].combat
+            } else {
+                1
+            }
+        });
         let markers = match &it.kind {
             Kind::Squad(s) => s.markers,
             Kind::Vehicle { damage, .. } => damage.combat_penalty(charts),

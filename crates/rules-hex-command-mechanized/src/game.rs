@@ -126,9 +126,11 @@ impl MechGame {
         &self.s.items[i]
     }
 
-    /// An item still on the table.
+    /// An item on the table: not destroyed, not waiting to arrive.
     pub fn in_play(&self, i: usize) -> bool {
-        i < self.s.items.len() && !self.s.turn_state[i].gone
+        i < self.s.items.len()
+            && !self.s.turn_state[i].gone
+            && self.s.turn_state[i].waiting.is_none()
     }
 
     pub fn routed(&self, i: usize) -> bool {
@@ -374,6 +376,7 @@ impl MechGame {
                 t.done = false;
                 t.meleed = false;
                 t.forest = false;
+                t.rain_checked = false;
             }
         }
         for c in 0..self.placed.len() {
@@ -386,6 +389,7 @@ impl MechGame {
         log.add(|| self.step_event());
         self.panic_check(dice, log);
         self.spotting(dice, log);
+        self.reinforcements(dice, log);
         for i in 0..self.s.items.len() {
             if self.in_play(i) && self.item(i).side == side && self.routed(i) {
                 self.run(i, log);
@@ -479,6 +483,7 @@ impl MechGame {
             if crate::melee_tables::rally_up(&mut self.s.items[i], &mut routed) {
                 if self.s.turn_state[i].routed && !routed {
                     self.counted[i] = false;
+                    self.s.turn_state[i].rallied = true;
                 }
                 self.s.turn_state[i].routed = routed;
                 log.add(|| {
@@ -1083,7 +1088,7 @@ impl Game for MechGame {
         let map = &self.s.setup.map;
         let mut board = Board::new(map);
         for (i, it) in self.s.items.iter().enumerate() {
-            if self.s.turn_state[i].gone {
+            if !self.in_play(i) {
                 continue;
             }
             if !map.contains(it.hex) {

@@ -7,6 +7,7 @@
 //! - [`bombard`] — indirect fire with a spotter, shot fall, HE on the hex (M94–M97)
 //! - [`melee`] — melee, ramming and swarming (M107–M119)
 //! - [`hidden`] — hidden units, spotting, ambush, unknown minefields (M65, M76–M78, M117)
+//! - [`reinforce`] — reinforcements arriving (M45–M47)
 //! - [`view`] — what a side sees (the hidden AT capability, M4)
 //! - the numbers they use: [`charts`] (the charts the text leaves out, as data), [`damage`],
 //!   [`fire_tables`], [`losses`], [`moves`], [`melee_tables`], [`command_tables`],
@@ -34,6 +35,7 @@ pub mod melee_tables;
 pub mod movement;
 pub mod moves;
 pub mod orders;
+pub mod reinforce;
 pub mod scenario;
 pub mod state;
 pub mod terrain;
@@ -53,13 +55,57 @@ fn rule(section: &str) -> String {
     [ID, " ", section].concat()
 }
 
-pub const OPTIONS: &[OptionSpec] = &[OptionSpec {
-    key: "oblique",
-    label: "Oblique steps",
-    default: "yes",
-    choices: &["yes", "no"],
-    help: "Whether items may step into their front-left and front-right hexes without turning (the rules do not say; Gunpowder's option, C12).",
-}];
+pub const OPTIONS: &[OptionSpec] = &[
+    OptionSpec {
+        key: "oblique",
+        label: "Oblique steps",
+        default: "yes",
+        choices: &["yes", "no"],
+        help: "Whether items may step into their front-left and front-right hexes without turning (the rules do not say; Gunpowder's option, C12).",
+    },
+    OptionSpec {
+        key: "arrival_test",
+        label: "Reinforcements must pass a test",
+        default: "no",
+        choices: &["no", "yes"],
+        help: "yes: a reinforcement group arrives only on a d10 above the Initiative of the commander with it (else of the overall commander), and tries again next turn (3.4).",
+    },
+    OptionSpec {
+        key: "cvs_combat",
+        label: "Commanders add their Combat trait to fire",
+        default: "no",
+        choices: &["no", "yes"],
+        help: "no: a commander with a unit helps its fire by one; yes: by its Combat value, 0 to 2 (3.10 d).",
+    },
+    OptionSpec {
+        key: "cvs_advance",
+        label: "Advance after melee by Aggressiveness",
+        default: "no",
+        choices: &["no", "yes"],
+        help: "no: the winner advances on a d6 of 4-6 (+1 with a commander); yes: on a d10 above the Aggressiveness of the commander with it, else of the overall commander (3.8.5).",
+    },
+    OptionSpec {
+        key: "rain",
+        label: "Rain and mud",
+        default: "no",
+        choices: &["no", "yes"],
+        help: "yes: each wheeled vehicle rolls a d6 when it starts to move, and is stuck for the turn on 3-6 (3.5.1).",
+    },
+    OptionSpec {
+        key: "rallied",
+        label: "What rallied squads may do",
+        default: "free",
+        choices: &["free", "hold"],
+        help: "hold: a squad that has rallied from a rout only defends — it neither moves nearer the enemy nor starts a melee — unless a commander is with it (the designer's note); free: it fights as before.",
+    },
+    OptionSpec {
+        key: "hidden_damage",
+        label: "Hidden damage",
+        default: "no",
+        choices: &["no", "yes"],
+        help: "yes: a vehicle's damage blocks are shown only to its owner (Introduction).",
+    },
+];
 
 pub struct MechanizedRules;
 

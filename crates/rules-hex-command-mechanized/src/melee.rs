@@ -35,6 +35,11 @@ impl MechGame {
                 format!("{} has started a melee this turn (M109)", it.id)
             }));
         }
+        if self.holds(i) {
+            return Err(R::because(|| {
+                format!("{} has rallied and only holds unless a commander is with it (option rallied = hold)", it.id)
+            }));
+        }
         if matches!(it.kind, Kind::Gun { .. }) {
             return Err(R::because(|| {
                 format!("{} is a gun and does not start melees", it.id)
@@ -244,9 +249,36 @@ impl MechGame {
             .units([self.item(d).id.clone()])
         });
         self.after_loss(d, r, log);
-        let commander = self.commander_with(a).is_some();
-        let roll = dice.roll(6);
-        let goes = melee_tables::advances(roll, commander) && self.items_at(from).next().is_none();
+        let commander = self.commander_with(a);
+        let (roll, why, won) = if self.s.setup.settings.cvs_advance {
+            // Option cvs_advance (3.8.5): a d10 above the Aggressiveness of the commander with
+            // the attacker, else of the overall commander.
+            let side = self.item(a).side;
+            let c = commander.or_else(|| {
+                (0..self.s.commanders.len())
+                    .filter(|&c| self.s.commanders[c].side == side && self.fallen[c].is_none())
+                    .max_by_key(|&c| self.s.commanders[c].supreme)
+            });
+            let agg = c.map_or(6, |c| self.s.commanders[c].aggressiveness);
+            let d = dice.roll(10);
+            (
+                d,
+                format!(" on a d10 against Aggressiveness {agg}"),
+                d > agg as u32,
+            )
+        } else {
+            let d = dice.roll(6);
+            (
+                d,
+                if commander.is_some() {
+                    " +1 (commander)".to_string()
+                } else {
+                    String::new()
+                },
+                melee_tables::advances(d, commander.is_some()),
+            )
+        };
+        let goes = won && self.items_at(from).next().is_none();
         if goes {
             self.relocate(a, from);
         }
@@ -255,9 +287,8 @@ impl MechGame {
                 "advance",
                 rule("M118"),
                 format!(
-                    "{} rolls {roll}{} to advance: {}.",
+                    "{} rolls {roll}{why} to advance: {}.",
                     self.item(a).id,
-                    if commander { " +1 (commander)" } else { "" },
                     if goes {
                         format!("it takes {}", label(from))
                     } else {

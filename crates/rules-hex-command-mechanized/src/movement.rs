@@ -129,6 +129,24 @@ impl MechGame {
                 format!("{} has entered a forest hex this turn already (M61)", it.id)
             }));
         }
+        if self.holds(i) {
+            let nearest = |h: Hex| {
+                (0..self.s.items.len())
+                    .filter(|&e| {
+                        self.in_play(e)
+                            && self.item(e).side != it.side
+                            && self.visible_to(e, it.side)
+                    })
+                    .map(|e| h.unsigned_distance_to(self.item(e).hex))
+                    .min()
+                    .unwrap_or(u32::MAX)
+            };
+            if nearest(to) < nearest(it.hex) {
+                return Err(R::because(|| {
+                    format!("{} has rallied and does not move nearer the enemy unless a commander is with it (option rallied = hold)", it.id)
+                }));
+            }
+        }
         let cost = moves::step_cost(it, map.road_between(it.hex, to));
         let t = &self.s.turn_state[i];
         let have = self.points(i, reverse);
@@ -159,6 +177,9 @@ impl MechGame {
         log: &mut Log,
     ) {
         self.begin_moving(i);
+        if self.stuck_in_mud(i, dice, log) {
+            return;
+        }
         self.reveal(i, "it moves", log);
         if self.ambush(i, to, dice, log) {
             return;
@@ -280,6 +301,47 @@ impl MechGame {
         });
         self.commander_risk(i, dice, log);
         self.after_loss(i, result, log);
+    }
+
+    /// Option `rain` (3.5.1): a wheeled vehicle rolls a d6 as it starts to move; 3–6 and it
+    /// is stuck for the turn.
+    fn stuck_in_mud(&mut self, i: usize, dice: &mut dyn Dice, log: &mut Log) -> bool {
+        let wheeled = matches!(&self.item(i).kind, Kind::Vehicle { spec, .. } if spec.drive == crate::charts::Drive::Wheeled);
+        if !self.s.setup.settings.rain || !wheeled || self.s.turn_state[i].rain_checked {
+            return false;
+        }
+        self.s.turn_state[i].rain_checked = true;
+        let d = dice.roll(6);
+        let stuck = d >= 3;
+        if stuck {
+            self.s.turn_state[i].done = true;
+        }
+        log.add(|| {
+            Event::new(
+                "rain",
+                rule("M60"),
+                format!(
+                    "{} rolls {d} in the mud: {}.",
+                    self.item(i).id,
+                    if stuck {
+                        "stuck for the turn"
+                    } else {
+                        "it gets going"
+                    }
+                ),
+            )
+            .side(self.item(i).side)
+            .units([self.item(i).id.clone()])
+        });
+        stuck
+    }
+
+    /// Option `rallied = "hold"`: a rallied squad with no commander only defends.
+    pub fn holds(&self, i: usize) -> bool {
+        self.s.setup.settings.rallied_hold
+            && self.s.turn_state[i].rallied
+            && matches!(self.item(i).kind, Kind::Squad(_))
+            && self.commander_with(i).is_none()
     }
 
     /// The item starts (or goes on with) its move; any other item's move is over.

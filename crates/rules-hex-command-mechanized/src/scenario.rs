@@ -21,6 +21,9 @@ struct File {
     /// Minefields and the side that laid them (M65).
     #[serde(default)]
     minefields: Vec<MinefieldSpec>,
+    /// Groups arriving during play (M45), read by the Hex Command family.
+    #[serde(default)]
+    reinforcements: Vec<hex_command_family::reinforcements::ReinforcementSpec>,
     #[serde(default)]
     charts: Option<Spanned<toml::Value>>,
     #[serde(default)]
@@ -47,10 +50,13 @@ pub struct Placed {
     pub works: hex_command_family::ground::Works,
     pub minefields: Vec<Minefield>,
     pub hidden: Vec<bool>,
+    pub arrivals: Vec<hex_command_family::reinforcements::Arrival>,
+    /// Per unit, the arrival group it waits for (index into `arrivals`).
+    pub arrives: Vec<Option<usize>>,
 }
 
 /// The works, minefields and hidden units of a scenario, each checked where it stands.
-pub fn placed(src: &ScenarioSource, map: &Map) -> Result<Placed, ScenarioError> {
+pub fn placed(src: &ScenarioSource, map: &Map, ids: &mut Ids) -> Result<Placed, ScenarioError> {
     use hex_command_family::ground::{Work, WorkKind, Works};
     let f: File = src.parse()?;
     let mut works = Works::of_map(map);
@@ -80,10 +86,40 @@ pub fn placed(src: &ScenarioSource, map: &Map) -> Result<Placed, ScenarioError> 
             known: false,
         });
     }
+    let arrivals = hex_command_family::reinforcements::read(src, map, ids, &f.reinforcements)?;
+    let mut arrives = Vec::new();
+    for u in &f.units {
+        arrives.push(match &u.arrives {
+            None => None,
+            Some(a) => Some(
+                arrivals
+                    .iter()
+                    .position(|g| g.id.as_str() == a.get_ref().as_str())
+                    .ok_or_else(|| {
+                        src.error_at(
+                            a.span(),
+                            format!("no [[reinforcements]] group \"{}\"", a.get_ref()),
+                        )
+                    })?,
+            ),
+        });
+    }
+    for (u, a) in f.units.iter().zip(&arrives) {
+        if let (Some(g), Ok(side)) = (a, src.side(&u.side)) {
+            if arrivals[*g].side != side {
+                return Err(src.error_at(
+                    u.side.span(),
+                    format!("{} arrives with a group of the other side", u.id.get_ref()),
+                ));
+            }
+        }
+    }
     Ok(Placed {
         works,
         minefields,
         hidden: f.units.iter().map(|u| u.hidden).collect(),
+        arrivals,
+        arrives,
     })
 }
 
@@ -95,8 +131,15 @@ struct UnitSpec {
     #[serde(default)]
     name: String,
     kind: Spanned<String>,
-    hex: Spanned<String>,
-    facing: Spanned<String>,
+    /// Where it stands at the start; a reinforcement gives `arrives` instead.
+    #[serde(default)]
+    hex: Option<Spanned<String>>,
+    /// The `[[reinforcements]]` group it arrives with (M45).
+    #[serde(default)]
+    arrives: Option<Spanned<String>>,
+    /// Its facing; arrivals take their group's.
+    #[serde(default)]
+    facing: Option<Spanned<String>>,
     /// Squads and guns: their weight.
     #[serde(default)]
     weight: Option<Spanned<String>>,
@@ -156,7 +199,23 @@ pub fn units(
     let mut out: Vec<Item> = Vec::new();
     for u in &f.units {
         ids.claim(src, &u.id)?;
-        let hex = src.hex(&u.hex, map)?;
+        // Arrivals stand off the map (at its first hex, unlisted) until they enter.
+        let (hex, facing) = match (&u.hex, &u.arrives) {
+            (Some(h), None) => (
+                src.hex(h, map)?,
+                match &u.facing {
+                    Some(f) => src.facing(f)?,
+                    None => return Err(src.error_at(u.id.span(), "a unit on the map needs a facing")),
+                },
+            ),
+            (None, Some(_)) => (volley_core::geometry::hex_at(1, 1), volley_core::geometry::Facing::N),
+            _ => {
+                return Err(src.error_at(
+                    u.id.span(),
+                    "a unit gives either `hex` (where it starts) or `arrives` (its reinforcement group)",
+                ))
+            }
+        };
         let weight = |w: &Option<Spanned<String>>, what: &str| -> Result<Weight, ScenarioError> {
             let w = w.as_ref().ok_or_else(|| {
                 src.error_at(
@@ -241,14 +300,22 @@ pub fn units(
                 ))
             }
         };
-        if out.iter().filter(|o| o.hex == hex).count() >= 2 {
-            return Err(src.error_at(
-                u.hex.span(),
-                format!(
-                    "hex {} already holds two items: at most two share a hex (M56)",
-                    u.hex.get_ref()
-                ),
-            ));
+        if let Some(h) = &u.hex {
+            let here = f
+                .units
+                .iter()
+                .zip(&out)
+                .filter(|(spec, o)| spec.hex.is_some() && o.hex == hex)
+                .count();
+            if here >= 2 {
+                return Err(src.error_at(
+                    h.span(),
+                    format!(
+                        "hex {} already holds two items: at most two share a hex (M56)",
+                        h.get_ref()
+                    ),
+                ));
+            }
         }
         out.push(Item {
             id: u.id.get_ref().as_str().into(),
@@ -260,7 +327,7 @@ pub fn units(
             side: src.side(&u.side)?,
             kind,
             hex,
-            facing: src.facing(&u.facing)?,
+            facing,
         });
     }
     Ok(out)

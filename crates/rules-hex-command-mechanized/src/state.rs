@@ -11,7 +11,14 @@ use volley_core::{Name, Options, ScenarioError, ScenarioSource, Side};
 
 /// The keys a Mechanized scenario adds to the shared ones.
 pub const OWN_KEYS: OwnKeys = OwnKeys {
-    top: &["units", "charts", "vehicles", "works", "minefields"],
+    top: &[
+        "units",
+        "charts",
+        "vehicles",
+        "works",
+        "minefields",
+        "reinforcements",
+    ],
     side: &[],
     commander: &["traits", "grade", "nation", "hex"],
 };
@@ -34,6 +41,33 @@ pub struct Setup {
     pub charts: Charts,
     pub roster: Roster,
     pub options: Options,
+    pub settings: Settings,
+}
+
+/// The optional rules in force (lib.rs `OPTIONS`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Settings {
+    pub arrival_test: bool,
+    pub cvs_combat: bool,
+    pub cvs_advance: bool,
+    pub rain: bool,
+    /// Rallied squads only hold unless a commander is with them.
+    pub rallied_hold: bool,
+    pub hidden_damage: bool,
+}
+
+impl Settings {
+    pub fn of(options: &Options) -> Settings {
+        let yes = |k: &str| volley_core::scenario::option(options, k) == "yes";
+        Settings {
+            arrival_test: yes("arrival_test"),
+            cvs_combat: yes("cvs_combat"),
+            cvs_advance: yes("cvs_advance"),
+            rain: yes("rain"),
+            rallied_hold: volley_core::scenario::option(options, "rallied") == "hold",
+            hidden_damage: yes("hidden_damage"),
+        }
+    }
 }
 
 /// What an item has done this turn, and its lasting state beside what it is.
@@ -58,6 +92,12 @@ pub struct Turn {
     pub forest: bool,
     /// Hidden from the enemy (M78) until it moves, fires, melees or is spotted; lasts.
     pub hidden: bool,
+    /// Off the map, waiting for its reinforcement group (index into `State::arrivals`).
+    pub waiting: Option<usize>,
+    /// It has rallied from a rout (option `rallied = "hold"`); lasts.
+    pub rallied: bool,
+    /// Its rain roll is made this turn (option `rain`).
+    pub rain_checked: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -69,6 +109,10 @@ pub struct Commander {
     pub supreme: bool,
     /// The Initiative trait (M23: 4–7) from the scenario's `traits`, else the default.
     pub initiative: u8,
+    /// The Combat trait: its value, 0 to 2 (M27, option `cvs_combat`).
+    pub combat: u8,
+    /// The Aggressiveness trait (4–7; option `cvs_advance`).
+    pub aggressiveness: u8,
 }
 
 /// The Initiative of a commander whose scenario gives none: the middle of 4–7.
@@ -93,6 +137,8 @@ pub struct State {
     /// Field works on the map (M64), as the Hex Command family keeps them.
     pub works: hex_command_family::ground::Works,
     pub minefields: Vec<crate::scenario::Minefield>,
+    /// Reinforcement groups (M45), as the Hex Command family keeps them.
+    pub arrivals: Vec<hex_command_family::reinforcements::Arrival>,
 }
 
 impl State {
@@ -100,7 +146,7 @@ impl State {
     pub fn fresh_board(&self) -> Board {
         let mut b = Board::new(&self.setup.map);
         for (i, it) in self.items.iter().enumerate() {
-            if !self.turn_state[i].gone {
+            if !self.turn_state[i].gone && self.turn_state[i].waiting.is_none() {
                 b.place(&self.setup.map, it.hex, i);
             }
         }
@@ -118,7 +164,7 @@ pub fn load(
     let (charts, roster) = crate::scenario::tables(src)?;
     let mut ids = battle.ids();
     let items = crate::scenario::units(src, &battle.map, &mut ids, &roster)?;
-    let placed = crate::scenario::placed(src, &battle.map)?;
+    let placed = crate::scenario::placed(src, &battle.map, &mut ids)?;
     for side in Side::BOTH {
         if !items.iter().any(|i| i.side == side) {
             return Err(src.error(format!("{side} has no units")));
@@ -137,6 +183,11 @@ pub fn load(
                 value,
                 supreme: c.supreme,
                 initiative: traits.map_or(DEFAULT_INITIATIVE, |t| t.initiative),
+                combat: value.clamp(0, 2) as u8,
+                aggressiveness: traits.map_or(
+                    hex_command_family::cvs::Traits::plain(0).aggressiveness,
+                    |t| t.aggressiveness,
+                ),
             });
         }
     }
@@ -158,16 +209,20 @@ pub fn load(
         charts,
         roster,
         options: battle.options.clone(),
+        settings: Settings::of(&battle.options),
     });
     let mut state = State {
         turn_state: placed
             .hidden
             .iter()
-            .map(|&hidden| Turn {
+            .zip(&placed.arrives)
+            .map(|(&hidden, &waiting)| Turn {
                 hidden,
+                waiting,
                 ..Turn::default()
             })
             .collect(),
+        arrivals: placed.arrivals,
         works: placed.works,
         minefields: placed.minefields,
         board: Board::new(&setup.map),

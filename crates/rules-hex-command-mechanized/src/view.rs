@@ -66,6 +66,13 @@ impl MechGame {
                         damage,
                         type_id,
                     } => {
+                        // Option hidden_damage: only the owner sees the blocks.
+                        let blank = crate::damage::Damage::default();
+                        let damage = if own || !self.s.setup.settings.hidden_damage {
+                            damage
+                        } else {
+                            &blank
+                        };
                         for (n, c) in [
                             (damage.combat, "C"),
                             (damage.defence, "D"),

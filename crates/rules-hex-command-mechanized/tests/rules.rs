@@ -682,3 +682,152 @@ fn fire_a_guns_he_roll_against_infantry_reads_the_defence_of_its_weight() {
         "{t}"
     );
 }
+
+fn with_options(s: &str, options: &str) -> String {
+    s.replacen("[map]", &format!("[options]\n{options}\n\n[map]"), 1)
+}
+
+fn reinforcement_scenario(options: &str) -> String {
+    let group = "[[reinforcements]]\nid = \"second-wave\"\nside = \"red\"\nturn = 2\nentry = [\"0510\", \"0610\"]\nfacing = \"N\"";
+    let late = "[[units]]\nid = \"r2\"\nside = \"red\"\nkind = \"squad\"\nweight = \"M\"\narrives = \"second-wave\"\n".to_string();
+    let late2 = late.replace("\"r2\"", "\"r3\"");
+    let late3 = late.replace("\"r2\"", "\"r4\"");
+    with_options(
+        &scenario_with(
+            group,
+            &[
+                squad("r1", "red", "M", "0109", "N", ""),
+                late,
+                late2,
+                late3,
+                squad("b1", "blue", "M", "0901", "S", ""),
+            ],
+        ),
+        options,
+    )
+}
+
+#[test]
+fn reinforcements_enter_on_their_turn_two_a_hex() {
+    let mut g = start(&reinforcement_scenario(""));
+    assert!(
+        g.view(None).unit("r2").is_none(),
+        "not on the map before turn 2"
+    );
+    // Nobody is in reach: each side's turn is its movement, ended. Turn 2 opens with the
+    // initiative (red 9, blue 1) and red's reinforcements come in at its step 3.
+    play(&mut g, "end", &[]);
+    let events = play(&mut g, "end", &[9, 1]);
+    let t = texts(&events);
+    assert!(t.contains("[hex-command-mechanized M45] red's reinforcements second-wave arrive: r2 at 0510, r3 at 0510, r4 at 0610."), "{t}");
+    assert_eq!(hex_of(&*g, "r4"), "0610");
+    assert_eq!(
+        g.view(None).unit("r4").unwrap().facing,
+        Some(volley_core::geometry::Facing::N)
+    );
+}
+
+#[test]
+fn reinforcements_with_the_arrival_test_wait_a_turn_when_they_fail() {
+    let mut g = start(&reinforcement_scenario("arrival_test = \"yes\""));
+    play(&mut g, "end", &[]);
+    // Turn 2: initiative (red 9, blue 1), then the test: d10 5 is not above Initiative 5.
+    let events = play(&mut g, "end", &[9, 1, 5]);
+    let t = texts(&events);
+    assert!(t.contains("red's reinforcements second-wave test to arrive: d10 5 against the default's Initiative 5: delayed a turn."), "{t}");
+    assert!(g.view(None).unit("r2").is_none());
+}
+
+fn commander_fire_game(options: &str) -> Box<dyn Game> {
+    let s = with_options(
+        &scenario(
+            None,
+            "commanders = [{ id = \"R1\", name = \"Roth\", value = 2, supreme = true }]",
+            &[
+                squad("r1", "red", "M", "0506", "N", ""),
+                squad("b1", "blue", "M", "0504", "S", ""),
+            ],
+        ),
+        options,
+    );
+    let mut g = start(&s);
+    play(&mut g, "end", &[]);
+    play(&mut g, "place R1 0506", &[]);
+    // Blue answers first (range 1, Medium: 3+) and misses.
+    play(&mut g, "fire b1 r1", &[1]);
+    g
+}
+
+#[test]
+fn commanders_help_fire_by_one_or_by_their_combat_trait() {
+    // A commander takes one off the number needed: 3+ becomes 2+ (M27).
+    let mut g = commander_fire_game("");
+    let events = play(&mut g, "fire r1 b1", &[2]);
+    assert!(
+        texts(&events).contains("needs 2+ on a d6, rolled 2: hit."),
+        "{}",
+        texts(&events)
+    );
+    // With cvs_combat its Combat, 2: a hit without a roll (M132).
+    let mut g = commander_fire_game("cvs_combat = \"yes\"");
+    let events = play(&mut g, "fire r1 b1", &[]);
+    assert!(
+        texts(&events).contains("r1 fires at b1 at range 1: a hit without a roll: hit."),
+        "{}",
+        texts(&events)
+    );
+}
+
+#[test]
+fn melee_advance_by_aggressiveness_with_the_option() {
+    let s = with_options(
+        &scenario(
+            None,
+            "",
+            &[
+                squad("r1", "red", "M", "0506", "N", ""),
+                squad("b1", "blue", "L", "0505", "S", ""),
+            ],
+        ),
+        "cvs_advance = \"yes\"",
+    );
+    let mut g = start(&s);
+    for _ in 0..3 {
+        play(&mut g, "end", &[]);
+    }
+    play(&mut g, "melee r1 b1", &[]);
+    // No commander: the default Aggressiveness 6; a d10 of 7 is above it.
+    let events = play(&mut g, "retreat b1", &[7]);
+    assert!(
+        texts(&events)
+            .contains("r1 rolls 7 on a d10 against Aggressiveness 6 to advance: it takes 0505."),
+        "{}",
+        texts(&events)
+    );
+}
+
+#[test]
+fn movement_rain_sticks_wheeled_vehicles_on_three_to_six() {
+    let units = [
+        vehicle("r1", "red", "m8", "0508", "N"),
+        vehicle("r2", "red", "m8", "0308", "N"),
+        squad("b1", "blue", "M", "0901", "S", ""),
+    ];
+    let mut g = start(&with_options(&scenario(None, "", &units), "rain = \"yes\""));
+    let events = play(&mut g, "move r1 0507", &[3]);
+    assert!(
+        texts(&events).contains("r1 rolls 3 in the mud: stuck for the turn."),
+        "{}",
+        texts(&events)
+    );
+    assert_eq!(hex_of(&*g, "r1"), "0508");
+    let events = play(&mut g, "move r2 0307", &[2]);
+    assert!(
+        texts(&events).contains("r2 rolls 2 in the mud: it gets going."),
+        "{}",
+        texts(&events)
+    );
+    // One roll a turn: the next step rolls nothing.
+    play(&mut g, "move r2 0306", &[]);
+    assert_eq!(hex_of(&*g, "r2"), "0306");
+}
