@@ -131,6 +131,7 @@ impl MechGame {
         i < self.s.items.len()
             && !self.s.turn_state[i].gone
             && self.s.turn_state[i].waiting.is_none()
+            && self.s.turn_state[i].aboard.is_none()
     }
 
     pub fn routed(&self, i: usize) -> bool {
@@ -160,6 +161,7 @@ impl MechGame {
         self.s.items[i].hex = to;
         let placed = self.s.board.place(map, to, i);
         debug_assert!(placed, "checked: room in {}", label(to));
+        self.carry_along(i);
     }
 
     /// Removes an item from the table (destroyed or captured) and counts it lost.
@@ -168,6 +170,7 @@ impl MechGame {
         self.s.board.lift(map, self.s.items[i].hex, i);
         self.s.turn_state[i].gone = true;
         self.counted[i] = true;
+        self.wreck(i, &mut Log::silent());
     }
 
     /// What a loss did to an item: a routed squad runs (M120), a destroyed item goes.
@@ -200,6 +203,7 @@ impl MechGame {
                 log.add(|| self.removed_event(i, "a routed unit hit again is destroyed (M123)"));
             }
             losses::Result::Destroyed => {
+                self.wreck(i, log);
                 self.remove(i);
                 log.add(|| self.removed_event(i, "destroyed"));
             }
@@ -657,6 +661,8 @@ impl MechGame {
             Order::Fire { item, target } => self.check_fire(item, target),
             Order::Melee { item, target } => self.check_melee(item, target),
             Order::Bombard { item, hex } => self.check_bombard(item, hex),
+            Order::Load { item, carrier } => self.check_load(item, carrier),
+            Order::Unload { item, hex } => self.check_unload(item, hex),
             Order::End => Ok(()),
         }
     }
@@ -670,6 +676,8 @@ impl MechGame {
             Order::Fire { item, target } => self.do_fire(item, target, dice, log),
             Order::Melee { item, target } => self.do_melee(item, target, dice, log),
             Order::Bombard { item, hex } => self.do_bombard(item, hex, dice, log),
+            Order::Load { item, carrier } => self.do_load(item, carrier, log),
+            Order::Unload { item, hex } => self.do_unload(item, hex, log),
             Order::Retreat { .. } => self.do_retreat(dice, log),
             Order::Stand { .. } => self.do_stand(dice, log),
             Order::End => self.end_step(dice, log),
@@ -715,6 +723,19 @@ impl MechGame {
         i: usize,
         take: &mut impl FnMut(Order) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
+        if let Some(v) = self.aboard(i) {
+            if self.step == Step::Movement && self.answer.is_none() && !self.s.turn_state[i].gone {
+                let here = self.item(v).hex;
+                for hex in std::iter::once(here).chain(
+                    Facing::ALL
+                        .iter()
+                        .map(|f| volley_core::geometry::step(here, *f)),
+                ) {
+                    self.offer(Order::Unload { item: i, hex }, take)?;
+                }
+            }
+            return ControlFlow::Continue(());
+        }
         if !self.in_play(i) || self.item(i).side != self.deciding() {
             return ControlFlow::Continue(());
         }
@@ -728,6 +749,17 @@ impl MechGame {
         let it = self.item(i);
         match self.step {
             Step::Movement => {
+                for v in self.items_at(it.hex) {
+                    if v != i {
+                        self.offer(
+                            Order::Load {
+                                item: i,
+                                carrier: v,
+                            },
+                            take,
+                        )?;
+                    }
+                }
                 if self.check_may_move::<()>(i).is_err() {
                     return ControlFlow::Continue(());
                 }
@@ -861,6 +893,16 @@ impl MechGame {
                 ActionInfo::new("bombard", Attack).unit(item as u32).at(hex)
             }
             Order::Retreat { item } => ActionInfo::new("retreat", Move).unit(item as u32),
+            Order::Load { item, carrier } => {
+                let info = ActionInfo::new("load", Other).unit(item as u32);
+                match self.s.items.get(carrier) {
+                    Some(c) => info.at(c.hex),
+                    None => info,
+                }
+            }
+            Order::Unload { item, hex } => {
+                ActionInfo::new("unload", Move).unit(item as u32).at(hex)
+            }
             Order::Stand { item } => ActionInfo::new("stand", Other).unit(item as u32),
             Order::End => ActionInfo::end(),
         }
@@ -949,6 +991,30 @@ impl Game for MechGame {
             Some(Order::Melee { item, target }) => format!("melee {} {}", id(item), id(target)),
             Some(Order::Bombard { item, hex }) => format!("bombard {} {}", id(item), label(hex)),
             Some(Order::Retreat { item }) => format!("retreat {}", id(item)),
+            Some(Order::Load { item, carrier }) => {
+                let gun = matches!(
+                    self.s.items.get(item).map(|i| &i.kind),
+                    Some(Kind::Gun { .. })
+                );
+                format!(
+                    "{} {} {}",
+                    if gun { "limber" } else { "embark" },
+                    id(item),
+                    id(carrier)
+                )
+            }
+            Some(Order::Unload { item, hex }) => {
+                let gun = matches!(
+                    self.s.items.get(item).map(|i| &i.kind),
+                    Some(Kind::Gun { .. })
+                );
+                format!(
+                    "{} {} {}",
+                    if gun { "unlimber" } else { "disembark" },
+                    id(item),
+                    label(hex)
+                )
+            }
             Some(Order::Stand { item }) => format!("stand {}", id(item)),
             Some(Order::End) => "end".into(),
             None => format!("unknown action {:#x}", action.0),
@@ -1010,6 +1076,14 @@ impl Game for MechGame {
                 item: self.item_arg(a)?,
                 hex: Self::hex_arg(b)?,
             },
+            "embark" | "limber" => Order::Load {
+                item: self.item_arg(a)?,
+                carrier: self.item_arg(b)?,
+            },
+            "disembark" | "unlimber" => Order::Unload {
+                item: self.item_arg(a)?,
+                hex: Self::hex_arg(b)?,
+            },
             "retreat" if b.is_none() => Order::Retreat {
                 item: self.item_arg(a)?,
             },
@@ -1022,7 +1096,7 @@ impl Game for MechGame {
             },
             _ => {
                 return Err(Illegal::new(format!(
-                    "cannot read \"{text}\" (orders: move U HEX, reverse U HEX, face U DIR, place C HEX, fire U TARGET, bombard U HEX, melee U TARGET, retreat U, stand U, end)"
+                    "cannot read \"{text}\" (orders: move U HEX, reverse U HEX, face U DIR, place C HEX, fire U TARGET, bombard U HEX, melee U TARGET, retreat U, stand U, embark U VEHICLE, disembark U HEX, limber G VEHICLE, unlimber G HEX, end)"
                 )))
             }
         };

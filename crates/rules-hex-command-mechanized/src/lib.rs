@@ -5,6 +5,7 @@
 //! - [`movement`] — movement, facing, stacking, zones of control (M48–M68), commanders placed
 //! - [`fire`] — fire: anti-tank, HE, small arms, machine guns (M81–M102)
 //! - [`bombard`] — indirect fire with a spotter, shot fall, HE on the hex (M94–M97)
+//! - [`cargo`] — carrying, towing, bailing out (M11–M13, M53, M108)
 //! - [`melee`] — melee, ramming and swarming (M107–M119)
 //! - [`hidden`] — hidden units, spotting, ambush, unknown minefields (M65, M76–M78, M117)
 //! - [`reinforce`] — reinforcements arriving (M45–M47)
@@ -19,6 +20,7 @@
 
 pub mod board;
 pub mod bombard;
+pub mod cargo;
 pub mod charts;
 pub mod command_tables;
 pub mod damage;

@@ -1,6 +1,7 @@
 //! Orders, packed into the engine's 64-bit `Action`, and their short text form:
 //! `move r1 0304`, `reverse r1 0306`, `face r1 NE`, `place R1 0304`, `fire r1 b2`,
-//! `melee r1 b2`, `bombard g1 0505`, `retreat b2`, `stand b2`, `end`.
+//! `melee r1 b2`, `bombard g1 0505`, `retreat b2`, `stand b2`, `embark r4 r7` (or `limber`),
+//! `disembark r4 0506` (or `unlimber`), `end`.
 
 use volley_core::geometry::{col_row, hex_at, Facing};
 use volley_core::{Action, Hex};
@@ -28,6 +29,10 @@ pub enum Order {
     Retreat { item: usize },
     /// A defender that may step back stays and fights.
     Stand { item: usize },
+    /// Embark on, or limber up behind, a vehicle in the same hex (M53).
+    Load { item: usize, carrier: usize },
+    /// Get off, or unlimber, into the carrier's hex or a neighbouring one (M53).
+    Unload { item: usize, hex: Hex },
 }
 
 const KIND_BITS: u32 = 4;
@@ -58,6 +63,8 @@ impl Order {
             Order::Bombard { item, hex } => (7, item, hex_bits(hex)),
             Order::Retreat { item } => (8, item, 0),
             Order::Stand { item } => (9, item, 0),
+            Order::Load { item, carrier } => (10, item, carrier as u64),
+            Order::Unload { item, hex } => (11, item, hex_bits(hex)),
         };
         Action(kind | ((index as u64 & MASK) << KIND_BITS) | (arg << ARG_SHIFT))
     }
@@ -103,6 +110,14 @@ impl Order {
             },
             8 => Order::Retreat { item: index },
             9 => Order::Stand { item: index },
+            10 => Order::Load {
+                item: index,
+                carrier: usize::try_from(arg).ok()?,
+            },
+            11 => Order::Unload {
+                item: index,
+                hex: hex_from(arg)?,
+            },
             _ => return None,
         })
     }

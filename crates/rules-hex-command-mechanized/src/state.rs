@@ -98,6 +98,8 @@ pub struct Turn {
     pub rallied: bool,
     /// Its rain roll is made this turn (option `rain`).
     pub rain_checked: bool,
+    /// The vehicle it rides on or is towed by (M11–M13); it takes no room then.
+    pub aboard: Option<usize>,
 }
 
 #[derive(Clone, Debug)]

@@ -15,7 +15,10 @@ impl MechGame {
     pub fn make_view(&self, viewer: Option<Side>) -> View {
         let charts = &self.s.setup.charts;
         let units = (0..self.s.items.len())
-            .filter(|&i| self.in_play(i) && viewer.is_none_or(|v| self.visible_to(i, v)))
+            .filter(|&i| {
+                (self.in_play(i) || (self.aboard(i).is_some() && !self.s.turn_state[i].gone))
+                    && viewer.is_none_or(|v| self.visible_to(i, v))
+            })
             .map(|i| {
                 let it = self.item(i);
                 let t = &self.s.turn_state[i];
@@ -25,6 +28,9 @@ impl MechGame {
                 }
                 if t.hidden {
                     flags.push("hidden".into());
+                }
+                if let Some(v) = t.aboard {
+                    flags.push(format!("aboard {}", self.item(v).id).into());
                 }
                 let own = viewer.is_none() || viewer == Some(it.side);
                 let (arm, class, symbol, hits, max_hits, elements): (
