@@ -17,6 +17,85 @@ use volley_core::{Dice, Event, Hex, Log};
 
 impl MechGame {
     pub fn check_bombard<R: Refusal>(&self, i: usize, hex: Hex) -> Result<(), R> {
+        self.check_indirect::<R>(i, hex)?;
+        let it = self.item(i);
+        if !self.known_enemy_in(hex, it.side) {
+            return Err(R::because(|| {
+                format!("{} holds no enemy {}'s side knows of", label(hex), it.id)
+            }));
+        }
+        Ok(())
+    }
+
+    /// Smoke is fired like a bombardment, at a hex holding or next to an enemy the side knows
+    /// of; where it lands it hides what is behind and in it until the firing side's next turn.
+    pub fn check_smoke<R: Refusal>(&self, i: usize, hex: Hex) -> Result<(), R> {
+        self.check_indirect::<R>(i, hex)?;
+        let side = self.item(i).side;
+        let near = (0..self.s.items.len()).any(|e| {
+            self.in_play(e)
+                && self.item(e).side != side
+                && self.visible_to(e, side)
+                && self.item(e).hex.unsigned_distance_to(hex) <= 1
+        });
+        if !near {
+            return Err(R::because(|| {
+                format!("smoke goes on or next to an enemy; {} is not", label(hex))
+            }));
+        }
+        if self.smoke.iter().any(|&(h, _)| h == hex) {
+            return Err(R::because(|| format!("{} is smoked already", label(hex))));
+        }
+        Ok(())
+    }
+
+    pub fn do_smoke(&mut self, i: usize, aim: Hex, dice: &mut dyn Dice, log: &mut Log) {
+        self.s.turn_state[i].fired += 1;
+        self.reveal(i, "it fires", log);
+        let (at, why) = indirect::shot_fall(aim, 1, false, dice);
+        let side = self.item(i).side;
+        let on_map = self.s.setup.map.contains(at);
+        if on_map && !self.smoke.iter().any(|&(h, _)| h == at) {
+            self.smoke.push((at, side));
+        }
+        log.add(|| {
+            Event::new(
+                "smoke",
+                rule("M96"),
+                format!(
+                    "{} fires smoke at {}: {why}: the smoke {} {}.",
+                    self.item(i).id,
+                    label(aim),
+                    if on_map {
+                        "lands on"
+                    } else {
+                        "falls off the map beyond"
+                    },
+                    label(at)
+                ),
+            )
+            .side(side)
+            .units([self.item(i).id.clone()])
+        });
+    }
+
+    /// Whether smoke hides `b` from `a`: smoke on a hex between them, or on `b` itself unless
+    /// they are neighbours.
+    pub fn smoked(&self, a: Hex, b: Hex) -> bool {
+        if self.smoke.is_empty() {
+            return false;
+        }
+        let on = |h: Hex| self.smoke.iter().any(|&(s, _)| s == h);
+        if a.unsigned_distance_to(b) > 1 && on(b) {
+            return true;
+        }
+        volley_core::geometry::lines_between(a, b)
+            .iter()
+            .all(|line| line.iter().any(|&h| h != a && h != b && on(h)))
+    }
+
+    /// What bombardment and smoke both need (M94–M95).
+    fn check_indirect<R: Refusal>(&self, i: usize, hex: Hex) -> Result<(), R> {
         self.check_may_fire::<R>(i)?;
         let it = self.item(i);
         let Kind::Gun {
@@ -53,11 +132,6 @@ impl MechGame {
                 format!("{} is out of {}'s reach ({reach})", label(hex), it.id)
             }));
         }
-        if !self.known_enemy_in(hex, it.side) {
-            return Err(R::because(|| {
-                format!("{} holds no enemy {}'s side knows of", label(hex), it.id)
-            }));
-        }
         if self.spotter(i, hex).is_none() {
             return Err(R::because(|| {
                 format!(
@@ -82,6 +156,7 @@ impl MechGame {
                 && !self.routed(s)
                 && h.unsigned_distance_to(hex) <= indirect::spotting_range(map.elevation(h) > 0)
                 && sight::line_of_sight(g, h, hex, None, |_| None) != Sight::Blocked
+                && !self.smoked(h, hex)
         })
     }
 

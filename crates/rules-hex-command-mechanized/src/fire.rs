@@ -42,6 +42,11 @@ impl MechGame {
                 format!("{} is routed and cannot fire (M123)", it.id)
             }));
         }
+        if self.s.turn_state[i].worked {
+            return Err(R::because(|| {
+                format!("{} worked this turn and does not fight (M66–M67)", it.id)
+            }));
+        }
         let shots = self.shots(i);
         if self.s.turn_state[i].fired >= shots {
             return Err(R::because(|| {
@@ -98,7 +103,9 @@ impl MechGame {
             }));
         }
         let g = Ground::new(&self.s.setup.map, &self.s.works);
-        if sight::line_of_sight(g, it.hex, tg.hex, None, |_| None) == Sight::Blocked {
+        if sight::line_of_sight(g, it.hex, tg.hex, None, |_| None) == Sight::Blocked
+            || self.smoked(it.hex, tg.hex)
+        {
             return Err(R::because(|| {
                 format!("{} cannot see {} (M71)", it.id, tg.id)
             }));

@@ -53,6 +53,11 @@ pub struct MechGame {
     pub mover: Option<usize>,
     /// A melee waiting for its defender to step back or stand (M115): attacker, defender.
     pub answer: Option<(usize, usize)>,
+    /// Works being built (M66).
+    pub digging: Vec<crate::engineers::Digging>,
+    /// Smoke on the map: the hex and the side whose fire laid it (it clears at the start of
+    /// that side's next player turn).
+    pub smoke: Vec<(Hex, Side)>,
     /// Where each commander stands this turn (M25), by commander index.
     pub placed: Vec<Option<Hex>>,
     pub fallen: Vec<Option<Fallen>>,
@@ -108,6 +113,8 @@ impl MechGame {
             step: Step::Movement,
             mover: None,
             answer: None,
+            digging: Vec::new(),
+            smoke: Vec::new(),
             forced: Vec::new(),
             outcome: None,
             legal: Vec::new(),
@@ -381,6 +388,7 @@ impl MechGame {
                 t.meleed = false;
                 t.forest = false;
                 t.rain_checked = false;
+                t.worked = false;
             }
         }
         for c in 0..self.placed.len() {
@@ -390,6 +398,7 @@ impl MechGame {
         }
         self.mover = None;
         self.step = Step::Movement;
+        self.smoke.retain(|&(_, s)| s != side);
         log.add(|| self.step_event());
         self.panic_check(dice, log);
         self.spotting(dice, log);
@@ -663,6 +672,10 @@ impl MechGame {
             Order::Bombard { item, hex } => self.check_bombard(item, hex),
             Order::Load { item, carrier } => self.check_load(item, carrier),
             Order::Unload { item, hex } => self.check_unload(item, hex),
+            Order::Dig { item } => self.check_dig(item),
+            Order::Clear { item, hex } => self.check_clear(item, hex),
+            Order::Lay { item, hex } => self.check_lay(item, hex),
+            Order::Smoke { item, hex } => self.check_smoke(item, hex),
             Order::End => Ok(()),
         }
     }
@@ -678,6 +691,10 @@ impl MechGame {
             Order::Bombard { item, hex } => self.do_bombard(item, hex, dice, log),
             Order::Load { item, carrier } => self.do_load(item, carrier, log),
             Order::Unload { item, hex } => self.do_unload(item, hex, log),
+            Order::Dig { item } => self.do_dig(item, log),
+            Order::Clear { item, hex } => self.do_clear(item, hex, log),
+            Order::Lay { item, hex } => self.do_lay(item, hex, log),
+            Order::Smoke { item, hex } => self.do_smoke(item, hex, dice, log),
             Order::Retreat { .. } => self.do_retreat(dice, log),
             Order::Stand { .. } => self.do_stand(dice, log),
             Order::End => self.end_step(dice, log),
@@ -763,6 +780,15 @@ impl MechGame {
                 if self.check_may_move::<()>(i).is_err() {
                     return ControlFlow::Continue(());
                 }
+                self.offer(Order::Dig { item: i }, take)?;
+                for hex in std::iter::once(it.hex).chain(
+                    Facing::ALL
+                        .iter()
+                        .map(|f| volley_core::geometry::step(it.hex, *f)),
+                ) {
+                    self.offer(Order::Clear { item: i, hex }, take)?;
+                    self.offer(Order::Lay { item: i, hex }, take)?;
+                }
                 for f in Facing::ALL {
                     let to = volley_core::geometry::step(it.hex, f);
                     self.offer(Order::Move { item: i, to }, take)?;
@@ -788,6 +814,27 @@ impl MechGame {
                             if self.in_play(t) && self.items_at(hex).next() == Some(t) {
                                 self.offer(Order::Bombard { item: i, hex }, take)?;
                             }
+                        }
+                        // Smoke on or next to the enemies the side knows of, each hex once.
+                        let mut hexes: Vec<Hex> = Vec::new();
+                        for t in 0..self.s.items.len() {
+                            if self.in_play(t)
+                                && self.item(t).side != it.side
+                                && self.visible_to(t, it.side)
+                            {
+                                let h = self.item(t).hex;
+                                hexes.push(h);
+                                hexes.extend(
+                                    Facing::ALL
+                                        .iter()
+                                        .map(|f| volley_core::geometry::step(h, *f)),
+                                );
+                            }
+                        }
+                        hexes.sort_by_key(|h| (h.y, h.x));
+                        hexes.dedup();
+                        for hex in hexes {
+                            self.offer(Order::Smoke { item: i, hex }, take)?;
                         }
                     }
                 }
@@ -904,6 +951,10 @@ impl MechGame {
                 ActionInfo::new("unload", Move).unit(item as u32).at(hex)
             }
             Order::Stand { item } => ActionInfo::new("stand", Other).unit(item as u32),
+            Order::Dig { item } => ActionInfo::new("dig", Other).unit(item as u32),
+            Order::Clear { item, hex } => ActionInfo::new("clear", Other).unit(item as u32).at(hex),
+            Order::Lay { item, hex } => ActionInfo::new("lay", Other).unit(item as u32).at(hex),
+            Order::Smoke { item, hex } => ActionInfo::new("smoke", Other).unit(item as u32).at(hex),
             Order::End => ActionInfo::end(),
         }
     }
@@ -1016,6 +1067,10 @@ impl Game for MechGame {
                 )
             }
             Some(Order::Stand { item }) => format!("stand {}", id(item)),
+            Some(Order::Dig { item }) => format!("dig {}", id(item)),
+            Some(Order::Clear { item, hex }) => format!("clear {} {}", id(item), label(hex)),
+            Some(Order::Lay { item, hex }) => format!("lay {} {}", id(item), label(hex)),
+            Some(Order::Smoke { item, hex }) => format!("smoke {} {}", id(item), label(hex)),
             Some(Order::End) => "end".into(),
             None => format!("unknown action {:#x}", action.0),
         }
@@ -1076,6 +1131,21 @@ impl Game for MechGame {
                 item: self.item_arg(a)?,
                 hex: Self::hex_arg(b)?,
             },
+            "dig" if b.is_none() => Order::Dig {
+                item: self.item_arg(a)?,
+            },
+            "clear" => Order::Clear {
+                item: self.item_arg(a)?,
+                hex: Self::hex_arg(b)?,
+            },
+            "lay" => Order::Lay {
+                item: self.item_arg(a)?,
+                hex: Self::hex_arg(b)?,
+            },
+            "smoke" => Order::Smoke {
+                item: self.item_arg(a)?,
+                hex: Self::hex_arg(b)?,
+            },
             "embark" | "limber" => Order::Load {
                 item: self.item_arg(a)?,
                 carrier: self.item_arg(b)?,
@@ -1096,7 +1166,7 @@ impl Game for MechGame {
             },
             _ => {
                 return Err(Illegal::new(format!(
-                    "cannot read \"{text}\" (orders: move U HEX, reverse U HEX, face U DIR, place C HEX, fire U TARGET, bombard U HEX, melee U TARGET, retreat U, stand U, embark U VEHICLE, disembark U HEX, limber G VEHICLE, unlimber G HEX, end)"
+                    "cannot read \"{text}\" (orders: move U HEX, reverse U HEX, face U DIR, place C HEX, fire U TARGET, bombard U HEX, melee U TARGET, retreat U, stand U, embark U VEHICLE, disembark U HEX, limber G VEHICLE, unlimber G HEX, dig U, clear U HEX, lay U HEX, smoke G HEX, end)"
                 )))
             }
         };

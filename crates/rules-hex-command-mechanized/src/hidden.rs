@@ -90,6 +90,7 @@ impl MechGame {
                     let reach = indirect::spotting_range(map.elevation(h) > 0);
                     h.unsigned_distance_to(t) <= reach
                         && sight::line_of_sight(g, h, t, None, |_| None) != Sight::Blocked
+                        && !self.smoked(h, t)
                 })
             })
             .collect();

@@ -40,6 +40,8 @@ pub struct Squad {
     pub cavalry: bool,
     pub commando: bool,
     pub paratroop: bool,
+    /// Hexes of mines it carries to lay (M67; the scenario's `mines`).
+    pub mines: u8,
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -6,6 +6,7 @@
 //! - [`fire`] — fire: anti-tank, HE, small arms, machine guns (M81–M102)
 //! - [`bombard`] — indirect fire with a spotter, shot fall, HE on the hex (M94–M97)
 //! - [`cargo`] — carrying, towing, bailing out (M11–M13, M53, M108)
+//! - [`engineers`] — works built, mines laid and cleared (M66–M67)
 //! - [`melee`] — melee, ramming and swarming (M107–M119)
 //! - [`hidden`] — hidden units, spotting, ambush, unknown minefields (M65, M76–M78, M117)
 //! - [`reinforce`] — reinforcements arriving (M45–M47)
@@ -24,6 +25,7 @@ pub mod cargo;
 pub mod charts;
 pub mod command_tables;
 pub mod damage;
+pub mod engineers;
 pub mod fire;
 pub mod fire_tables;
 pub mod game;

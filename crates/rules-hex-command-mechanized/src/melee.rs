@@ -30,6 +30,11 @@ impl MechGame {
                 format!("{} is routed and cannot melee (M123)", it.id)
             }));
         }
+        if self.s.turn_state[i].worked {
+            return Err(R::because(|| {
+                format!("{} worked this turn and does not fight (M66–M67)", it.id)
+            }));
+        }
         if self.s.turn_state[i].meleed {
             return Err(R::because(|| {
                 format!("{} has started a melee this turn (M109)", it.id)

@@ -1,7 +1,8 @@
 //! Orders, packed into the engine's 64-bit `Action`, and their short text form:
 //! `move r1 0304`, `reverse r1 0306`, `face r1 NE`, `place R1 0304`, `fire r1 b2`,
 //! `melee r1 b2`, `bombard g1 0505`, `retreat b2`, `stand b2`, `embark r4 r7` (or `limber`),
-//! `disembark r4 0506` (or `unlimber`), `end`.
+//! `disembark r4 0506` (or `unlimber`), `dig r8`, `clear r8 0507`, `lay r8 0507`,
+//! `smoke g1 0505`, `end`.
 
 use volley_core::geometry::{col_row, hex_at, Facing};
 use volley_core::{Action, Hex};
@@ -33,6 +34,14 @@ pub enum Order {
     Load { item: usize, carrier: usize },
     /// Get off, or unlimber, into the carrier's hex or a neighbouring one (M53).
     Unload { item: usize, hex: Hex },
+    /// An engineer works on works in its hex (M66).
+    Dig { item: usize },
+    /// Clear a known minefield in the squad's hex or the next (M67).
+    Clear { item: usize, hex: Hex },
+    /// Lay mines in the squad's hex or the next (M67).
+    Lay { item: usize, hex: Hex },
+    /// Indirect fire with smoke at a hex.
+    Smoke { item: usize, hex: Hex },
 }
 
 const KIND_BITS: u32 = 4;
@@ -65,6 +74,10 @@ impl Order {
             Order::Stand { item } => (9, item, 0),
             Order::Load { item, carrier } => (10, item, carrier as u64),
             Order::Unload { item, hex } => (11, item, hex_bits(hex)),
+            Order::Dig { item } => (12, item, 0),
+            Order::Clear { item, hex } => (13, item, hex_bits(hex)),
+            Order::Lay { item, hex } => (14, item, hex_bits(hex)),
+            Order::Smoke { item, hex } => (15, item, hex_bits(hex)),
         };
         Action(kind | ((index as u64 & MASK) << KIND_BITS) | (arg << ARG_SHIFT))
     }
@@ -115,6 +128,19 @@ impl Order {
                 carrier: usize::try_from(arg).ok()?,
             },
             11 => Order::Unload {
+                item: index,
+                hex: hex_from(arg)?,
+            },
+            12 => Order::Dig { item: index },
+            13 => Order::Clear {
+                item: index,
+                hex: hex_from(arg)?,
+            },
+            14 => Order::Lay {
+                item: index,
+                hex: hex_from(arg)?,
+            },
+            15 => Order::Smoke {
                 item: index,
                 hex: hex_from(arg)?,
             },

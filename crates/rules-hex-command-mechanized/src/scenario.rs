@@ -162,6 +162,9 @@ struct UnitSpec {
     commando: bool,
     #[serde(default)]
     paratroop: bool,
+    /// Hexes of mines a squad carries to lay (M67).
+    #[serde(default)]
+    mines: u8,
     #[serde(default)]
     indirect: bool,
     #[serde(default)]
@@ -256,6 +259,7 @@ pub fn units(
                     cavalry: u.cavalry,
                     commando: u.commando,
                     paratroop: u.paratroop,
+                    mines: u.mines,
                 })
             }
             "vehicle" => {

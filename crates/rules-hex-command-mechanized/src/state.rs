@@ -100,6 +100,8 @@ pub struct Turn {
     pub rain_checked: bool,
     /// The vehicle it rides on or is towed by (M11–M13); it takes no room then.
     pub aboard: Option<usize>,
+    /// It worked (dug, laid or cleared mines) and does not fight until its next turn (M66–M67).
+    pub worked: bool,
 }
 
 #[derive(Clone, Debug)]

@@ -75,6 +75,10 @@ fn refused(g: &mut Box<dyn Game>, order: &str) -> String {
     e.to_string()
 }
 
+fn legal(g: &dyn Game) -> Vec<String> {
+    g.legal_actions().iter().map(|a| g.notation(*a)).collect()
+}
+
 fn texts(events: &[Event]) -> String {
     events
         .iter()
@@ -904,4 +908,125 @@ fn cargo_a_truck_limbers_a_gun_and_a_destroyed_tow_loses_it() {
     let t = texts(&events);
     assert!(t.contains("r2 is lost with r1."), "{t}");
     assert!(gone(&*g, "r1") && gone(&*g, "r2"));
+}
+
+#[test]
+fn engineers_dig_works_over_turns_by_weight_and_do_not_fight_meanwhile() {
+    let s = scenario(
+        None,
+        "",
+        &[
+            squad("r1", "red", "M", "0508", "N", "engineer = true"),
+            squad("r2", "red", "M", "0108", "N", ""),
+            squad("b1", "blue", "M", "0506", "S", ""),
+        ],
+    );
+    let mut g = start(&s);
+    assert!(refused(&mut g, "dig r2").contains("only engineers build works (M66)"));
+    let events = play(&mut g, "dig r1", &[]);
+    assert!(
+        texts(&events).contains("r1 digs in at 0508: turn 1 of 2."),
+        "{}",
+        texts(&events)
+    );
+    play(&mut g, "end", &[]);
+    // Blue fires (range 1, 3+) and misses; red's r1 may not answer: it worked.
+    play(&mut g, "fire b1 r1", &[1]);
+    assert!(refused(&mut g, "fire r1 b1").contains("r1 worked this turn and does not fight"));
+    // Red's melee step has nothing to do; blue's turn: it moves nothing, red's r2 may fire
+    // back (r1 still may not), blue fires nothing, and turn 2 opens (red 9, blue 1).
+    play(&mut g, "end", &[]);
+    assert_eq!(g.view(None).phase, "blue movement");
+    play(&mut g, "end", &[]);
+    assert_eq!(g.view(None).phase, "red fires (blue's turn)");
+    assert!(refused(&mut g, "fire r1 b1").contains("worked"));
+    play(&mut g, "end", &[]);
+    play(&mut g, "end", &[9, 1]);
+    assert_eq!(g.view(None).phase, "red movement");
+    // The second turn of work finishes the works of a Medium squad (T12).
+    let events = play(&mut g, "dig r1", &[]);
+    assert!(
+        texts(&events).contains("r1 digs in at 0508: turn 2 of 2; the works are ready."),
+        "{}",
+        texts(&events)
+    );
+    assert!(g.view(None).features.iter().any(|f| f.kind == "works"
+        && f.place
+            == volley_core::Place::Hex(volley_core::geometry::parse_label("0508").unwrap())));
+}
+
+#[test]
+fn squads_clear_known_minefields_and_lay_their_own() {
+    let mines = "[[minefields]]\nhex = \"0507\"\nside = \"red\"\n\n[[minefields]]\nhex = \"0305\"\nside = \"red\"";
+    let s = scenario_with(
+        mines,
+        &[
+            squad("r1", "red", "M", "0508", "N", "mines = 1"),
+            squad("r2", "red", "M", "0506", "N", ""),
+            squad("b1", "blue", "M", "0901", "S", ""),
+        ],
+    );
+    let mut g = start(&s);
+    // Red knows its own fields; blue cannot see them.
+    let events = play(&mut g, "clear r2 0507", &[]);
+    assert!(
+        texts(&events).contains("r2 clears the minefield at 0507."),
+        "{}",
+        texts(&events)
+    );
+    assert!(refused(&mut g, "lay r2 0505").contains("r2 has moved or worked this turn"));
+    assert!(g
+        .view(Some(Side::Blue))
+        .features
+        .iter()
+        .all(|f| f.kind != "minefield"));
+    let events = play(&mut g, "lay r1 0408", &[]);
+    assert!(
+        texts(&events).contains("r1 lays mines at 0408."),
+        "{}",
+        texts(&events)
+    );
+    assert!(
+        events
+            .iter()
+            .filter(|e| e.kind == "mines")
+            .all(|e| !e.seen.by(Side::Blue)),
+        "blue is not told"
+    );
+    assert_eq!(
+        g.view(Some(Side::Red))
+            .features
+            .iter()
+            .filter(|f| f.kind == "minefield")
+            .count(),
+        2
+    );
+}
+
+#[test]
+fn smoke_fired_by_a_mortar_hides_what_lies_behind_it() {
+    let s = scenario(
+        None,
+        "",
+        &[
+            gun("r1", "red", "L", "mortar = true", "0510", "N"),
+            squad("r2", "red", "M", "0507", "N", ""),
+            squad("r3", "red", "M", "0703", "NW", ""),
+            squad("b1", "blue", "M", "0503", "S", ""),
+        ],
+    );
+    let mut g = start(&s);
+    play(&mut g, "end", &[]);
+    play(&mut g, "fire b1 r2", &[1]);
+    assert!(legal(&*g).contains(&"fire r2 b1".to_string()));
+    // On target (d6 5): smoke on 0504, between r2 and b1.
+    let events = play(&mut g, "smoke r1 0504", &[5]);
+    assert!(
+        texts(&events)
+            .contains("r1 fires smoke at 0504: d6 5: on target: the smoke lands on 0504."),
+        "{}",
+        texts(&events)
+    );
+    let why = refused(&mut g, "fire r2 b1");
+    assert!(why.contains("r2 cannot see b1 (M71)"), "{why}");
 }
