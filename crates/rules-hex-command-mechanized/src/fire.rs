@@ -12,7 +12,7 @@ use crate::losses;
 use crate::rule;
 use hex_command_family::ground::Ground;
 use hex_command_family::sight::{self, Sight};
-use volley_core::{Dice, Event, Log};
+use volley_core::{Dice, Event, Hex, Log};
 
 /// How a shot is resolved.
 #[derive(Clone, Debug, PartialEq)]
@@ -105,6 +105,7 @@ impl MechGame {
         let g = Ground::new(&self.s.setup.map, &self.s.works);
         if sight::line_of_sight(g, it.hex, tg.hex, None, |_| None) == Sight::Blocked
             || self.smoked(it.hex, tg.hex)
+            || self.units_in_the_way(i, t)
         {
             return Err(R::because(|| {
                 format!("{} cannot see {} (M71)", it.id, tg.id)
@@ -125,6 +126,36 @@ impl MechGame {
             })),
             Some(_) => Ok(()),
         }
+    }
+
+    /// M73: items on the line of fire block it, unless the firer stands higher than the item
+    /// or the target does, and the target is not next to it; a low-hulled assault gun (fixed
+    /// gun, low silhouette) never fires past a friend in its front arc. Only items the firer's
+    /// side knows of count; a line along a hexside is open if either reading is.
+    pub fn units_in_the_way(&self, i: usize, t: usize) -> bool {
+        let map = &self.s.setup.map;
+        let (a, b) = (self.item(i).hex, self.item(t).hex);
+        let side = self.item(i).side;
+        let low_hull = matches!(&self.item(i).kind, Kind::Vehicle { spec, .. }
+            if spec.mount == crate::charts::Mount::Sp && spec.low_silhouette);
+        let blocks = |h: Hex| {
+            let known: Vec<usize> = self
+                .items_at(h)
+                .filter(|&o| self.visible_to(o, side))
+                .collect();
+            if known.is_empty() {
+                return false;
+            }
+            let friend = known.iter().any(|&o| self.item(o).side == side);
+            if low_hull && friend {
+                return true;
+            }
+            let over = map.elevation(a) > map.elevation(h) || map.elevation(b) > map.elevation(h);
+            !(over && h.unsigned_distance_to(b) > 1)
+        };
+        volley_core::geometry::lines_between(a, b)
+            .iter()
+            .all(|line| line.iter().any(|&h| h != a && h != b && blocks(h)))
     }
 
     /// The covers a target has against a firer (M91): its hex and hexside as the Hex Command

@@ -1030,3 +1030,48 @@ fn smoke_fired_by_a_mortar_hides_what_lies_behind_it() {
     let why = refused(&mut g, "fire r2 b1");
     assert!(why.contains("r2 cannot see b1 (M71)"), "{why}");
 }
+
+/// Red's tank at 0509 (on a hill with `hill`), a friendly squad at 0507 on the line, blue's
+/// squad at `target`; red to fire.
+fn over_friends(hill: bool, tank: &str, target: &str) -> Box<dyn Game> {
+    let mut rows: Vec<String> = vec![["."; 10].join(" "); 10];
+    if hill {
+        rows[8] = ". . . . .1 . . . . .".into();
+    }
+    let s = scenario(
+        Some(&rows.iter().map(String::as_str).collect::<Vec<_>>()),
+        "",
+        &[
+            vehicle("r1", "red", tank, "0509", "N"),
+            squad("r2", "red", "M", "0507", "N", ""),
+            squad("b1", "blue", "L", target, "S", ""),
+        ],
+    );
+    let mut g = start(&s);
+    play(&mut g, "end", &[]);
+    while g.view(None).phase != "red fires" {
+        play(&mut g, "end", &[]);
+    }
+    g
+}
+
+#[test]
+fn fire_passes_over_friends_only_from_higher_ground_and_not_at_their_neighbours() {
+    let fires = |g: &dyn Game| legal(g).contains(&"fire r1 b1".to_string());
+    assert!(
+        !fires(&*over_friends(false, "pz4f2", "0504")),
+        "level ground: r2 is in the way"
+    );
+    assert!(
+        fires(&*over_friends(true, "pz4f2", "0504")),
+        "from the hill over r2"
+    );
+    assert!(
+        !fires(&*over_friends(true, "pz4f2", "0506")),
+        "b1 is next to r2"
+    );
+    assert!(
+        !fires(&*over_friends(true, "stug3g", "0504")),
+        "a low-hulled StuG never fires past a friend"
+    );
+}
