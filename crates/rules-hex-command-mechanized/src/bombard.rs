@@ -52,7 +52,8 @@ impl MechGame {
     pub fn do_smoke(&mut self, i: usize, aim: Hex, dice: &mut dyn Dice, log: &mut Log) {
         self.s.turn_state[i].fired += 1;
         self.reveal(i, "it fires", log);
-        let (at, why) = indirect::shot_fall(aim, 1, false, dice);
+        let rockets = matches!(self.item(i).kind, Kind::Gun { rockets: true, .. });
+        let (at, why) = indirect::shot_fall(aim, 1, rockets, dice);
         let side = self.item(i).side;
         let on_map = self.s.setup.map.contains(at);
         if on_map && !self.smoke.iter().any(|&(h, _)| h == at) {
@@ -102,6 +103,7 @@ impl MechGame {
             weight,
             indirect: field,
             mortar,
+            ..
         } = it.kind
         else {
             return Err(R::because(|| {
@@ -167,7 +169,8 @@ impl MechGame {
         self.s.turn_state[i].fired += 1;
         self.reveal(i, "it fires", log);
         let spotter = self.spotter(i, aim).expect("checked: a spotter");
-        let (at, why) = indirect::shot_fall(aim, 1, false, dice);
+        let rockets = matches!(self.item(i).kind, Kind::Gun { rockets: true, .. });
+        let (at, why) = indirect::shot_fall(aim, 1, rockets, dice);
         let hit: Vec<usize> = if self.s.setup.map.contains(at) {
             self.items_at(at).collect()
         } else {

@@ -187,12 +187,18 @@ impl MechGame {
             Kind::Gun { .. } => 0,
         };
         let cover = self.covers(i, t);
+        // M74, M130 (option obscured_fire): a line only partly clear (light woods, works, a
+        // slope on it) costs a point.
+        let obscured = self.s.setup.settings.obscured_fire && {
+            let g = Ground::new(&self.s.setup.map, &self.s.works);
+            sight::line_of_sight(g, it.hex, tg.hex, None, |_| None) == Sight::Partial
+        };
         let turret_turn = fire_tables::bearing(it, tg.hex, self.step == Step::DefensiveFire)
             == Bearing::TurretTurn;
         let mods = |low: bool| AtModifiers {
             firer_penalty: markers,
             cover,
-            obscured: false,
+            obscured,
             turret_turn,
             commander,
             low_silhouette: low,
@@ -249,7 +255,7 @@ impl MechGame {
                             markers: s.markers,
                             commander,
                         };
-                        fire_tables::small_arms_needed(charts, r, firer, cover, false)
+                        fire_tables::small_arms_needed(charts, r, firer, cover, obscured)
                             .map(|needed| Shot::SmallArms { needed })
                     }
                     Kind::Vehicle { spec, .. } => {
@@ -262,7 +268,7 @@ impl MechGame {
                                 commander,
                                 ..Default::default()
                             };
-                            fire_tables::small_arms_needed(charts, r, firer, cover, false)
+                            fire_tables::small_arms_needed(charts, r, firer, cover, obscured)
                                 .map(|needed| Shot::SmallArms { needed })
                         } else {
                             let w = spec.gun?;

@@ -484,12 +484,29 @@ impl MechGame {
         self.step = step;
     }
 
+    /// The commander whose influence reaches an item: one in its hex, or with option `sphere`
+    /// one of Morale 2 in a neighbouring hex (M35).
+    pub fn influenced_by(&self, i: usize) -> Option<usize> {
+        self.commander_with(i).or_else(|| {
+            if !self.s.setup.settings.sphere {
+                return None;
+            }
+            let (hex, side) = (self.item(i).hex, self.item(i).side);
+            (0..self.placed.len()).find(|&c| {
+                let cm = &self.s.commanders[c];
+                cm.side == side
+                    && cm.morale >= 2
+                    && self.placed[c].is_some_and(|p| p.unsigned_distance_to(hex) == 1)
+            })
+        })
+    }
+
     /// M124: every squad of the phasing side with a commander regains a figure and loses a
     /// marker; a routed one rallies.
-    fn rally_up(&mut self, log: &mut Log) {
+    pub(crate) fn rally_up(&mut self, log: &mut Log) {
         let side = self.phasing();
         for i in 0..self.s.items.len() {
-            if !self.in_play(i) || self.item(i).side != side || self.commander_with(i).is_none() {
+            if !self.in_play(i) || self.item(i).side != side || self.influenced_by(i).is_none() {
                 continue;
             }
             let mut routed = self.s.turn_state[i].routed;

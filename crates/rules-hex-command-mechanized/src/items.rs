@@ -22,6 +22,8 @@ pub enum Kind {
         weight: Weight,
         indirect: bool,
         mortar: bool,
+        /// Rocket artillery: its rounds always scatter (M99).
+        rockets: bool,
     },
 }
 

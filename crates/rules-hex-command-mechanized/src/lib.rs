@@ -103,6 +103,20 @@ pub const OPTIONS: &[OptionSpec] = &[
         help: "hold: a squad that has rallied from a rout only defends — it neither moves nearer the enemy nor starts a melee — unless a commander is with it (the designer's note); free: it fights as before.",
     },
     OptionSpec {
+        key: "obscured_fire",
+        label: "Obscured fire",
+        default: "no",
+        choices: &["no", "yes"],
+        help: "yes: a line of fire only partly clear (light woods, works or a slope on it) costs a point, on the anti-tank roll and on small arms (4.4).",
+    },
+    OptionSpec {
+        key: "sphere",
+        label: "Commanders' sphere of influence",
+        default: "no",
+        choices: &["no", "yes"],
+        help: "yes: a commander with Morale 2 rallies and urges on the units in the six hexes around it as well as in its own (3.6, 4.5); no: its own hex only.",
+    },
+    OptionSpec {
         key: "hidden_damage",
         label: "Hidden damage",
         default: "no",

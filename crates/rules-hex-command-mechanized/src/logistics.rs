@@ -113,6 +113,7 @@ mod tests {
             weight: Weight::L,
             indirect: false,
             mortar: false,
+            rockets: false,
         });
         assert_eq!(capacity(&ht), 6);
         assert!(fits(&ht, 0, &squad(|_| {}), &c));

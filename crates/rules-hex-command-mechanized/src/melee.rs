@@ -254,7 +254,7 @@ impl MechGame {
             .units([self.item(d).id.clone()])
         });
         self.after_loss(d, r, log);
-        let commander = self.commander_with(a);
+        let commander = self.influenced_by(a);
         let (roll, why, won) = if self.s.setup.settings.cvs_advance {
             // Option cvs_advance (3.8.5): a d10 above the Aggressiveness of the commander with
             // the attacker, else of the overall commander.

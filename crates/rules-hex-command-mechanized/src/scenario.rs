@@ -162,6 +162,9 @@ struct UnitSpec {
     commando: bool,
     #[serde(default)]
     paratroop: bool,
+    /// Rocket artillery (M99): fires indirectly, every round scatters.
+    #[serde(default)]
+    rockets: bool,
     /// Hexes of mines a squad carries to lay (M67).
     #[serde(default)]
     mines: u8,
@@ -294,8 +297,9 @@ pub fn units(
             }
             "gun" => Kind::Gun {
                 weight: weight(&u.weight, "gun")?,
-                indirect: u.indirect,
+                indirect: u.indirect || u.rockets,
                 mortar: u.mortar,
+                rockets: u.rockets,
             },
             other => {
                 return Err(src.error_at(

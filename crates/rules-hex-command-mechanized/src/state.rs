@@ -54,6 +54,9 @@ pub struct Settings {
     /// Rallied squads only hold unless a commander is with them.
     pub rallied_hold: bool,
     pub hidden_damage: bool,
+    pub obscured_fire: bool,
+    /// Commanders with Morale 2 influence the neighbouring hexes too (M35).
+    pub sphere: bool,
 }
 
 impl Settings {
@@ -66,6 +69,8 @@ impl Settings {
             rain: yes("rain"),
             rallied_hold: volley_core::scenario::option(options, "rallied") == "hold",
             hidden_damage: yes("hidden_damage"),
+            obscured_fire: yes("obscured_fire"),
+            sphere: yes("sphere"),
         }
     }
 }
@@ -117,6 +122,8 @@ pub struct Commander {
     pub combat: u8,
     /// The Aggressiveness trait (4–7; option `cvs_advance`).
     pub aggressiveness: u8,
+    /// The Morale trait (0–2; option `sphere`).
+    pub morale: u8,
 }
 
 /// The Initiative of a commander whose scenario gives none: the middle of 4–7.
@@ -188,6 +195,7 @@ pub fn load(
                 supreme: c.supreme,
                 initiative: traits.map_or(DEFAULT_INITIATIVE, |t| t.initiative),
                 combat: value.clamp(0, 2) as u8,
+                morale: traits.map_or(1, |t| t.morale),
                 aggressiveness: traits.map_or(
                     hex_command_family::cvs::Traits::plain(0).aggressiveness,
                     |t| t.aggressiveness,

@@ -167,3 +167,41 @@ mod options {
         }
     }
 }
+
+mod sphere {
+    use crate::game::MechGame;
+    use volley_core::geometry::parse_label;
+    use volley_core::{Game, Log, Options, ScenarioSource, ScriptedDice};
+
+    /// A routed squad at 0508 and a commander of Morale 2 placed next to it, at 0507.
+    fn game(options: &str) -> MechGame {
+        let text = format!(
+            "ruleset = \"hex-command-mechanized\"\nname = \"t\"\ntitle = \"t\"\nturn_limit = 4\n[options]\n{options}\n[map]\nrows = [{}]\n[sides.red]\nname = \"Red\"\ncommanders = [{{ id = \"R1\", name = \"R\", value = 1, supreme = true, traits = {{ initiative = 5, morale = 2, tactical = 5, aggressiveness = 5 }} }}]\n[sides.blue]\nname = \"Blue\"\n[[units]]\nid = \"r1\"\nside = \"red\"\nkind = \"squad\"\nweight = \"M\"\nfigures = 2\nhex = \"0508\"\nfacing = \"N\"\n[[units]]\nid = \"r2\"\nside = \"red\"\nkind = \"squad\"\nweight = \"M\"\nhex = \"0507\"\nfacing = \"N\"\n[[units]]\nid = \"b1\"\nside = \"blue\"\nkind = \"squad\"\nweight = \"M\"\nhex = \"0901\"\nfacing = \"S\"\n",
+            vec![format!("\"{}\"", ["."; 10].join(" ")); 10].join(", ")
+        );
+        let s = crate::state::load(
+            &ScenarioSource::new("t.toml", text),
+            &Options::new(),
+            crate::OPTIONS,
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let mut g = MechGame::new(s);
+        g.start(&mut ScriptedDice::new([9, 1]));
+        g.s.turn_state[0].routed = true;
+        g.placed[0] = Some(parse_label("0507").unwrap());
+        g
+    }
+
+    #[test]
+    fn a_commander_of_morale_two_rallies_the_neighbouring_hexes_with_the_option() {
+        let mut g = game("sphere = \"yes\"");
+        g.rally_up(&mut Log::silent());
+        assert!(!g.s.turn_state[0].routed, "rallied from the next hex");
+        let mut g = game("");
+        g.rally_up(&mut Log::silent());
+        assert!(
+            g.s.turn_state[0].routed,
+            "its own hex only without the option"
+        );
+    }
+}

@@ -1075,3 +1075,61 @@ fn fire_passes_over_friends_only_from_higher_ground_and_not_at_their_neighbours(
         "a low-hulled StuG never fires past a friend"
     );
 }
+
+fn obscured_game(options: &str) -> Box<dyn Game> {
+    let s = with_options(
+        &scenario_with(
+            "works = [\"0506\"]",
+            &[
+                squad("r1", "red", "M", "0508", "N", ""),
+                squad("b1", "blue", "M", "0504", "S", ""),
+            ],
+        ),
+        options,
+    );
+    let mut g = start(&s);
+    play(&mut g, "end", &[]);
+    play(&mut g, "fire b1 r1", &[1]);
+    g
+}
+
+#[test]
+fn fire_through_works_on_the_line_is_obscured_with_the_option() {
+    // Range 3 for a Medium squad: 5+; the works on the line add one with obscured_fire (M74).
+    let mut g = obscured_game("");
+    let events = play(&mut g, "fire r1 b1", &[5]);
+    assert!(
+        texts(&events).contains("needs 5+ on a d6, rolled 5: hit."),
+        "{}",
+        texts(&events)
+    );
+    let mut g = obscured_game("obscured_fire = \"yes\"");
+    let events = play(&mut g, "fire r1 b1", &[5]);
+    assert!(
+        texts(&events).contains("needs 6+ on a d6, rolled 5: miss."),
+        "{}",
+        texts(&events)
+    );
+}
+
+#[test]
+fn bombard_rockets_always_scatter() {
+    let s = scenario(
+        None,
+        "",
+        &[
+            gun("r1", "red", "M", "rockets = true", "0510", "N"),
+            squad("r2", "red", "M", "0509", "N", ""),
+            squad("b1", "blue", "M", "0502", "S", ""),
+        ],
+    );
+    let mut g = start(&s);
+    while g.view(None).phase != "red fires" {
+        play(&mut g, "end", &[]);
+    }
+    // Even a 6 on the first die does not land on the aim: a second die (2, NE) says where.
+    let events = play(&mut g, "bombard r1 0502", &[6, 2]);
+    let t = texts(&events);
+    assert!(t.contains("rockets always scatter: d6 2 (NE)"), "{t}");
+    assert!(!t.contains("lands on 0502"), "{t}");
+}
