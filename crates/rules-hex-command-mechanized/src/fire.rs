@@ -62,17 +62,31 @@ impl MechGame {
 
     /// Shots a fire step: Very Light and Light guns two (M7), everything else one.
     pub fn shots(&self, i: usize) -> u8 {
-        match self.gun_weight(i) {
-            Some(w) if matches!(self.item(i).kind, Kind::Vehicle { .. } | Kind::Gun { .. }) => {
-                self.s.setup.charts.guns[&w].shots
-            }
-            _ => 1,
-        }
+        let gun = match &self.item(i).kind {
+            Kind::Vehicle { spec, .. } => spec.gun,
+            Kind::Gun { weight, .. } => Some(*weight),
+            Kind::Squad(_) => None,
+        };
+        gun.map_or(1, |w| self.s.setup.charts.guns[&w].shots)
+    }
+
+    /// M11: a halftrack with no gun of its own fights as a Light AT infantry stand.
+    fn fights_as_infantry(&self, i: usize) -> bool {
+        matches!(&self.item(i).kind, Kind::Vehicle { spec, .. }
+            if spec.gun.is_none() && spec.drive == crate::charts::Drive::Halftrack)
     }
 
     /// The weight of an item's gun: a vehicle's, a towed gun's, an AT squad's (M88).
     fn gun_weight(&self, i: usize) -> Option<Weight> {
         match &self.item(i).kind {
+            Kind::Vehicle { spec, .. } if self.fights_as_infantry(i) => self
+                .s
+                .setup
+                .charts
+                .infantry
+                .get(&Weight::L)
+                .map(|inf| inf.at_weight)
+                .or(spec.gun),
             Kind::Vehicle { spec, .. } => spec.gun,
             Kind::Gun { weight, .. } => Some(*weight),
             Kind::Squad(s) if s.at => s
@@ -232,7 +246,7 @@ impl MechGame {
                     }
                     _ => {
                         let w = self.gun_weight(i)?;
-                        (w, gun_of(w, false))
+                        (w, gun_of(w, self.fights_as_infantry(i)))
                     }
                 };
                 let low = spec.low_silhouette && r > gun.auto_range;

@@ -693,6 +693,7 @@ impl MechGame {
             Order::Clear { item, hex } => self.check_clear(item, hex),
             Order::Lay { item, hex } => self.check_lay(item, hex),
             Order::Smoke { item, hex } => self.check_smoke(item, hex),
+            Order::Strike { aircraft, hex } => self.check_strike(aircraft, hex),
             Order::End => Ok(()),
         }
     }
@@ -712,6 +713,7 @@ impl MechGame {
             Order::Clear { item, hex } => self.do_clear(item, hex, log),
             Order::Lay { item, hex } => self.do_lay(item, hex, log),
             Order::Smoke { item, hex } => self.do_smoke(item, hex, dice, log),
+            Order::Strike { aircraft, hex } => self.do_strike(aircraft, hex, dice, log),
             Order::Retreat { .. } => self.do_retreat(dice, log),
             Order::Stand { .. } => self.do_stand(dice, log),
             Order::End => self.end_step(dice, log),
@@ -734,6 +736,21 @@ impl MechGame {
         }
         for i in 0..self.s.items.len() {
             self.item_orders(i, take)?;
+        }
+        if self.step == Step::OffensiveFire {
+            for k in 0..self.s.aircraft.len() {
+                for t in 0..self.s.items.len() {
+                    if self.in_play(t) && self.items_at(self.item(t).hex).next() == Some(t) {
+                        self.offer(
+                            Order::Strike {
+                                aircraft: k,
+                                hex: self.item(t).hex,
+                            },
+                            take,
+                        )?;
+                    }
+                }
+            }
         }
         if self.step == Step::Command {
             for c in 0..self.placed.len() {
@@ -972,6 +989,7 @@ impl MechGame {
             Order::Clear { item, hex } => ActionInfo::new("clear", Other).unit(item as u32).at(hex),
             Order::Lay { item, hex } => ActionInfo::new("lay", Other).unit(item as u32).at(hex),
             Order::Smoke { item, hex } => ActionInfo::new("smoke", Other).unit(item as u32).at(hex),
+            Order::Strike { hex, .. } => ActionInfo::new("strike", Attack).at(hex),
             Order::End => ActionInfo::end(),
         }
     }
@@ -1088,6 +1106,11 @@ impl Game for MechGame {
             Some(Order::Clear { item, hex }) => format!("clear {} {}", id(item), label(hex)),
             Some(Order::Lay { item, hex }) => format!("lay {} {}", id(item), label(hex)),
             Some(Order::Smoke { item, hex }) => format!("smoke {} {}", id(item), label(hex)),
+            Some(Order::Strike { aircraft, hex }) => format!(
+                "strike {} {}",
+                self.s.aircraft.get(aircraft).map_or("?", |a| a.id.as_str()),
+                label(hex)
+            ),
             Some(Order::End) => "end".into(),
             None => format!("unknown action {:#x}", action.0),
         }
@@ -1159,6 +1182,19 @@ impl Game for MechGame {
                 item: self.item_arg(a)?,
                 hex: Self::hex_arg(b)?,
             },
+            "strike" => {
+                let k = a.unwrap_or("");
+                let aircraft = self
+                    .s
+                    .aircraft
+                    .iter()
+                    .position(|x| x.id == k)
+                    .ok_or_else(|| Illegal::new(format!("no aircraft \"{k}\" in this game")))?;
+                Order::Strike {
+                    aircraft,
+                    hex: Self::hex_arg(b)?,
+                }
+            }
             "smoke" => Order::Smoke {
                 item: self.item_arg(a)?,
                 hex: Self::hex_arg(b)?,
@@ -1183,7 +1219,7 @@ impl Game for MechGame {
             },
             _ => {
                 return Err(Illegal::new(format!(
-                    "cannot read \"{text}\" (orders: move U HEX, reverse U HEX, face U DIR, place C HEX, fire U TARGET, bombard U HEX, melee U TARGET, retreat U, stand U, embark U VEHICLE, disembark U HEX, limber G VEHICLE, unlimber G HEX, dig U, clear U HEX, lay U HEX, smoke G HEX, end)"
+                    "cannot read \"{text}\" (orders: move U HEX, reverse U HEX, face U DIR, place C HEX, fire U TARGET, bombard U HEX, melee U TARGET, retreat U, stand U, embark U VEHICLE, disembark U HEX, limber G VEHICLE, unlimber G HEX, dig U, clear U HEX, lay U HEX, smoke G HEX, strike AIRCRAFT HEX, end)"
                 )))
             }
         };

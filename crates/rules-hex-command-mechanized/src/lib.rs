@@ -7,6 +7,7 @@
 //! - [`bombard`] — indirect fire with a spotter, shot fall, HE on the hex (M94–M97)
 //! - [`cargo`] — carrying, towing, bailing out (M11–M13, M53, M108)
 //! - [`engineers`] — works built, mines laid and cleared (M66–M67)
+//! - [`aircraft`] — ground-attack aircraft and flak (M69, M140)
 //! - [`melee`] — melee, ramming and swarming (M107–M119)
 //! - [`hidden`] — hidden units, spotting, ambush, unknown minefields (M65, M76–M78, M117)
 //! - [`reinforce`] — reinforcements arriving (M45–M47)
@@ -19,6 +20,7 @@
 //! The machinery shared with Gunpowder (line of sight and cover, works) is in
 //! `hex-command-family`. docs/rules/hex-command-mechanized.md maps the rulebook to the code.
 
+pub mod aircraft;
 pub mod board;
 pub mod bombard;
 pub mod cargo;

@@ -2,7 +2,7 @@
 //! `move r1 0304`, `reverse r1 0306`, `face r1 NE`, `place R1 0304`, `fire r1 b2`,
 //! `melee r1 b2`, `bombard g1 0505`, `retreat b2`, `stand b2`, `embark r4 r7` (or `limber`),
 //! `disembark r4 0506` (or `unlimber`), `dig r8`, `clear r8 0507`, `lay r8 0507`,
-//! `smoke g1 0505`, `end`.
+//! `smoke g1 0505`, `strike jabo 0505`, `end`.
 
 use volley_core::geometry::{col_row, hex_at, Facing};
 use volley_core::{Action, Hex};
@@ -42,9 +42,11 @@ pub enum Order {
     Lay { item: usize, hex: Hex },
     /// Indirect fire with smoke at a hex.
     Smoke { item: usize, hex: Hex },
+    /// An aircraft strikes a hex (M69).
+    Strike { aircraft: usize, hex: Hex },
 }
 
-const KIND_BITS: u32 = 4;
+const KIND_BITS: u32 = 5;
 const INDEX_BITS: u32 = 12;
 const ARG_SHIFT: u32 = KIND_BITS + INDEX_BITS;
 const MASK: u64 = (1 << INDEX_BITS) - 1;
@@ -78,6 +80,7 @@ impl Order {
             Order::Clear { item, hex } => (13, item, hex_bits(hex)),
             Order::Lay { item, hex } => (14, item, hex_bits(hex)),
             Order::Smoke { item, hex } => (15, item, hex_bits(hex)),
+            Order::Strike { aircraft, hex } => (16, aircraft, hex_bits(hex)),
         };
         Action(kind | ((index as u64 & MASK) << KIND_BITS) | (arg << ARG_SHIFT))
     }
@@ -142,6 +145,10 @@ impl Order {
             },
             15 => Order::Smoke {
                 item: index,
+                hex: hex_from(arg)?,
+            },
+            16 => Order::Strike {
+                aircraft: index,
                 hex: hex_from(arg)?,
             },
             _ => return None,

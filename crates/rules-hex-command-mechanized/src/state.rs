@@ -18,6 +18,7 @@ pub const OWN_KEYS: OwnKeys = OwnKeys {
         "works",
         "minefields",
         "reinforcements",
+        "aircraft",
     ],
     side: &[],
     commander: &["traits", "grade", "nation", "hex"],
@@ -150,6 +151,8 @@ pub struct State {
     pub minefields: Vec<crate::scenario::Minefield>,
     /// Reinforcement groups (M45), as the Hex Command family keeps them.
     pub arrivals: Vec<hex_command_family::reinforcements::Arrival>,
+    /// Ground-attack aircraft (M69).
+    pub aircraft: Vec<crate::aircraft::Aircraft>,
 }
 
 impl State {
@@ -235,6 +238,7 @@ pub fn load(
             })
             .collect(),
         arrivals: placed.arrivals,
+        aircraft: crate::aircraft::read(src, &mut ids)?,
         works: placed.works,
         minefields: placed.minefields,
         board: Board::new(&setup.map),

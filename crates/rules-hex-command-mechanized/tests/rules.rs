@@ -1133,3 +1133,69 @@ fn bombard_rockets_always_scatter() {
     assert!(t.contains("rockets always scatter: d6 2 (NE)"), "{t}");
     assert!(!t.contains("lands on 0502"), "{t}");
 }
+
+#[test]
+fn fire_a_halftrack_fights_as_a_light_anti_tank_stand() {
+    let s = scenario(
+        None,
+        "",
+        &[
+            vehicle("r1", "red", "sdkfz251", "0508", "N"),
+            vehicle("b1", "blue", "t34-76", "0506", "S"),
+        ],
+    );
+    let mut g = start(&s);
+    play(&mut g, "end", &[]);
+    play(&mut g, "end", &[]);
+    // Range 1 against a Medium front (3): 4+ on one d10, the AT squad's roll (M11, M88); a
+    // hit rolls one incremental block (its Light weapon against a Medium chassis).
+    let events = play(&mut g, "fire r1 b1", &[4, 1]);
+    let t = texts(&events);
+    assert!(
+        t.contains("r1 fires at b1 at range 1: needs 4+ on 1d10, rolled 4: hit."),
+        "{t}"
+    );
+    assert_eq!(g.view(None).unit("b1").unwrap().hits, 1, "{t}");
+}
+
+fn air_game(flak: bool) -> Box<dyn Game> {
+    let mut units = vec![
+        squad("r1", "red", "M", "0109", "N", ""),
+        squad("b1", "blue", "M", "0505", "S", ""),
+    ];
+    if flak {
+        units.push(vehicle("b2", "blue", "m16", "0504", "S"));
+    }
+    let s = scenario_with(
+        "[[aircraft]]\nid = \"jabo\"\nside = \"red\"\nname = \"Fw 190\"\nweight = \"M\"\nturns = [1]",
+        &units,
+    );
+    let mut g = start(&s);
+    while g.view(None).phase != "red fires" {
+        play(&mut g, "end", &[]);
+    }
+    g
+}
+
+#[test]
+fn aircraft_strike_a_known_enemy_and_flak_may_drive_them_off() {
+    let mut g = air_game(false);
+    // On target on a d6 of 4–6: b1 takes the Medium weapon's HE.
+    let events = play(&mut g, "strike jabo 0505", &[4]);
+    let t = texts(&events);
+    assert!(t.contains("jabo strikes 0505: d6 4: on target."), "{t}");
+    assert!(t.contains("HE: a figure lost; b1 takes 1 hit"), "{t}");
+    assert!(
+        !legal(&*g).iter().any(|a| a.starts_with("strike")),
+        "one strike a turn"
+    );
+    // A quad AA mount within 2 hexes fires first and drives it off on 4–6.
+    let mut g = air_game(true);
+    let events = play(&mut g, "strike jabo 0505", &[4]);
+    let t = texts(&events);
+    assert!(
+        t.contains("b2 fires at jabo diving on 0505: needs 4+, rolled 4: driven off."),
+        "{t}"
+    );
+    assert!(!t.contains("strikes 0505"), "{t}");
+}
