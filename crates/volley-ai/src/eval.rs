@@ -31,6 +31,8 @@ const ARC_WEIGHT: f64 = 0.03;
 const THREAT_RANGE: u32 = 4;
 /// Per point of power difference in a melee in progress.
 const MELEE_WEIGHT: f64 = 0.5;
+/// An own unit in cover (woods, a town, a fort or works) with the enemy within reach.
+const COVER_WEIGHT: f64 = 0.08;
 /// An own unit the enemy has not found yet: worth keeping unseen until it can strike.
 const HIDDEN_VALUE: f64 = 0.12;
 /// Guns limbered up with the enemy within reach cannot fire.
@@ -257,6 +259,26 @@ pub fn is_guns(u: &UnitView) -> bool {
     u.arm == "artillery"
 }
 
+/// The hexes of a view's map that give cover: woods (`W`, `w`), towns (`T`) and forts (`F`),
+/// and works shown as features.
+fn cover_of(view: &View) -> std::collections::HashSet<Hex> {
+    let mut out = std::collections::HashSet::new();
+    for (r, row) in view.map.rows.iter().enumerate() {
+        for (c, code) in row.split_whitespace().enumerate() {
+            if matches!(code.chars().next(), Some('W' | 'w' | 'T' | 'F')) {
+                out.insert(volley_core::geometry::hex_at(c as i32 + 1, r as i32 + 1));
+            }
+        }
+    }
+    out.extend(
+        view.features
+            .iter()
+            .filter(|f| f.kind == "works")
+            .filter_map(|f| f.place.hex()),
+    );
+    out
+}
+
 /// An evaluation of positions seen by one side, set up once per decision from the view the
 /// decision starts from (for strength references).
 pub struct Evaluator {
@@ -265,6 +287,9 @@ pub struct Evaluator {
     /// Each unit's strength when the decision began (by key), so strength lost shows as a
     /// fraction.
     reference: HashMap<u32, u32>,
+    /// Hexes that give cover: woods, light woods, towns and forts on the map, and works the
+    /// view shows as features.
+    cover: std::collections::HashSet<Hex>,
     near_cache: NearCache,
 }
 
@@ -278,6 +303,7 @@ impl Evaluator {
                 .iter()
                 .filter_map(|u| u.strength.map(|s| (u.key, s)))
                 .collect(),
+            cover: cover_of(view),
             near_cache: RefCell::new(None),
         }
     }
@@ -416,6 +442,9 @@ impl Evaluator {
                     v += ARC_WEIGHT * self.health(u);
                 }
             });
+            if in_reach && self.cover.contains(&h) {
+                v += COVER_WEIGHT;
+            }
             if weak {
                 continue;
             }
