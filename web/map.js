@@ -473,6 +473,9 @@ export class MapCanvas {
       path("M-13 -14.5 H13");
     } else if (a.includes("infantry") || a.includes("line") || a.includes("grenadier") || a.includes("guard")) {
       path(X);
+    } else if (a.includes("armour") || a.includes("armor") || a.includes("tank")) {
+      // NATO armour: a track (an oval) in the box.
+      svg("rect", { x: -9, y: -13.5, width: 18, height: 9, rx: 4.5, fill: "none" }, sym);
     } else if (a.includes("cav") || a.includes("horse") || a.includes("dragoon") || a.includes("hussar") || a.includes("lancer")) {
       path("M-13 -1 L13 -17");
     } else if (a.includes("art") || a.includes("gun") || a.includes("batter")) {

@@ -88,9 +88,10 @@ impl MechGame {
                                 flags.push(c.repeat(n as usize).into());
                             }
                         }
+                        // The type's name is in the unit's own name in the scenarios.
                         let _ = type_id;
                         (
-                            Word::from(spec.name.clone()),
+                            Word::from(if spec.gun.is_some() { "armour" } else { "transport" }),
                             Some(Word::from(spec.chassis.name())),
                             'V',
                             (damage.combat + damage.defence + damage.movement) as u32,
