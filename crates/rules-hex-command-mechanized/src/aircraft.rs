@@ -182,6 +182,9 @@ impl MechGame {
             )
             .side(side)
         });
+        if on {
+            self.batter(hex, weight, log);
+        }
         let charts = self.s.setup.charts.clone();
         for t in hit {
             let target = &mut self.s.items[t];

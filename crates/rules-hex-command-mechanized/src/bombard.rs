@@ -80,6 +80,35 @@ impl MechGame {
         });
     }
 
+    /// M101 (D10): heavy fire (a Heavy or Very Heavy weapon) that hits a hex of works or a
+    /// fort batters it; after as many hits as its weight's structure points (quick works 2,
+    /// a fort 4) it is rubble: no cover, no obstacle.
+    pub fn batter(&mut self, hex: Hex, weight: crate::charts::Weight, log: &mut Log) {
+        use crate::charts::Weight;
+        if !matches!(weight, Weight::H | Weight::VH) {
+            return;
+        }
+        let Some(w) = self.s.works.at_mut(hex) else {
+            return;
+        };
+        if !w.standing() {
+            return;
+        }
+        w.damage += 1;
+        let (damage, strength, rubble) = (w.damage, w.kind.strength(), !w.standing());
+        log.add(|| {
+            Event::new(
+                "works",
+                rule("M101"),
+                format!(
+                    "Heavy fire batters the works at {}: {damage} of {strength} hits{}.",
+                    label(hex),
+                    if rubble { "; they are rubble" } else { "" }
+                ),
+            )
+        });
+    }
+
     /// Whether smoke hides `b` from `a`: smoke on a hex between them, or on `b` itself unless
     /// they are neighbours.
     pub fn smoked(&self, a: Hex, b: Hex) -> bool {
@@ -197,6 +226,9 @@ impl MechGame {
             .side(self.item(i).side)
             .units([self.item(i).id.clone()])
         });
+        if self.s.setup.map.contains(at) {
+            self.batter(at, weight, log);
+        }
         let charts = self.s.setup.charts.clone();
         for t in hit {
             let target = &mut self.s.items[t];

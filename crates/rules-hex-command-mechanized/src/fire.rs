@@ -386,6 +386,13 @@ impl MechGame {
         if !hit {
             return;
         }
+        if let Shot::At {
+            weight, he: true, ..
+        } = &shot
+        {
+            let (w, hex) = (*weight, self.item(t).hex);
+            self.batter(hex, w, log);
+        }
         let target = &mut self.s.items[t];
         let (result, text) = match (&shot, &target.kind) {
             (Shot::At { weight, .. }, Kind::Vehicle { .. }) => {

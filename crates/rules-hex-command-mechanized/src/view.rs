@@ -91,7 +91,11 @@ impl MechGame {
                         // The type's name is in the unit's own name in the scenarios.
                         let _ = type_id;
                         (
-                            Word::from(if spec.gun.is_some() { "armour" } else { "transport" }),
+                            Word::from(if spec.gun.is_some() {
+                                "armour"
+                            } else {
+                                "transport"
+                            }),
                             Some(Word::from(spec.chassis.name())),
                             'V',
                             (damage.combat + damage.defence + damage.movement) as u32,
@@ -211,7 +215,14 @@ impl MechGame {
         let works = self.s.works.0.iter().map(|w| FeatureView {
             kind: "works".into(),
             place: Place::Hex(w.hex),
-            text: format!("works at {} (M64)", volley_core::geometry::label(w.hex)),
+            text: if w.standing() {
+                format!("works at {} (M64)", volley_core::geometry::label(w.hex))
+            } else {
+                format!(
+                    "works at {}, battered to rubble (M101)",
+                    volley_core::geometry::label(w.hex)
+                )
+            },
             side: None,
         });
         let mines = self

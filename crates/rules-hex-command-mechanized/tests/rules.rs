@@ -1199,3 +1199,37 @@ fn aircraft_strike_a_known_enemy_and_flak_may_drive_them_off() {
     );
     assert!(!t.contains("strikes 0505"), "{t}");
 }
+
+#[test]
+fn heavy_fire_batters_works_to_rubble() {
+    let s = scenario_with(
+        "works = [\"0505\"]",
+        &[
+            gun("r1", "red", "H", "", "0509", "N"),
+            gun("r2", "red", "H", "", "0609", "N"),
+            squad("b1", "blue", "H", "0505", "S", ""),
+        ],
+    );
+    let mut g = start(&s);
+    play(&mut g, "end", &[]);
+    play(&mut g, "end", &[]);
+    // Range 3 + a Heavy squad's defence 4 + the works' cover 1: 8+ on 2d10.
+    let events = play(&mut g, "fire r1 b1", &[4, 4]);
+    assert!(
+        texts(&events).contains("Heavy fire batters the works at 0505: 1 of 2 hits."),
+        "{}",
+        texts(&events)
+    );
+    let events = play(&mut g, "fire r2 b1", &[6, 6]);
+    assert!(
+        texts(&events)
+            .contains("Heavy fire batters the works at 0505: 2 of 2 hits; they are rubble."),
+        "{}",
+        texts(&events)
+    );
+    assert!(g
+        .view(None)
+        .features
+        .iter()
+        .any(|f| f.text.contains("battered to rubble")));
+}
