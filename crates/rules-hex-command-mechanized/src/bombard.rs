@@ -51,6 +51,7 @@ impl MechGame {
 
     pub fn do_smoke(&mut self, i: usize, aim: Hex, dice: &mut dyn Dice, log: &mut Log) {
         self.s.turn_state[i].fired += 1;
+        self.s.turn_state[i].fired_turn = true;
         self.reveal(i, "it fires", log);
         let rockets = matches!(self.item(i).kind, Kind::Gun { rockets: true, .. });
         let (at, why) = indirect::shot_fall(aim, 1, rockets, dice);
@@ -196,6 +197,7 @@ impl MechGame {
             unreachable!("checked: a gun")
         };
         self.s.turn_state[i].fired += 1;
+        self.s.turn_state[i].fired_turn = true;
         self.reveal(i, "it fires", log);
         let spotter = self.spotter(i, aim).expect("checked: a spotter");
         let rockets = matches!(self.item(i).kind, Kind::Gun { rockets: true, .. });

@@ -60,7 +60,7 @@ impl MechGame {
                 format!("{} must be in {}'s hex to get aboard", it.id, c.id)
             }));
         }
-        if self.routed(i) || self.s.turn_state[i].done && self.mover != Some(i) {
+        if self.routed(i) || !self.active(i) || self.s.turn_state[i].done && self.mover != Some(i) {
             return Err(R::because(|| format!("{} cannot get aboard now", it.id)));
         }
         if !logistics::fits(c, self.load_on(v), it, &self.s.setup.charts) {

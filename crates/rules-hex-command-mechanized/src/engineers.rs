@@ -32,7 +32,7 @@ impl MechGame {
             }));
         }
         let it = self.own_item::<R>(i)?;
-        if !matches!(it.kind, Kind::Squad(_)) || self.routed(i) {
+        if !matches!(it.kind, Kind::Squad(_)) || self.routed(i) || !self.active(i) {
             return Err(R::because(|| format!("{} cannot work", it.id)));
         }
         let t = &self.s.turn_state[i];

@@ -37,6 +37,22 @@ impl MechGame {
             }));
         }
         let it = self.own_item::<R>(i)?;
+        if self.s.setup.settings.activation {
+            // M19: in the activation sequence each unit fires once a game turn; the group
+            // activated fires in its own fire step, floaters in any of their side's.
+            let t = &self.s.turn_state[i];
+            if t.fired_turn && t.fired == 0 {
+                return Err(R::because(|| {
+                    format!("{} has fired this turn (M19)", it.id)
+                }));
+            }
+            let floats = self.s.groups.get(i).copied().flatten().is_none();
+            if self.step == Step::OffensiveFire && !self.active(i) && !floats {
+                return Err(R::because(|| {
+                    format!("{} is not in the group that fires now (M18)", it.id)
+                }));
+            }
+        }
         if self.routed(i) {
             return Err(R::because(|| {
                 format!("{} is routed and cannot fire (M123)", it.id)
@@ -318,6 +334,7 @@ impl MechGame {
     pub fn do_fire(&mut self, i: usize, t: usize, dice: &mut dyn Dice, log: &mut Log) {
         let shot = self.shot(i, t).expect("checked: a weapon");
         self.s.turn_state[i].fired += 1;
+        self.s.turn_state[i].fired_turn = true;
         self.reveal(i, "it fires", log);
         let charts = self.s.setup.charts.clone();
         let (hit, rolled, rule_id) = match &shot {

@@ -48,6 +48,9 @@ pub struct MechGame {
     /// This game turn's order of play: the initiative winner first (M15).
     pub order: [Side; 2],
     pub player_turn: usize,
+    /// With the activation sequence: this game turn's activations and the one under way.
+    pub schedule: Vec<hex_command_family::activation::Activation>,
+    pub at: usize,
     pub step: Step,
     /// The item whose move is under way.
     pub mover: Option<usize>,
@@ -84,7 +87,10 @@ impl fmt::Display for StepName<'_> {
         }
         let side = g.phasing();
         match g.step {
-            Step::Movement => write!(f, "{side} movement"),
+            Step::Movement => match g.active_group() {
+                Some(n) => write!(f, "{side} group {n} movement"),
+                None => write!(f, "{side} movement"),
+            },
             Step::Command => write!(f, "{side} places commanders"),
             Step::DefensiveFire => write!(f, "{} fires ({side}'s turn)", side.other()),
             Step::OffensiveFire => write!(f, "{side} fires"),
@@ -110,6 +116,8 @@ impl MechGame {
             started: false,
             order: [Side::Red, Side::Blue],
             player_turn: 0,
+            schedule: Vec::new(),
+            at: 0,
             step: Step::Movement,
             mover: None,
             answer: None,
@@ -122,7 +130,26 @@ impl MechGame {
     }
 
     pub fn phasing(&self) -> Side {
-        self.order[self.player_turn]
+        match self.schedule.get(self.at) {
+            Some(a) if self.s.setup.settings.activation => a.side,
+            _ => self.order[self.player_turn],
+        }
+    }
+
+    /// The group activated now (activation sequence), `None` in A/B play.
+    pub fn active_group(&self) -> Option<u8> {
+        if !self.s.setup.settings.activation {
+            return None;
+        }
+        self.schedule.get(self.at).and_then(|a| a.group)
+    }
+
+    /// Whether an item of the phasing side moves and melees now: all of them in A/B play, the
+    /// activated group's in the activation sequence (M18).
+    pub fn active(&self, i: usize) -> bool {
+        self.item(i).side == self.phasing()
+            && (!self.s.setup.settings.activation
+                || self.s.groups.get(i).copied().flatten() == self.active_group())
     }
 
     pub fn step_name(&self) -> StepName<'_> {
@@ -363,6 +390,36 @@ impl MechGame {
         let first = if red_first { Side::Red } else { Side::Blue };
         self.order = [first, first.other()];
         self.player_turn = 0;
+        if self.s.setup.settings.activation {
+            // M18: each side's groups in number order, the initiative winner's first of
+            // each rank.
+            let groups_of = |side: Side| {
+                let mut g: Vec<u8> = (0..self.s.items.len())
+                    .filter(|&i| self.s.items[i].side == side && !self.s.turn_state[i].gone)
+                    .filter_map(|i| self.s.groups[i])
+                    .collect();
+                g.sort_unstable();
+                g.dedup();
+                g
+            };
+            let (r, b) = (groups_of(Side::Red), groups_of(Side::Blue));
+            let mut schedule = hex_command_family::activation::schedule(
+                hex_command_family::activation::Mode::GroupTurns,
+                first,
+                [&r, &b],
+            );
+            // A side with no group still has its player turn (its floaters fire in it).
+            for side in [first, first.other()] {
+                if !schedule.iter().any(|a| a.side == side) {
+                    schedule.push(hex_command_family::activation::Activation { side, group: None });
+                }
+            }
+            self.schedule = schedule;
+            self.at = 0;
+            for t in &mut self.s.turn_state {
+                t.fired_turn = false;
+            }
+        }
         let turn = self.s.turn;
         log.add(|| {
             Event::new(
@@ -379,8 +436,18 @@ impl MechGame {
     /// run (M121); then it moves.
     fn begin_player_turn(&mut self, dice: &mut dyn Dice, log: &mut Log) {
         let side = self.phasing();
-        for (i, t) in self.s.turn_state.iter_mut().enumerate() {
-            if self.s.items[i].side == side {
+        // The side's first activation of the game turn (always, in A/B play) does what a
+        // player turn does once: panic, spotting, reinforcements, routed units running.
+        let first_of_side = !self.s.setup.settings.activation
+            || !self.schedule[..self.at].iter().any(|a| a.side == side);
+        for i in 0..self.s.items.len() {
+            let reset = if self.s.setup.settings.activation {
+                self.active(i) || (first_of_side && self.s.items[i].side == side)
+            } else {
+                self.s.items[i].side == side
+            };
+            let t = &mut self.s.turn_state[i];
+            if reset {
                 t.mp = 0;
                 t.facing_changes = 0;
                 t.moving = false;
@@ -400,6 +467,9 @@ impl MechGame {
         self.step = Step::Movement;
         self.smoke.retain(|&(_, s)| s != side);
         log.add(|| self.step_event());
+        if !first_of_side {
+            return;
+        }
         self.panic_check(dice, log);
         self.spotting(dice, log);
         self.reinforcements(dice, log);
@@ -506,7 +576,11 @@ impl MechGame {
     pub(crate) fn rally_up(&mut self, log: &mut Log) {
         let side = self.phasing();
         for i in 0..self.s.items.len() {
-            if !self.in_play(i) || self.item(i).side != side || self.influenced_by(i).is_none() {
+            if !self.in_play(i)
+                || self.item(i).side != side
+                || !self.active(i)
+                || self.influenced_by(i).is_none()
+            {
                 continue;
             }
             let mut routed = self.s.turn_state[i].routed;
@@ -538,8 +612,17 @@ impl MechGame {
             self.finish(o, log);
             return;
         }
-        if self.player_turn == 0 {
-            self.player_turn = 1;
+        let more = if self.s.setup.settings.activation {
+            self.at + 1 < self.schedule.len()
+        } else {
+            self.player_turn == 0
+        };
+        if more {
+            if self.s.setup.settings.activation {
+                self.at += 1;
+            } else {
+                self.player_turn = 1;
+            }
         } else if self.s.turn >= self.s.setup.turn_limit {
             let o = self.final_outcome();
             self.finish(o, log);

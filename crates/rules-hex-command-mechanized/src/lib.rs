@@ -70,6 +70,13 @@ pub const OPTIONS: &[OptionSpec] = &[
         help: "Whether items may step into their front-left and front-right hexes without turning (the rules do not say; Gunpowder's option, C12).",
     },
     OptionSpec {
+        key: "activation",
+        label: "Who moves when",
+        default: "ab",
+        choices: &["ab", "group-turns"],
+        help: "ab: the initiative winner plays a whole player turn, then the other side (3.1's A/B system); group-turns: each side numbers its groups (`group = N` on a unit) and the groups take small player turns in order, the initiative winner's first 1, then the other's 1, then the 2s…; every unit fires once a game turn and units with no group float, firing whenever their side may (3.1, 4.6).",
+    },
+    OptionSpec {
         key: "arrival_test",
         label: "Reinforcements must pass a test",
         default: "no",

@@ -25,6 +25,11 @@ impl MechGame {
             }));
         }
         let it = self.own_item::<R>(i)?;
+        if !self.active(i) {
+            return Err(R::because(|| {
+                format!("{} is not in the group that fights now (M18)", it.id)
+            }));
+        }
         if self.routed(i) {
             return Err(R::because(|| {
                 format!("{} is routed and cannot melee (M123)", it.id)

@@ -23,6 +23,11 @@ impl MechGame {
             }));
         }
         let it = self.own_item::<R>(i)?;
+        if !self.active(i) {
+            return Err(R::because(|| {
+                format!("{} is not in the group that moves now (M18)", it.id)
+            }));
+        }
         let t = &self.s.turn_state[i];
         if t.routed {
             return Err(R::because(|| {

@@ -53,6 +53,8 @@ pub struct Placed {
     pub arrivals: Vec<hex_command_family::reinforcements::Arrival>,
     /// Per unit, the arrival group it waits for (index into `arrivals`).
     pub arrives: Vec<Option<usize>>,
+    /// Per unit, its activation group (M18).
+    pub groups: Vec<Option<u8>>,
 }
 
 /// The works, minefields and hidden units of a scenario, each checked where it stands.
@@ -120,6 +122,7 @@ pub fn placed(src: &ScenarioSource, map: &Map, ids: &mut Ids) -> Result<Placed, 
         hidden: f.units.iter().map(|u| u.hidden).collect(),
         arrivals,
         arrives,
+        groups: f.units.iter().map(|u| u.group).collect(),
     })
 }
 
@@ -162,6 +165,10 @@ struct UnitSpec {
     commando: bool,
     #[serde(default)]
     paratroop: bool,
+    /// The group (segment) it activates with in the activation sequence (M18); none: it
+    /// floats, firing whenever it can, once a turn (M19).
+    #[serde(default)]
+    group: Option<u8>,
     /// Rocket artillery (M99): fires indirectly, every round scatters.
     #[serde(default)]
     rockets: bool,

@@ -58,6 +58,8 @@ pub struct Settings {
     pub obscured_fire: bool,
     /// Commanders with Morale 2 influence the neighbouring hexes too (M35).
     pub sphere: bool,
+    /// The activation sequence (M18, option `activation = "group-turns"`) rather than A/B.
+    pub activation: bool,
 }
 
 impl Settings {
@@ -72,6 +74,7 @@ impl Settings {
             hidden_damage: yes("hidden_damage"),
             obscured_fire: yes("obscured_fire"),
             sphere: yes("sphere"),
+            activation: volley_core::scenario::option(options, "activation") == "group-turns",
         }
     }
 }
@@ -108,6 +111,8 @@ pub struct Turn {
     pub aboard: Option<usize>,
     /// It worked (dug, laid or cleared mines) and does not fight until its next turn (M66–M67).
     pub worked: bool,
+    /// It has fired this game turn (the activation sequence lets each unit fire once, M19).
+    pub fired_turn: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -153,6 +158,8 @@ pub struct State {
     pub arrivals: Vec<hex_command_family::reinforcements::Arrival>,
     /// Ground-attack aircraft (M69).
     pub aircraft: Vec<crate::aircraft::Aircraft>,
+    /// Each item's activation group (M18); `None` floats (M19).
+    pub groups: Vec<Option<u8>>,
 }
 
 impl State {
@@ -238,6 +245,7 @@ pub fn load(
             })
             .collect(),
         arrivals: placed.arrivals,
+        groups: placed.groups,
         aircraft: crate::aircraft::read(src, &mut ids)?,
         works: placed.works,
         minefields: placed.minefields,

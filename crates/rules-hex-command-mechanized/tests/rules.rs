@@ -1233,3 +1233,37 @@ fn heavy_fire_batters_works_to_rubble() {
         .iter()
         .any(|f| f.text.contains("battered to rubble")));
 }
+
+#[test]
+fn activation_groups_take_small_player_turns_in_order_and_fire_once_a_turn() {
+    let s = with_options(
+        &scenario(
+            None,
+            "",
+            &[
+                squad("r1", "red", "M", "0509", "N", "group = 1"),
+                squad("r2", "red", "M", "0309", "N", "group = 2"),
+                squad("b1", "blue", "M", "0506", "S", "group = 1"),
+            ],
+        ),
+        "activation = \"group-turns\"",
+    );
+    let mut g = start(&s);
+    // Red won the initiative: red's group 1 first.
+    assert_eq!(g.view(None).phase, "red group 1 movement");
+    assert!(refused(&mut g, "move r2 0308").contains("r2 is not in the group that moves now (M18)"));
+    play(&mut g, "move r1 0508", &[]);
+    play(&mut g, "end", &[]);
+    // Blue answers r1 (range 1: 3+) and misses; r1 fires back (3+) and misses.
+    play(&mut g, "fire b1 r1", &[1]);
+    play(&mut g, "fire r1 b1", &[1]);
+    // Blue's group 1 next: b1 has fired this game turn and fires no more (M19).
+    assert_eq!(g.view(None).phase, "blue group 1 movement");
+    play(&mut g, "end", &[]);
+    // Red answers blue's activation: r1 has fired this turn, r2 (not activated yet) may.
+    assert_eq!(g.view(None).phase, "red fires (blue's turn)");
+    assert!(refused(&mut g, "fire r1 b1").contains("r1 has fired this turn (M19)"));
+    play(&mut g, "end", &[]);
+    assert_eq!(g.view(None).phase, "red group 2 movement");
+    play(&mut g, "move r2 0308", &[]);
+}
