@@ -51,6 +51,8 @@ pub struct MechGame {
     /// With the activation sequence: this game turn's activations and the one under way.
     pub schedule: Vec<hex_command_family::activation::Activation>,
     pub at: usize,
+    /// Written orders changed so far, by side (M37: at most 10 − Initiative).
+    pub order_changes: [u32; 2],
     pub step: Step,
     /// The item whose move is under way.
     pub mover: Option<usize>,
@@ -118,6 +120,7 @@ impl MechGame {
             player_turn: 0,
             schedule: Vec::new(),
             at: 0,
+            order_changes: [0, 0],
             step: Step::Movement,
             mover: None,
             answer: None,
@@ -456,6 +459,7 @@ impl MechGame {
                 t.forest = false;
                 t.rain_checked = false;
                 t.worked = false;
+                t.free_will = false;
             }
         }
         for c in 0..self.placed.len() {
@@ -777,6 +781,13 @@ impl MechGame {
             Order::Lay { item, hex } => self.check_lay(item, hex),
             Order::Smoke { item, hex } => self.check_smoke(item, hex),
             Order::Strike { aircraft, hex } => self.check_strike(aircraft, hex),
+            Order::Reorder { group, kind, hex } => match written(kind, hex) {
+                Some(o) => self.check_reorder(group, o),
+                None => Err(R::because(|| {
+                    "not an order (attack, march, hold or withdraw a hex, or reserve)"
+                })),
+            },
+            Order::FreeWill { item } => self.check_free_will(item),
             Order::End => Ok(()),
         }
     }
@@ -797,6 +808,11 @@ impl MechGame {
             Order::Lay { item, hex } => self.do_lay(item, hex, log),
             Order::Smoke { item, hex } => self.do_smoke(item, hex, dice, log),
             Order::Strike { aircraft, hex } => self.do_strike(aircraft, hex, dice, log),
+            Order::Reorder { group, kind, hex } => {
+                let o = written(kind, hex).expect("checked: an order");
+                self.do_reorder(group, o, dice, log)
+            }
+            Order::FreeWill { item } => self.do_free_will(item, dice, log),
             Order::Retreat { .. } => self.do_retreat(dice, log),
             Order::Stand { .. } => self.do_stand(dice, log),
             Order::End => self.end_step(dice, log),
@@ -819,6 +835,38 @@ impl MechGame {
         }
         for i in 0..self.s.items.len() {
             self.item_orders(i, take)?;
+        }
+        if self.step == Step::Movement && self.s.setup.settings.cvs_orders {
+            let side = self.deciding();
+            let groups: Vec<u8> = self
+                .s
+                .orders
+                .iter()
+                .filter(|o| o.side == side)
+                .map(|o| o.group)
+                .collect();
+            for group in groups {
+                for (k, kind) in hex_command_family::orders::OrderKind::ALL
+                    .iter()
+                    .enumerate()
+                {
+                    let hexes: Vec<Option<Hex>> = if kind.has_hex() {
+                        self.order_hexes().into_iter().map(Some).collect()
+                    } else {
+                        vec![None]
+                    };
+                    for hex in hexes {
+                        self.offer(
+                            Order::Reorder {
+                                group,
+                                kind: k as u8,
+                                hex,
+                            },
+                            take,
+                        )?;
+                    }
+                }
+            }
         }
         if self.step == Step::OffensiveFire {
             for k in 0..self.s.aircraft.len() {
@@ -898,6 +946,7 @@ impl MechGame {
                     return ControlFlow::Continue(());
                 }
                 self.offer(Order::Dig { item: i }, take)?;
+                self.offer(Order::FreeWill { item: i }, take)?;
                 for hex in std::iter::once(it.hex).chain(
                     Facing::ALL
                         .iter()
@@ -1073,6 +1122,8 @@ impl MechGame {
             Order::Lay { item, hex } => ActionInfo::new("lay", Other).unit(item as u32).at(hex),
             Order::Smoke { item, hex } => ActionInfo::new("smoke", Other).unit(item as u32).at(hex),
             Order::Strike { hex, .. } => ActionInfo::new("strike", Attack).at(hex),
+            Order::Reorder { .. } => ActionInfo::new("reorder", Other),
+            Order::FreeWill { item } => ActionInfo::new("freewill", Other).unit(item as u32),
             Order::End => ActionInfo::end(),
         }
     }
@@ -1194,6 +1245,11 @@ impl Game for MechGame {
                 self.s.aircraft.get(aircraft).map_or("?", |a| a.id.as_str()),
                 label(hex)
             ),
+            Some(Order::Reorder { group, kind, hex }) => match written(kind, hex) {
+                Some(o) => format!("reorder {group} {}", o.text()),
+                None => format!("unknown action {:#x}", action.0),
+            },
+            Some(Order::FreeWill { item }) => format!("freewill {}", id(item)),
             Some(Order::End) => "end".into(),
             None => format!("unknown action {:#x}", action.0),
         }
@@ -1210,7 +1266,7 @@ impl Game for MechGame {
         let mut words = text.split_whitespace();
         let verb = words.next().unwrap_or("").to_ascii_lowercase();
         let (a, b) = (words.next(), words.next());
-        if words.next().is_some() {
+        if words.next().is_some() && verb != "reorder" {
             return Err(Illegal::new(format!("too many words in \"{text}\"")));
         }
         let order = match verb.as_str() {
@@ -1265,6 +1321,23 @@ impl Game for MechGame {
                 item: self.item_arg(a)?,
                 hex: Self::hex_arg(b)?,
             },
+            "freewill" if b.is_none() => Order::FreeWill {
+                item: self.item_arg(a)?,
+            },
+            "reorder" => {
+                let group: u8 = a
+                    .and_then(|g| g.parse().ok())
+                    .ok_or_else(|| Illegal::new("expected a group number: reorder 1 attack 0804"))?;
+                let rest: Vec<&str> = text.split_whitespace().skip(2).collect();
+                let o = crate::command::parse_order(&rest.join(" ")).ok_or_else(|| {
+                    Illegal::new("expected an order: attack, march, hold or withdraw HEX, or reserve")
+                })?;
+                let kind = hex_command_family::orders::OrderKind::ALL
+                    .iter()
+                    .position(|k| *k == o.kind)
+                    .expect("a kind of the list") as u8;
+                Order::Reorder { group, kind, hex: o.hex }
+            }
             "strike" => {
                 let k = a.unwrap_or("");
                 let aircraft = self
@@ -1302,7 +1375,7 @@ impl Game for MechGame {
             },
             _ => {
                 return Err(Illegal::new(format!(
-                    "cannot read \"{text}\" (orders: move U HEX, reverse U HEX, face U DIR, place C HEX, fire U TARGET, bombard U HEX, melee U TARGET, retreat U, stand U, embark U VEHICLE, disembark U HEX, limber G VEHICLE, unlimber G HEX, dig U, clear U HEX, lay U HEX, smoke G HEX, strike AIRCRAFT HEX, end)"
+                    "cannot read \"{text}\" (orders: move U HEX, reverse U HEX, face U DIR, place C HEX, fire U TARGET, bombard U HEX, melee U TARGET, retreat U, stand U, embark U VEHICLE, disembark U HEX, limber G VEHICLE, unlimber G HEX, dig U, clear U HEX, lay U HEX, smoke G HEX, strike AIRCRAFT HEX, reorder GROUP ORDER, freewill U, end)"
                 )))
             }
         };
@@ -1404,4 +1477,10 @@ impl Game for MechGame {
         }
         Ok(())
     }
+}
+
+/// The written order an action packs: a kind by its place in `OrderKind::ALL`, with its hex.
+fn written(kind: u8, hex: Option<Hex>) -> Option<hex_command_family::orders::Order> {
+    let kind = *hex_command_family::orders::OrderKind::ALL.get(kind as usize)?;
+    (kind.has_hex() == hex.is_some()).then_some(hex_command_family::orders::Order { kind, hex })
 }

@@ -11,6 +11,7 @@
 //! - [`melee`] — melee, ramming and swarming (M107–M119)
 //! - [`hidden`] — hidden units, spotting, ambush, unknown minefields (M65, M76–M78, M117)
 //! - [`reinforce`] — reinforcements arriving (M45–M47)
+//! - [`command`] — written orders, free-will tests, the consequence table (M37–M39)
 //! - [`view`] — what a side sees (the hidden AT capability, M4)
 //! - the numbers they use: [`charts`] (the charts the text leaves out, as data), [`damage`],
 //!   [`fire_tables`], [`losses`], [`moves`], [`melee_tables`], [`command_tables`],
@@ -25,6 +26,7 @@ pub mod board;
 pub mod bombard;
 pub mod cargo;
 pub mod charts;
+pub mod command;
 pub mod command_tables;
 pub mod damage;
 pub mod engineers;
@@ -82,6 +84,13 @@ pub const OPTIONS: &[OptionSpec] = &[
         default: "no",
         choices: &["no", "yes"],
         help: "yes: a reinforcement group arrives only on a d10 above the Initiative of the commander with it (else of the overall commander), and tries again next turn (3.4).",
+    },
+    OptionSpec {
+        key: "cvs_orders",
+        label: "Written orders",
+        default: "no",
+        choices: &["no", "yes"],
+        help: "yes: each group follows the order the scenario writes for it ([[orders]]); changing it needs a d10 above the overall commander's Tactical (at most 10 - Initiative times), acting outside it a d10 above his Aggressiveness, and a failure rolls the consequence table (2.1.1, 4.5.1).",
     },
     OptionSpec {
         key: "cvs_combat",

@@ -45,6 +45,9 @@ impl MechGame {
                 format!("{} has started a melee this turn (M109)", it.id)
             }));
         }
+        if let Some(why) = self.order_refuses_melee(i) {
+            return Err(R::because(|| format!("{}: {why}", it.id)));
+        }
         if self.holds(i) {
             return Err(R::because(|| {
                 format!("{} has rallied and only holds unless a commander is with it (option rallied = hold)", it.id)

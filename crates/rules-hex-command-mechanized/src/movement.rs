@@ -134,6 +134,9 @@ impl MechGame {
                 format!("{} has entered a forest hex this turn already (M61)", it.id)
             }));
         }
+        if let Some(why) = self.order_refuses_step(i, it.hex, to) {
+            return Err(R::because(|| format!("{}: {why}", it.id)));
+        }
         if self.holds(i) {
             let nearest = |h: Hex| {
                 (0..self.s.items.len())

@@ -2,7 +2,7 @@
 //! `move r1 0304`, `reverse r1 0306`, `face r1 NE`, `place R1 0304`, `fire r1 b2`,
 //! `melee r1 b2`, `bombard g1 0505`, `retreat b2`, `stand b2`, `embark r4 r7` (or `limber`),
 //! `disembark r4 0506` (or `unlimber`), `dig r8`, `clear r8 0507`, `lay r8 0507`,
-//! `smoke g1 0505`, `strike jabo 0505`, `end`.
+//! `smoke g1 0505`, `strike jabo 0505`, `reorder 1 attack 0804`, `freewill r3`, `end`.
 
 use volley_core::geometry::{col_row, hex_at, Facing};
 use volley_core::{Action, Hex};
@@ -44,6 +44,15 @@ pub enum Order {
     Smoke { item: usize, hex: Hex },
     /// An aircraft strikes a hex (M69).
     Strike { aircraft: usize, hex: Hex },
+    /// Try to change a group's written order (M37): the order's kind (its index in
+    /// `OrderKind::ALL`) and hex.
+    Reorder {
+        group: u8,
+        kind: u8,
+        hex: Option<Hex>,
+    },
+    /// A free-will test to act outside the written order this turn (M38).
+    FreeWill { item: usize },
 }
 
 const KIND_BITS: u32 = 5;
@@ -81,6 +90,12 @@ impl Order {
             Order::Lay { item, hex } => (14, item, hex_bits(hex)),
             Order::Smoke { item, hex } => (15, item, hex_bits(hex)),
             Order::Strike { aircraft, hex } => (16, aircraft, hex_bits(hex)),
+            Order::Reorder { group, kind, hex } => (
+                17,
+                group as usize,
+                (kind as u64 & 7) | (hex.map_or(0, hex_bits) << 3),
+            ),
+            Order::FreeWill { item } => (18, item, 0),
         };
         Action(kind | ((index as u64 & MASK) << KIND_BITS) | (arg << ARG_SHIFT))
     }
@@ -151,6 +166,15 @@ impl Order {
                 aircraft: index,
                 hex: hex_from(arg)?,
             },
+            17 => Order::Reorder {
+                group: u8::try_from(index).ok()?,
+                kind: (arg & 7) as u8,
+                hex: match arg >> 3 {
+                    0 => None,
+                    bits => Some(hex_from(bits)?),
+                },
+            },
+            18 => Order::FreeWill { item: index },
             _ => return None,
         })
     }

@@ -19,6 +19,7 @@ pub const OWN_KEYS: OwnKeys = OwnKeys {
         "minefields",
         "reinforcements",
         "aircraft",
+        "orders",
     ],
     side: &[],
     commander: &["traits", "grade", "nation", "hex"],
@@ -60,6 +61,8 @@ pub struct Settings {
     pub sphere: bool,
     /// The activation sequence (M18, option `activation = "group-turns"`) rather than A/B.
     pub activation: bool,
+    /// Written orders (M37, option `cvs_orders`).
+    pub cvs_orders: bool,
 }
 
 impl Settings {
@@ -75,6 +78,7 @@ impl Settings {
             obscured_fire: yes("obscured_fire"),
             sphere: yes("sphere"),
             activation: volley_core::scenario::option(options, "activation") == "group-turns",
+            cvs_orders: yes("cvs_orders"),
         }
     }
 }
@@ -113,6 +117,8 @@ pub struct Turn {
     pub worked: bool,
     /// It has fired this game turn (the activation sequence lets each unit fire once, M19).
     pub fired_turn: bool,
+    /// It passed a free-will test this turn and is free of its written order (M38).
+    pub free_will: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -130,6 +136,8 @@ pub struct Commander {
     pub aggressiveness: u8,
     /// The Morale trait (0–2; option `sphere`).
     pub morale: u8,
+    /// The Tactical trait (4–7; option `cvs_orders`).
+    pub tactical: u8,
 }
 
 /// The Initiative of a commander whose scenario gives none: the middle of 4–7.
@@ -160,6 +168,8 @@ pub struct State {
     pub aircraft: Vec<crate::aircraft::Aircraft>,
     /// Each item's activation group (M18); `None` floats (M19).
     pub groups: Vec<Option<u8>>,
+    /// The groups' written orders (M37).
+    pub orders: Vec<crate::command::GroupOrder>,
 }
 
 impl State {
@@ -206,6 +216,9 @@ pub fn load(
                 initiative: traits.map_or(DEFAULT_INITIATIVE, |t| t.initiative),
                 combat: value.clamp(0, 2) as u8,
                 morale: traits.map_or(1, |t| t.morale),
+                tactical: traits.map_or(hex_command_family::cvs::Traits::plain(0).tactical, |t| {
+                    t.tactical
+                }),
                 aggressiveness: traits.map_or(
                     hex_command_family::cvs::Traits::plain(0).aggressiveness,
                     |t| t.aggressiveness,
@@ -246,6 +259,7 @@ pub fn load(
             .collect(),
         arrivals: placed.arrivals,
         groups: placed.groups,
+        orders: crate::command::read(src, &battle.map)?,
         aircraft: crate::aircraft::read(src, &mut ids)?,
         works: placed.works,
         minefields: placed.minefields,

@@ -1267,3 +1267,66 @@ fn activation_groups_take_small_player_turns_in_order_and_fire_once_a_turn() {
     assert_eq!(g.view(None).phase, "red group 2 movement");
     play(&mut g, "move r2 0308", &[]);
 }
+
+fn orders_game() -> Box<dyn Game> {
+    let top = "[[objectives]]\nhex = \"0505\"\nname = \"the farm\"\npoints = 10\n\n[[orders]]\nside = \"red\"\ngroup = 1\norder = \"reserve\"\n\n[[orders]]\nside = \"red\"\ngroup = 2\norder = \"reserve\"";
+    let s = with_options(
+        &scenario(
+            None,
+            "commanders = [{ id = \"R1\", name = \"Roth\", value = 1, supreme = true, traits = { initiative = 5, morale = 1, tactical = 5, aggressiveness = 6 } }]",
+            &[
+                squad("r1", "red", "M", "0509", "N", "group = 1"),
+                squad("r2", "red", "M", "0309", "N", "group = 2"),
+                squad("b1", "blue", "M", "0901", "S", ""),
+            ],
+        )
+        .replacen("turn_limit = 4\n", &format!("turn_limit = 4\n{top}\n"), 1),
+        "cvs_orders = \"yes\"",
+    );
+    start(&s)
+}
+
+#[test]
+fn orders_bind_a_group_until_a_change_gets_through_on_tactical() {
+    let mut g = orders_game();
+    assert!(refused(&mut g, "move r1 0508")
+        .contains("r1: its written order (reserve) does not allow that step (M37)"));
+    // d10 6 above Roth's Tactical 5: the new order gets through.
+    let events = play(&mut g, "reorder 1 attack 0505", &[6]);
+    assert!(texts(&events).contains("red tries to change group 1's order to attack 0505: d10 6 against R1's Tactical 5: the new order gets through."), "{}", texts(&events));
+    play(&mut g, "move r1 0508", &[]);
+    // Attack 0505 never steps away from it: every step r1 may still take keeps it as near.
+    for m in legal(&*g).iter().filter(|a| a.starts_with("move r1 ")) {
+        let to = volley_core::geometry::parse_label(&m[8..]).unwrap();
+        let farm = volley_core::geometry::parse_label("0505").unwrap();
+        let here = volley_core::geometry::parse_label("0508").unwrap();
+        assert!(
+            to.unsigned_distance_to(farm) <= here.unsigned_distance_to(farm),
+            "{m}"
+        );
+    }
+}
+
+#[test]
+fn orders_a_failed_change_rolls_the_consequence_table() {
+    let mut g = orders_game();
+    // d10 3 fails; consequence d10 1: halted this turn (M39).
+    let events = play(&mut g, "reorder 1 attack 0505", &[3, 1]);
+    let t = texts(&events);
+    assert!(
+        t.contains(
+            "Consequence d10 1 for red's group 1: no advance and no facing change this turn."
+        ),
+        "{t}"
+    );
+    assert!(refused(&mut g, "move r1 0508").contains("group 1 is halted this turn"));
+}
+
+#[test]
+fn orders_a_free_will_test_frees_a_unit_for_the_turn() {
+    let mut g = orders_game();
+    // d10 7 above Aggressiveness 6.
+    let events = play(&mut g, "freewill r2", &[7]);
+    assert!(texts(&events).contains("r2 tests its free will: d10 7 against R1's Aggressiveness 6: it acts as it sees fit this turn."), "{}", texts(&events));
+    play(&mut g, "move r2 0308", &[]);
+}
