@@ -272,3 +272,94 @@ impl MechGame {
         }
     }
 }
+
+impl MechGame {
+    /// M58: cavalry, not yet moved this turn, gets off or on its horses (free).
+    pub fn check_horses<R: Refusal>(&self, i: usize, mount: bool) -> Result<(), R> {
+        self.check_may_move::<R>(i)?;
+        let it = self.item(i);
+        let Kind::Squad(s) = &it.kind else {
+            return Err(R::because(|| format!("{} has no horses", it.id)));
+        };
+        if !s.cavalry {
+            return Err(R::because(|| format!("{} is not cavalry (M58)", it.id)));
+        }
+        if s.dismounted != mount {
+            return Err(R::because(|| {
+                format!(
+                    "{} is {} already",
+                    it.id,
+                    if mount { "mounted" } else { "on foot" }
+                )
+            }));
+        }
+        if self.s.turn_state[i].moving {
+            return Err(R::because(|| {
+                "cavalry mounts or dismounts before it moves (M58)"
+            }));
+        }
+        Ok(())
+    }
+
+    /// Dismounting next to the enemy is dismounting into combat: the horses are left behind.
+    pub fn do_dismount(&mut self, i: usize, log: &mut Log) {
+        let (hex, side) = (self.item(i).hex, self.item(i).side);
+        let into_combat = volley_core::geometry::Facing::ALL
+            .iter()
+            .any(|f| self.known_enemy_in(volley_core::geometry::step(hex, *f), side));
+        if let Kind::Squad(s) = &mut self.s.items[i].kind {
+            s.dismounted = true;
+            s.horses_lost |= into_combat;
+        }
+        log.add(|| {
+            Event::new(
+                "horses",
+                rule("M58"),
+                format!(
+                    "{} dismounts{}.",
+                    self.item(i).id,
+                    if into_combat {
+                        " into combat and leaves its horses"
+                    } else {
+                        ""
+                    }
+                ),
+            )
+            .side(side)
+            .units([self.item(i).id.clone()])
+        });
+    }
+
+    /// Mounting again is free, unless the horses were left: then a d6 of 5–6 finds them.
+    pub fn do_mount(&mut self, i: usize, dice: &mut dyn volley_core::Dice, log: &mut Log) {
+        let lost = matches!(&self.item(i).kind, Kind::Squad(s) if s.horses_lost);
+        let roll = lost.then(|| dice.roll(6));
+        let found = roll.is_none_or(|d| d >= 5);
+        if let Kind::Squad(s) = &mut self.s.items[i].kind {
+            if found {
+                s.dismounted = false;
+                s.horses_lost = false;
+            }
+        }
+        if !found {
+            self.s.turn_state[i].done = true;
+        }
+        let side = self.item(i).side;
+        log.add(|| {
+            let text = match roll {
+                None => format!("{} mounts.", self.item(i).id),
+                Some(d) if found => format!(
+                    "{} rolls {d} and finds its horses: it mounts.",
+                    self.item(i).id
+                ),
+                Some(d) => format!(
+                    "{} rolls {d}: its horses are not found this turn.",
+                    self.item(i).id
+                ),
+            };
+            Event::new("horses", rule("M58"), text)
+                .side(side)
+                .units([self.item(i).id.clone()])
+        });
+    }
+}

@@ -187,8 +187,28 @@ impl MechGame {
     /// The commander standing with an item this turn, if any.
     pub fn commander_with(&self, i: usize) -> Option<usize> {
         let (hex, side) = (self.item(i).hex, self.item(i).side);
-        (0..self.placed.len())
-            .find(|&c| self.placed[c] == Some(hex) && self.s.commanders[c].side == side)
+        (0..self.placed.len()).find(|&c| {
+            self.placed[c] == Some(hex) && self.s.commanders[c].side == side && self.leads(c, i)
+        })
+    }
+
+    /// M34: a commander of a nation leads only items of that nation; one of no nation leads
+    /// all. Items of a nation whose commanders are all gone follow nobody.
+    pub fn leads(&self, c: usize, i: usize) -> bool {
+        let nation = self.s.nations.get(i).cloned().flatten();
+        match (&self.s.commanders[c].nation, &nation) {
+            (Some(cn), Some(n)) => cn == n,
+            (Some(_), None) => false,
+            (None, Some(n)) => {
+                // A nation with commanders of its own follows only them.
+                !self
+                    .s
+                    .commanders
+                    .iter()
+                    .any(|x| x.side == self.item(i).side && x.nation.as_ref() == Some(n))
+            }
+            (None, None) => true,
+        }
     }
 
     /// Moves an item to another hex, keeping the board.
@@ -570,6 +590,7 @@ impl MechGame {
                 let cm = &self.s.commanders[c];
                 cm.side == side
                     && cm.morale >= 2
+                    && self.leads(c, i)
                     && self.placed[c].is_some_and(|p| p.unsigned_distance_to(hex) == 1)
             })
         })
@@ -788,6 +809,8 @@ impl MechGame {
                 })),
             },
             Order::FreeWill { item } => self.check_free_will(item),
+            Order::Dismount { item } => self.check_horses(item, false),
+            Order::Mount { item } => self.check_horses(item, true),
             Order::End => Ok(()),
         }
     }
@@ -813,6 +836,8 @@ impl MechGame {
                 self.do_reorder(group, o, dice, log)
             }
             Order::FreeWill { item } => self.do_free_will(item, dice, log),
+            Order::Dismount { item } => self.do_dismount(item, log),
+            Order::Mount { item } => self.do_mount(item, dice, log),
             Order::Retreat { .. } => self.do_retreat(dice, log),
             Order::Stand { .. } => self.do_stand(dice, log),
             Order::End => self.end_step(dice, log),
@@ -947,6 +972,8 @@ impl MechGame {
                 }
                 self.offer(Order::Dig { item: i }, take)?;
                 self.offer(Order::FreeWill { item: i }, take)?;
+                self.offer(Order::Dismount { item: i }, take)?;
+                self.offer(Order::Mount { item: i }, take)?;
                 for hex in std::iter::once(it.hex).chain(
                     Facing::ALL
                         .iter()
@@ -1124,6 +1151,8 @@ impl MechGame {
             Order::Strike { hex, .. } => ActionInfo::new("strike", Attack).at(hex),
             Order::Reorder { .. } => ActionInfo::new("reorder", Other),
             Order::FreeWill { item } => ActionInfo::new("freewill", Other).unit(item as u32),
+            Order::Dismount { item } => ActionInfo::new("dismount", Other).unit(item as u32),
+            Order::Mount { item } => ActionInfo::new("mount", Other).unit(item as u32),
             Order::End => ActionInfo::end(),
         }
     }
@@ -1250,6 +1279,8 @@ impl Game for MechGame {
                 None => format!("unknown action {:#x}", action.0),
             },
             Some(Order::FreeWill { item }) => format!("freewill {}", id(item)),
+            Some(Order::Dismount { item }) => format!("dismount {}", id(item)),
+            Some(Order::Mount { item }) => format!("mount {}", id(item)),
             Some(Order::End) => "end".into(),
             None => format!("unknown action {:#x}", action.0),
         }
@@ -1321,6 +1352,12 @@ impl Game for MechGame {
                 item: self.item_arg(a)?,
                 hex: Self::hex_arg(b)?,
             },
+            "dismount" if b.is_none() => Order::Dismount {
+                item: self.item_arg(a)?,
+            },
+            "mount" if b.is_none() => Order::Mount {
+                item: self.item_arg(a)?,
+            },
             "freewill" if b.is_none() => Order::FreeWill {
                 item: self.item_arg(a)?,
             },
@@ -1375,7 +1412,7 @@ impl Game for MechGame {
             },
             _ => {
                 return Err(Illegal::new(format!(
-                    "cannot read \"{text}\" (orders: move U HEX, reverse U HEX, face U DIR, place C HEX, fire U TARGET, bombard U HEX, melee U TARGET, retreat U, stand U, embark U VEHICLE, disembark U HEX, limber G VEHICLE, unlimber G HEX, dig U, clear U HEX, lay U HEX, smoke G HEX, strike AIRCRAFT HEX, reorder GROUP ORDER, freewill U, end)"
+                    "cannot read \"{text}\" (orders: move U HEX, reverse U HEX, face U DIR, place C HEX, fire U TARGET, bombard U HEX, melee U TARGET, retreat U, stand U, embark U VEHICLE, disembark U HEX, limber G VEHICLE, unlimber G HEX, dig U, clear U HEX, lay U HEX, smoke G HEX, strike AIRCRAFT HEX, reorder GROUP ORDER, freewill U, dismount U, mount U, end)"
                 )))
             }
         };

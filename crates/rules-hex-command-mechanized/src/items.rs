@@ -44,6 +44,10 @@ pub struct Squad {
     pub paratroop: bool,
     /// Hexes of mines it carries to lay (M67; the scenario's `mines`).
     pub mines: u8,
+    /// Cavalry on foot (M58).
+    pub dismounted: bool,
+    /// Cavalry that dismounted into combat and left its horses (M58).
+    pub horses_lost: bool,
 }
 
 #[derive(Clone, Debug, PartialEq)]

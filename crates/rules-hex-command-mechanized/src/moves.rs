@@ -7,7 +7,7 @@ use crate::items::{Item, Kind};
 /// M48, D2, D7, M58–M59: movement points at the start of a move.
 pub fn allowance(item: &Item, charts: &Charts) -> u8 {
     match &item.kind {
-        Kind::Squad(s) if s.cavalry => 5,
+        Kind::Squad(s) if s.cavalry && !s.dismounted => 5,
         Kind::Squad(s) if s.commando => charts.infantry[&Weight::L].movement,
         Kind::Squad(s) => s
             .weight

@@ -55,6 +55,8 @@ pub struct Placed {
     pub arrives: Vec<Option<usize>>,
     /// Per unit, its activation group (M18).
     pub groups: Vec<Option<u8>>,
+    /// Per unit, the nation the scenario gives it (M34).
+    pub nations: Vec<Option<String>>,
 }
 
 /// The works, minefields and hidden units of a scenario, each checked where it stands.
@@ -123,6 +125,11 @@ pub fn placed(src: &ScenarioSource, map: &Map, ids: &mut Ids) -> Result<Placed, 
         arrivals,
         arrives,
         groups: f.units.iter().map(|u| u.group).collect(),
+        nations: f
+            .units
+            .iter()
+            .map(|u| u.nation.as_ref().map(|n| n.to_lowercase()))
+            .collect(),
     })
 }
 
@@ -165,6 +172,9 @@ struct UnitSpec {
     commando: bool,
     #[serde(default)]
     paratroop: bool,
+    /// Its nation (M34), for commanders who lead only their own; vehicles take their type's.
+    #[serde(default)]
+    nation: Option<String>,
     /// The group (segment) it activates with in the activation sequence (M18); none: it
     /// floats, firing whenever it can, once a turn (M19).
     #[serde(default)]
@@ -270,6 +280,8 @@ pub fn units(
                     commando: u.commando,
                     paratroop: u.paratroop,
                     mines: u.mines,
+                    dismounted: false,
+                    horses_lost: false,
                 })
             }
             "vehicle" => {

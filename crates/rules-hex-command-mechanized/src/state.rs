@@ -138,6 +138,8 @@ pub struct Commander {
     pub morale: u8,
     /// The Tactical trait (4–7; option `cvs_orders`).
     pub tactical: u8,
+    /// The nation it alone may lead (M34); `None` leads every nation.
+    pub nation: Option<Name>,
 }
 
 /// The Initiative of a commander whose scenario gives none: the middle of 4–7.
@@ -170,6 +172,8 @@ pub struct State {
     pub groups: Vec<Option<u8>>,
     /// The groups' written orders (M37).
     pub orders: Vec<crate::command::GroupOrder>,
+    /// Each item's nation (M34): the scenario's, else a vehicle's roster nation.
+    pub nations: Vec<Option<Name>>,
 }
 
 impl State {
@@ -196,6 +200,13 @@ pub fn load(
     let mut ids = battle.ids();
     let items = crate::scenario::units(src, &battle.map, &mut ids, &roster)?;
     let placed = crate::scenario::placed(src, &battle.map, &mut ids)?;
+    let items_nations: Vec<Option<String>> = items
+        .iter()
+        .map(|it| match &it.kind {
+            crate::items::Kind::Vehicle { spec, .. } => Some(spec.nation.to_lowercase()),
+            _ => None,
+        })
+        .collect();
     for side in Side::BOTH {
         if !items.iter().any(|i| i.side == side) {
             return Err(src.error(format!("{side} has no units")));
@@ -216,6 +227,10 @@ pub fn load(
                 initiative: traits.map_or(DEFAULT_INITIATIVE, |t| t.initiative),
                 combat: value.clamp(0, 2) as u8,
                 morale: traits.map_or(1, |t| t.morale),
+                nation: c
+                    .nation
+                    .as_ref()
+                    .map(|n| n.get_ref().to_lowercase().as_str().into()),
                 tactical: traits.map_or(hex_command_family::cvs::Traits::plain(0).tactical, |t| {
                     t.tactical
                 }),
@@ -259,6 +274,12 @@ pub fn load(
             .collect(),
         arrivals: placed.arrivals,
         groups: placed.groups,
+        nations: placed
+            .nations
+            .iter()
+            .zip(&items_nations)
+            .map(|(n, v)| n.clone().or(v.clone()).map(|s| s.as_str().into()))
+            .collect(),
         orders: crate::command::read(src, &battle.map)?,
         aircraft: crate::aircraft::read(src, &mut ids)?,
         works: placed.works,

@@ -1330,3 +1330,64 @@ fn orders_a_free_will_test_frees_a_unit_for_the_turn() {
     assert!(texts(&events).contains("r2 tests its free will: d10 7 against R1's Aggressiveness 6: it acts as it sees fit this turn."), "{}", texts(&events));
     play(&mut g, "move r2 0308", &[]);
 }
+
+#[test]
+fn commanders_of_a_nation_lead_only_their_own_troops() {
+    for (nation, needed) in [("german", "2+"), ("italian", "3+")] {
+        let s = scenario(
+            None,
+            "commanders = [{ id = \"R1\", name = \"Roth\", value = 1, supreme = true, nation = \"German\" }, { id = \"R2\", name = \"Rossi\", value = 1, nation = \"italian\" }]",
+            &[
+                squad("r1", "red", "M", "0506", "N", &format!("nation = \"{nation}\"")),
+                squad("b1", "blue", "M", "0504", "S", ""),
+            ],
+        );
+        let mut g = start(&s);
+        play(&mut g, "end", &[]);
+        // R2 has no other hex of its side to go to: the step ends with R1 placed.
+        play(&mut g, "place R1 0506", &[]);
+        play(&mut g, "fire b1 r1", &[1]);
+        // Roth leads Germans: his +1 (3+ becomes 2+) reaches only a German squad (M34).
+        let events = play(&mut g, "fire r1 b1", &[1]);
+        assert!(
+            texts(&events).contains(&format!("needs {needed} on a d6")),
+            "{nation}: {}",
+            texts(&events)
+        );
+    }
+}
+
+#[test]
+fn horses_left_when_cavalry_dismounts_into_combat_are_found_on_five_or_six() {
+    let cav = |enemy: &str| {
+        start(&scenario(
+            None,
+            "",
+            &[
+                squad("r1", "red", "M", "0509", "N", "cavalry = true"),
+                squad("r2", "red", "M", "0109", "N", ""),
+                squad("b1", "blue", "M", enemy, "S", ""),
+            ],
+        ))
+    };
+    // Away from the enemy: off and on again for nothing.
+    let mut g = cav("0501");
+    play(&mut g, "dismount r1", &[]);
+    let events = play(&mut g, "mount r1", &[]);
+    assert!(texts(&events).contains("r1 mounts."), "{}", texts(&events));
+    // Next to b1: the horses are left; a 4 does not find them, and r1's move is over.
+    let mut g = cav("0508");
+    let events = play(&mut g, "dismount r1", &[]);
+    assert!(
+        texts(&events).contains("r1 dismounts into combat and leaves its horses."),
+        "{}",
+        texts(&events)
+    );
+    let events = play(&mut g, "mount r1", &[4]);
+    assert!(
+        texts(&events).contains("r1 rolls 4: its horses are not found this turn."),
+        "{}",
+        texts(&events)
+    );
+    assert!(refused(&mut g, "move r1 0408").contains("finished its move"));
+}
