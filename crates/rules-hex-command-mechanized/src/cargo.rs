@@ -135,7 +135,7 @@ impl MechGame {
             }));
         }
         let map = &self.s.setup.map;
-        if !map.contains(hex) || !crate::terrain::passable(map, it, hex, hex) {
+        if !map.contains(hex) || !self.passable(it, hex, hex) {
             return Err(R::because(|| {
                 format!("{} cannot stand at {}", it.id, label(hex))
             }));
@@ -231,7 +231,7 @@ impl MechGame {
                     map.contains(h)
                         && self.s.board.room(&map, h) > 0
                         && !self.enemy_in(h, side)
-                        && crate::terrain::passable(&map, self.item(i), h, h)
+                        && self.passable(self.item(i), h, h)
                 });
             let is_gun = matches!(self.item(i).kind, Kind::Gun { .. });
             match spot {

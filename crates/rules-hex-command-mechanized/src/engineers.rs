@@ -113,6 +113,83 @@ impl MechGame {
         });
     }
 
+    pub fn check_bridge<R: Refusal>(&self, i: usize, hex: Hex) -> Result<(), R> {
+        self.check_worker::<R>(i)?;
+        let it = self.item(i);
+        if !matches!(&it.kind, Kind::Squad(s) if s.engineer) {
+            return Err(R::because(|| {
+                format!("only engineers bridge water (M66); {} is not", it.id)
+            }));
+        }
+        if it.hex.unsigned_distance_to(hex) != 1 {
+            return Err(R::because(|| {
+                format!("{} bridges a water hex next to it", it.id)
+            }));
+        }
+        let map = &self.s.setup.map;
+        if !map.contains(hex) || map.terrain(hex) != volley_core::map::Terrain::Water {
+            return Err(R::because(|| format!("{} is not water", label(hex))));
+        }
+        if self.s.works.at(hex).is_some() {
+            return Err(R::because(|| format!("{} is bridged already", label(hex))));
+        }
+        Ok(())
+    }
+
+    /// M66: a turn's work on a bridge over the water next to the engineers; it carries troops
+    /// after as many turns as the engineers' weight says (T12).
+    pub fn do_bridge(&mut self, i: usize, hex: Hex, log: &mut Log) {
+        let side = self.item(i).side;
+        let weight = match &self.item(i).kind {
+            Kind::Squad(s) => s.weight.unwrap_or(crate::charts::Weight::M),
+            _ => unreachable!("checked: a squad"),
+        };
+        let needed = logistics::works_turns(weight);
+        let k = match self
+            .digging
+            .iter()
+            .position(|d| d.hex == hex && d.side == side)
+        {
+            Some(k) => k,
+            None => {
+                self.digging.push(Digging {
+                    hex,
+                    side,
+                    progress: 0,
+                });
+                self.digging.len() - 1
+            }
+        };
+        self.digging[k].progress += 1;
+        let progress = self.digging[k].progress;
+        self.finish_work(i);
+        let done = progress >= needed;
+        if done {
+            self.digging.remove(k);
+            self.s.works.0.push(Work {
+                hex,
+                kind: WorkKind::Pontoon,
+                side,
+                progress: WorkKind::Pontoon.turns(),
+                damage: 0,
+            });
+        }
+        log.add(|| {
+            Event::new(
+                "works",
+                rule("M66"),
+                format!(
+                    "{} bridges the water at {}: turn {progress} of {needed}{}.",
+                    self.item(i).id,
+                    label(hex),
+                    if done { "; the bridge is open" } else { "" }
+                ),
+            )
+            .side(side)
+            .units([self.item(i).id.clone()])
+        });
+    }
+
     /// The worker is done for the turn and does not fight until its side's next turn.
     fn finish_work(&mut self, i: usize) {
         let t = &mut self.s.turn_state[i];
@@ -176,7 +253,7 @@ impl MechGame {
             }));
         }
         let map = &self.s.setup.map;
-        if !map.contains(hex) || !crate::terrain::passable(map, it, hex, hex) {
+        if !map.contains(hex) || !self.passable(it, hex, hex) {
             return Err(R::because(|| {
                 format!("no mines can be laid at {}", label(hex))
             }));

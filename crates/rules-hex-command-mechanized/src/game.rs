@@ -211,6 +211,19 @@ impl MechGame {
         }
     }
 
+    /// Whether an item may step from `from` into `to` as far as the ground goes: the terrain
+    /// (`terrain::passable`), or a bridge the engineers have laid over the water (M66).
+    pub fn passable(&self, item: &Item, from: Hex, to: Hex) -> bool {
+        let map = &self.s.setup.map;
+        if crate::terrain::passable(map, item, from, to) {
+            return true;
+        }
+        let bridged = self.s.works.at(to).is_some_and(|w| {
+            w.kind == hex_command_family::ground::WorkKind::Pontoon && w.complete()
+        });
+        bridged && !crate::moves::crippled(item)
+    }
+
     /// Moves an item to another hex, keeping the board.
     pub fn relocate(&mut self, i: usize, to: Hex) {
         let map = &self.s.setup.map;
@@ -323,7 +336,7 @@ impl MechGame {
                 .map(|f| volley_core::geometry::step(here, *f))
                 .filter(|&h| {
                     self.s.setup.map.contains(h)
-                        && crate::terrain::passable(&self.s.setup.map, self.item(i), here, h)
+                        && self.passable(self.item(i), here, h)
                         && !self.enemy_in(h, side)
                         && self.s.board.room(&self.s.setup.map, h) > 0
                         && nearest(h) > now
@@ -811,6 +824,7 @@ impl MechGame {
             Order::FreeWill { item } => self.check_free_will(item),
             Order::Dismount { item } => self.check_horses(item, false),
             Order::Mount { item } => self.check_horses(item, true),
+            Order::Bridge { item, hex } => self.check_bridge(item, hex),
             Order::End => Ok(()),
         }
     }
@@ -838,6 +852,7 @@ impl MechGame {
             Order::FreeWill { item } => self.do_free_will(item, dice, log),
             Order::Dismount { item } => self.do_dismount(item, log),
             Order::Mount { item } => self.do_mount(item, dice, log),
+            Order::Bridge { item, hex } => self.do_bridge(item, hex, log),
             Order::Retreat { .. } => self.do_retreat(dice, log),
             Order::Stand { .. } => self.do_stand(dice, log),
             Order::End => self.end_step(dice, log),
@@ -980,6 +995,7 @@ impl MechGame {
                         .map(|f| volley_core::geometry::step(it.hex, *f)),
                 ) {
                     self.offer(Order::Clear { item: i, hex }, take)?;
+                    self.offer(Order::Bridge { item: i, hex }, take)?;
                     self.offer(Order::Lay { item: i, hex }, take)?;
                 }
                 for f in Facing::ALL {
@@ -1153,6 +1169,9 @@ impl MechGame {
             Order::FreeWill { item } => ActionInfo::new("freewill", Other).unit(item as u32),
             Order::Dismount { item } => ActionInfo::new("dismount", Other).unit(item as u32),
             Order::Mount { item } => ActionInfo::new("mount", Other).unit(item as u32),
+            Order::Bridge { item, hex } => {
+                ActionInfo::new("bridge", Other).unit(item as u32).at(hex)
+            }
             Order::End => ActionInfo::end(),
         }
     }
@@ -1281,6 +1300,7 @@ impl Game for MechGame {
             Some(Order::FreeWill { item }) => format!("freewill {}", id(item)),
             Some(Order::Dismount { item }) => format!("dismount {}", id(item)),
             Some(Order::Mount { item }) => format!("mount {}", id(item)),
+            Some(Order::Bridge { item, hex }) => format!("bridge {} {}", id(item), label(hex)),
             Some(Order::End) => "end".into(),
             None => format!("unknown action {:#x}", action.0),
         }
@@ -1355,6 +1375,10 @@ impl Game for MechGame {
             "dismount" if b.is_none() => Order::Dismount {
                 item: self.item_arg(a)?,
             },
+            "bridge" => Order::Bridge {
+                item: self.item_arg(a)?,
+                hex: Self::hex_arg(b)?,
+            },
             "mount" if b.is_none() => Order::Mount {
                 item: self.item_arg(a)?,
             },
@@ -1412,7 +1436,7 @@ impl Game for MechGame {
             },
             _ => {
                 return Err(Illegal::new(format!(
-                    "cannot read \"{text}\" (orders: move U HEX, reverse U HEX, face U DIR, place C HEX, fire U TARGET, bombard U HEX, melee U TARGET, retreat U, stand U, embark U VEHICLE, disembark U HEX, limber G VEHICLE, unlimber G HEX, dig U, clear U HEX, lay U HEX, smoke G HEX, strike AIRCRAFT HEX, reorder GROUP ORDER, freewill U, dismount U, mount U, end)"
+                    "cannot read \"{text}\" (orders: move U HEX, reverse U HEX, face U DIR, place C HEX, fire U TARGET, bombard U HEX, melee U TARGET, retreat U, stand U, embark U VEHICLE, disembark U HEX, limber G VEHICLE, unlimber G HEX, dig U, clear U HEX, lay U HEX, smoke G HEX, strike AIRCRAFT HEX, reorder GROUP ORDER, freewill U, dismount U, mount U, bridge U HEX, end)"
                 )))
             }
         };

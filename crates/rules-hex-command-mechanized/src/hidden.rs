@@ -194,7 +194,7 @@ impl MechGame {
                 .hexes()
                 .filter(|&h| {
                     g.items_at(h).next().is_none()
-                        && crate::terrain::passable(map, g.item(i), h, h)
+                        && g.passable(g.item(i), h, h)
                         && !(0..g.s.items.len()).any(|f| {
                             g.in_play(f)
                                 && g.item(f).side == side

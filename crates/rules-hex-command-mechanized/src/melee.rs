@@ -218,7 +218,7 @@ impl MechGame {
         let to = step(it.hex, it.facing.opposite());
         let map = &self.s.setup.map;
         (map.contains(to)
-            && crate::terrain::passable(map, it, it.hex, to)
+            && self.passable(it, it.hex, to)
             && !self.enemy_in(to, it.side)
             && self.s.board.room(map, to) > 0
             && !self.in_enemy_zoc(x, to))

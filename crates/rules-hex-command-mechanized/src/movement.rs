@@ -104,7 +104,7 @@ impl MechGame {
         if !map.contains(to) {
             return Err(R::because(|| format!("{} is off the map", label(to))));
         }
-        if !terrain::passable(map, it, it.hex, to) {
+        if !self.passable(it, it.hex, to) {
             return Err(R::because(|| {
                 format!(
                     "{} cannot enter {} ({})",
@@ -234,7 +234,9 @@ impl MechGame {
         let zoc = self.in_enemy_zoc(i, to);
         // M64: anything but infantry entering works stops there for the turn.
         let works = !matches!(self.item(i).kind, Kind::Squad(_))
-            && self.s.works.at(to).is_some_and(|w| w.standing());
+            && self.s.works.at(to).is_some_and(|w| {
+                w.standing() && w.kind != hex_command_family::ground::WorkKind::Pontoon
+            });
         let t = &mut self.s.turn_state[i];
         t.mp += cost;
         if zoc || works {

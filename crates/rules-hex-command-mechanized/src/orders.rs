@@ -2,7 +2,7 @@
 //! `move r1 0304`, `reverse r1 0306`, `face r1 NE`, `place R1 0304`, `fire r1 b2`,
 //! `melee r1 b2`, `bombard g1 0505`, `retreat b2`, `stand b2`, `embark r4 r7` (or `limber`),
 //! `disembark r4 0506` (or `unlimber`), `dig r8`, `clear r8 0507`, `lay r8 0507`,
-//! `smoke g1 0505`, `strike jabo 0505`, `reorder 1 attack 0804`, `freewill r3`, `dismount r5`, `mount r5`, `end`.
+//! `smoke g1 0505`, `strike jabo 0505`, `reorder 1 attack 0804`, `freewill r3`, `dismount r5`, `mount r5`, `bridge r8 0605`, `end`.
 
 use volley_core::geometry::{col_row, hex_at, Facing};
 use volley_core::{Action, Hex};
@@ -57,6 +57,8 @@ pub enum Order {
     Dismount { item: usize },
     /// Cavalry gets back on them (M58).
     Mount { item: usize },
+    /// Engineers bridge a neighbouring water hex (M66).
+    Bridge { item: usize, hex: Hex },
 }
 
 const KIND_BITS: u32 = 5;
@@ -102,6 +104,7 @@ impl Order {
             Order::FreeWill { item } => (18, item, 0),
             Order::Dismount { item } => (19, item, 0),
             Order::Mount { item } => (20, item, 0),
+            Order::Bridge { item, hex } => (21, item, hex_bits(hex)),
         };
         Action(kind | ((index as u64 & MASK) << KIND_BITS) | (arg << ARG_SHIFT))
     }
@@ -183,6 +186,10 @@ impl Order {
             18 => Order::FreeWill { item: index },
             19 => Order::Dismount { item: index },
             20 => Order::Mount { item: index },
+            21 => Order::Bridge {
+                item: index,
+                hex: hex_from(arg)?,
+            },
             _ => return None,
         })
     }

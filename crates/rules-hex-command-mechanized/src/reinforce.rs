@@ -93,7 +93,7 @@ impl MechGame {
             let spot = entry.iter().copied().find(|&h| {
                 !self.enemy_in(h, side)
                     && self.s.board.room(&map, h) > 0
-                    && crate::terrain::passable(&map, self.item(i), h, h)
+                    && self.passable(self.item(i), h, h)
             });
             match spot {
                 Some(h) => {

@@ -215,7 +215,9 @@ impl MechGame {
         let works = self.s.works.0.iter().map(|w| FeatureView {
             kind: "works".into(),
             place: Place::Hex(w.hex),
-            text: if w.standing() {
+            text: if w.kind == hex_command_family::ground::WorkKind::Pontoon {
+                format!("bridge at {} (M66)", volley_core::geometry::label(w.hex))
+            } else if w.standing() {
                 format!("works at {} (M64)", volley_core::geometry::label(w.hex))
             } else {
                 format!(

@@ -1391,3 +1391,37 @@ fn horses_left_when_cavalry_dismounts_into_combat_are_found_on_five_or_six() {
     );
     assert!(refused(&mut g, "move r1 0408").contains("finished its move"));
 }
+
+#[test]
+fn engineers_bridge_water_and_troops_cross_when_it_is_open() {
+    let mut rows: Vec<String> = vec![["."; 10].join(" "); 10];
+    rows[6] = ". . . . ~ . . . . .".into();
+    let s = scenario(
+        Some(&rows.iter().map(String::as_str).collect::<Vec<_>>()),
+        "",
+        &[
+            squad("r1", "red", "M", "0508", "N", "engineer = true"),
+            squad("r2", "red", "M", "0509", "N", ""),
+            squad("b1", "blue", "M", "0901", "S", ""),
+        ],
+    );
+    let mut g = start(&s);
+    assert!(refused(&mut g, "move r1 0507").contains("cannot enter 0507 (water)"));
+    let events = play(&mut g, "bridge r1 0507", &[]);
+    assert!(
+        texts(&events).contains("r1 bridges the water at 0507: turn 1 of 2."),
+        "{}",
+        texts(&events)
+    );
+    play(&mut g, "end", &[]);
+    play(&mut g, "end", &[9, 1]);
+    let events = play(&mut g, "bridge r1 0507", &[]);
+    assert!(
+        texts(&events).contains("turn 2 of 2; the bridge is open."),
+        "{}",
+        texts(&events)
+    );
+    play(&mut g, "move r2 0508", &[]);
+    play(&mut g, "move r2 0507", &[]);
+    assert_eq!(hex_of(&*g, "r2"), "0507");
+}
