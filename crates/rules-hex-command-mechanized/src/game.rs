@@ -169,6 +169,7 @@ impl MechGame {
             && !self.s.turn_state[i].gone
             && self.s.turn_state[i].waiting.is_none()
             && self.s.turn_state[i].aboard.is_none()
+            && self.s.turn_state[i].dropping.is_none()
     }
 
     pub fn routed(&self, i: usize) -> bool {

@@ -57,6 +57,99 @@ impl MechGame {
             }
             self.enter(g, log);
         }
+        for k in 0..self.s.drops.len() {
+            let d = &self.s.drops[k];
+            if d.side == side && !d.done && d.turn <= turn {
+                self.drop(k, dice, log);
+            }
+        }
+    }
+
+    /// M70 (C16 reading A): the drop's centre lands on its target on a d6 of 5–6, else two
+    /// hexes off in the direction a second d6 gives; each stand then lands within two hexes of
+    /// the centre on a 5–6 (the owner's nearest free hex to the centre), else two hexes off the
+    /// centre as the centre scattered; a stand with nowhere to land, or off the map, is lost.
+    fn drop(&mut self, k: usize, dice: &mut dyn Dice, log: &mut Log) {
+        self.s.drops[k].done = true;
+        let (id, side, target) = (
+            self.s.drops[k].id.clone(),
+            self.s.drops[k].side,
+            self.s.drops[k].target,
+        );
+        let (centre, why) = crate::indirect::shot_fall(target, 2, false, dice);
+        log.add(|| {
+            Event::new(
+                "drop",
+                rule("M70"),
+                format!(
+                    "{side}'s paratroops {id} jump over {}: {why}: the drop centres on {}.",
+                    label(target),
+                    label(centre)
+                ),
+            )
+            .side(side)
+        });
+        let map = self.s.setup.map.clone();
+        for i in 0..self.s.items.len() {
+            if self.s.turn_state[i].dropping != Some(k) {
+                continue;
+            }
+            self.s.turn_state[i].dropping = None;
+            let on = dice.roll(6) >= 5;
+            let free = |g: &Self, h: volley_core::Hex| {
+                map.contains(h)
+                    && g.s.board.room(&map, h) > 0
+                    && !g.enemy_in(h, side)
+                    && g.passable(g.item(i), h, h)
+            };
+            let spot = if on {
+                let mut near: Vec<volley_core::Hex> = map
+                    .hexes()
+                    .filter(|h| h.unsigned_distance_to(centre) <= 2)
+                    .filter(|&h| free(self, h))
+                    .collect();
+                near.sort_by_key(|h| (h.unsigned_distance_to(centre), label(*h)));
+                near.first().copied()
+            } else {
+                let (h, _) = crate::indirect::shot_fall(centre, 2, true, dice);
+                free(self, h).then_some(h)
+            };
+            match spot {
+                Some(h) => {
+                    self.s.items[i].hex = h;
+                    self.s.board.place(&map, h, i);
+                    log.add(|| {
+                        Event::new(
+                            "drop",
+                            rule("M70"),
+                            format!(
+                                "{} lands at {}{}.",
+                                self.item(i).id,
+                                label(h),
+                                if on { "" } else { ", scattered" }
+                            ),
+                        )
+                        .side(side)
+                        .units([self.item(i).id.clone()])
+                    });
+                }
+                None => {
+                    self.s.turn_state[i].gone = true;
+                    self.counted[i] = true;
+                    log.add(|| {
+                        Event::new(
+                            "drop",
+                            rule("M70"),
+                            format!(
+                                "{} is scattered with nowhere to land and is lost.",
+                                self.item(i).id
+                            ),
+                        )
+                        .side(side)
+                    });
+                }
+            }
+        }
     }
 
     /// The commander whose Initiative an arrival test reads, and that Initiative.

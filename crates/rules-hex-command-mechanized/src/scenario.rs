@@ -21,6 +21,9 @@ struct File {
     /// Minefields and the side that laid them (M65).
     #[serde(default)]
     minefields: Vec<MinefieldSpec>,
+    /// Paratroop drops (M70).
+    #[serde(default)]
+    drops: Vec<DropSpec>,
     /// Groups arriving during play (M45), read by the Hex Command family.
     #[serde(default)]
     reinforcements: Vec<hex_command_family::reinforcements::ReinforcementSpec>,
@@ -28,6 +31,25 @@ struct File {
     charts: Option<Spanned<toml::Value>>,
     #[serde(default)]
     vehicles: Option<Spanned<toml::Value>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DropSpec {
+    id: Spanned<String>,
+    side: Spanned<String>,
+    turn: Spanned<u32>,
+    target: Spanned<String>,
+}
+
+/// A paratroop drop (M70): its side, turn and target hex; units give `arrives = ID`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Drop {
+    pub id: volley_core::Name,
+    pub side: volley_core::Side,
+    pub turn: u32,
+    pub target: volley_core::Hex,
+    pub done: bool,
 }
 
 #[derive(Deserialize)]
@@ -55,6 +77,9 @@ pub struct Placed {
     pub arrives: Vec<Option<usize>>,
     /// Per unit, its activation group (M18).
     pub groups: Vec<Option<u8>>,
+    pub drops: Vec<Drop>,
+    /// Per unit, the drop it comes down with (index into `drops`).
+    pub drop_of: Vec<Option<usize>>,
     /// Per unit, the nation the scenario gives it (M34).
     pub nations: Vec<Option<String>>,
 }
@@ -91,22 +116,55 @@ pub fn placed(src: &ScenarioSource, map: &Map, ids: &mut Ids) -> Result<Placed, 
         });
     }
     let arrivals = hex_command_family::reinforcements::read(src, map, ids, &f.reinforcements)?;
-    let mut arrives = Vec::new();
-    for u in &f.units {
-        arrives.push(match &u.arrives {
-            None => None,
-            Some(a) => Some(
-                arrivals
-                    .iter()
-                    .position(|g| g.id.as_str() == a.get_ref().as_str())
-                    .ok_or_else(|| {
-                        src.error_at(
-                            a.span(),
-                            format!("no [[reinforcements]] group \"{}\"", a.get_ref()),
-                        )
-                    })?,
-            ),
+    let mut drops = Vec::new();
+    for d in &f.drops {
+        ids.claim(src, &d.id)?;
+        if *d.turn.get_ref() < 1 {
+            return Err(src.error_at(d.turn.span(), "a drop comes on turn 1 or later"));
+        }
+        drops.push(Drop {
+            id: d.id.get_ref().as_str().into(),
+            side: src.side(&d.side)?,
+            turn: *d.turn.get_ref(),
+            target: src.hex(&d.target, map)?,
+            done: false,
         });
+    }
+    let mut arrives = Vec::new();
+    let mut drop_of = Vec::new();
+    for u in &f.units {
+        let Some(a) = &u.arrives else {
+            arrives.push(None);
+            drop_of.push(None);
+            continue;
+        };
+        let name = a.get_ref().as_str();
+        if let Some(k) = drops.iter().position(|d| d.id.as_str() == name) {
+            arrives.push(None);
+            drop_of.push(Some(k));
+            if src.side(&u.side).is_ok_and(|s| s != drops[k].side) {
+                return Err(src.error_at(
+                    u.side.span(),
+                    format!("{} drops with the other side", u.id.get_ref()),
+                ));
+            }
+            continue;
+        }
+        drop_of.push(None);
+        arrives.push(Some(
+            arrivals
+                .iter()
+                .position(|g| g.id.as_str() == name)
+                .ok_or_else(|| {
+                    src.error_at(
+                        a.span(),
+                        format!(
+                            "no [[reinforcements]] group or [[drops]] \"{}\"",
+                            a.get_ref()
+                        ),
+                    )
+                })?,
+        ));
     }
     for (u, a) in f.units.iter().zip(&arrives) {
         if let (Some(g), Ok(side)) = (a, src.side(&u.side)) {
@@ -124,6 +182,8 @@ pub fn placed(src: &ScenarioSource, map: &Map, ids: &mut Ids) -> Result<Placed, 
         hidden: f.units.iter().map(|u| u.hidden).collect(),
         arrivals,
         arrives,
+        drops,
+        drop_of,
         groups: f.units.iter().map(|u| u.group).collect(),
         nations: f
             .units

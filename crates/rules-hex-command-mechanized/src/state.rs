@@ -20,6 +20,7 @@ pub const OWN_KEYS: OwnKeys = OwnKeys {
         "reinforcements",
         "aircraft",
         "orders",
+        "drops",
     ],
     side: &[],
     commander: &["traits", "grade", "nation", "hex"],
@@ -119,6 +120,8 @@ pub struct Turn {
     pub fired_turn: bool,
     /// It passed a free-will test this turn and is free of its written order (M38).
     pub free_will: bool,
+    /// Waiting in the aircraft for its drop (index into `State::drops`, M70).
+    pub dropping: Option<usize>,
 }
 
 #[derive(Clone, Debug)]
@@ -172,6 +175,8 @@ pub struct State {
     pub groups: Vec<Option<u8>>,
     /// The groups' written orders (M37).
     pub orders: Vec<crate::command::GroupOrder>,
+    /// Paratroop drops (M70).
+    pub drops: Vec<crate::scenario::Drop>,
     /// Each item's nation (M34): the scenario's, else a vehicle's roster nation.
     pub nations: Vec<Option<Name>>,
 }
@@ -181,7 +186,8 @@ impl State {
     pub fn fresh_board(&self) -> Board {
         let mut b = Board::new(&self.setup.map);
         for (i, it) in self.items.iter().enumerate() {
-            if !self.turn_state[i].gone && self.turn_state[i].waiting.is_none() {
+            let t = &self.turn_state[i];
+            if !t.gone && t.waiting.is_none() && t.dropping.is_none() && t.aboard.is_none() {
                 b.place(&self.setup.map, it.hex, i);
             }
         }
@@ -266,9 +272,11 @@ pub fn load(
             .hidden
             .iter()
             .zip(&placed.arrives)
-            .map(|(&hidden, &waiting)| Turn {
+            .zip(&placed.drop_of)
+            .map(|((&hidden, &waiting), &dropping)| Turn {
                 hidden,
                 waiting,
+                dropping,
                 ..Turn::default()
             })
             .collect(),
@@ -281,6 +289,7 @@ pub fn load(
             .map(|(n, v)| n.clone().or(v.clone()).map(|s| s.as_str().into()))
             .collect(),
         orders: crate::command::read(src, &battle.map)?,
+        drops: placed.drops.clone(),
         aircraft: crate::aircraft::read(src, &mut ids)?,
         works: placed.works,
         minefields: placed.minefields,

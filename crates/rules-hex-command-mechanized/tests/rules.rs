@@ -1425,3 +1425,32 @@ fn engineers_bridge_water_and_troops_cross_when_it_is_open() {
     play(&mut g, "move r2 0507", &[]);
     assert_eq!(hex_of(&*g, "r2"), "0507");
 }
+
+#[test]
+fn paratroops_drop_on_their_target_or_scatter() {
+    let para = |id: &str| {
+        format!("[[units]]\nid = \"{id}\"\nside = \"red\"\nkind = \"squad\"\nweight = \"M\"\nparatroop = true\narrives = \"market\"\n")
+    };
+    let s = scenario_with(
+        "[[drops]]\nid = \"market\"\nside = \"red\"\nturn = 1\ntarget = \"0505\"",
+        &[
+            squad("r1", "red", "M", "0109", "N", ""),
+            para("r2"),
+            para("r3"),
+            squad("b1", "blue", "M", "0901", "S", ""),
+        ],
+    );
+    let mut g = load(&s);
+    // Initiative (red 9, blue 1); the centre lands on 0505 (d6 5); r2 lands by it (6); r3
+    // fails (2) and scatters two hexes north of the centre (a wasted die, then 1: N).
+    let events = g.start(&mut ScriptedDice::new([9, 1, 5, 6, 2, 3, 1]));
+    let t = texts(&events);
+    assert!(
+        t.contains(
+            "red's paratroops market jump over 0505: d6 5: on target: the drop centres on 0505."
+        ),
+        "{t}"
+    );
+    assert!(t.contains("r2 lands at 0505."), "{t}");
+    assert!(t.contains("r3 lands at 0503, scattered."), "{t}");
+}
