@@ -141,6 +141,14 @@ impl MechGame {
                 format!("{} cannot see {} (M71)", it.id, tg.id)
             }));
         }
+        if let Some(limit) = self.sudden_target_beyond(i, t) {
+            return Err(R::because(|| {
+                format!(
+                    "{} was not in {}'s sight at the start of the turn: it may be fired on only within half the weapon's reach, range {limit} (M75)",
+                    tg.id, it.id
+                )
+            }));
+        }
         match self.shot(i, t) {
             None
             | Some(Shot::At {
@@ -186,6 +194,73 @@ impl MechGame {
         volley_core::geometry::lines_between(a, b)
             .iter()
             .all(|line| line.iter().any(|&h| h != a && h != b && blocks(h)))
+    }
+
+    /// M75: at the start of each game turn, every item notes the enemies its side knows of
+    /// that it can see.
+    pub fn note_what_is_seen(&mut self) {
+        let n = self.s.items.len();
+        let g = Ground::new(&self.s.setup.map, &self.s.works);
+        let seen: Vec<Vec<usize>> = (0..n)
+            .map(|i| {
+                if !self.in_play(i) {
+                    return Vec::new();
+                }
+                let side = self.item(i).side;
+                (0..n)
+                    .filter(|&t| {
+                        self.in_play(t)
+                            && self.item(t).side != side
+                            && self.visible_to(t, side)
+                            && sight::line_of_sight(
+                                g,
+                                self.item(i).hex,
+                                self.item(t).hex,
+                                None,
+                                |_| None,
+                            ) != Sight::Blocked
+                    })
+                    .collect()
+            })
+            .collect();
+        self.seen_at_start = seen;
+    }
+
+    /// The farthest an item's weapons reach against a target of that kind, for M75.
+    fn reach_against(&self, i: usize, t: usize) -> u32 {
+        let charts = &self.s.setup.charts;
+        let gun = self.gun_weight(i).map_or(0, |w| charts.guns[&w].max_range);
+        let vehicle_target = matches!(self.item(t).kind, Kind::Vehicle { .. });
+        match &self.item(i).kind {
+            Kind::Squad(s) if vehicle_target => {
+                if s.at {
+                    2
+                } else {
+                    0
+                }
+            }
+            Kind::Squad(s) => {
+                if s.smg {
+                    charts.small_arms.smg_range
+                } else {
+                    charts.small_arms.max_range
+                }
+            }
+            Kind::Vehicle { .. } if !vehicle_target => gun.max(charts.small_arms.mg_range),
+            _ => gun,
+        }
+    }
+
+    /// M75: a target the firer could not see at the start of the turn is fired on only within
+    /// half the weapon's reach; `Some(limit)` when this shot is beyond it.
+    pub fn sudden_target_beyond(&self, i: usize, t: usize) -> Option<u32> {
+        let seen = self.seen_at_start.get(i).is_some_and(|s| s.contains(&t));
+        if seen || self.seen_at_start.is_empty() {
+            return None;
+        }
+        let limit = self.reach_against(i, t) / 2;
+        let r = fire_tables::range(self.item(i).hex, self.item(t).hex);
+        (r > limit).then_some(limit)
     }
 
     /// The covers a target has against a firer (M91): its hex and hexside as the Hex Command

@@ -51,6 +51,9 @@ pub struct MechGame {
     /// With the activation sequence: this game turn's activations and the one under way.
     pub schedule: Vec<hex_command_family::activation::Activation>,
     pub at: usize,
+    /// What each item could see at the start of the game turn, by item (M75: a target that
+    /// appears later may be fired on only within half the weapon's reach).
+    pub seen_at_start: Vec<Vec<usize>>,
     /// Written orders changed so far, by side (M37: at most 10 − Initiative).
     pub order_changes: [u32; 2],
     pub step: Step,
@@ -121,6 +124,7 @@ impl MechGame {
             schedule: Vec::new(),
             at: 0,
             order_changes: [0, 0],
+            seen_at_start: Vec::new(),
             step: Step::Movement,
             mover: None,
             answer: None,
@@ -457,6 +461,7 @@ impl MechGame {
                 t.fired_turn = false;
             }
         }
+        self.note_what_is_seen();
         let turn = self.s.turn;
         log.add(|| {
             Event::new(

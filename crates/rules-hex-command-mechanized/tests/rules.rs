@@ -1454,3 +1454,28 @@ fn paratroops_drop_on_their_target_or_scatter() {
     assert!(t.contains("r2 lands at 0505."), "{t}");
     assert!(t.contains("r3 lands at 0503, scattered."), "{t}");
 }
+
+#[test]
+fn fire_at_a_target_that_appeared_this_turn_reaches_only_half_as_far() {
+    let s = scenario(
+        None,
+        "",
+        &[
+            squad("r1", "red", "M", "0509", "N", ""),
+            squad("r2", "red", "M", "0909", "N", ""),
+            squad("b1", "blue", "M", "0505", "S", "hidden = true"),
+            squad("b2", "blue", "M", "0906", "S", ""),
+        ],
+    );
+    let mut g = load(&s);
+    // Red first, and its spotting misses b1 (d6 2).
+    g.start(&mut ScriptedDice::new([9, 1, 2]));
+    play(&mut g, "end", &[]);
+    // Hidden b1 fires (range 3, 5+) and shows itself; b2 holds its fire.
+    play(&mut g, "fire b1 r1", &[1]);
+    play(&mut g, "end", &[]);
+    // r1 did not see b1 at the start of the turn: small arms reach 4, so only 2 now (M75).
+    let why = refused(&mut g, "fire r1 b1");
+    assert!(why.contains("b1 was not in r1's sight at the start of the turn: it may be fired on only within half the weapon's reach, range 2 (M75)"), "{why}");
+    play(&mut g, "fire r2 b2", &[1]);
+}

@@ -110,13 +110,13 @@ const PINNED: &[(&str, u64, usize, usize, u64)] = &[
     ("hcm-breakthrough", 1, 0, 66, 0x166be36501f47fb9),
     ("hcm-breakthrough", 1, 10, 8, 0x4c05104998e24ac0),
     ("hcm-breakthrough", 1, 50, 55, 0x7dd7943dcc85aedc),
-    ("hcm-breakthrough", 1, 200, 4, 0xafa4ea1fb12c7597),
-    ("hcm-breakthrough", 1, 353, 0, 0xeaddbe013854ae96),
+    ("hcm-breakthrough", 1, 200, 22, 0x3f1db5b3e37a186c),
+    ("hcm-breakthrough", 1, 338, 0, 0x5ab45015b325f8a9),
     ("hcm-breakthrough", 2, 0, 74, 0x9dcc7b9a2f434559),
     ("hcm-breakthrough", 2, 10, 5, 0x76dab32fa148b3ce),
     ("hcm-breakthrough", 2, 50, 18, 0xc4aa01f1e1c0f3da),
-    ("hcm-breakthrough", 2, 200, 38, 0x7db099973c20b7ce),
-    ("hcm-breakthrough", 2, 346, 0, 0x57618d8e470fe892),
+    ("hcm-breakthrough", 2, 200, 38, 0xc007a4040df931e6),
+    ("hcm-breakthrough", 2, 368, 0, 0xcbeca8b6f59c7b7b),
     ("hcm-night-ambush", 1, 0, 51, 0x166be36501f47fb9),
     ("hcm-night-ambush", 1, 10, 49, 0xa49e3cba93ea4043),
     ("hcm-night-ambush", 1, 50, 7, 0x2904b51cad9d0b83),
@@ -125,8 +125,8 @@ const PINNED: &[(&str, u64, usize, usize, u64)] = &[
     ("hcm-night-ambush", 2, 0, 49, 0x9dcc7b9a2f434559),
     ("hcm-night-ambush", 2, 10, 43, 0x674b59718ecc5bfa),
     ("hcm-night-ambush", 2, 50, 42, 0x4d9c9ce6ba4e0f70),
-    ("hcm-night-ambush", 2, 200, 10, 0x412fd63f48589470),
-    ("hcm-night-ambush", 2, 250, 0, 0xb1881dbb2bdbfa29),
+    ("hcm-night-ambush", 2, 200, 35, 0xbb776aad4b87201b),
+    ("hcm-night-ambush", 2, 245, 0, 0xc893cddb29882f48),
 ];
 
 /// FNV-1a over everything a player reads in the log.
