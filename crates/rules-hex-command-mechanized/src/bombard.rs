@@ -52,7 +52,7 @@ impl MechGame {
     pub fn do_smoke(&mut self, i: usize, aim: Hex, dice: &mut dyn Dice, log: &mut Log) {
         self.s.turn_state[i].fired += 1;
         self.s.turn_state[i].fired_turn = true;
-        self.reveal(i, "it fires", log);
+        self.fire_unseen(i, dice, log);
         let rockets = matches!(self.item(i).kind, Kind::Gun { rockets: true, .. });
         let (at, why) = indirect::shot_fall(aim, 1, rockets, dice);
         let side = self.item(i).side;
@@ -78,6 +78,7 @@ impl MechGame {
             )
             .side(side)
             .units([self.item(i).id.clone()])
+            .seen(self.firer_seen_by(i))
         });
     }
 
@@ -123,6 +124,59 @@ impl MechGame {
         volley_core::geometry::lines_between(a, b)
             .iter()
             .all(|line| line.iter().any(|&h| h != a && h != b && on(h)))
+    }
+
+    /// A hidden gun fires indirectly: it shows itself, or with option `sound_ranging` (M79)
+    /// the enemy learns only an area of ten hexes around a point a d6 puts next to it.
+    fn fire_unseen(&mut self, i: usize, dice: &mut dyn Dice, log: &mut Log) {
+        if !(self.s.setup.settings.sound_ranging && self.s.turn_state[i].hidden) {
+            self.reveal(i, "it fires", log);
+            return;
+        }
+        let hex = self.item(i).hex;
+        let d = dice.roll(6);
+        let centre = volley_core::geometry::step(
+            hex,
+            volley_core::geometry::Facing::from_index((d - 1) as u8),
+        );
+        let mut near: Vec<Hex> = self.s.setup.map.hexes().collect();
+        near.sort_by_key(|h| (h.unsigned_distance_to(centre), label(*h)));
+        let mut area: Vec<Hex> = near.into_iter().take(10).collect();
+        if !area.contains(&hex) {
+            area.pop();
+            area.push(hex);
+        }
+        area.sort_by_key(|h| label(*h));
+        let side = self.item(i).side;
+        let turn = self.s.turn;
+        self.sound
+            .retain(|(s, _, a)| !(*s == side && a.contains(&hex)));
+        self.sound.push((side, turn, area.clone()));
+        log.add(|| {
+            Event::new(
+                "sound ranging",
+                rule("M79"),
+                format!(
+                    "{} fires unseen: {} sound-ranges it to the area {}.",
+                    side,
+                    side.other(),
+                    area.iter().map(|h| label(*h)).collect::<Vec<_>>().join(" ")
+                ),
+            )
+            .side(side.other())
+        });
+    }
+
+    /// Who is told of an indirect shot: both sides, but only the firer's own while the gun
+    /// stays hidden under sound ranging (the enemy sees the area and the rounds' effect).
+    fn firer_seen_by(&self, i: usize) -> volley_core::Seen {
+        if !self.s.turn_state[i].hidden {
+            return volley_core::Seen::Both;
+        }
+        match self.item(i).side {
+            volley_core::Side::Red => volley_core::Seen::Red,
+            volley_core::Side::Blue => volley_core::Seen::Blue,
+        }
     }
 
     /// What bombardment and smoke both need (M94–M95).
@@ -198,7 +252,7 @@ impl MechGame {
         };
         self.s.turn_state[i].fired += 1;
         self.s.turn_state[i].fired_turn = true;
-        self.reveal(i, "it fires", log);
+        self.fire_unseen(i, dice, log);
         let spotter = self.spotter(i, aim).expect("checked: a spotter");
         let rockets = matches!(self.item(i).kind, Kind::Gun { rockets: true, .. });
         let (at, why) = indirect::shot_fall(aim, 1, rockets, dice);
@@ -227,6 +281,7 @@ impl MechGame {
             )
             .side(self.item(i).side)
             .units([self.item(i).id.clone()])
+            .seen(self.firer_seen_by(i))
         });
         if self.s.setup.map.contains(at) {
             self.batter(at, weight, log);

@@ -51,6 +51,9 @@ pub struct MechGame {
     /// With the activation sequence: this game turn's activations and the one under way.
     pub schedule: Vec<hex_command_family::activation::Activation>,
     pub at: usize,
+    /// Areas the enemy has sound-ranged hidden guns to (M79): the firing side, the turn, the
+    /// ten hexes.
+    pub sound: Vec<(Side, u32, Vec<Hex>)>,
     /// What each item could see at the start of the game turn, by item (M75: a target that
     /// appears later may be fired on only within half the weapon's reach).
     pub seen_at_start: Vec<Vec<usize>>,
@@ -125,6 +128,7 @@ impl MechGame {
             at: 0,
             order_changes: [0, 0],
             seen_at_start: Vec::new(),
+            sound: Vec::new(),
             step: Step::Movement,
             mover: None,
             answer: None,
@@ -462,6 +466,8 @@ impl MechGame {
             }
         }
         self.note_what_is_seen();
+        let turn_now = self.s.turn;
+        self.sound.retain(|(_, t, _)| t + 1 >= turn_now);
         let turn = self.s.turn;
         log.add(|| {
             Event::new(

@@ -135,6 +135,13 @@ pub const OPTIONS: &[OptionSpec] = &[
         help: "yes: a commander with Morale 2 rallies and urges on the units in the six hexes around it as well as in its own (3.6, 4.5); no: its own hex only.",
     },
     OptionSpec {
+        key: "sound_ranging",
+        label: "Sound ranging",
+        default: "no",
+        choices: &["no", "yes"],
+        help: "yes: a hidden gun or mortar firing indirectly stays hidden; the enemy is shown instead an area of ten hexes it fired from, until the end of the next turn (4.2).",
+    },
+    OptionSpec {
         key: "hidden_damage",
         label: "Hidden damage",
         default: "no",

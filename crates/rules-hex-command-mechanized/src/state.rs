@@ -64,6 +64,8 @@ pub struct Settings {
     pub activation: bool,
     /// Written orders (M37, option `cvs_orders`).
     pub cvs_orders: bool,
+    /// Hidden guns firing indirectly show only an area (M79, option `sound_ranging`).
+    pub sound_ranging: bool,
 }
 
 impl Settings {
@@ -80,6 +82,7 @@ impl Settings {
             sphere: yes("sphere"),
             activation: volley_core::scenario::option(options, "activation") == "group-turns",
             cvs_orders: yes("cvs_orders"),
+            sound_ranging: yes("sound_ranging"),
         }
     }
 }

@@ -247,7 +247,19 @@ impl MechGame {
                 ),
                 side: Some(m.side),
             });
-        works.chain(mines).collect()
+        let sound = self
+            .sound
+            .iter()
+            .filter(|(side, _, _)| viewer.is_none_or(|v| v != *side))
+            .flat_map(|(side, _, area)| {
+                area.iter().map(move |&h| FeatureView {
+                    kind: "sound ranging".into(),
+                    place: Place::Hex(h),
+                    text: format!("a hidden {side} gun fired from somewhere in this area (M79)"),
+                    side: Some(*side),
+                })
+            });
+        works.chain(mines).chain(sound).collect()
     }
 
     fn prompt(&self) -> Option<String> {

@@ -1479,3 +1479,60 @@ fn fire_at_a_target_that_appeared_this_turn_reaches_only_half_as_far() {
     assert!(why.contains("b1 was not in r1's sight at the start of the turn: it may be fired on only within half the weapon's reach, range 2 (M75)"), "{why}");
     play(&mut g, "fire r2 b2", &[1]);
 }
+
+#[test]
+fn sound_ranging_shows_the_enemy_only_an_area_around_a_hidden_gun() {
+    let s = with_options(
+        &scenario(
+            None,
+            "",
+            &[
+                gun(
+                    "r1",
+                    "red",
+                    "L",
+                    "mortar = true\nhidden = true",
+                    "0510",
+                    "N",
+                ),
+                squad("r2", "red", "M", "0507", "N", ""),
+                squad("b1", "blue", "M", "0503", "S", ""),
+            ],
+        ),
+        "sound_ranging = \"yes\"",
+    );
+    let mut g = start(&s);
+    play(&mut g, "end", &[]);
+    play(&mut g, "fire b1 r2", &[1]);
+    // The area: the ten hexes nearest the hex a d6 (1: N) puts next to the gun; then the
+    // round lands on target (5).
+    let events = play(&mut g, "bombard r1 0503", &[1, 5]);
+    assert!(
+        texts(&events).contains("red fires unseen: blue sound-ranges it to the area"),
+        "{}",
+        texts(&events)
+    );
+    let blue = g.view(Some(Side::Blue));
+    assert!(blue.unit("r1").is_none(), "the gun stays hidden");
+    let area: Vec<String> = blue
+        .features
+        .iter()
+        .filter(|f| f.kind == "sound ranging")
+        .map(|f| f.place.to_string())
+        .collect();
+    assert_eq!(area.len(), 10);
+    assert!(
+        area.contains(&"0510".to_string()) && area.contains(&"0509".to_string()),
+        "{area:?}"
+    );
+    assert!(g
+        .view(Some(Side::Red))
+        .features
+        .iter()
+        .all(|f| f.kind != "sound ranging"));
+    // The shot's own line, naming the gun, is red's alone.
+    assert!(events
+        .iter()
+        .filter(|e| e.kind == "bombard")
+        .all(|e| !e.seen.by(Side::Blue)));
+}
