@@ -453,6 +453,39 @@ impl MechGame {
                 first,
                 [&r, &b],
             );
+            if self.s.setup.settings.activation_pairs {
+                // M18's variant: initiative rolled again for every pair of groups after the
+                // first, the winner's group activating first.
+                schedule.clear();
+                let groups = [&r, &b];
+                for k in 0..r.len().max(b.len()) {
+                    let both = r.len() > k && b.len() > k;
+                    let lead = if k > 0 && both {
+                        let (red_first, rolls) = command_tables::initiative(ri, bi, dice);
+                        let lead = if red_first { Side::Red } else { Side::Blue };
+                        let (n1, n2) = (r[k], b[k]);
+                        log.add(|| {
+                            Event::new(
+                                "initiative",
+                                rule("M18"),
+                                format!("Groups red {n1} and blue {n2}: {rolls}; {lead} activates first."),
+                            )
+                            .side(lead)
+                        });
+                        lead
+                    } else {
+                        first
+                    };
+                    for side in [lead, lead.other()] {
+                        if let Some(&g) = groups[side.index()].get(k) {
+                            schedule.push(hex_command_family::activation::Activation {
+                                side,
+                                group: Some(g),
+                            });
+                        }
+                    }
+                }
+            }
             // A side with no group still has its player turn (its floaters fire in it).
             for side in [first, first.other()] {
                 if !schedule.iter().any(|a| a.side == side) {

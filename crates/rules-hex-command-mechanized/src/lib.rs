@@ -75,8 +75,8 @@ pub const OPTIONS: &[OptionSpec] = &[
         key: "activation",
         label: "Who moves when",
         default: "ab",
-        choices: &["ab", "group-turns"],
-        help: "ab: the initiative winner plays a whole player turn, then the other side (3.1's A/B system); group-turns: each side numbers its groups (`group = N` on a unit) and the groups take small player turns in order, the initiative winner's first 1, then the other's 1, then the 2s…; every unit fires once a game turn and units with no group float, firing whenever their side may (3.1, 4.6).",
+        choices: &["ab", "group-turns", "group-turns-pairs"],
+        help: "ab: the initiative winner plays a whole player turn, then the other side (3.1's A/B system); group-turns: each side numbers its groups (`group = N` on a unit) and the groups take small player turns in order, the initiative winner's first 1, then the other's 1, then the 2s…; every unit fires once a game turn and units with no group float, firing whenever their side may (3.1, 4.6); group-turns-pairs: the same, with the initiative rolled again before each pair of groups after the first.",
     },
     OptionSpec {
         key: "arrival_test",

@@ -62,6 +62,8 @@ pub struct Settings {
     pub sphere: bool,
     /// The activation sequence (M18, option `activation = "group-turns"`) rather than A/B.
     pub activation: bool,
+    /// Initiative rolled again for each pair of groups (`activation = "group-turns-pairs"`).
+    pub activation_pairs: bool,
     /// Written orders (M37, option `cvs_orders`).
     pub cvs_orders: bool,
     /// Hidden guns firing indirectly show only an area (M79, option `sound_ranging`).
@@ -80,7 +82,10 @@ impl Settings {
             hidden_damage: yes("hidden_damage"),
             obscured_fire: yes("obscured_fire"),
             sphere: yes("sphere"),
-            activation: volley_core::scenario::option(options, "activation") == "group-turns",
+            activation: volley_core::scenario::option(options, "activation")
+                .starts_with("group-turns"),
+            activation_pairs: volley_core::scenario::option(options, "activation")
+                == "group-turns-pairs",
             cvs_orders: yes("cvs_orders"),
             sound_ranging: yes("sound_ranging"),
         }

@@ -1536,3 +1536,26 @@ fn sound_ranging_shows_the_enemy_only_an_area_around_a_hidden_gun() {
         .filter(|e| e.kind == "bombard")
         .all(|e| !e.seen.by(Side::Blue)));
 }
+
+#[test]
+fn activation_pairs_roll_the_initiative_again_for_each_later_pair() {
+    let s = with_options(
+        &scenario(
+            None,
+            "",
+            &[
+                squad("r1", "red", "M", "0109", "N", "group = 1"),
+                squad("r2", "red", "M", "0309", "N", "group = 2"),
+                squad("b1", "blue", "M", "0101", "S", "group = 1"),
+                squad("b2", "blue", "M", "0301", "S", "group = 2"),
+            ],
+        ),
+        "activation = \"group-turns-pairs\"",
+    );
+    let mut g = load(&s);
+    // The turn's roll puts red's group 1 first; the second pair's roll (red 1, blue 9) blue's.
+    let events = g.start(&mut ScriptedDice::new([9, 1, 1, 9]));
+    let t = texts(&events);
+    assert!(t.contains("[hex-command-mechanized M18] Groups red 2 and blue 2: red d10 1 − I 5 = -4, blue d10 9 − I 5 = 4; blue activates first."), "{t}");
+    assert_eq!(g.view(None).phase, "red group 1 movement");
+}
