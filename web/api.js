@@ -135,6 +135,7 @@
  * @property {string} default
  * @property {string[]} choices
  * @property {string} help
+ * @property {string} [label]  the option's name in plain words
  */
 
 /**

@@ -79,14 +79,14 @@ function renderSetup(setup, s) {
       const off = o.choices[lower.findIndex((c) => FALSE.includes(c))];
       const box = h("input", { type: "checkbox", id, name: o.key, checked: o.default === on });
       values[o.key] = () => (box.checked ? on : off);
-      return h("label", { class: "option", title: o.help }, box, ` ${o.key}`, h("small", {}, o.help));
+      return h("label", { class: "option", title: o.key }, box, ` ${o.label || o.key}`, h("small", {}, o.help));
     }
     /** @type {HTMLSelectElement | HTMLInputElement} */
     const input = o.choices.length
       ? h("select", { id, name: o.key }, ...o.choices.map((c) => h("option", { value: c, selected: c === o.default }, c)))
       : h("input", { id, name: o.key, value: o.default });
     values[o.key] = () => input.value;
-    return h("label", { class: "option", title: o.help }, `${o.key} `, input, h("small", {}, o.help));
+    return h("label", { class: "option", title: o.key }, `${o.label || o.key} `, input, h("small", {}, o.help));
   });
   const mode = h(
     "fieldset",
@@ -131,7 +131,8 @@ function renderSetup(setup, s) {
           const theirs = game.seats[other];
           if (how === "online" && theirs) {
             status.replaceChildren(invite(game.id, other, theirs, mine));
-            start.disabled = false;
+            // The game exists: another click would make a second one.
+            start.textContent = "Game created";
             return;
           }
           location.hash = new URL(gameLink(game.id, { one: mine })).hash;
@@ -145,10 +146,18 @@ function renderSetup(setup, s) {
     h("p", { class: "meta" }, s.description),
     options.length ? h("fieldset", { class: "options" }, h("legend", {}, "Options"), ...options) : null,
     mode,
-    h("p", { class: "seatline" }, h("label", {}, "Your side ", side), " ", h("label", { class: "botlevel" }, "Computer ", level)),
+    h("p", { class: "seatline" }, h("label", { class: "yourside" }, "Your side ", side), " ", h("label", { class: "botlevel" }, "Computer ", level)),
     start,
     status,
   );
+  // Only a solo game has a computer, and a hotseat game has no side of its own.
+  const showSeats = () => {
+    const how = /** @type {HTMLInputElement} */ (form.querySelector("input[name=mode]:checked")).value;
+    /** @type {HTMLElement} */ (form.querySelector(".botlevel")).hidden = how !== "solo";
+    /** @type {HTMLElement} */ (form.querySelector(".yourside")).hidden = how === "hotseat";
+  };
+  for (const r of form.querySelectorAll("input[name=mode]")) r.addEventListener("change", showSeats);
+  showSeats();
   setup.replaceChildren(form);
 }
 

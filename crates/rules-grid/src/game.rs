@@ -195,14 +195,18 @@ impl fmt::Display for PhaseName<'_> {
         match g.phase {
             Phase::Placement => {
                 let (placed, all) = g.placed_count(side);
-                write!(f, "{side} placement ({placed} of {all} units placed)")
+                let s = if all == 1 { "" } else { "s" };
+                write!(f, "{side} placement ({placed} of {all} unit{s} placed)")
             }
-            Phase::Movement => write!(
-                f,
-                "{side} movement ({} of {} units moved)",
-                g.moved_units,
-                g.rolls[side.index()]
-            ),
+            Phase::Movement => {
+                let all = g.rolls[side.index()];
+                let s = if all == 1 { "" } else { "s" };
+                write!(
+                    f,
+                    "{side} movement ({} of {all} unit{s} moved)",
+                    g.moved_units
+                )
+            }
             Phase::Ranged => write!(f, "{side} ranged attacks"),
             Phase::CloseCombat => write!(f, "{side} close combat"),
             Phase::Advance => write!(f, "{side} advance after close combat"),

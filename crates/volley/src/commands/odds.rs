@@ -55,9 +55,11 @@ pub fn run(args: Args) -> Outcome {
         )?;
     } else {
         let how = if odds.exact {
-            format!("exact, over {} die sequences", odds.trials)
+            let s = if odds.trials == 1 { "" } else { "s" };
+            format!("exact, over {} die sequence{s}", odds.trials)
         } else {
-            format!("sampled from {} trials", odds.trials)
+            let s = if odds.trials == 1 { "" } else { "s" };
+            format!("sampled from {} trial{s}", odds.trials)
         };
         line(
             &mut out,
