@@ -132,6 +132,8 @@ export class GameScreen {
     /** @type {Pending | null} */
     this.pending = null;
     this.busy = false;
+    /** When E was last pressed with units still able to act (ms), 0 when not. */
+    this.endArmed = 0;
     /** @type {{step: number, steps: number} | null} */
     this.replay = null;
     /** @type {WebSocket | null} */
@@ -378,7 +380,12 @@ export class GameScreen {
       this.log.push(e);
       this.logList.append(this.logEntry(e));
     }
-    this.logList.scrollTop = this.logList.scrollHeight;
+    // Pinned to the newest entry, once the entries are laid out.
+    const pin = () => {
+      this.logList.scrollTop = this.logList.scrollHeight;
+    };
+    pin();
+    requestAnimationFrame(pin);
   }
 
   /** @param {LoggedEvent} e */
@@ -588,6 +595,8 @@ export class GameScreen {
   /** @param {string} label */
   clickHex(label) {
     const v = this.view;
+    // A click is a choice made: the hover card would only hide what it was made on.
+    this.card.hidden = true;
     if (!v || this.busy || this.replay) return;
     if (this.pending && this.pending.hex === label) {
       this.confirmPending();
@@ -611,6 +620,11 @@ export class GameScreen {
     if (here.length) {
       const i = here.findIndex((u) => u.id === this.selected);
       this.select(here[(i + 1) % here.length].id);
+      return;
+    }
+    if (this.selected && this.legal.some((a) => a.unit === this.selected)) {
+      // Say why nothing happens rather than dropping the selection without a word.
+      this.say(`${this.selected} cannot go to ${label} now: choose a marked hex, or Esc to deselect.`);
       return;
     }
     this.select(null);
@@ -788,7 +802,16 @@ export class GameScreen {
       Enter: () => this.confirmPending(),
       e: () => {
         const end = this.legal.find((a) => a.verb === "end");
-        if (end && !this.replay) this.act(end.text);
+        if (!end || this.replay) return;
+        // Ending a phase with units still able to act takes a second E (within 4 s).
+        const more = this.legal.some((a) => a.verb !== "end");
+        if (more && !(this.endArmed && Date.now() - this.endArmed < 4000)) {
+          this.endArmed = Date.now();
+          this.say("Units can still act. Press E again to end the phase.");
+          return;
+        }
+        this.endArmed = 0;
+        this.act(end.text);
       },
       n: () => this.nextUnit(),
       "+": () => map?.zoom(1.25),

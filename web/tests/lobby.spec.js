@@ -28,3 +28,39 @@ test("lobby: plain option names, choices by mode, one online game per click", as
   await expect(page.locator("form button.primary")).toBeDisabled();
   expect(errors).toEqual([]);
 });
+
+test("table: E asks again while units can act, an unreachable hex is explained, the card hides on a click", async ({ page }) => {
+  /** @type {string[]} */
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await page.goto("/");
+  await page.locator('[data-scenario="hcm-village"]').click();
+  await page.locator('input[name="mode"][value="hotseat"]').check();
+  await page.getByRole("button", { name: "Start game" }).click();
+  await expect(page).toHaveURL(/#\/game\/[^?]+\?red=/);
+  const phase = page.locator(".phasebar");
+  await expect(phase).toContainText("movement");
+  const before = await phase.innerText();
+  await page.keyboard.press("e");
+  await expect(page.getByText("Units can still act. Press E again to end the phase.")).toBeVisible();
+  expect(await phase.innerText()).toBe(before);
+  await page.keyboard.press("e");
+  await expect(phase).not.toContainText("movement");
+  // A new game for the click: select a unit of the side to move, click a far hex.
+  await page.goto("/");
+  await page.locator('[data-scenario="hcm-village"]').click();
+  await page.locator('input[name="mode"][value="hotseat"]').check();
+  await page.getByRole("button", { name: "Start game" }).click();
+  await expect(page).toHaveURL(/#\/game\/[^?]+\?red=/);
+  const decides = (await phase.innerText()).includes("red") ? "r3" : "b3";
+  const counter = page.locator(`svg.map .counter[data-unit="${decides}"]`);
+  await counter.hover();
+  await counter.click();
+  const far = decides === "r3" ? "0112" : "0101";
+  const box = await page.locator(`svg.map polygon.hex[data-hex="${far}"]`).boundingBox();
+  if (!box) throw new Error("hex not on screen");
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+  await expect(page.getByText(`${decides} cannot go to ${far} now`)).toBeVisible();
+  await expect(page.locator("div.unitcard")).toBeHidden();
+  expect(errors).toEqual([]);
+});
