@@ -91,7 +91,7 @@ test("solo game against the computer: move, fire with odds, log, reload", async 
       continue;
     }
     const before = (await api(page, "view")).seq;
-    await page.keyboard.press("e");
+    await page.getByRole("button", { name: "End phase" }).click();
     await expect.poll(async () => (await api(page, "view")).seq).toBeGreaterThan(before);
   }
   expect(moved, "red moved a unit").toBe(true);

@@ -63,7 +63,7 @@ test("while the computer plays, the bar counts its actions", async ({ page }) =>
     const sv = await api(page, "view");
     if (sv.view.to_decide === "red") {
       const before = sv.seq;
-      await page.keyboard.press("e");
+      await page.getByRole("button", { name: "End phase" }).click();
       await expect.poll(async () => (await api(page, "view")).seq).toBeGreaterThan(before);
     }
     await expect(bar).toHaveText(/The computer \(hard\) is playing .*: \d+ actions? so far/, { timeout: 2_000 });
