@@ -459,7 +459,7 @@ export class GameScreen {
           ` · losses ${Math.round(s.losses_percent)}%`,
           s.break_point !== null ? ` of ${s.break_point}%` : "",
           ` · score ${s.score}`,
-          s.commanders.length ? h("div", { class: "cmds" }, ...s.commanders.map((c) => h("span", { class: "cmd" }, `★ ${c.name} (${c.status}${c.attached_to ? ` with ${c.attached_to}` : ""})`))) : null,
+          s.commanders.length ? h("div", { class: "cmds" }, ...s.commanders.map((c) => h("span", { class: "cmd" }, `★ ${c.name} +${c.value} (${c.status}${c.attached_to ? ` with ${c.attached_to}` : ""})`))) : null,
         ),
       ),
       this.commitment ? h("p", { class: "dice", title: "SHA-256 of the server's dice seed, published at the start" }, `Dice commitment ${this.commitment.slice(0, 16)}…${this.seed ? ` · seed ${this.seed}` : ""}`) : null,
@@ -566,7 +566,7 @@ export class GameScreen {
           }),
         ),
       ),
-      others.length ? h("div", { class: "others" }, ...others.map((a) => h("button", { onclick: () => this.act(a.text) }, a.text))) : null,
+      others.length ? h("div", { class: "others" }, ...others.map((a) => h("button", { onclick: () => this.act(a.text), title: a.text, "data-action": a.text }, actionLabel(a.text, v)))) : null,
       mine.length ? null : h("p", { class: "hint" }, unit.side === this.seat ? "This unit cannot act now." : "An enemy unit."),
     );
   }
@@ -855,6 +855,25 @@ export class GameScreen {
  */
 function sideName(v, side) {
   return v.sides.find((s) => s.side === side)?.name ?? side;
+}
+
+/**
+ * An action in words for a button: unit and commander ids replaced by their names
+ * ("attach R0 r10" → "attach Colonel Roth → 1st Battalion"); the notation stays in the title.
+ * @param {string} text
+ * @param {View} v
+ */
+function actionLabel(text, v) {
+  const commanders = v.sides.flatMap((s) => s.commanders);
+  const [verb, ...rest] = text.split(" ");
+  const words = rest.map((w) => {
+    const c = commanders.find((x) => x.id === w);
+    if (c) return `★ ${c.name}`;
+    const u = v.units.find((x) => x.id === w);
+    return u ? u.name : w;
+  });
+  if (verb === "attach" && words.length === 2) return `Attach ${words[0]} to ${words[1]}`;
+  return [verb.charAt(0).toUpperCase() + verb.slice(1), ...words].join(" ");
 }
 
 /**

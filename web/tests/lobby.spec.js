@@ -64,3 +64,12 @@ test("table: E asks again while units can act, an unreachable hex is explained, 
   await expect(page.locator("div.unitcard")).toBeHidden();
   expect(errors).toEqual([]);
 });
+
+test("table: commanders show their value beside their name", async ({ page }) => {
+  await page.goto("/");
+  await page.locator('[data-scenario="hc-first-clash"]').click();
+  await page.locator('input[name="mode"][value="hotseat"]').check();
+  await page.getByRole("button", { name: "Start game" }).click();
+  await expect(page).toHaveURL(/#\/game\/[^?]+\?red=/);
+  await expect(page.locator(".cmds .cmd").first()).toContainText(/★ Colonel (Roth|Blau) \+1/);
+});
