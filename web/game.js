@@ -526,7 +526,9 @@ export class GameScreen {
       }
       const o = this.odds.get(`${this.seq}|${a.text}`);
       const kind = a.verb === "fire" ? "fire" : a.verb === "melee" ? "melee" : "other";
-      const text = o ? `${a.verb === "fire" ? "hit" : a.verb} ${percent(effectChance(o))}` : `${a.verb} …`;
+      // A chance only where dice decide: an order with one outcome (a push, a limber) is
+      // labelled by its verb alone, not "100%".
+      const text = !o ? `${a.verb} …` : o.outcomes.length > 1 ? `${a.verb === "fire" ? "hit" : a.verb} ${percent(effectChance(o))}` : a.verb;
       if (!marks.has(a.hex) || marks.get(a.hex)?.kind === "reach" || marks.get(a.hex)?.kind === "move") marks.set(a.hex, { kind, text });
     }
     this.map.setOverlay(marks, unit ? api.hexOf(unit) : null, this.pending?.hex ?? null);
