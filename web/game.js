@@ -38,7 +38,7 @@ const KEYS = [
   ["Enter", "confirm the chosen action"],
   ["Esc", "cancel / deselect / close"],
   ["E", "end the phase"],
-  ["1–6", "face N, NE, SE, S, SW, NW"],
+  ["1–6", "face N, NE, SE, S, SW, NW (on squares 1–4: N, E, S, W)"],
   ["N", "next unit that can act"],
   ["+ / −, wheel", "zoom in / out"],
   ["Arrows, drag", "pan the map"],
@@ -77,8 +77,28 @@ export function parseAction(text, view) {
     verb,
     unit,
     hex: parseLabel(last) ? last : null,
-    facing: /** @type {string[]} */ (FACINGS).includes(last) ? last : null,
+    facing: facingsOf(view).includes(last) ? last : null,
   };
+}
+
+/** The sides a square's unit may face, in the order keys 1–4 choose them. */
+const SQUARE_FACINGS = ["N", "E", "S", "W"];
+
+/**
+ * The facings of the view's grid: six hexsides, or a square's four sides.
+ * @param {View} view
+ * @returns {string[]}
+ */
+function facingsOf(view) {
+  return view.map.grid === "square" ? SQUARE_FACINGS : /** @type {string[]} */ (FACINGS);
+}
+
+/**
+ * A unit's facing: the view's hexside, or on squares the side its flag names.
+ * @param {UnitView} u
+ */
+function facingOf(u) {
+  return u.facing ?? u.flags.find((f) => f.startsWith("facing "))?.slice(7) ?? null;
 }
 
 /**
@@ -562,9 +582,9 @@ export class GameScreen {
           "div",
           { class: "facings" },
           h("span", {}, `${verb}: `),
-          ...FACINGS.map((f, i) => {
+          ...facingsOf(v).map((f, i) => {
             const a = facings.find((x) => x.verb === verb && x.facing === f);
-            return h("button", { class: `facing${unit.facing === f ? " current" : ""}`, disabled: !a, title: `${verb} ${f} (${i + 1})`, "data-facing": f, onclick: () => a && this.act(a.text) }, f);
+            return h("button", { class: `facing${facingOf(unit) === f ? " current" : ""}`, disabled: !a, title: `${verb} ${f} (${i + 1})`, "data-facing": f, onclick: () => a && this.act(a.text) }, f);
           }),
         ),
       ),
@@ -827,8 +847,9 @@ export class GameScreen {
       ArrowDown: () => map?.pan(0, 0.1),
     };
     const digit = Number(k);
-    if (digit >= 1 && digit <= 6) {
-      const a = this.legal.find((x) => x.unit === this.selected && this.selected && x.facing === FACINGS[digit - 1]);
+    const sides = this.view ? facingsOf(this.view) : /** @type {string[]} */ (FACINGS);
+    if (digit >= 1 && digit <= sides.length) {
+      const a = this.legal.find((x) => x.unit === this.selected && this.selected && x.facing === sides[digit - 1]);
       if (a) {
         ev.preventDefault();
         this.act(a.text);

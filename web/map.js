@@ -404,8 +404,13 @@ export class MapCanvas {
   counter(u, c, scale = 1) {
     const routed = u.flags.includes("routed");
     const g = svg("g", { class: `counter unit ${u.side}${routed ? " routed" : ""}`, transform: `translate(${c.x} ${c.y}) scale(${scale})`, "data-unit": u.id, "data-hex": hexOf(u) ?? "" }, this.pieces);
-    if (u.facing) {
-      const d = this.grid.direction(u.facing);
+    const squareSide = u.flags.find((f) => f.startsWith("facing "))?.slice(7);
+    const d = u.facing
+      ? this.grid.direction(u.facing)
+      : squareSide
+        ? { N: { x: 0, y: -1 }, E: { x: 1, y: 0 }, S: { x: 0, y: 1 }, W: { x: -1, y: 0 } }[squareSide] ?? null
+        : null;
+    if (d) {
       const px = -d.y;
       const py = d.x;
       const tip = 35;
@@ -437,7 +442,7 @@ export class MapCanvas {
       const star = svg("text", { x: -19, y: -12, class: "cmdstar" }, g);
       star.textContent = "★";
     }
-    const badges = u.flags.filter((f) => f !== "routed" && f !== "fatigued");
+    const badges = u.flags.filter((f) => f !== "routed" && f !== "fatigued" && !f.startsWith("facing "));
     if (u.flags.includes("fatigued")) badges.unshift("fatigued");
     badges.forEach((flag, i) => {
       const y = -6 + i * 12;

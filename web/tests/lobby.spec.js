@@ -73,3 +73,36 @@ test("table: commanders show their value beside their name", async ({ page }) =>
   await expect(page).toHaveURL(/#\/game\/[^?]+\?red=/);
   await expect(page.locator(".cmds .cmd").first()).toContainText(/★ Colonel (Roth|Blau) \+1/);
 });
+
+test("square grid: units face N, E, S or W with arrows and buttons like hexes", async ({ page }) => {
+  /** @type {string[]} */
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await page.goto("/");
+  await page.locator('[data-scenario="grid-ridge"]').click();
+  await page.locator('input[name="mode"][value="hotseat"]').check();
+  await page.getByRole("button", { name: "Start game" }).click();
+  await expect(page).toHaveURL(/#\/game\/[^?]+\?red=/);
+  const m = new URL(page.url()).hash.match(/^#\/game\/([^?]+)\?red=([^&]+)&blue=([^&]+)/);
+  if (!m) throw new Error(`not a hotseat address: ${page.url()}`);
+  const tokens = { red: m[2], blue: m[3] };
+  /** @param {string} what @param {"red" | "blue"} side @returns {Promise<any>} */
+  const get = async (what, side) =>
+    (await page.request.get(`/api/games/${m[1]}/${what}`, { headers: { Authorization: `Bearer ${tokens[side]}` } })).json();
+  const side = (await get("view", "red")).view.to_decide;
+  /** @type {string[]} */
+  const actions = (await get("legal", side)).actions;
+  const face = actions.find((a) => a.startsWith("face ") && a.endsWith(" E"));
+  expect(face, "a unit may turn to face E").toBeTruthy();
+  const unit = /** @type {string} */ (face).split(" ")[1];
+  const counter = page.locator(`svg.map .counter[data-unit="${unit}"]`);
+  // An arrow shows the facing, and no unexplained badge does.
+  await expect(counter.locator("polygon.facing")).toHaveCount(1);
+  await expect(counter.locator("text.badge")).toHaveCount(0);
+  await counter.click();
+  const buttons = page.locator(".facings button");
+  await expect(buttons).toHaveText(["N", "E", "S", "W"]);
+  await page.locator('.facings button[data-facing="E"]').click();
+  await expect.poll(async () => (await get("view", side)).view.units.find((/** @type {any} */ u) => u.id === unit).flags).toContain("facing E");
+  expect(errors).toEqual([]);
+});
