@@ -52,11 +52,14 @@ test("table: E asks again while units can act, an unreachable hex is explained, 
   await page.locator('input[name="mode"][value="hotseat"]').check();
   await page.getByRole("button", { name: "Start game" }).click();
   await expect(page).toHaveURL(/#\/game\/[^?]+\?red=/);
-  const decides = (await phase.innerText()).includes("red") ? "r3" : "b3";
+  const seats = new URL(page.url()).hash.match(/^#\/game\/([^?]+)\?red=([^&]+)/);
+  if (!seats) throw new Error(`not a hotseat address: ${page.url()}`);
+  const res = await page.request.get(`/api/games/${seats[1]}/view`, { headers: { Authorization: `Bearer ${seats[2]}` } });
+  const decides = (await res.json()).view.to_decide === "red" ? "r3" : "b3";
   const counter = page.locator(`svg.map .counter[data-unit="${decides}"]`);
   await counter.hover();
   await counter.click();
-  const far = decides === "r3" ? "0112" : "0101";
+  const far = "0106";
   const box = await page.locator(`svg.map polygon.hex[data-hex="${far}"]`).boundingBox();
   if (!box) throw new Error("hex not on screen");
   await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
