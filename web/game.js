@@ -910,11 +910,14 @@ function unitCard(u, v) {
   const rows = [
     ["Id", `${u.id} (${u.side})`],
     ["Arm", u.arm + (u.class ? `, class ${u.class}` : "")],
-    ["Hits", `${u.hits}/${u.max_hits}`],
-    ["TE", `${u.te}/${u.max_te}`],
-    ["Hex", `${api.hexOf(u) ?? ""}${u.facing ? `, facing ${u.facing}` : ""}`],
   ];
-  if (u.strength !== null) rows.push(["Strength", String(u.strength)]);
+  // Only what the ruleset counts: no "Hits 0/0" or "TE 0/0" where it has none.
+  if (u.max_hits > 0) rows.push(["Hits", `${u.hits}/${u.max_hits}`]);
+  if (u.max_te > 0) rows.push(["TE", `${u.te}/${u.max_te}`]);
+  const side = u.facing ?? u.flags.find((f) => f.startsWith("facing "))?.slice(7);
+  rows.push(["Hex", `${api.hexOf(u) ?? ""}${side ? `, facing ${side}` : ""}`]);
+  if (u.elements) rows.push([u.elements.kind === "figures" ? "Figures" : "Stands", `${u.elements.now}/${u.elements.full}`]);
+  else if (u.strength !== null) rows.push(["Strength", String(u.strength)]);
   if (u.flags.length) rows.push(["State", u.flags.join(", ")]);
   if (u.commander) rows.push(["Commander", cmd ? `★ ${cmd.name} (+${cmd.value})` : u.commander]);
   return h("table", { class: "card", "data-card": u.id }, ...rows.map(([k, val]) => h("tr", {}, h("th", {}, k), h("td", {}, val))));

@@ -433,6 +433,11 @@ export class MapCanvas {
       const x = (i - (n - 1) / 2) * 6.5;
       svg("circle", { cx: x, cy: 16.5, r: 2.4, fill: i < u.hits ? "#111" : "#fff", stroke: "#111", "stroke-width": 0.8, class: i < u.hits ? "pip hit" : "pip" }, g);
     }
+    if (u.elements) {
+      // Figures or stands left, in the counter's lower corner.
+      const fig = svg("text", { x: -19, y: 20, class: "figures" }, g);
+      fig.textContent = String(u.elements.now);
+    }
     if (u.te > 0) {
       svg("circle", { cx: 20, cy: -20, r: 7, fill: "#f2c12e", stroke: "#1d1d1d", "stroke-width": 1 }, g);
       const te = svg("text", { x: 20, y: -16.8, class: "badge" }, g);

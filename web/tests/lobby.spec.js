@@ -109,3 +109,19 @@ test("square grid: units face N, E, S or W with arrows and buttons like hexes", 
   await expect.poll(async () => (await get("view", side)).view.units.find((/** @type {any} */ u) => u.id === unit).flags).toContain("facing E");
   expect(errors).toEqual([]);
 });
+
+test("stand and die: counters show their figures, cards only what the ruleset counts", async ({ page }) => {
+  await page.goto("/");
+  await page.locator('[data-scenario="sad-river-crossing"]').click();
+  await page.locator('input[name="mode"][value="hotseat"]').check();
+  await page.getByRole("button", { name: "Start game" }).click();
+  await expect(page).toHaveURL(/#\/game\/[^?]+\?red=/);
+  const counter = page.locator("svg.map .counter.unit").first();
+  await expect(counter.locator("text.figures")).toHaveText(/^\d+$/);
+  await counter.hover();
+  const card = page.locator("div.unitcard");
+  await expect(card).toBeVisible();
+  await expect(card).toContainText("Figures");
+  await expect(card).not.toContainText("TE");
+  await expect(card).not.toContainText("0/0");
+});
