@@ -162,7 +162,7 @@
 /** @typedef {{outcome: string, probability: number}} OddsLine */
 /** @typedef {{action: string, exact: boolean, trials: number, outcomes: OddsLine[]}} Odds */
 /** @typedef {{step: number, steps: number, view: View, events: LoggedEvent[]}} ReplayStep */
-/** @typedef {{type: "update", seq: number, view: View, events: LoggedEvent[]}} Update */
+/** @typedef {{type: "update", seq: number, commitment: string, seed: string | null, view: View, events: LoggedEvent[]}} Update */
 
 /** An answer other than 2xx, with the server's reason. */
 export class ApiError extends Error {

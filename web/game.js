@@ -40,7 +40,8 @@ const KEYS = [
   ["E", "end the phase"],
   ["1–6", "face N, NE, SE, S, SW, NW (on squares 1–4: N, E, S, W)"],
   ["N", "next unit that can act"],
-  ["+ / −, wheel", "zoom in / out"],
+  ["P", "hide or show the panel (phones)"],
+  ["+ / −, wheel, pinch", "zoom in / out"],
   ["Arrows, drag", "pan the map"],
   ["0", "show the whole map"],
   ["R", "replay (finished games)"],
@@ -65,7 +66,9 @@ export function parseAction(text, view) {
     }
     /** @type {UnitView | undefined} */
     const own = !unit && parseLabel(w) ? view.units.find((u) => api.hexOf(u) === w && u.side === view.viewer) : undefined;
-    if (own && words.length > 2 && w === words[1]) {
+    // A hex as the first word names the own troops there: `fire 0304 0405`, and also an order
+    // to the troops in a hex (`stand 0606`, `fall-back 0704`), which belongs with them.
+    if (own && w === words[1]) {
       unit = own.id;
       continue;
     }
@@ -162,6 +165,9 @@ export class GameScreen {
     this.retry = 1000;
     /** Bumped on every new position, so late answers for an old one are dropped. */
     this.generation = 0;
+    /** The legal actions being fetched for the position shown. */
+    /** @type {Promise<{actions: string[]}> | null} */
+    this.ready = null;
     /** @type {MapCanvas | null} */
     this.map = null;
     this.live = false;
@@ -238,10 +244,9 @@ export class GameScreen {
     this.lastEvent = 0;
     this.logList.replaceChildren();
     this.addEvents(events);
-    await this.show(sv.view, sv.seq);
     this.commitment = sv.commitment;
     this.seed = sv.seed;
-    this.drawBar();
+    await this.show(sv.view, sv.seq);
   }
 
   /**
@@ -283,14 +288,21 @@ export class GameScreen {
     this.legal = [];
     this.pending = null;
     if (!this.replay && view.to_decide && view.to_decide === this.seat) {
-      const { actions } = await api.legal(this.id, this.token);
+      // Kept so that whoever learns of this position another way (an action's answer racing
+      // the WebSocket's push of the same position) can wait for its legal actions too.
+      this.ready = api.legal(this.id, this.token);
+      const { actions } = await this.ready;
       if (gen !== this.generation) return;
       this.legal = actions.map((a) => parseAction(a, view));
     }
     this.map.setReady(new Set(this.legal.flatMap((a) => (a.unit ? [a.unit] : []))));
     this.drawBar();
     this.drawSides();
-    const keep = this.selected && view.units.some((u) => u.id === this.selected) ? this.selected : null;
+    let keep = this.selected && view.units.some((u) => u.id === this.selected) ? this.selected : null;
+    // A decision that concerns one unit only (stand or fall back, say): select it, so that its
+    // choices are in front of the player.
+    const actors = new Set(this.legal.filter((a) => a.verb !== "end").map((a) => a.unit));
+    if (!keep && actors.size === 1) keep = [...actors][0];
     // Not awaited: odds may take a while, and the player need not wait for them to act.
     this.select(keep);
   }
@@ -317,6 +329,8 @@ export class GameScreen {
       if (msg.type !== "update" || ws !== this.ws) return;
       // The first message carries no events: if the game moved on since the log was read,
       // read it again.
+      this.commitment = msg.commitment;
+      this.seed = msg.seed;
       if (first && msg.seq > this.seq) this.load();
       else this.update(msg.view, msg.seq, msg.events);
       first = false;
@@ -361,12 +375,28 @@ export class GameScreen {
    */
   async update(view, seq, events) {
     this.addEvents(events);
-    if (this.replay || seq <= this.seq) return;
+    if (this.replay) return;
+    if (seq <= this.seq) {
+      // Already shown (the push came first): wait until its legal actions are in, so that a
+      // move of several hexes goes on from here with the legal list of this position.
+      await this.settled();
+      return;
+    }
     if (this.hotseat && view.to_decide && view.to_decide !== this.seat && this.tokens[view.to_decide]) {
       this.handOver(view.to_decide);
       return;
     }
     await this.show(view, seq);
+  }
+
+  /** Resolves once the legal actions of the position shown are in (or failed to come). */
+  async settled() {
+    try {
+      await this.ready;
+    } catch {
+      // The error is shown where the request was made.
+    }
+    // show() awaited the same promise first, so its continuation has set the legal list.
   }
 
   /**
@@ -464,6 +494,7 @@ export class GameScreen {
       h("button", { onclick: () => this.map?.zoom(1.25), title: "Zoom in (+)" }, "+"),
       h("button", { onclick: () => this.map?.zoom(0.8), title: "Zoom out (−)" }, "−"),
       h("button", { onclick: () => this.toggleHelp(), title: "Keys (?)" }, "?"),
+      h("button", { class: "paneltoggle", onclick: () => this.togglePanel(), title: "Show or hide the unit panel and log (P)", "aria-pressed": String(!this.app.querySelector(".game")?.classList.contains("nopanel")) }, "Panel"),
     );
   }
 
@@ -604,7 +635,7 @@ export class GameScreen {
       return h(
         "div",
         { class: "choice" },
-        h("button", { class: i === 0 ? "primary confirmbtn" : "confirmbtn", onclick: () => this.act(text), title: i === 0 ? "Enter" : "" }, p.path ? `Move to ${p.hex} (${p.path.length} steps, cost ${this.reach.get(p.hex)})` : text),
+        h("button", { class: i === 0 ? "primary confirmbtn" : "confirmbtn", onclick: () => (p.path ? this.confirmPending() : this.act(text)), title: i === 0 ? "Enter" : "" }, p.path ? `Move to ${p.hex} (${p.path.length} steps, cost ${this.reach.get(p.hex)})` : text),
         o
           ? h("ul", { class: "odds" }, ...o.outcomes.slice(0, 6).map((x) => h("li", {}, `${percent(x.probability)} ${x.outcome}`)), h("li", { class: "hint" }, o.exact ? "exact" : `${o.trials} samples`))
           : null,
@@ -761,6 +792,12 @@ export class GameScreen {
     this.card.style.top = `${y}px`;
   }
 
+  /** On a phone: the panel under the map shown or hidden, to give the map the whole screen. */
+  togglePanel() {
+    this.app.querySelector(".game")?.classList.toggle("nopanel");
+    this.drawBar();
+  }
+
   /** @param {boolean} [show] */
   toggleHelp(show) {
     this.help.hidden = !(show ?? this.help.hidden);
@@ -836,6 +873,7 @@ export class GameScreen {
         this.act(end.text);
       },
       n: () => this.nextUnit(),
+      p: () => this.togglePanel(),
       "+": () => map?.zoom(1.25),
       "=": () => map?.zoom(1.25),
       "-": () => map?.zoom(0.8),
@@ -896,6 +934,8 @@ function actionLabel(text, v) {
     return u ? u.name : w;
   });
   if (verb === "attach" && words.length === 2) return `Attach ${words[0]} to ${words[1]}`;
+  // An order to the troops in a hex: the hex is theirs, not a target.
+  if (words.length === 1 && parseLabel(words[0])) return `${verb.charAt(0).toUpperCase() + verb.slice(1).replace(/-/g, " ")} (the troops in ${words[0]})`;
   return [verb.charAt(0).toUpperCase() + verb.slice(1), ...words].join(" ");
 }
 

@@ -603,11 +603,39 @@ export class MapCanvas {
     /** @type {{x: number, y: number, box: {x: number, y: number, w: number, h: number}} | null} */
     let drag = null;
     let moved = false;
+    // Fingers on the map, for pinch zoom: two of them zoom about their midpoint.
+    /** @type {Map<number, {x: number, y: number}>} */
+    const fingers = new Map();
+    let spread = 0;
+    const span = () => {
+      const [a, b] = [...fingers.values()];
+      return { d: Math.hypot(a.x - b.x, a.y - b.y), mid: { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 } };
+    };
     root.addEventListener("pointerdown", (ev) => {
+      if (ev.pointerType === "touch") fingers.set(ev.pointerId, { x: ev.clientX, y: ev.clientY });
+      if (fingers.size === 2) {
+        // A pinch, not a drag and not a tap.
+        drag = null;
+        moved = true;
+        spread = span().d;
+        return;
+      }
       drag = { x: ev.clientX, y: ev.clientY, box: { ...this.box } };
       moved = false;
     });
+    const lift = (/** @type {PointerEvent} */ ev) => {
+      fingers.delete(ev.pointerId);
+      if (fingers.size < 2) spread = 0;
+    };
+    root.addEventListener("pointercancel", lift);
     root.addEventListener("pointermove", (ev) => {
+      if (fingers.has(ev.pointerId)) fingers.set(ev.pointerId, { x: ev.clientX, y: ev.clientY });
+      if (fingers.size === 2 && spread > 0) {
+        const { d, mid } = span();
+        if (d > 0) this.zoom(d / spread, this.toMap(mid.x, mid.y));
+        spread = d;
+        return;
+      }
       if (drag && (moved || Math.hypot(ev.clientX - drag.x, ev.clientY - drag.y) > 5)) {
         if (!moved) root.setPointerCapture(ev.pointerId);
         moved = true;
@@ -621,6 +649,12 @@ export class MapCanvas {
     });
     root.addEventListener("pointerleave", (ev) => this.onHover(null, ev));
     root.addEventListener("pointerup", (ev) => {
+      const pinching = fingers.size > 0 && (fingers.size > 1 || spread > 0);
+      lift(ev);
+      if (pinching || fingers.size > 0) {
+        drag = null;
+        return;
+      }
       const wasDrag = moved;
       drag = null;
       moved = false;

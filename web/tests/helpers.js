@@ -56,3 +56,21 @@ export async function clickHex(page, label) {
   if (!box) throw new Error(`hex ${label} is not on screen`);
   await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
 }
+
+/**
+ * Starts a game from the lobby.
+ * @param {import("@playwright/test").Page} page
+ * @param {string} scenario
+ * @param {"solo" | "hotseat"} mode
+ * @param {Record<string, string>} [solo]  side and level for a solo game
+ */
+export async function startGame(page, scenario, mode, solo = {}) {
+  await page.goto("/");
+  await page.locator(`[data-scenario="${scenario}"]`).click();
+  await page.locator(`input[name="mode"][value="${mode}"]`).check();
+  for (const [name, value] of Object.entries(solo)) {
+    await page.locator(`select[name="${name}"]`).selectOption(value);
+  }
+  await page.getByRole("button", { name: "Start game" }).click();
+  await expect(page).toHaveURL(/#\/game\//);
+}

@@ -1,6 +1,7 @@
 // The lobby as a new player meets it (issue 14, defect 9): options in plain words, only the
 // choices a mode has, and no second game from one click too many.
 import { expect, test } from "@playwright/test";
+import { api, startGame, waitMyTurn } from "./helpers.js";
 
 test("lobby: plain option names, choices by mode, one online game per click", async ({ page }) => {
   /** @type {string[]} */
@@ -124,4 +125,28 @@ test("stand and die: counters show their figures, cards only what the ruleset co
   await expect(card).toContainText("Figures");
   await expect(card).not.toContainText("TE");
   await expect(card).not.toContainText("0/0");
+});
+
+test("stand and die: stand and fall-back orders are given with the troops they concern, not in the top bar", async ({ page }) => {
+  /** @type {string[]} */
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await startGame(page, "sad-river-crossing", "solo", { side: "red", level: "easy" });
+  // Red's march: hexes may be marked Standing or to fall back (Stand and Die! marching).
+  const sv = await waitMyTurn(page);
+  /** @type {string[]} */
+  const actions = (await api(page, "legal")).actions;
+  const stand = actions.find((a) => /^stand \d{4}$/.test(a));
+  expect(stand, "red may mark a hex Standing").toBeTruthy();
+  const hex = /** @type {string} */ (stand).split(" ")[1];
+  const orders = actions.filter((a) => a === `stand ${hex}` || a === `fall-back ${hex}`);
+  await expect(page.locator(".phasebar")).not.toContainText(/stand \d{4}|fall-back \d{4}/);
+  const unit = sv.view.units.find((/** @type {any} */ u) => u.side === "red" && u.place.hex === hex);
+  await page.locator(`svg.map .counter[data-unit="${unit.id}"]`).click();
+  for (const order of orders) {
+    await expect(page.locator(`.unitpanel button[data-action="${order}"]`)).toContainText(`(the troops in ${hex})`);
+  }
+  await page.locator(`.unitpanel button[data-action="stand ${hex}"]`).click();
+  await expect.poll(async () => (await api(page, "legal")).actions.includes(`stand ${hex}`)).toBe(false);
+  expect(errors).toEqual([]);
 });

@@ -59,13 +59,15 @@ test("solo game against the computer: move, fire with odds, log, reload", async 
       const expected = () => {
         const odds = oddsSeen.get(action);
         if (!odds) return null;
+        // Where the dice cannot change the result (one outcome), the mark names the order only.
+        if (odds.outcomes.length < 2) return "fire";
         const none = odds.outcomes.find((/** @type {any} */ o) => o.outcome === "no effect")?.probability ?? 0;
         return `hit ${Math.round((1 - none) * 100)}%`;
       };
       await expect
         .poll(async () => expected() !== null && (await shown.textContent()) === expected(), {
           message: `the page shows the odds the server gave for ${action}`,
-          timeout: 300_000,
+          timeout: 120_000,
         })
         .toBe(true);
       await clickHex(page, target);

@@ -2,27 +2,9 @@
 // drawn side by side, the bar says what is being decided and by whom, and while the computer
 // plays the bar counts its actions.
 import { expect, test } from "@playwright/test";
-import { api } from "./helpers.js";
+import { api, clickHex, startGame } from "./helpers.js";
 
 test.setTimeout(300_000);
-
-/**
- * Starts a game from the lobby.
- * @param {import("@playwright/test").Page} page
- * @param {string} scenario
- * @param {"solo" | "hotseat"} mode
- * @param {Record<string, string>} [solo]  side and level for a solo game
- */
-async function startGame(page, scenario, mode, solo = {}) {
-  await page.goto("/");
-  await page.locator(`[data-scenario="${scenario}"]`).click();
-  await page.locator(`input[name="mode"][value="${mode}"]`).check();
-  for (const [name, value] of Object.entries(solo)) {
-    await page.locator(`select[name="${name}"]`).selectOption(value);
-  }
-  await page.getByRole("button", { name: "Start game" }).click();
-  await expect(page).toHaveURL(/#\/game\//);
-}
 
 test("units sharing a hex stand side by side, and the bar says who decides what", async ({ page }) => {
   /** @type {string[]} */
@@ -68,5 +50,71 @@ test("while the computer plays, the bar counts its actions", async ({ page }) =>
     }
     await expect(bar).toHaveText(/The computer \(hard\) is playing .*: \d+ actions? so far/, { timeout: 2_000 });
   }).toPass({ timeout: 240_000 });
+  expect(errors).toEqual([]);
+});
+
+test("a move of three hexes completes as one order (issue 14, defect 1)", async ({ page }) => {
+  /** @type {string[]} */
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await startGame(page, "hc-crossroads", "hotseat");
+  const seats = new URL(page.url()).hash.match(/^#\/game\/([^?]+)\?red=([^&]+)&blue=([^&]+)/);
+  if (!seats) throw new Error(`not a hotseat address: ${page.url()}`);
+  const [, id, red, blue] = seats;
+  const get = async (/** @type {string} */ path, /** @type {string} */ token) =>
+    (await page.request.get(`/api/games/${id}/${path}`, { headers: { Authorization: `Bearer ${token}` } })).json();
+  const side = (await get("view", red)).view.to_decide;
+  const token = side === "red" ? red : blue;
+  /** @type {string[]} */
+  const actions = (await get("legal", token)).actions;
+  const units = [...new Set(actions.filter((a) => a.startsWith("move ")).map((a) => a.split(" ")[1]))];
+  // The first unit with a hex three steps away: the page moves it hex by hex.
+  let done = false;
+  for (const unit of units) {
+    /** @type {{hex: string, cost: number}[]} */
+    const reach = await get(`reach?unit=${unit}`, token);
+    const far = reach.find((r) => r.cost === 3);
+    if (!far) continue;
+    const counter = page.locator(`svg.map .counter[data-unit="${unit}"]`);
+    const from = await counter.getAttribute("data-hex");
+    await counter.click();
+    await expect(page.locator(`svg.map .mark.reach[data-mark="${far.hex}"]`)).toBeVisible();
+    await clickHex(page, far.hex);
+    await expect(page.locator(".confirm")).toBeVisible();
+    await page.locator(".confirm .confirmbtn").first().click();
+    await expect(counter).toHaveAttribute("data-hex", far.hex);
+    await expect(page.locator(".message")).not.toContainText("Stopped short");
+    expect(from).not.toBe(far.hex);
+    done = true;
+    break;
+  }
+  expect(done, "some unit could move three hexes").toBe(true);
+  expect(errors).toEqual([]);
+});
+
+test("the dice commitment stays on show after the computer moves and after a reload (issue 14, defect 4)", async ({ page }) => {
+  /** @type {string[]} */
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await startGame(page, "hc-first-clash", "solo", { side: "red", level: "easy" });
+  const dice = page.locator(".sides .dice");
+  const m = new URL(page.url()).hash.match(/^#\/game\/([^?]+)\?token=([^&]+)/);
+  if (!m) throw new Error(`not a game address: ${page.url()}`);
+  const view = async () =>
+    (await page.request.get(`/api/games/${m[1]}/view`, { headers: { Authorization: `Bearer ${m[2]}` } })).json();
+  const { commitment } = await view();
+  await expect(dice).toContainText(`Dice commitment ${commitment.slice(0, 16)}`);
+  // Hand the turn to the computer until it has moved at least once, then look again.
+  const before = (await view()).seq;
+  for (let i = 0; i < 20 && (await view()).seq <= before + 3; i++) {
+    const sv = await view();
+    if (sv.view.to_decide === "red") {
+      await page.getByRole("button", { name: "End phase" }).click();
+    }
+    await expect.poll(async () => (await view()).seq, { timeout: 30_000 }).toBeGreaterThan(sv.seq);
+  }
+  await expect(dice).toContainText(`Dice commitment ${commitment.slice(0, 16)}`);
+  await page.reload();
+  await expect(dice).toContainText(`Dice commitment ${commitment.slice(0, 16)}`);
   expect(errors).toEqual([]);
 });

@@ -21,6 +21,10 @@ struct Update<'a> {
     #[serde(rename = "type")]
     kind: &'static str,
     seq: u64,
+    /// The dice commitment, and the seed once the game is over: the page shows them whoever
+    /// made the last move.
+    commitment: String,
+    seed: Option<String>,
     view: View,
     events: Vec<&'a LoggedEvent>,
 }
@@ -56,6 +60,8 @@ async fn next_update(entry: &GameEntry, side: Side, sent: &mut usize, first: boo
     serde_json::to_string(&Update {
         kind: "update",
         seq: s.records.len() as u64,
+        commitment: s.commitment(),
+        seed: crate::games::is_over(s).then(|| s.seed().to_hex()),
         view: s.game.view(Some(side)),
         events,
     })

@@ -135,6 +135,9 @@ async fn a_hotseat_game_through_every_endpoint() {
         assert_eq!(first["type"], "update");
         assert_eq!(first["seq"], 0);
         assert_eq!(first["events"], json!([]));
+        // The dice commitment rides with every update, the seed only once the game is over.
+        assert_eq!(first["commitment"].as_str().map(str::len), Some(64));
+        assert_eq!(first["seed"], json!(null));
     }
     let r = api.act(&id, mover, &legal[0]).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
