@@ -264,6 +264,16 @@ export function act(id, token, action) {
 }
 
 /**
+ * Takes back the seat's last action (refused, with the reason, after dice or a reveal).
+ * @param {string} id
+ * @param {string} token
+ * @returns {Promise<{seq: number, undone: string}>}
+ */
+export function undo(id, token) {
+  return call(`${game(id)}/undo`, { token, body: {} });
+}
+
+/**
  * @param {string} id
  * @param {string} token
  * @param {string} action

@@ -38,6 +38,7 @@ const KEYS = [
   ["Enter", "confirm the chosen action"],
   ["Esc", "cancel / deselect / close"],
   ["E", "end the phase"],
+  ["U", "undo your last action (not past a die roll or a reveal)"],
   ["1–6", "face N, NE, SE, S, SW, NW (on squares 1–4: N, E, S, W)"],
   ["N", "next unit that can act"],
   ["P", "hide or show the panel (phones)"],
@@ -331,7 +332,8 @@ export class GameScreen {
       // read it again.
       this.commitment = msg.commitment;
       this.seed = msg.seed;
-      if (first && msg.seq > this.seq) this.load();
+      // Further on than the log read, or back (an action was taken back): read the game again.
+      if ((first && msg.seq > this.seq) || msg.seq < this.seq) this.load();
       else this.update(msg.view, msg.seq, msg.events);
       first = false;
     };
@@ -483,6 +485,7 @@ export class GameScreen {
       this.seat ? h("span", { class: `seat ${this.seat}` }, this.hotseat ? `Hotseat · ${this.seat}` : `You: ${this.seat}`) : null,
       who,
       ...global.map((a) => h("button", { onclick: () => this.act(a.text) }, a.text)),
+      mine && this.seq > 0 && !v.outcome ? h("button", { class: "undo", onclick: () => this.undo(), title: "Take back your last action, if no die was rolled and nothing revealed since (U)" }, "Undo") : null,
       end && !this.replay ? h("button", { class: "primary endphase", onclick: () => this.act(end.text), title: "End the phase (E)" }, "End phase") : null,
       this.replay
         ? h("span", { class: "replaybar" }, h("button", { onclick: () => this.step(-1), title: "←" }, "◀"), h("span", { class: "stepno" }, `Step ${this.replay.step}/${this.replay.steps}`), h("button", { onclick: () => this.step(1), title: "→" }, "▶"), h("button", { onclick: () => this.leaveReplay() }, "Leave replay"))
@@ -762,6 +765,22 @@ export class GameScreen {
     }
   }
 
+  /** Takes back this seat's last action and shows the game as it was before it. */
+  async undo() {
+    if (this.busy || this.replay) return;
+    this.busy = true;
+    try {
+      const r = await api.undo(this.id, this.token);
+      this.busy = false;
+      await this.load();
+      this.say(`Took back ${actionLabel(r.undone, /** @type {View} */ (this.view))}.`);
+    } catch (e) {
+      this.say(e instanceof api.ApiError && e.status === 409 ? `Cannot undo: ${e.message}` : `Failed: ${errorText(e)}`);
+    } finally {
+      this.busy = false;
+    }
+  }
+
   /** @param {string} text */
   say(text) {
     this.message.textContent = text;
@@ -874,6 +893,7 @@ export class GameScreen {
       },
       n: () => this.nextUnit(),
       p: () => this.togglePanel(),
+      u: () => this.view?.to_decide === this.seat && this.undo(),
       "+": () => map?.zoom(1.25),
       "=": () => map?.zoom(1.25),
       "-": () => map?.zoom(0.8),

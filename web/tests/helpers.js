@@ -74,3 +74,17 @@ export async function startGame(page, scenario, mode, solo = {}) {
   await page.getByRole("button", { name: "Start game" }).click();
   await expect(page).toHaveURL(/#\/game\//);
 }
+
+/**
+ * In a hotseat game: the token of the seat to decide, and a GET on the API with any token.
+ * @param {Page} page
+ */
+export async function hotseatDecider(page) {
+  const seats = new URL(page.url()).hash.match(/^#\/game\/([^?]+)\?red=([^&]+)&blue=([^&]+)/);
+  if (!seats) throw new Error(`not a hotseat address: ${page.url()}`);
+  const [, id, red, blue] = seats;
+  const get = async (/** @type {string} */ path, /** @type {string} */ token) =>
+    (await page.request.get(`/api/games/${id}/${path}`, { headers: { Authorization: `Bearer ${token}` } })).json();
+  const side = (await get("view", red)).view.to_decide;
+  return { get, token: side === "red" ? red : blue };
+}

@@ -2,7 +2,7 @@
 // drawn side by side, the bar says what is being decided and by whom, and while the computer
 // plays the bar counts its actions.
 import { expect, test } from "@playwright/test";
-import { api, clickHex, startGame } from "./helpers.js";
+import { api, clickHex, hotseatDecider, startGame } from "./helpers.js";
 
 test.setTimeout(300_000);
 
@@ -58,13 +58,7 @@ test("a move of three hexes completes as one order (issue 14, defect 1)", async 
   const errors = [];
   page.on("pageerror", (e) => errors.push(e.message));
   await startGame(page, "hc-crossroads", "hotseat");
-  const seats = new URL(page.url()).hash.match(/^#\/game\/([^?]+)\?red=([^&]+)&blue=([^&]+)/);
-  if (!seats) throw new Error(`not a hotseat address: ${page.url()}`);
-  const [, id, red, blue] = seats;
-  const get = async (/** @type {string} */ path, /** @type {string} */ token) =>
-    (await page.request.get(`/api/games/${id}/${path}`, { headers: { Authorization: `Bearer ${token}` } })).json();
-  const side = (await get("view", red)).view.to_decide;
-  const token = side === "red" ? red : blue;
+  const { get, token } = await hotseatDecider(page);
   /** @type {string[]} */
   const actions = (await get("legal", token)).actions;
   const units = [...new Set(actions.filter((a) => a.startsWith("move ")).map((a) => a.split(" ")[1]))];
@@ -116,5 +110,35 @@ test("the dice commitment stays on show after the computer moves and after a rel
   await expect(dice).toContainText(`Dice commitment ${commitment.slice(0, 16)}`);
   await page.reload();
   await expect(dice).toContainText(`Dice commitment ${commitment.slice(0, 16)}`);
+  expect(errors).toEqual([]);
+});
+
+test("undo takes back a move: the counter and the log are as they were", async ({ page }) => {
+  /** @type {string[]} */
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await startGame(page, "hc-crossroads", "hotseat");
+  const { get, token } = await hotseatDecider(page);
+  /** @type {string[]} */
+  const actions = (await get("legal", token)).actions;
+  const move = /** @type {string} */ (actions.find((a) => a.startsWith("move ")));
+  const [, unit, to] = move.split(" ");
+  const counter = page.locator(`svg.map .counter[data-unit="${unit}"]`);
+  const from = /** @type {string} */ (await counter.getAttribute("data-hex"));
+  const logged = await page.locator(".log .event").count();
+  await expect(page.getByRole("button", { name: "Undo" })).toBeHidden();
+  await counter.click();
+  await clickHex(page, to);
+  await page.locator(".confirm .confirmbtn").first().click();
+  await expect(counter).toHaveAttribute("data-hex", to);
+  await expect.poll(() => page.locator(".log .event").count()).toBeGreaterThan(logged);
+  await page.getByRole("button", { name: "Undo" }).click();
+  await expect(counter).toHaveAttribute("data-hex", from);
+  await expect(page.locator(".message")).toContainText(`Took back`);
+  await expect.poll(() => page.locator(".log .event").count()).toBe(logged);
+  expect((await get("view", token)).seq).toBe(0);
+  // Nothing left to take back: the key says why.
+  await page.keyboard.press("u");
+  await expect(page.locator(".message")).toContainText("Cannot undo: there is nothing to take back");
   expect(errors).toEqual([]);
 });

@@ -235,6 +235,62 @@ impl Session {
         }
     }
 
+    /// Takes back `side`'s last action, as at the table when a player lifts a counter before
+    /// anything has been decided by it. Allowed only while the decision is still `side`'s,
+    /// before and after that action, and only for an action that rolled no dice and showed
+    /// `side` nothing new of the enemy (no unit came into view, no marker appeared or went):
+    /// what the dice said and what was seen stand. Repeated, it steps back through the
+    /// player's own moves to the last die roll or reveal. The game is rebuilt by replaying the
+    /// record without that action, so position, dice stream and log are exactly what they were
+    /// before it. On a refusal nothing changes and the reason is given in words.
+    pub fn undo(&mut self, ruleset: &dyn Ruleset, side: Side) -> Result<String, String> {
+        let Some(last) = self.records.last() else {
+            return Err("there is nothing to take back: no action has been taken".into());
+        };
+        if self.game.to_decide() != Some(side) {
+            return Err(format!(
+                "{side} can take back an action only while the decision is still {side}'s"
+            ));
+        }
+        if !last.rolls.is_empty() {
+            return Err(format!(
+                "\"{}\" rolled dice, and what the dice said stands",
+                last.action
+            ));
+        }
+        let undone = last.action.clone();
+        let source = ScenarioSource::new(
+            format!("{} (scenario)", self.scenario_name),
+            self.scenario_text.clone(),
+        );
+        let rebuilt = (|| {
+            let mut before = Session::new(
+                ruleset,
+                &source,
+                &self.scenario_name,
+                &self.options,
+                self.seed,
+            )?;
+            for rec in &self.records[..self.records.len() - 1] {
+                before.apply_text(&rec.action, &rec.forced)?;
+            }
+            Ok::<_, SessionError>(before)
+        })()
+        .map_err(|e| format!("the game could not be rebuilt without \"{undone}\": {e}"))?;
+        if rebuilt.game.to_decide() != Some(side) {
+            return Err(format!("\"{undone}\" was not {side}'s action"));
+        }
+        if enemy_in_sight(rebuilt.game.as_ref(), side) != enemy_in_sight(self.game.as_ref(), side) {
+            return Err(format!(
+                "\"{undone}\" showed {side} something of the enemy, and what was seen stands"
+            ));
+        }
+        let reveal_seed = self.reveal_seed;
+        *self = rebuilt;
+        self.reveal_seed = reveal_seed;
+        Ok(undone)
+    }
+
     /// The events one side may see (`None`: all of them).
     pub fn log_for(&self, side: Option<Side>) -> Vec<&LoggedEvent> {
         self.log
@@ -260,6 +316,26 @@ impl Session {
             actions: self.records.clone(),
         }
     }
+}
+
+/// What `side` sees of the enemy: the ids of enemy units in view and the unidentified
+/// markers with their places. An action that changes it revealed something.
+fn enemy_in_sight(game: &dyn Game, side: Side) -> (Vec<String>, Vec<(String, String)>) {
+    let view = game.view(Some(side));
+    let mut units: Vec<String> = view
+        .units
+        .iter()
+        .filter(|u| u.side != side)
+        .map(|u| u.id.to_string())
+        .collect();
+    units.sort();
+    let mut markers: Vec<(String, String)> = view
+        .markers
+        .iter()
+        .map(|m| (m.id.clone(), format!("{:?}", m.place)))
+        .collect();
+    markers.sort();
+    (units, markers)
 }
 
 fn show_rolls(rolls: &[Roll]) -> String {

@@ -590,6 +590,48 @@ fn check_replay(session: &Session, ruleset: &dyn Ruleset) -> Result<(), String> 
     Ok(())
 }
 
+/// How many actions the random games took back (and made again): undo must be tried for real.
+static TAKEN_BACK: AtomicUsize = AtomicUsize::new(0);
+
+/// Taking back the action just made: refused for one that rolled dice, and otherwise either
+/// refused leaving everything as it was, or giving back exactly the game before it — save and
+/// log — after which the action is made again.
+fn check_undo(
+    session: &mut Session,
+    ruleset: &dyn Ruleset,
+    side: Side,
+    action: Action,
+    save: &SaveFile,
+    log: &[LoggedEvent],
+) -> Result<(), String> {
+    let rolled = !session
+        .records
+        .last()
+        .expect("just applied")
+        .rolls
+        .is_empty();
+    let now = session.to_save();
+    match session.undo(ruleset, side) {
+        Ok(_) if rolled => Err("an action that rolled dice was taken back".into()),
+        Ok(_) => {
+            TAKEN_BACK.fetch_add(1, Ordering::Relaxed);
+            if &session.to_save() != save {
+                return Err("taking the action back did not give back the save before it".into());
+            }
+            if session.log != log {
+                return Err("taking the action back did not give back the log before it".into());
+            }
+            session
+                .apply(action, &[])
+                .map(|_| ())
+                .map_err(|e| format!("the action taken back cannot be made again: {e}"))
+        }
+        Err(why) if why.is_empty() => Err("undo refused without a reason".into()),
+        Err(_) if session.to_save() != now => Err("a refused undo changed the game".into()),
+        Err(_) => Ok(()),
+    }
+}
+
 /// One random game with every check; returns how many actions it took.
 fn play_checked(s: &Scenario, seed: u64, trail: &mut Vec<String>) -> Result<usize, String> {
     let mut session = start(s, seed);
@@ -620,10 +662,15 @@ fn play_checked(s: &Scenario, seed: u64, trail: &mut Vec<String>) -> Result<usiz
         let action = bot.choose(game, side);
         trail.push(game.notation(action));
         let turn_before = game.turn();
+        let before = (mix.next() < u64::MAX / SAMPLE_ONE_IN)
+            .then(|| (session.to_save(), session.log.clone()));
         let logged = session
             .apply(action, &[])
             .map_err(|e| format!("the chosen legal action was refused: {e}"))?;
         let after = |e: String| format!("after \"{}\": {e}", trail.last().map_or("", |t| t));
+        if let Some((save, log)) = before {
+            check_undo(&mut session, s.ruleset, side, action, &save, &log).map_err(after)?;
+        }
         check_turn_stamps(&logged, turn_before, session.game.turn()).map_err(after)?;
         check_rules(&*session.game).map_err(after)?;
         if mix.next() < u64::MAX / VIEWS_ONE_IN {
@@ -705,6 +752,10 @@ fn random_games_end_and_keep_every_promise() {
             .cloned()
             .collect::<Vec<_>>()
             .join("\n")
+    );
+    assert!(
+        TAKEN_BACK.load(Ordering::Relaxed) > 0,
+        "no random game ever took an action back"
     );
 }
 

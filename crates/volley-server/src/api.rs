@@ -72,6 +72,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/games/{id}/legal", get(legal))
         .route("/api/games/{id}/reach", get(reach))
         .route("/api/games/{id}/actions", post(action))
+        .route("/api/games/{id}/undo", post(undo))
         .route("/api/games/{id}/odds", post(odds))
         .route("/api/games/{id}/log", get(log))
         .route("/api/games/{id}/ws", get(ws::connect))
@@ -429,6 +430,30 @@ async fn action(
     Ok(Json(ActionReply {
         seq: live.session.records.len() as u64,
         events: seen_by(&events, side),
+    }))
+}
+
+#[derive(Serialize)]
+struct UndoReply {
+    seq: u64,
+    /// The action taken back, in notation.
+    undone: String,
+}
+
+/// Takes back the seat's last action (see `Session::undo` for when the rules of the table
+/// allow it); 409 with the reason when they do not.
+async fn undo(
+    State(app): AppState,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> ApiResult<Json<UndoReply>> {
+    let (entry, side) = seat(&app, &id, &headers)?;
+    rate_limited(&entry, side, &app)?;
+    let mut live = entry.live.lock().await;
+    let undone = app.games.undo(&entry, &mut live, side).await?;
+    Ok(Json(UndoReply {
+        seq: live.session.records.len() as u64,
+        undone,
     }))
 }
 

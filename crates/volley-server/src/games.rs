@@ -343,6 +343,40 @@ impl Games {
         Ok(events)
     }
 
+    /// Takes back `side`'s last action ([`Session::undo`]), removes it from the store and
+    /// tells the game's listeners (their seq goes down: they read the game again). On any
+    /// refusal nothing changed. The caller holds the game's lock.
+    pub async fn undo(
+        &self,
+        entry: &Arc<GameEntry>,
+        live: &mut Live,
+        side: Side,
+    ) -> Result<String, Refusal> {
+        let ruleset = volley_rulesets::find(live.session.game.ruleset())
+            .ok_or_else(|| Refusal::Refused("the game's rule system is not known here".into()))?;
+        let seq = live.session.records.len() as u64;
+        let taken = live.session.records.last().cloned();
+        let undone = live.session.undo(ruleset, side).map_err(Refusal::Refused)?;
+        if let Err(e) = self.store.remove_last(&entry.id, seq).await {
+            // Back to what the store holds: make the action again (it rolled no dice).
+            if let Some(rec) = taken {
+                if let Err(r) = live.session.apply_text(&rec.action, &rec.forced) {
+                    eprintln!(
+                        "volley-server: game {}: the action taken back could not be made again after a failed write: {r}",
+                        entry.id
+                    );
+                }
+            }
+            return Err(Refusal::Store(format!(
+                "the action could not be taken back in the store, so it stands: {e}"
+            )));
+        }
+        entry
+            .changes
+            .send_replace(live.session.records.len() as u64);
+        Ok(undone)
+    }
+
     /// Starts the game's bot driver if a bot is to decide and none is running.
     async fn wake_bots(self: &Arc<Self>, entry: &Arc<GameEntry>) {
         let mut live = entry.live.lock().await;

@@ -90,6 +90,11 @@ enum Job {
         action: StoredAction,
         finished: bool,
     },
+    /// The last action taken back (an undo): removed, and only if it is the last.
+    Remove {
+        game_id: String,
+        seq: u64,
+    },
 }
 
 type Reply = oneshot::Sender<Result<(), String>>;
@@ -300,6 +305,20 @@ fn write_job(conn: &Connection, job: &Job) -> Result<(), String> {
                     .map_err(db)?;
             }
         }
+        Job::Remove { game_id, seq } => {
+            let removed = conn
+                .execute(
+                    "DELETE FROM actions WHERE game_id = ?1 AND seq = ?2
+                       AND seq = (SELECT MAX(seq) FROM actions WHERE game_id = ?1)",
+                    params![game_id, *seq as i64],
+                )
+                .map_err(db)?;
+            if removed != 1 {
+                return Err(format!(
+                    "action {seq} of game {game_id} is not its last stored action"
+                ));
+            }
+        }
     }
     Ok(())
 }
@@ -331,6 +350,15 @@ impl Store {
             game_id: game_id.to_string(),
             action,
             finished,
+        })
+        .await
+    }
+
+    /// Removes the game's last action (taken back); returns once that is committed.
+    pub async fn remove_last(&self, game_id: &str, seq: u64) -> Result<(), String> {
+        self.send(Job::Remove {
+            game_id: game_id.to_string(),
+            seq,
         })
         .await
     }

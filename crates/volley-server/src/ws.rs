@@ -48,6 +48,8 @@ pub async fn connect(
 async fn next_update(entry: &GameEntry, side: Side, sent: &mut usize, first: bool) -> String {
     let live = entry.live.lock().await;
     let s = &live.session;
+    // An undo shortens the log: carry on from its new end (the page reads the game again).
+    *sent = (*sent).min(s.log.len());
     let events = if first {
         Vec::new()
     } else {

@@ -461,3 +461,67 @@ async fn bots_move_by_themselves_and_a_restart_finds_every_game() {
         assert_eq!(r.status, StatusCode::OK, "play continues: {}", r.text);
     }
 }
+
+/// POST /undo for a seat.
+async fn take_back(api: &Api, id: &str, token: &str) -> common::Reply {
+    api.post(&format!("/api/games/{id}/undo"), Some(token), &json!({}))
+        .await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_seat_takes_back_its_own_move_but_not_the_dice_or_the_other_seats() {
+    let t = common::start().await;
+    let api = &t.api;
+    let (id, red, blue) = api.create("hc-crossroads", "human", "human").await;
+    let (red, blue) = (red.expect("red token"), blue.expect("blue token"));
+    let mover = deciding(api, &id, &red, &blue)
+        .await
+        .expect("someone decides");
+    let waiter = if mover == red { &blue } else { &red };
+
+    // Nothing taken yet: nothing to take back.
+    let r = take_back(api, &id, mover).await;
+    assert_eq!(r.status, StatusCode::CONFLICT, "{}", r.text);
+    assert!(r.text.contains("nothing to take back"), "{}", r.text);
+
+    let before = api.view(&id, mover).await;
+    let log_before = api
+        .get(&format!("/api/games/{id}/log"), Some(mover))
+        .await
+        .body;
+    let legal = api.legal(&id, mover).await;
+    let step = legal
+        .iter()
+        .find(|a| a.starts_with("move "))
+        .expect("a unit can move")
+        .clone();
+    let mut ws = websocket(&api.base, &id, waiter).await;
+    assert_eq!(next_message(&mut ws).await["seq"], 0);
+    let r = api.act(&id, mover, &step).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(next_message(&mut ws).await["seq"], 1);
+
+    // The other seat cannot take it back; the mover can, and everything is as it was.
+    let r = take_back(api, &id, waiter).await;
+    assert_eq!(r.status, StatusCode::CONFLICT, "{}", r.text);
+    let r = take_back(api, &id, mover).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.body["undone"], json!(step));
+    assert_eq!(r.body["seq"], 0);
+    let after = api.view(&id, mover).await;
+    assert_eq!(after["view"], before["view"]);
+    assert_eq!(after["seq"], 0);
+    assert_eq!(
+        api.get(&format!("/api/games/{id}/log"), Some(mover))
+            .await
+            .body,
+        log_before
+    );
+    // The other seat hears of it: its seq goes down.
+    assert_eq!(next_message(&mut ws).await["seq"], 0);
+
+    // The same move again is stored as action 1 (the store took the undo).
+    let r = api.act(&id, mover, &step).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.body["seq"], 1);
+}

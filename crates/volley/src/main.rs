@@ -22,6 +22,7 @@ Examples:
   volley show game.json
   volley legal game.json
   volley apply game.json \"<an action from legal>\"
+  volley undo game.json
   volley play hc-crossroads --red random --blue random --seed 7"
 )]
 struct Cli {
@@ -38,6 +39,7 @@ enum Command {
     Show(commands::show::Args),
     Legal(commands::legal::Args),
     Apply(commands::apply::Args),
+    Undo(commands::undo::Args),
     Odds(commands::odds::Args),
     Log(commands::log::Args),
     Play(commands::play::Args),
@@ -56,6 +58,7 @@ fn main() {
         Command::Show(a) => commands::show::run(a),
         Command::Legal(a) => commands::legal::run(a),
         Command::Apply(a) => commands::apply::run(a),
+        Command::Undo(a) => commands::undo::run(a),
         Command::Odds(a) => commands::odds::run(a),
         Command::Log(a) => commands::log::run(a),
         Command::Play(a) => commands::play::run(a),

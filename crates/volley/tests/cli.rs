@@ -585,3 +585,38 @@ fn show_says_who_decides_and_what_when_the_rules_interrupt_a_turn() {
         .is_some_and(|t| t.starts_with("Blue: b1")));
     assert_eq!(legal(&file)[0], "stand b1");
 }
+
+#[test]
+fn undo_takes_back_moves_to_the_file_before_them_and_refuses_past_dice() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let file = new_game(dir.path(), "hc-crossroads", 1);
+    let f = p(&file);
+    let start = std::fs::read(&file).expect("save");
+    let err = fails_leaving_file(&["undo", f], &file);
+    assert!(err.contains("nothing to take back"), "{err}");
+    let first = legal(&file)
+        .into_iter()
+        .find(|a| a.starts_with("move "))
+        .expect("a move");
+    ok(&["apply", f, &first]);
+    let after_one = std::fs::read(&file).expect("save");
+    let second = legal(&file)
+        .into_iter()
+        .find(|a| a.starts_with(&first[..first.rfind(' ').expect("a hex")]))
+        .expect("the unit moves on");
+    ok(&["apply", f, &second]);
+    assert!(ok(&["undo", f]).contains(&format!("Took back \"{second}\"")));
+    assert_eq!(std::fs::read(&file).expect("save"), after_one);
+    ok(&["undo", f]);
+    assert_eq!(std::fs::read(&file).expect("save"), start);
+
+    // An action that rolled dice stands.
+    let session = game_with_rolls("hc-first-clash");
+    let rolled = dir.path().join("rolled.json");
+    volley_core::session::write_save(&rolled, &session.to_save()).expect("written");
+    let err = fails_leaving_file(&["undo", p(&rolled)], &rolled);
+    assert!(
+        err.contains("rolled dice") || err.contains("still"),
+        "{err}"
+    );
+}

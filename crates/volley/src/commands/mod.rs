@@ -11,6 +11,7 @@ pub mod scenarios;
 pub mod serve;
 pub mod show;
 pub mod simulate;
+pub mod undo;
 pub mod validate;
 pub mod verify;
 
