@@ -274,6 +274,16 @@ export function undo(id, token) {
 }
 
 /**
+ * The seat gives up the battle.
+ * @param {string} id
+ * @param {string} token
+ * @returns {Promise<{seq: number, events: LoggedEvent[]}>}
+ */
+export function resign(id, token) {
+  return call(`${game(id)}/resign`, { token, body: {} });
+}
+
+/**
  * @param {string} id
  * @param {string} token
  * @param {string} action

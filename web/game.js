@@ -158,6 +158,8 @@ export class GameScreen {
     this.busy = false;
     /** When E was last pressed with units still able to act (ms), 0 when not. */
     this.endArmed = 0;
+    /** The Resign button was clicked once and asks for a second click. */
+    this.resignArmed = false;
     /** @type {{step: number, steps: number} | null} */
     this.replay = null;
     /** @type {WebSocket | null} */
@@ -493,6 +495,9 @@ export class GameScreen {
           ? h("span", {}, h("button", { onclick: () => this.enterReplay() }, "Replay"), " ", h("button", { onclick: () => this.download() }, "Save game file"))
           : null,
       h("span", { class: "spacer" }),
+      this.seat && !v.outcome && !this.replay
+        ? h("button", { class: `resign${this.resignArmed ? " armed" : ""}`, onclick: () => this.resign(), title: "Give up the battle: the other side wins" }, this.resignArmed ? "Really resign?" : "Resign")
+        : null,
       h("span", { class: `live ${this.live ? "on" : "off"}`, title: this.live ? "Live updates on" : "Reconnecting…" }, this.live ? "● live" : "○ offline"),
       h("button", { onclick: () => this.map?.zoom(1.25), title: "Zoom in (+)" }, "+"),
       h("button", { onclick: () => this.map?.zoom(0.8), title: "Zoom out (−)" }, "−"),
@@ -762,6 +767,27 @@ export class GameScreen {
       return false;
     } finally {
       this.busy = false;
+    }
+  }
+
+  /** Resigns on the second click (within 4 s): the first only asks. */
+  async resign() {
+    if (!this.resignArmed) {
+      this.resignArmed = true;
+      this.drawBar();
+      setTimeout(() => {
+        this.resignArmed = false;
+        this.drawBar();
+      }, 4000);
+      return;
+    }
+    this.resignArmed = false;
+    try {
+      const r = await api.resign(this.id, this.token);
+      this.addEvents(r.events);
+      await this.load();
+    } catch (e) {
+      this.say(`Could not resign: ${errorText(e)}`);
     }
   }
 

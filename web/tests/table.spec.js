@@ -142,3 +142,18 @@ test("undo takes back a move: the counter and the log are as they were", async (
   await expect(page.locator(".message")).toContainText("Cannot undo: there is nothing to take back");
   expect(errors).toEqual([]);
 });
+
+test("resign asks twice, ends the battle for the other side and reveals the dice seed", async ({ page }) => {
+  /** @type {string[]} */
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await startGame(page, "hc-first-clash", "solo", { side: "red", level: "easy" });
+  await page.getByRole("button", { name: "Resign" }).click();
+  await expect(page.locator(".phasebar .outcome")).toHaveCount(0);
+  await page.getByRole("button", { name: "Really resign?" }).click();
+  await expect(page.locator(".phasebar .outcome")).toHaveText(/^Blue.* wins: Red resigned$/);
+  await expect(page.locator(".log .event").last()).toContainText("Red resigns: Blue wins the battle");
+  await expect(page.locator(".sides .dice")).toContainText("seed ");
+  await expect(page.getByRole("button", { name: "Resign" })).toHaveCount(0);
+  expect(errors).toEqual([]);
+});

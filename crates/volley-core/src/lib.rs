@@ -17,6 +17,7 @@ pub mod map;
 pub mod name;
 pub mod odds;
 pub mod place;
+pub mod resign;
 pub mod scenario;
 pub mod session;
 pub mod view;

@@ -179,6 +179,12 @@ impl Session {
         text: &str,
         forced: &[u32],
     ) -> Result<Vec<LoggedEvent>, SessionError> {
+        if let Some(side) = crate::resign::parse(text) {
+            if !forced.is_empty() {
+                return Err(SessionError::Dice("a resignation rolls no dice".into()));
+            }
+            return self.resign(side);
+        }
         let action = self.game.parse_action(text)?;
         self.apply(action, forced)
     }
@@ -233,6 +239,33 @@ impl Session {
             let seq = self.log.len() as u64 + 1;
             self.log.push(LoggedEvent { seq, turn, event });
         }
+    }
+
+    /// `side` gives up the battle, whether or not it is its decision: the other side wins,
+    /// the score stands, and the record says `resign <side>`. Refused once the game is over.
+    pub fn resign(&mut self, side: Side) -> Result<Vec<LoggedEvent>, SessionError> {
+        if self.game.to_decide().is_none() {
+            let why = self
+                .game
+                .outcome()
+                .map_or(String::new(), |o| format!(": {}", o.reason));
+            return Err(SessionError::Illegal(Illegal(format!(
+                "the game is already over{why}"
+            ))));
+        }
+        let turn = self.game.turn();
+        let placeholder = self.game.clone_game();
+        let game = std::mem::replace(&mut self.game, placeholder);
+        let (resigned, event) = crate::resign::Resigned::new(game, side);
+        self.game = Box::new(resigned);
+        self.records.push(Record {
+            action: crate::resign::notation(side),
+            forced: Vec::new(),
+            rolls: Vec::new(),
+        });
+        let start = self.log.len();
+        self.push_events(vec![event], turn);
+        Ok(self.log[start..].to_vec())
     }
 
     /// Takes back `side`'s last action, as at the table when a player lifts a counter before

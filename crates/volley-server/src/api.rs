@@ -73,6 +73,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/games/{id}/reach", get(reach))
         .route("/api/games/{id}/actions", post(action))
         .route("/api/games/{id}/undo", post(undo))
+        .route("/api/games/{id}/resign", post(resign))
         .route("/api/games/{id}/odds", post(odds))
         .route("/api/games/{id}/log", get(log))
         .route("/api/games/{id}/ws", get(ws::connect))
@@ -454,6 +455,22 @@ async fn undo(
     Ok(Json(UndoReply {
         seq: live.session.records.len() as u64,
         undone,
+    }))
+}
+
+/// The seat gives up the battle, on its turn or not; the game ends and the seed is revealed.
+async fn resign(
+    State(app): AppState,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> ApiResult<Json<ActionReply>> {
+    let (entry, side) = seat(&app, &id, &headers)?;
+    rate_limited(&entry, side, &app)?;
+    let mut live = entry.live.lock().await;
+    let events = app.games.resign(&entry, &mut live, side).await?;
+    Ok(Json(ActionReply {
+        seq: live.session.records.len() as u64,
+        events: seen_by(&events, side),
     }))
 }
 

@@ -140,6 +140,14 @@ fn make_bots(seats: &[SeatKind; 2]) -> Result<[Option<Box<dyn Bot>>; 2], String>
     Ok([bot(&seats[0])?, bot(&seats[1])?])
 }
 
+/// A refusal of the session in the words a player reads.
+fn refused(e: SessionError) -> Refusal {
+    match e {
+        SessionError::Illegal(i) => Refusal::Refused(i.0),
+        other => Refusal::Refused(other.to_string()),
+    }
+}
+
 /// Sets up a game from its scenario text, options and seed, and replays `records` (each
 /// roll checked against the seed).
 pub fn replay(
@@ -300,10 +308,30 @@ impl Games {
         live: &mut Live,
         action: Action,
     ) -> Result<Vec<LoggedEvent>, Refusal> {
-        let events = live.session.apply(action, &[]).map_err(|e| match e {
-            SessionError::Illegal(i) => Refusal::Refused(i.0),
-            other => Refusal::Refused(other.to_string()),
-        })?;
+        let events = live.session.apply(action, &[]).map_err(refused)?;
+        self.store_last(entry, live).await?;
+        Ok(events)
+    }
+
+    /// `side` resigns (whether or not it is its decision): stored and told like an action.
+    pub async fn resign(
+        self: &Arc<Self>,
+        entry: &Arc<GameEntry>,
+        live: &mut Live,
+        side: Side,
+    ) -> Result<Vec<LoggedEvent>, Refusal> {
+        let events = live.session.resign(side).map_err(refused)?;
+        self.store_last(entry, live).await?;
+        Ok(events)
+    }
+
+    /// Stores the record just made and tells the game's listeners; if it cannot be stored,
+    /// the game steps back to what the store holds.
+    async fn store_last(
+        self: &Arc<Self>,
+        entry: &Arc<GameEntry>,
+        live: &mut Live,
+    ) -> Result<(), Refusal> {
         let seq = live.session.records.len() as u64;
         let record = live.session.records.last().expect("just applied");
         let stored = StoredAction {
@@ -340,7 +368,7 @@ impl Games {
         }
         entry.changes.send_replace(seq);
         self.wake_bots_locked(entry, live);
-        Ok(events)
+        Ok(())
     }
 
     /// Takes back `side`'s last action ([`Session::undo`]), removes it from the store and

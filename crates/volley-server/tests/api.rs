@@ -525,3 +525,50 @@ async fn a_seat_takes_back_its_own_move_but_not_the_dice_or_the_other_seats() {
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     assert_eq!(r.body["seq"], 1);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn either_seat_may_resign_and_the_game_is_over_for_both() {
+    let t = common::start().await;
+    let api = &t.api;
+    let (id, red, blue) = api.create("hc-first-clash", "human", "human").await;
+    let (red, blue) = (red.expect("red token"), blue.expect("blue token"));
+    let waiter = match deciding(api, &id, &red, &blue).await {
+        Some(t) if t == red => blue.clone(),
+        _ => red.clone(),
+    };
+    let loser = api.view(&id, &waiter).await["seat"]
+        .as_str()
+        .expect("seat")
+        .to_string();
+    // Not its decision, but it may give up all the same.
+    let r = api
+        .post(
+            &format!("/api/games/{id}/resign"),
+            Some(&waiter),
+            &json!({}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    for token in [&red, &blue] {
+        let v = api.view(&id, token).await;
+        assert_eq!(v["view"]["to_decide"], Value::Null);
+        let winner = if loser == "red" { "blue" } else { "red" };
+        assert_eq!(v["view"]["outcome"]["winner"], winner);
+        assert!(v["seed"].is_string(), "the seed is revealed at the end");
+        assert!(api.legal(&id, token).await.is_empty());
+    }
+    let r = api
+        .post(&format!("/api/games/{id}/resign"), Some(&red), &json!({}))
+        .await;
+    assert_eq!(r.status, StatusCode::CONFLICT, "{}", r.text);
+    let r = api
+        .post(&format!("/api/games/{id}/undo"), Some(&waiter), &json!({}))
+        .await;
+    assert_eq!(r.status, StatusCode::CONFLICT, "{}", r.text);
+    // The finished game's file replays, resignation and all.
+    let r = api
+        .get(&format!("/api/games/{id}/export"), Some(&red))
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert!(r.text.contains(&format!("resign {loser}")));
+}

@@ -133,8 +133,7 @@ pub fn event_json(e: &LoggedEvent) -> String {
 
 /// "Red" from "red", for sentences.
 pub fn capitalised(side: Side) -> String {
-    let name = side.name();
-    name[..1].to_uppercase() + &name[1..]
+    side.title().to_string()
 }
 
 /// Writes a line, turning a closed pipe into a quiet stop.

@@ -1,0 +1,119 @@
+//! Resigning: a player gives up the battle, whatever the ruleset. The game is wrapped so that
+//! it is over — nobody decides, nothing is legal, the view says who won and why — while
+//! everything else (the position, the views' fog) stays the ruleset's.
+
+use crate::dice::Dice;
+use crate::game::{Action, ActionInfo, Event, Game, Illegal, Outcome, Reach, Side};
+use crate::view::View;
+
+/// The notation of a resignation in the record: `resign red`.
+pub fn notation(side: Side) -> String {
+    format!("resign {side}")
+}
+
+/// Reads `resign red` / `resign blue`.
+pub fn parse(text: &str) -> Option<Side> {
+    text.trim()
+        .strip_prefix("resign ")
+        .and_then(|s| Side::parse(s.trim()))
+}
+
+/// A game one side resigned.
+pub struct Resigned {
+    inner: Box<dyn Game>,
+    outcome: Outcome,
+}
+
+impl Resigned {
+    /// Wraps `game`, which `side` resigns; its score stands as it was.
+    pub fn new(game: Box<dyn Game>, side: Side) -> (Resigned, Event) {
+        let view = game.view(None);
+        let score_of = |s: Side| {
+            view.sides
+                .iter()
+                .find(|x| x.side == s)
+                .map_or(0, |x| x.score)
+        };
+        let winner = side.other();
+        let outcome = Outcome {
+            winner: Some(winner),
+            reason: format!("{} resigned", side.title()),
+            score: [score_of(Side::Red), score_of(Side::Blue)],
+        };
+        let event = Event::new(
+            "resign",
+            "volley resign",
+            format!(
+                "{} resigns: {} wins the battle",
+                side.title(),
+                winner.title()
+            ),
+        )
+        .side(side);
+        (
+            Resigned {
+                inner: game,
+                outcome,
+            },
+            event,
+        )
+    }
+}
+
+impl Game for Resigned {
+    fn ruleset(&self) -> &'static str {
+        self.inner.ruleset()
+    }
+    fn start(&mut self, _dice: &mut dyn Dice) -> Vec<Event> {
+        Vec::new()
+    }
+    fn to_decide(&self) -> Option<Side> {
+        None
+    }
+    fn legal_actions_into(&self, out: &mut Vec<Action>) {
+        out.clear();
+    }
+    fn apply(&mut self, _action: Action, _dice: &mut dyn Dice) -> Result<Vec<Event>, Illegal> {
+        Err(Illegal(format!(
+            "the game is over: {}",
+            self.outcome.reason
+        )))
+    }
+    fn preview(&mut self, action: Action, dice: &mut dyn Dice) -> Result<Vec<Event>, Illegal> {
+        self.apply(action, dice)
+    }
+    fn notation(&self, action: Action) -> String {
+        self.inner.notation(action)
+    }
+    fn describe(&self, action: Action) -> ActionInfo {
+        self.inner.describe(action)
+    }
+    fn parse_action(&self, text: &str) -> Result<Action, Illegal> {
+        self.inner.parse_action(text)
+    }
+    fn turn(&self) -> u32 {
+        self.inner.turn()
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        Some(self.outcome.clone())
+    }
+    fn view(&self, side: Option<Side>) -> View {
+        let mut v = self.inner.view(side);
+        v.to_decide = None;
+        v.prompt = None;
+        v.outcome = Some(self.outcome.clone());
+        v
+    }
+    fn clone_game(&self) -> Box<dyn Game> {
+        Box::new(Resigned {
+            inner: self.inner.clone_game(),
+            outcome: self.outcome.clone(),
+        })
+    }
+    fn reach(&self, _unit: &str) -> Vec<Reach> {
+        Vec::new()
+    }
+    fn check_invariants(&self) -> Result<(), String> {
+        self.inner.check_invariants()
+    }
+}
