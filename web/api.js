@@ -161,7 +161,7 @@
 /** @typedef {{hex: string, cost: number}} Reach */
 /** @typedef {{outcome: string, probability: number}} OddsLine */
 /** @typedef {{action: string, exact: boolean, trials: number, outcomes: OddsLine[]}} Odds */
-/** @typedef {{step: number, steps: number, view: View, events: LoggedEvent[]}} ReplayStep */
+/** @typedef {{step: number, steps: number, view: View, events: LoggedEvent[], fresh: number, turns: number[]}} ReplayStep */
 /** @typedef {{type: "update", seq: number, commitment: string, seed: string | null, view: View, events: LoggedEvent[]}} Update */
 
 /** An answer other than 2xx, with the server's reason. */

@@ -46,7 +46,8 @@ const KEYS = [
   ["Arrows, drag", "pan the map"],
   ["0", "show the whole map"],
   ["R", "replay (finished games)"],
-  ["← / →", "step the replay"],
+  ["← / →, Home / End", "step the replay, go to its start or end"],
+  ["Space", "play the replay through, or pause it"],
   ["?", "this help"],
 ];
 
@@ -160,7 +161,9 @@ export class GameScreen {
     this.endArmed = 0;
     /** The Resign button was clicked once and asks for a second click. */
     this.resignArmed = false;
-    /** @type {{step: number, steps: number} | null} */
+    /** Replaying a finished game: the step shown, how many there are, where each turn begins,
+     * and the autoplay timer when it plays by itself. */
+    /** @type {{step: number, steps: number, turns: number[], timer?: ReturnType<typeof setInterval>} | null} */
     this.replay = null;
     /** @type {WebSocket | null} */
     this.ws = null;
@@ -490,7 +493,7 @@ export class GameScreen {
       mine && this.seq > 0 && !v.outcome ? h("button", { class: "undo", onclick: () => this.undo(), title: "Take back your last action, if no die was rolled and nothing revealed since (U)" }, "Undo") : null,
       end && !this.replay ? h("button", { class: "primary endphase", onclick: () => this.act(end.text), title: "End the phase (E)" }, "End phase") : null,
       this.replay
-        ? h("span", { class: "replaybar" }, h("button", { onclick: () => this.step(-1), title: "←" }, "◀"), h("span", { class: "stepno" }, `Step ${this.replay.step}/${this.replay.steps}`), h("button", { onclick: () => this.step(1), title: "→" }, "▶"), h("button", { onclick: () => this.leaveReplay() }, "Leave replay"))
+        ? this.replayBar(this.replay)
         : v.outcome
           ? h("span", {}, h("button", { onclick: () => this.enterReplay() }, "Replay"), " ", h("button", { onclick: () => this.download() }, "Save game file"))
           : null,
@@ -848,26 +851,85 @@ export class GameScreen {
     this.help.hidden = !(show ?? this.help.hidden);
   }
 
+  /**
+   * The replay's controls: first, back, step, forward, last, a turn to jump to, autoplay.
+   * @param {{step: number, steps: number, turns: number[], timer?: ReturnType<typeof setInterval>}} r
+   */
+  replayBar(r) {
+    const turnNow = r.turns.filter((s) => s <= r.step).length;
+    return h(
+      "span",
+      { class: "replaybar" },
+      h("button", { onclick: () => this.goTo(0), title: "The set-up (Home)" }, "⏮"),
+      h("button", { onclick: () => this.step(-1), title: "Step back (←)" }, "◀"),
+      h("span", { class: "stepno" }, `Step ${r.step}/${r.steps}`),
+      h("button", { onclick: () => this.step(1), title: "Step on (→)" }, "▶"),
+      h("button", { onclick: () => this.goTo(r.steps), title: "The end (End)" }, "⏭"),
+      h(
+        "label",
+        { class: "turnjump" },
+        "Turn ",
+        h(
+          "select",
+          { "aria-label": "Jump to turn", onchange: (/** @type {Event} */ ev) => this.goTo(r.turns[Number(/** @type {HTMLSelectElement} */ (ev.target).value) - 1] ?? 0) },
+          ...r.turns.map((_, i) => h("option", { value: String(i + 1), selected: i + 1 === turnNow }, String(i + 1))),
+        ),
+      ),
+      h("button", { class: "autoplay", onclick: () => this.autoplay(), title: "Play the battle through (space)" }, r.timer ? "⏸ Pause" : "⏵ Play"),
+      h("button", { onclick: () => this.leaveReplay() }, "Leave replay"),
+    );
+  }
+
   async enterReplay() {
-    this.replay = { step: 0, steps: 0 };
+    this.replay = { step: 0, steps: 0, turns: [0] };
     this.selected = null;
     await this.step(0);
   }
 
   async leaveReplay() {
+    if (this.replay?.timer) clearInterval(this.replay.timer);
     this.replay = null;
     await this.load();
+  }
+
+  /** Plays the replay on by itself, a step a second, or pauses it. */
+  autoplay() {
+    const r = this.replay;
+    if (!r) return;
+    if (r.timer) {
+      clearInterval(r.timer);
+      r.timer = undefined;
+    } else {
+      r.timer = setInterval(() => {
+        if (!this.replay || this.replay.step >= this.replay.steps) this.autoplay();
+        else this.step(1);
+      }, 900);
+    }
+    this.drawBar();
   }
 
   /** @param {number} delta */
   async step(delta) {
     if (!this.replay) return;
-    const want = Math.max(0, this.replay.step + delta);
+    await this.goTo(Math.max(0, this.replay.step + delta));
+  }
+
+  /**
+   * Shows the replay at a step: the position then, and the log up to it with that step's own
+   * events marked and in view.
+   * @param {number} want
+   */
+  async goTo(want) {
+    if (!this.replay) return;
     try {
       const r = await api.replay(this.id, this.token, this.replay.steps ? Math.min(want, this.replay.steps) : want);
       if (!this.replay) return;
-      this.replay = { step: r.step, steps: r.steps };
-      this.logList.replaceChildren(...r.events.map((e) => this.logEntry(e)));
+      this.replay = { step: r.step, steps: r.steps, turns: r.turns, timer: this.replay.timer };
+      const entries = r.events.map((e) => this.logEntry(e));
+      entries.slice(r.fresh).forEach((li) => li.classList.add("active"));
+      this.logList.replaceChildren(...entries);
+      (entries[r.fresh] ?? entries[entries.length - 1])?.scrollIntoView({ block: "nearest" });
+      r.events = r.events.slice(r.fresh);
       this.view = r.view;
       this.map?.setPieces(r.view.units, r.view.markers, r.view.objectives);
       this.map?.setOverlay(new Map(), null, null);
@@ -925,6 +987,9 @@ export class GameScreen {
       "-": () => map?.zoom(0.8),
       0: () => map?.reset(),
       r: () => this.view?.outcome && !this.replay && this.enterReplay(),
+      Home: () => this.replay && this.goTo(0),
+      End: () => this.replay && this.goTo(this.replay.steps),
+      " ": () => this.replay && this.autoplay(),
       ArrowLeft: () => (this.replay ? this.step(-1) : map?.pan(-0.1, 0)),
       ArrowRight: () => (this.replay ? this.step(1) : map?.pan(0.1, 0)),
       ArrowUp: () => map?.pan(0, -0.1),

@@ -2,7 +2,7 @@
 // drawn side by side, the bar says what is being decided and by whom, and while the computer
 // plays the bar counts its actions.
 import { expect, test } from "@playwright/test";
-import { api, clickHex, hotseatDecider, startGame } from "./helpers.js";
+import { api, clickHex, hotseatDecider, startGame, waitMyTurn } from "./helpers.js";
 
 test.setTimeout(300_000);
 
@@ -155,5 +155,36 @@ test("resign asks twice, ends the battle for the other side and reveals the dice
   await expect(page.locator(".log .event").last()).toContainText("Red resigns: Blue wins the battle");
   await expect(page.locator(".sides .dice")).toContainText("seed ");
   await expect(page.getByRole("button", { name: "Resign" })).toHaveCount(0);
+  expect(errors).toEqual([]);
+});
+
+test("replay: jump to a turn, the log in step, autoplay", async ({ page }) => {
+  /** @type {string[]} */
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await startGame(page, "hc-first-clash", "solo", { side: "red", level: "easy" });
+  // Red ends its phases (the computer plays blue) until turn 3 has begun, then resigns.
+  for (let i = 0; i < 200; i++) {
+    const sv = await waitMyTurn(page);
+    if (sv.view.turn >= 3 || sv.view.outcome) break;
+    await api(page, "actions", { action: "end" });
+  }
+  await page.getByRole("button", { name: "Resign" }).click();
+  await page.getByRole("button", { name: "Really resign?" }).click();
+  await expect(page.locator(".phasebar .outcome")).toBeVisible();
+  await page.getByRole("button", { name: "Replay" }).click();
+  await expect(page.locator(".replaybar .stepno")).toHaveText(/^Step 0\/\d+$/);
+  await page.locator(".replaybar select").selectOption("2");
+  await expect(page.locator(".phasebar .turnno")).toHaveText(/^Turn 2\//);
+  const step = Number((await page.locator(".replaybar .stepno").innerText()).match(/^Step (\d+)/)?.[1]);
+  expect(step).toBeGreaterThan(0);
+  // The log runs up to this step; its own events are marked, and the last one is of turn 2.
+  await expect(page.locator(".log .event.active").first()).toBeVisible();
+  await expect(page.locator(".log .event").last().locator(".turn")).toHaveText("T2");
+  await page.getByRole("button", { name: "⏵ Play" }).click();
+  await expect.poll(async () => Number((await page.locator(".replaybar .stepno").innerText()).match(/^Step (\d+)/)?.[1])).toBeGreaterThan(step);
+  await page.getByRole("button", { name: "⏸ Pause" }).click();
+  await page.keyboard.press("End");
+  await expect(page.locator(".replaybar .stepno")).toHaveText(/^Step (\d+)\/\1$/);
   expect(errors).toEqual([]);
 });

@@ -565,7 +565,12 @@ struct ReplayReply {
     step: usize,
     steps: usize,
     view: View,
+    /// Every event up to this step, so the log reads in step with the replay…
     events: Vec<LoggedEvent>,
+    /// …of which those from `fresh` on are this step's own.
+    fresh: usize,
+    /// The step at which each game turn begins: `turns[0]` for turn 1, and so on.
+    turns: Vec<usize>,
 }
 
 async fn replay_step(
@@ -593,44 +598,47 @@ async fn replay_step(
     }
     let step = q.step;
     let rebuilt = tokio::task::spawn_blocking(move || {
-        let mut records = save.actions;
-        records.truncate(step);
-        let last = records.pop();
         let seed = save.seed.expect("a revealed save has its seed");
         let mut session = replay(
             &save.scenario_name,
             &save.scenario,
             &save.options,
             seed,
-            records,
+            Vec::new(),
             "replay",
         )?;
-        let start = if last.is_some() { session.log.len() } else { 0 };
-        if let Some(record) = last {
-            session.apply_text(&record.action, &[])?;
+        let mut turns = vec![0];
+        let mut at = (step == 0).then(|| (session.game.view(None), session.log.clone(), 0));
+        for (i, record) in save.actions.iter().enumerate() {
+            let before = session.log.len();
+            session.apply_text(&record.action, &record.forced)?;
+            while turns.len() < session.game.turn() as usize {
+                turns.push(i + 1);
+            }
+            if i + 1 == step {
+                at = Some((session.game.view(None), session.log.clone(), before));
+            }
         }
-        Ok::<_, volley_core::SessionError>((session.game.view(None), session.log[start..].to_vec()))
+        let (view, events, fresh) = at.expect("the step is within the game");
+        Ok::<_, volley_core::SessionError>(ReplayReply {
+            step,
+            steps,
+            view,
+            events,
+            fresh,
+            turns,
+        })
     })
     .await;
-    let (view, events) = match rebuilt {
-        Ok(Ok(done)) => done,
-        Ok(Err(e)) => {
-            return Err(ApiError::new(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                format!("the game could not be replayed: {e}"),
-            ))
-        }
-        Err(e) => {
-            return Err(ApiError::new(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                format!("the game could not be replayed: {e}"),
-            ))
-        }
-    };
-    Ok(Json(ReplayReply {
-        step,
-        steps,
-        view,
-        events,
-    }))
+    match rebuilt {
+        Ok(Ok(reply)) => Ok(Json(reply)),
+        Ok(Err(e)) => Err(ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            format!("the game could not be replayed: {e}"),
+        )),
+        Err(e) => Err(ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            format!("the game could not be replayed: {e}"),
+        )),
+    }
 }

@@ -218,6 +218,21 @@ async fn a_hotseat_game_through_every_endpoint() {
         .await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     assert!(r.body["view"]["outcome"].is_object());
+    // The log up to the last step is the whole log; turns say where each begins.
+    let all = api
+        .get(&format!("/api/games/{id}/log"), Some(&red))
+        .await
+        .body["events"]
+        .clone();
+    assert_eq!(
+        r.body["events"].as_array().map(Vec::len),
+        all.as_array().map(Vec::len)
+    );
+    let fresh = r.body["fresh"].as_u64().expect("fresh") as usize;
+    assert!(fresh < r.body["events"].as_array().expect("events").len());
+    let turns: Vec<u64> = serde_json::from_value(r.body["turns"].clone()).expect("turns");
+    assert_eq!(turns[0], 0);
+    assert!(turns.windows(2).all(|w| w[0] < w[1]) && *turns.last().expect("a turn") <= seq);
     let r = api
         .get(
             &format!("/api/games/{id}/replay?step={}", seq + 1),
