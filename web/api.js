@@ -159,10 +159,12 @@
  */
 
 /** @typedef {{hex: string, cost: number}} Reach */
-/** @typedef {{outcome: string, probability: number}} OddsLine */
+/** @typedef {{outcome: string, probability: number, example?: string}} OddsLine */
 /** @typedef {{action: string, exact: boolean, trials: number, outcomes: OddsLine[]}} Odds */
 /** @typedef {{step: number, steps: number, view: View, events: LoggedEvent[], fresh: number, turns: number[]}} ReplayStep */
 /** @typedef {{type: "update", seq: number, commitment: string, seed: string | null, view: View, events: LoggedEvent[]}} Update */
+
+/** @typedef {{term: string, section: string, meaning: string}} Term */
 
 /** An answer other than 2xx, with the server's reason. */
 export class ApiError extends Error {
@@ -382,4 +384,13 @@ export function forgetGame(id, seat) {
  */
 export function hexOf(piece) {
   return piece.place.hex ?? null;
+}
+
+/**
+ * A rule system's words in plain English.
+ * @param {string} ruleset
+ * @returns {Promise<Term[]>}
+ */
+export function glossary(ruleset) {
+  return call(`/api/rulesets/${encodeURIComponent(ruleset)}/glossary`);
 }

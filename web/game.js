@@ -41,6 +41,8 @@ const KEYS = [
   ["U", "undo your last action (not past a die roll or a reveal)"],
   ["1–6", "face N, NE, SE, S, SW, NW (on squares 1–4: N, E, S, W)"],
   ["N", "next unit that can act"],
+  ["T", "next hex the selected unit can move to or act on (Enter confirms)"],
+  ["Shift-click", "gather units into a group; click an empty hex to move them together"],
   ["P", "hide or show the panel (phones)"],
   ["+ / −, wheel, pinch", "zoom in / out"],
   ["Arrows, drag", "pan the map"],
@@ -48,6 +50,7 @@ const KEYS = [
   ["R", "replay (finished games)"],
   ["← / →, Home / End", "step the replay, go to its start or end"],
   ["Space", "play the replay through, or pause it"],
+  ["G", "the game's words explained (glossary)"],
   ["?", "this help"],
 ];
 
@@ -159,6 +162,16 @@ export class GameScreen {
     this.busy = false;
     /** When E was last pressed with units still able to act (ms), 0 when not. */
     this.endArmed = 0;
+    /** Units gathered to move together (shift-click, or "Add to group"): ids, the lead first. */
+    /** @type {string[]} */
+    this.group = [];
+    /** The open hex the pointer rests on, and the timer that shows its ground. */
+    /** @type {string | null} */
+    this.groundHex = null;
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    this.groundTimer = undefined;
+    /** Whether the last position drawn was this seat's decision (for the "your turn" chime). */
+    this.wasMine = false;
     /** The Resign button was clicked once and asks for a second click. */
     this.resignArmed = false;
     /** Replaying a finished game: the step shown, how many there are, where each turn begins,
@@ -194,6 +207,7 @@ export class GameScreen {
       { class: "help", hidden: true, onclick: () => this.toggleHelp(false) },
       h("div", { class: "helpbox" }, h("h2", {}, "Keys"), h("table", {}, ...KEYS.map(([k, t]) => h("tr", {}, h("th", {}, k), h("td", {}, t)))), h("p", { class: "hint" }, "Click anywhere to close.")),
     );
+    this.glossaryBox = h("div", { class: "help glossary", hidden: true, onclick: (/** @type {MouseEvent} */ ev) => ev.target === this.glossaryBox && this.toggleGlossary(false) });
     this.message = h("div", { class: "message", role: "status" });
     this.app.append(
       h(
@@ -204,6 +218,7 @@ export class GameScreen {
         this.card,
         this.curtain,
         this.help,
+        this.glossaryBox,
       ),
     );
     this.onKey = (/** @type {KeyboardEvent} */ ev) => this.key(ev);
@@ -283,11 +298,15 @@ export class GameScreen {
     this.view = view;
     this.seq = seq;
     const gen = ++this.generation;
-    document.title = `${view.title} · Volley`;
+    const mine = !this.replay && !!view.to_decide && view.to_decide === this.seat;
+    document.title = `${mine && !this.hotseat ? "● Your turn · " : ""}${view.title} · Volley`;
+    // A soft chime when the decision comes back to this seat (not on opening the game).
+    if (mine && !first && !this.wasMine && !this.hotseat) chime();
+    this.wasMine = mine;
     if (first || !this.map) {
       this.mapHost.replaceChildren();
       this.map = new MapCanvas(this.mapHost, view.map, { interactive: true });
-      this.map.onHex = (label) => this.clickHex(label);
+      this.map.onHex = (label, ev) => this.clickHex(label, ev);
       this.map.onHover = (id, ev) => this.hover(id, ev);
     }
     this.map.setPieces(view.units, view.markers, view.objectives);
@@ -382,6 +401,8 @@ export class GameScreen {
    */
   async update(view, seq, events) {
     this.addEvents(events);
+    // What the other side just did, ringed on the map once the position is drawn.
+    const theirs = events.filter((e) => e.side && e.side !== this.seat).flatMap((e) => e.units ?? []);
     if (this.replay) return;
     if (seq <= this.seq) {
       // Already shown (the push came first): wait until its legal actions are in, so that a
@@ -394,6 +415,7 @@ export class GameScreen {
       return;
     }
     await this.show(view, seq);
+    if (theirs.length && !this.hotseat) this.map?.highlight(theirs);
   }
 
   /** Resolves once the legal actions of the position shown are in (or failed to come). */
@@ -435,7 +457,25 @@ export class GameScreen {
       if (e.seq <= this.lastEvent) continue;
       this.lastEvent = e.seq;
       this.log.push(e);
-      this.logList.append(this.logEntry(e));
+      // A move made hex by hex reads as one line: the steps fold into the first one's entry.
+      const last = /** @type {HTMLElement | null} */ (this.logList.lastElementChild);
+      const unit = e.kind === "move" && e.units?.length === 1 ? e.units[0] : null;
+      if (unit && last && last.dataset.move === `${unit}|${e.turn}`) {
+        const steps = Number(last.dataset.steps ?? "1") + 1;
+        last.dataset.steps = String(steps);
+        last.title = `${last.title}\n${e.text}`;
+        const text = last.querySelector(".text");
+        if (text) text.textContent = e.text;
+        const badge = last.querySelector(".steps") ?? last.appendChild(h("span", { class: "steps" }));
+        badge.textContent = ` · ${steps} steps`;
+        continue;
+      }
+      const li = this.logEntry(e);
+      if (unit) {
+        li.dataset.move = `${unit}|${e.turn}`;
+        li.title = e.text;
+      }
+      this.logList.append(li);
     }
     // Pinned to the newest entry, once the entries are laid out.
     const pin = () => {
@@ -462,7 +502,7 @@ export class GameScreen {
       },
       h("span", { class: "turn" }, `T${e.turn}`),
       " ",
-      h("span", { class: "rule" }, e.rule),
+      h("span", { class: "rule", title: "The words this section defines (glossary)", onclick: (/** @type {MouseEvent} */ ev) => (ev.stopPropagation(), this.showRule(e.rule)) }, e.rule),
       " ",
       h("span", { class: "text" }, e.text),
     );
@@ -504,6 +544,7 @@ export class GameScreen {
       h("span", { class: `live ${this.live ? "on" : "off"}`, title: this.live ? "Live updates on" : "Reconnecting…" }, this.live ? "● live" : "○ offline"),
       h("button", { onclick: () => this.map?.zoom(1.25), title: "Zoom in (+)" }, "+"),
       h("button", { onclick: () => this.map?.zoom(0.8), title: "Zoom out (−)" }, "−"),
+      h("button", { onclick: () => this.toggleGlossary(), title: "The game's words explained (G)" }, "Glossary"),
       h("button", { onclick: () => this.toggleHelp(), title: "Keys (?)" }, "?"),
       h("button", { class: "paneltoggle", onclick: () => this.togglePanel(), title: "Show or hide the unit panel and log (P)", "aria-pressed": String(!this.app.querySelector(".game")?.classList.contains("nopanel")) }, "Panel"),
     );
@@ -630,6 +671,9 @@ export class GameScreen {
           }),
         ),
       ),
+      mine.some((a) => a.verb === "move")
+        ? h("div", { class: "groupline" }, h("button", { class: "groupbtn", onclick: () => this.toggleGroup(unit.id), title: "Gather units to move together (shift-click a counter)" }, this.group.includes(unit.id) ? "Leave the group" : this.group.length ? `Add to group (${this.group.length})` : "Start a group"))
+        : null,
       others.length ? h("div", { class: "others" }, ...others.map((a) => h("button", { onclick: () => this.act(a.text), title: a.text, "data-action": a.text }, actionLabel(a.text, v)))) : null,
       mine.length ? null : h("p", { class: "hint" }, unit.side === this.seat ? "This unit cannot act now." : "An enemy unit."),
     );
@@ -648,7 +692,12 @@ export class GameScreen {
         { class: "choice" },
         h("button", { class: i === 0 ? "primary confirmbtn" : "confirmbtn", onclick: () => (p.path ? this.confirmPending() : this.act(text)), title: i === 0 ? "Enter" : "" }, p.path ? `Move to ${p.hex} (${p.path.length} steps, cost ${this.reach.get(p.hex)})` : text),
         o
-          ? h("ul", { class: "odds" }, ...o.outcomes.slice(0, 6).map((x) => h("li", {}, `${percent(x.probability)} ${x.outcome}`)), h("li", { class: "hint" }, o.exact ? "exact" : `${o.trials} samples`))
+          ? h(
+              "ul",
+              { class: "odds" },
+              ...o.outcomes.slice(0, 6).map((x) => h("li", {}, `${percent(x.probability)} ${x.outcome}`, x.example ? h("div", { class: "reckoning", title: "How the log would tell one way of getting this" }, `e.g. ${x.example}`) : null)),
+              h("li", { class: "hint" }, o.exact ? "exact" : `${o.trials} samples`),
+            )
           : null,
       );
     });
@@ -656,12 +705,27 @@ export class GameScreen {
     this.confirm.hidden = false;
   }
 
-  /** @param {string} label */
-  clickHex(label) {
+  /**
+   * @param {string} label
+   * @param {PointerEvent} [ev]
+   */
+  clickHex(label, ev) {
     const v = this.view;
     // A click is a choice made: the hover card would only hide what it was made on.
     this.card.hidden = true;
+    clearTimeout(this.groundTimer);
+    this.groundHex = null;
     if (!v || this.busy || this.replay) return;
+    const movers = new Set(this.legal.filter((a) => a.verb === "move").map((a) => a.unit));
+    const own = v.units.find((u) => api.hexOf(u) === label && movers.has(u.id));
+    if (ev?.shiftKey && own) {
+      this.toggleGroup(own.id);
+      return;
+    }
+    if (this.group.length > 1 && !v.units.some((u) => api.hexOf(u) === label && u.side === this.seat)) {
+      this.groupMove(label);
+      return;
+    }
     if (this.pending && this.pending.hex === label) {
       this.confirmPending();
       return;
@@ -721,6 +785,81 @@ export class GameScreen {
     }
   }
 
+  /**
+   * Adds a unit to the group that moves together, or takes it out; the selected unit leads.
+   * @param {string} id
+   */
+  toggleGroup(id) {
+    if (!this.group.length && this.selected && this.selected !== id) this.group.push(this.selected);
+    this.group = this.group.includes(id) ? this.group.filter((g) => g !== id) : [...this.group, id];
+    this.map?.setGrouped(new Set(this.group));
+    this.say(this.group.length > 1 ? `Group of ${this.group.length}: click an empty hex to move them together, the formation kept as far as each can reach (Esc breaks it up).` : "");
+    if (!this.group.includes(this.selected ?? "")) this.select(this.group[0] ?? null);
+    else this.drawSelection();
+  }
+
+  /**
+   * Moves the group as one order: the lead to `label`, every other unit by the same offset on
+   * the map, the foremost first so that none stands in another's way; a unit that cannot
+   * reach its place stops at the reachable hex nearest to it.
+   * @param {string} label
+   */
+  async groupMove(label) {
+    const v = this.view;
+    const map = this.map;
+    if (!v || !map) return;
+    const centre = (/** @type {string} */ hex) => map.grid.at(hex);
+    const lead = v.units.find((u) => u.id === this.group[0]);
+    const from = lead ? centre(api.hexOf(lead) ?? "") : null;
+    const to = centre(label);
+    if (!from || !to) return;
+    const d = { x: to.x - from.x, y: to.y - from.y };
+    const at = (/** @type {string} */ id) => centre(api.hexOf(v.units.find((u) => u.id === id) ?? /** @type {any} */ ({ place: {} })) ?? "");
+    const order = [...this.group].sort((a, b) => {
+      const [pa, pb] = [at(a), at(b)];
+      return (pb ? pb.x * d.x + pb.y * d.y : 0) - (pa ? pa.x * d.x + pa.y * d.y : 0);
+    });
+    /** @type {string[]} */
+    const stuck = [];
+    let moved = 0;
+    for (const id of order) {
+      const unit = this.view?.units.find((u) => u.id === id);
+      const here = unit ? api.hexOf(unit) : null;
+      const c = here ? centre(here) : null;
+      if (!here || !c) continue;
+      const want = { x: c.x + d.x, y: c.y + d.y };
+      this.selected = id;
+      this.reach = new Map((await api.reach(this.id, this.token, id)).map((r) => [r.hex, r.cost]));
+      // The reachable hex nearest the unit's place in the formation (its own hex if none is nearer).
+      let best = here;
+      let bestD = Math.hypot(c.x - want.x, c.y - want.y);
+      for (const hex of this.reach.keys()) {
+        const p = centre(hex);
+        const dd = p ? Math.hypot(p.x - want.x, p.y - want.y) : Infinity;
+        if (dd < bestD - 0.5) {
+          best = hex;
+          bestD = dd;
+        }
+      }
+      const path = best === here ? null : this.path(best);
+      if (!path) {
+        stuck.push(id);
+        continue;
+      }
+      for (const hex of path) {
+        const text = `move ${id} ${hex}`;
+        if (!this.legal.some((a) => a.text === text) || !(await this.act(text))) break;
+      }
+      const now = this.view?.units.find((u) => u.id === id);
+      if (now && api.hexOf(now) !== best) stuck.push(id);
+      else moved += 1;
+    }
+    this.group = [];
+    this.map?.setGrouped(new Set());
+    this.say(`Group moved: ${moved} of ${order.length} in place${stuck.length ? `; ${stuck.join(", ")} could not get all the way` : ""}.`);
+    this.select(null);
+  }
+
   async confirmPending() {
     const p = this.pending;
     if (!p) return;
@@ -740,7 +879,11 @@ export class GameScreen {
   }
 
   cancel() {
-    if (this.pending) {
+    if (this.group.length) {
+      this.group = [];
+      this.map?.setGrouped(new Set());
+      this.say("");
+    } else if (this.pending) {
       this.pending = null;
       this.drawSelection();
     } else {
@@ -825,9 +968,29 @@ export class GameScreen {
     const unit = v?.units.find((u) => u.id === id);
     const marker = v?.markers.find((m) => m.id === id);
     if (!v || (!unit && !marker)) {
-      this.card.hidden = true;
+      // Over open ground: what the ground is, and whose objective it is.
+      // Shown only once the pointer rests on a hex, so that it never trails over the map.
+      const label = v && ev && !this.busy ? this.map?.hexAt(ev.clientX, ev.clientY) : null;
+      if (label !== this.groundHex || !this.card.classList.contains("groundcard")) this.card.hidden = true;
+      clearTimeout(this.groundTimer);
+      this.groundHex = label ?? null;
+      const ground = label ? this.map?.groundOf(label) : "";
+      if (!v || !label || !ground) return;
+      const [x, y] = [ev.clientX, ev.clientY];
+      this.groundTimer = setTimeout(() => {
+        if (this.groundHex !== label) return;
+        const obj = v.objectives.find((o) => api.hexOf(o) === label);
+        this.card.replaceChildren(h("h3", {}, label), h("p", { class: "ground" }, ground), ...(obj ? [h("p", {}, `★ ${obj.name} (${obj.points} points${obj.holder ? `, held by ${obj.holder}` : ""})`)] : []));
+        this.card.classList.add("groundcard");
+        this.card.hidden = false;
+        this.card.style.left = `${Math.min(x + 16, window.innerWidth - this.card.offsetWidth - 8)}px`;
+        this.card.style.top = `${Math.min(y + 16, window.innerHeight - this.card.offsetHeight - 8)}px`;
+      }, 700);
       return;
     }
+    clearTimeout(this.groundTimer);
+    this.groundHex = null;
+    this.card.classList.remove("groundcard");
     this.card.replaceChildren(
       ...(unit
         ? [h("h3", {}, unit.name), unitCard(unit, v)]
@@ -844,6 +1007,56 @@ export class GameScreen {
   togglePanel() {
     this.app.querySelector(".game")?.classList.toggle("nopanel");
     this.drawBar();
+  }
+
+  /**
+   * The rule system's words in plain English, with a filter; fetched when first opened.
+   * @param {boolean} [show]
+   */
+  async toggleGlossary(show) {
+    const open = show ?? this.glossaryBox.hidden;
+    this.glossaryBox.hidden = !open;
+    if (!open || !this.view || this.glossaryBox.childElementCount) return;
+    try {
+      const terms = await api.glossary(this.view.ruleset);
+      const none = h("p", { class: "hint", hidden: true }, "No word of the game matches: clear the box to see them all.");
+      const list = h("dl", { class: "terms" }, ...terms.flatMap((t) => [h("dt", { "data-term": t.term }, t.term, " ", h("span", { class: "rule" }, t.section)), h("dd", {}, t.meaning)]));
+      const filter = h("input", {
+        type: "search",
+        placeholder: "Find a word…",
+        onkeydown: (/** @type {KeyboardEvent} */ ev) => ev.key === "Escape" && this.toggleGlossary(false),
+        "aria-label": "Find a word",
+        oninput: (/** @type {Event} */ ev) => {
+          const q = /** @type {HTMLInputElement} */ (ev.target).value.toLowerCase();
+          let hits = 0;
+          for (const dt of list.querySelectorAll("dt")) {
+            const dd = /** @type {HTMLElement} */ (dt.nextElementSibling);
+            const hit = !q || (dt.textContent ?? "").toLowerCase().includes(q) || (dd.textContent ?? "").toLowerCase().includes(q);
+            /** @type {HTMLElement} */ (dt).hidden = !hit;
+            dd.hidden = !hit;
+            hits += hit ? 1 : 0;
+          }
+          none.hidden = hits > 0;
+        },
+      });
+      fill(this.glossaryBox, h("div", { class: "helpbox glossarybox" }, h("h2", {}, `${this.view.title}: the game's words`), filter, none, list, h("button", { onclick: () => this.toggleGlossary(false) }, "Close (Esc)")));
+      filter.focus();
+    } catch (e) {
+      fill(this.glossaryBox, h("div", { class: "helpbox" }, h("p", { class: "error" }, `The glossary could not be read: ${errorText(e)}`)));
+    }
+  }
+
+  /**
+   * Opens the glossary at the words of a rule section the log cites ("hex-command 7.5" → 7.5).
+   * @param {string} rule
+   */
+  async showRule(rule) {
+    await this.toggleGlossary(true);
+    const section = rule.split(" ").slice(1).join(" ");
+    const input = /** @type {HTMLInputElement | null} */ (this.glossaryBox.querySelector("input"));
+    if (!input || !section) return;
+    input.value = section;
+    input.dispatchEvent(new Event("input"));
   }
 
   /** @param {boolean} [show] */
@@ -964,7 +1177,8 @@ export class GameScreen {
     /** @type {Record<string, () => unknown>} */
     const actions = {
       "?": () => this.toggleHelp(),
-      Escape: () => (this.help.hidden ? this.cancel() : this.toggleHelp(false)),
+      Escape: () => (!this.glossaryBox.hidden ? this.toggleGlossary(false) : this.help.hidden ? this.cancel() : this.toggleHelp(false)),
+      g: () => this.toggleGlossary(),
       Enter: () => this.confirmPending(),
       e: () => {
         const end = this.legal.find((a) => a.verb === "end");
@@ -980,6 +1194,7 @@ export class GameScreen {
         this.act(end.text);
       },
       n: () => this.nextUnit(),
+      t: () => this.nextTarget(),
       p: () => this.togglePanel(),
       u: () => this.view?.to_decide === this.seat && this.undo(),
       "+": () => map?.zoom(1.25),
@@ -1012,12 +1227,41 @@ export class GameScreen {
     }
   }
 
+  /** Chooses the next hex the selected unit may move to or act on, as a click on it would. */
+  nextTarget() {
+    if (!this.selected) return this.nextUnit();
+    const hexes = [...new Set(this.legal.filter((a) => a.unit === this.selected && a.hex).map((a) => /** @type {string} */ (a.hex)))];
+    if (!hexes.length) return;
+    const i = hexes.indexOf(this.pending?.hex ?? "");
+    this.clickHex(hexes[(i + 1) % hexes.length]);
+  }
+
   /** Selects the next unit that can act. */
   nextUnit() {
     const ids = [...new Set(this.legal.map((a) => a.unit).filter((u) => u !== null))];
     if (!ids.length) return;
     const i = ids.indexOf(this.selected ?? "");
     this.select(/** @type {string} */ (ids[(i + 1) % ids.length]));
+  }
+}
+
+/** A short, quiet two-note chime: the decision is yours again. Silent where audio is barred. */
+function chime() {
+  try {
+    const ctx = new AudioContext();
+    const gain = ctx.createGain();
+    gain.gain.value = 0.06;
+    gain.connect(ctx.destination);
+    [660, 880].forEach((f, i) => {
+      const o = ctx.createOscillator();
+      o.frequency.value = f;
+      o.connect(gain);
+      o.start(ctx.currentTime + i * 0.12);
+      o.stop(ctx.currentTime + i * 0.12 + 0.1);
+    });
+    setTimeout(() => ctx.close(), 600);
+  } catch {
+    // No audio here: the tab title still says it.
   }
 }
 

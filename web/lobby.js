@@ -212,11 +212,31 @@ function renderMyGames(box) {
   }
   const rows = games.map((g) => {
     const href = new URL(g.seat === "both" && g.token2 ? gameLink(g.id, { red: g.token, blue: g.token2 }) : gameLink(g.id, { one: g.token })).hash;
+    const status = h("td", { class: "status" }, "…");
+    // Whose turn it is, or how it ended, asked of the server with the seat's token.
+    api
+      .view(g.id, g.token)
+      .then((sv) => {
+        const v = sv.view;
+        const name = (/** @type {string} */ side) => v.sides.find((x) => x.side === side)?.name ?? side;
+        status.textContent = v.outcome
+          ? v.outcome.winner
+            ? `${name(v.outcome.winner)} won (${v.outcome.reason})`
+            : `Drawn (${v.outcome.reason})`
+          : g.seat !== "both" && v.to_decide === sv.seat
+            ? `Your turn · turn ${v.turn}`
+            : `Turn ${v.turn}: ${v.to_decide ? `${name(v.to_decide)} to play` : ""}`;
+        status.classList.toggle("yourturn", !v.outcome && g.seat !== "both" && v.to_decide === sv.seat);
+      })
+      .catch(() => {
+        status.textContent = "not on this server";
+      });
     return h(
       "tr",
       { "data-game": g.id },
       h("td", {}, h("a", { href }, g.scenario)),
       h("td", {}, g.seat === "both" ? "hotseat" : g.seat),
+      status,
       h("td", {}, new Date(g.created).toLocaleString()),
       h("td", {}, h("button", {
         class: "small",
@@ -228,7 +248,7 @@ function renderMyGames(box) {
       }, "Forget")),
     );
   });
-  box.append(h("table", {}, h("thead", {}, h("tr", {}, h("th", {}, "Scenario"), h("th", {}, "Seat"), h("th", {}, "Started"), h("th", {}))), h("tbody", {}, ...rows)));
+  box.append(h("table", {}, h("thead", {}, h("tr", {}, h("th", {}, "Scenario"), h("th", {}, "Seat"), h("th", {}, "Status"), h("th", {}, "Started"), h("th", {}))), h("tbody", {}, ...rows)));
 }
 
 /** @param {unknown} e */

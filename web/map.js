@@ -84,7 +84,7 @@ export class MapCanvas {
     this.overlay = svg("g", { class: "overlay" }, this.root);
     this.pieces = svg("g", { class: "pieces" }, this.root);
     this.top = svg("g", { class: "top" }, this.root);
-    /** @type {(label: string) => void} */
+    /** @type {(label: string, ev?: PointerEvent) => void} */
     this.onHex = () => {};
     /** @type {(id: string | null, ev: MouseEvent) => void} */
     this.onHover = () => {};
@@ -541,6 +541,45 @@ export class MapCanvas {
   }
 
   /**
+   * Marks the counters of a group the player gathered to move together.
+   * @param {Set<string>} ids
+   */
+  setGrouped(ids) {
+    for (const el of this.pieces.querySelectorAll(".counter.unit")) {
+      el.classList.toggle("grouped", ids.has(el.getAttribute("data-unit") ?? ""));
+    }
+  }
+
+  /**
+   * A cell's ground in words: "woods, hill 2".
+   * @param {string} label
+   */
+  groundOf(label) {
+    const c = this.cells?.get(label);
+    if (!c) return "";
+    return `${terrainName(c.code)}${c.elevation ? `, hill ${c.elevation}` : ""}`;
+  }
+
+  /**
+   * The cell whose centre is nearest a point of the map (SVG units).
+   * @param {{x: number, y: number}} p
+   * @returns {string | null}
+   */
+  nearestCell(p) {
+    let best = null;
+    let bestD = Infinity;
+    for (const { col, row, label } of this.grid.cells()) {
+      const c = this.grid.centre(col, row);
+      const d = Math.hypot(c.x - p.x, c.y - p.y);
+      if (d < bestD) {
+        bestD = d;
+        best = label;
+      }
+    }
+    return best;
+  }
+
+  /**
    * Rings the counters of these units (from a log entry).
    * @param {string[]} ids
    */
@@ -660,7 +699,7 @@ export class MapCanvas {
       moved = false;
       if (wasDrag) return;
       const label = this.hexAt(ev.clientX, ev.clientY);
-      if (label) this.onHex(label);
+      if (label) this.onHex(label, ev);
     });
   }
 
@@ -672,17 +711,9 @@ export class MapCanvas {
    */
   hexAt(x, y) {
     const p = this.toMap(x, y);
-    let best = null;
-    let bestD = Infinity;
-    for (const { col, row, label } of this.grid.cells()) {
-      const c = this.grid.centre(col, row);
-      const d = Math.hypot(c.x - p.x, c.y - p.y);
-      if (d < bestD) {
-        bestD = d;
-        best = label;
-      }
-    }
-    return bestD <= SIZE * (this.grid.kind === "square" ? 1.42 : 1) ? best : null;
+    const best = this.nearestCell(p);
+    const c = best ? this.grid.at(best) : null;
+    return c && Math.hypot(c.x - p.x, c.y - p.y) <= SIZE * (this.grid.kind === "square" ? 1.42 : 1) ? best : null;
   }
 }
 

@@ -150,3 +150,32 @@ test("stand and die: stand and fall-back orders are given with the troops they c
   await expect.poll(async () => (await api(page, "legal")).actions.includes(`stand ${hex}`)).toBe(false);
   expect(errors).toEqual([]);
 });
+
+test("the glossary explains the game's words and finds one as you type", async ({ page }) => {
+  /** @type {string[]} */
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await startGame(page, "hc-first-clash", "hotseat");
+  await expect(page.locator(".phasebar")).toContainText("First Clash");
+  await page.keyboard.press("g");
+  const box = page.locator(".glossarybox");
+  await expect(box).toBeVisible();
+  await expect(box.locator("dt")).not.toHaveCount(0);
+  await expect(box.locator('dt[data-term="TE"]')).toBeVisible();
+  await box.locator("input").fill("zone of control");
+  await expect(box.locator('dt[data-term="Zone of control"]')).toBeVisible();
+  await expect(box.locator('dt[data-term="TE"]')).toBeHidden();
+  await box.locator("input").press("Escape");
+  await expect(box).toBeHidden();
+  // The button opens it too.
+  await page.getByRole("button", { name: "Glossary" }).click();
+  await expect(box).toBeVisible();
+  await box.locator("input").press("Escape");
+  // A rule reference in the log opens it at that section's words.
+  const rule = page.locator(".log .event .rule").first();
+  const cited = /** @type {string} */ (await rule.textContent());
+  await rule.click();
+  await expect(box).toBeVisible();
+  await expect(box.locator("input")).toHaveValue(cited.split(" ").slice(1).join(" "));
+  expect(errors).toEqual([]);
+});

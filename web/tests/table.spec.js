@@ -155,6 +155,9 @@ test("resign asks twice, ends the battle for the other side and reveals the dice
   await expect(page.locator(".log .event").last()).toContainText("Red resigns: Blue wins the battle");
   await expect(page.locator(".sides .dice")).toContainText("seed ");
   await expect(page.getByRole("button", { name: "Resign" })).toHaveCount(0);
+  // "My games" in the lobby says how it ended.
+  await page.goto("/");
+  await expect(page.locator(".mygames .status").first()).toContainText("won (Red resigned)");
   expect(errors).toEqual([]);
 });
 
@@ -186,5 +189,83 @@ test("replay: jump to a turn, the log in step, autoplay", async ({ page }) => {
   await page.getByRole("button", { name: "⏸ Pause" }).click();
   await page.keyboard.press("End");
   await expect(page.locator(".replaybar .stepno")).toHaveText(/^Step (\d+)\/\1$/);
+  expect(errors).toEqual([]);
+});
+
+test("a group moves in one order: shift-click gathers, a click on an empty hex moves them all", async ({ page }) => {
+  /** @type {string[]} */
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await startGame(page, "hc-crossroads", "hotseat");
+  const { get, token } = await hotseatDecider(page);
+  /** @type {string[]} */
+  const actions = (await get("legal", token)).actions;
+  const [a, b] = [...new Set(actions.filter((x) => x.startsWith("move ")).map((x) => x.split(" ")[1]))];
+  expect(b, "two units can move").toBeTruthy();
+  const counter = (/** @type {string} */ id) => page.locator(`svg.map .counter[data-unit="${id}"]`);
+  const [fromA, fromB] = [await counter(a).getAttribute("data-hex"), await counter(b).getAttribute("data-hex")];
+  // A one-step move for the lead, away from the other unit so that it does not block.
+  /** @type {{hex: string, cost: number}[]} */
+  const reach = await get(`reach?unit=${a}`, token);
+  const centre = async (/** @type {string} */ hex) => {
+    const box = await page.locator(`svg.map polygon.hex[data-hex="${hex}"]`).boundingBox();
+    return box ? { x: box.x + box.width / 2, y: box.y + box.height / 2 } : { x: 0, y: 0 };
+  };
+  const pb = await centre(/** @type {string} */ (fromB));
+  let target = "";
+  let far = -1;
+  for (const r of reach.filter((x) => x.cost === 1)) {
+    const p = await centre(r.hex);
+    const d = Math.hypot(p.x - pb.x, p.y - pb.y);
+    if (d > far) [target, far] = [r.hex, d];
+  }
+  await counter(a).click();
+  await counter(b).click({ modifiers: ["Shift"] });
+  await expect(counter(a)).toHaveClass(/grouped/);
+  await expect(counter(b)).toHaveClass(/grouped/);
+  await clickHex(page, target);
+  await expect(page.locator(".message")).toContainText("Group moved: 2 of 2 in place");
+  await expect(counter(a)).toHaveAttribute("data-hex", target);
+  expect(await counter(b).getAttribute("data-hex")).not.toBe(fromB);
+  expect(fromA).not.toBe(target);
+  expect(errors).toEqual([]);
+});
+
+test("the keyboard alone plays a move, and a move of several hexes is one log line", async ({ page }) => {
+  /** @type {string[]} */
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await startGame(page, "hc-crossroads", "hotseat");
+  const { get, token } = await hotseatDecider(page);
+  const before = (await get("view", token)).seq;
+  await expect(page.locator("svg.map .counter.ready").first()).toBeVisible();
+  await page.keyboard.press("n");
+  await expect(page.locator("svg.map .ring.selected")).toHaveCount(1);
+  await page.keyboard.press("t");
+  await expect(page.locator("svg.map .ring.pending")).toHaveCount(1);
+  await expect(page.locator(".confirm")).toBeVisible();
+  await page.keyboard.press("Enter");
+  await expect.poll(async () => (await get("view", token)).seq).toBeGreaterThan(before);
+  // Now a unit that has not moved goes two hexes: the log shows one line for it.
+  /** @type {{units?: string[]}[]} */
+  const events = (await get("log", token)).events;
+  const movedByKeys = events[events.length - 1].units?.[0];
+  /** @type {string[]} */
+  const actions = (await get("legal", token)).actions;
+  for (const unit of new Set(actions.filter((a) => a.startsWith("move ")).map((a) => a.split(" ")[1]))) {
+    if (unit === movedByKeys) continue;
+    /** @type {{hex: string, cost: number}[]} */
+    const reach = await get(`reach?unit=${unit}`, token);
+    const far = reach.find((r) => r.cost === 2);
+    if (!far) continue;
+    const lines = await page.locator(".log .event").count();
+    await page.locator(`svg.map .counter[data-unit="${unit}"]`).click();
+    await clickHex(page, far.hex);
+    await page.locator(".confirm .confirmbtn").first().click();
+    await expect(page.locator(`svg.map .counter[data-unit="${unit}"]`)).toHaveAttribute("data-hex", far.hex);
+    await expect(page.locator(".log .event")).toHaveCount(lines + 1);
+    await expect(page.locator(".log .event").last().locator(".steps")).toHaveText(" · 2 steps");
+    break;
+  }
   expect(errors).toEqual([]);
 });

@@ -53,6 +53,11 @@ impl Ruleset for GridRules {
         "Rules v1.1 (hex or square grid)"
     }
 
+    fn glossary(&self) -> Vec<volley_core::glossary::Term> {
+        volley_core::glossary::read(include_str!("../data/glossary.toml"))
+            .expect("the compiled-in glossary reads")
+    }
+
     fn options(&self) -> &'static [OptionSpec] {
         scenario::OPTIONS
     }

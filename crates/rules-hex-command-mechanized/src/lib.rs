@@ -163,6 +163,11 @@ impl Ruleset for MechanizedRules {
         "Hex Command: Mechanized (WWII)"
     }
 
+    fn glossary(&self) -> Vec<volley_core::glossary::Term> {
+        volley_core::glossary::read(include_str!("../data/glossary.toml"))
+            .expect("the compiled-in glossary reads")
+    }
+
     fn options(&self) -> &'static [OptionSpec] {
         OPTIONS
     }

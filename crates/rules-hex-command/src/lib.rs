@@ -78,6 +78,11 @@ impl Ruleset for HexCommand {
         "Hex Command (Gunpowder)"
     }
 
+    fn glossary(&self) -> Vec<volley_core::glossary::Term> {
+        volley_core::glossary::read(include_str!("../data/glossary.toml"))
+            .expect("the compiled-in glossary reads")
+    }
+
     fn options(&self) -> &'static [OptionSpec] {
         OPTIONS
     }

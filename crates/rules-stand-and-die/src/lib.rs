@@ -41,6 +41,11 @@ impl Ruleset for StandAndDie {
         "Stand and Die! (16th–19th century)"
     }
 
+    fn glossary(&self) -> Vec<volley_core::glossary::Term> {
+        volley_core::glossary::read(include_str!("../data/glossary.toml"))
+            .expect("the compiled-in glossary reads")
+    }
+
     fn options(&self) -> &'static [OptionSpec] {
         setup::OPTIONS
     }

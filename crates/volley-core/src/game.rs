@@ -509,6 +509,9 @@ pub trait Ruleset: Send + Sync {
     fn id(&self) -> &'static str;
     fn title(&self) -> &'static str;
     fn options(&self) -> &'static [OptionSpec];
+    /// The game's words in plain English ([`crate::glossary`]), in the order a new player
+    /// meets them.
+    fn glossary(&self) -> Vec<crate::glossary::Term>;
     /// Reads a scenario of this ruleset and sets up the game with the given options (which
     /// override the scenario's own `[options]`).
     fn load(

@@ -13,6 +13,7 @@
 pub mod dice;
 pub mod game;
 pub mod geometry;
+pub mod glossary;
 pub mod map;
 pub mod name;
 pub mod odds;

@@ -27,6 +27,10 @@ pub struct OddsLine {
     /// What changed, in words ("0405 2nd Line: hits 1→2"); "no effect" when nothing did.
     pub outcome: String,
     pub probability: f64,
+    /// How the log would tell one way of getting there — band, modifiers, the die needed and
+    /// a roll that gives it — so the player sees the reckoning before committing.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub example: String,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -53,15 +57,26 @@ pub fn odds(
     }
     let before = game.view(viewer);
     let mut tally: BTreeMap<String, f64> = BTreeMap::new();
+    let mut examples: BTreeMap<String, String> = BTreeMap::new();
+    let mut note = |outcome: &str, events: &[crate::game::Event]| {
+        if !examples.contains_key(outcome) {
+            let told: Vec<&str> = events
+                .iter()
+                .filter(|ev| viewer.is_none_or(|side| ev.seen.by(side)))
+                .map(|ev| ev.text.as_str())
+                .collect();
+            examples.insert(outcome.to_string(), told.join(" · "));
+        }
+    };
     let mut e = DiceEnumerator::new();
     let mut leaves = 0usize;
     let exact = loop {
         e.begin();
         let mut g = game.clone_game();
-        g.preview(action, &mut e)?;
-        *tally
-            .entry(describe_change(&before, &g.view(viewer)))
-            .or_default() += e.probability();
+        let events = g.preview(action, &mut e)?;
+        let outcome = describe_change(&before, &g.view(viewer));
+        note(&outcome, &events);
+        *tally.entry(outcome).or_default() += e.probability();
         leaves += 1;
         if e.truncated || !e.advance() {
             break !e.truncated;
@@ -77,10 +92,10 @@ pub fn odds(
         let mut dice = SeededDice::new(Seed::from_u64(0x0dd5));
         for _ in 0..SAMPLES {
             let mut g = game.clone_game();
-            g.preview(action, &mut dice)?;
-            *tally
-                .entry(describe_change(&before, &g.view(viewer)))
-                .or_default() += 1.0 / SAMPLES as f64;
+            let events = g.preview(action, &mut dice)?;
+            let outcome = describe_change(&before, &g.view(viewer));
+            note(&outcome, &events);
+            *tally.entry(outcome).or_default() += 1.0 / SAMPLES as f64;
         }
         SAMPLES
     };
@@ -98,6 +113,7 @@ pub fn odds(
     let mut outcomes: Vec<OddsLine> = tally
         .into_iter()
         .map(|(outcome, probability)| OddsLine {
+            example: examples.remove(&outcome).unwrap_or_default(),
             outcome,
             probability,
         })

@@ -760,6 +760,34 @@ fn random_games_end_and_keep_every_promise() {
 }
 
 #[test]
+fn every_ruleset_explains_its_words() {
+    for r in rulesets() {
+        let terms = r.glossary();
+        assert!(
+            terms.len() >= 10,
+            "{}: a glossary of {} terms is too thin for a new player",
+            r.id(),
+            terms.len()
+        );
+        let mut seen = HashSet::new();
+        for t in &terms {
+            assert!(
+                seen.insert(t.term.to_lowercase()),
+                "{}: \"{}\" is explained twice",
+                r.id(),
+                t.term
+            );
+            assert!(
+                !t.section.trim().is_empty(),
+                "{}: \"{}\" names no section",
+                r.id(),
+                t.term
+            );
+        }
+    }
+}
+
+#[test]
 fn odds_of_opening_actions_add_up_to_one() {
     for s in scenarios() {
         let session = start(&s, 1);
@@ -805,6 +833,18 @@ fn check_attack_odds(game: &dyn Game, side: Side, mix: &mut Mix) -> Result<bool,
     let total: f64 = odds.outcomes.iter().map(|o| o.probability).sum();
     if (total - 1.0).abs() > 1e-6 {
         return Err(format!("the odds of \"{text}\" add up to {total}"));
+    }
+    // The confirm box explains the reckoning as the log will: every outcome has a told way
+    // of getting there, with its numbers.
+    if let Some(o) = odds
+        .outcomes
+        .iter()
+        .find(|o| !o.example.chars().any(|c| c.is_ascii_digit()))
+    {
+        return Err(format!(
+            "the odds of \"{text}\" tell no reckoning with numbers for \"{}\" (example: \"{}\")",
+            o.outcome, o.example
+        ));
     }
     if !odds::played_out_touches_target(game, attack, Some(side)) {
         return Ok(false);

@@ -67,6 +67,7 @@ type ApiResult<T> = Result<T, ApiError>;
 pub fn router(app: Arc<App>) -> Router {
     Router::new()
         .route("/api/scenarios", get(scenarios))
+        .route("/api/rulesets/{id}/glossary", get(glossary))
         .route("/api/games", post(create_game))
         .route("/api/games/{id}/view", get(view))
         .route("/api/games/{id}/legal", get(legal))
@@ -165,6 +166,17 @@ fn seen_by<'a>(events: impl IntoIterator<Item = &'a LoggedEvent>, side: Side) ->
 
 async fn scenarios(State(app): AppState) -> Json<Vec<ScenarioEntry>> {
     Json(app.scenarios.clone())
+}
+
+/// A rule system's words in plain English, for the table's glossary.
+async fn glossary(Path(id): Path<String>) -> ApiResult<Json<Vec<volley_core::glossary::Term>>> {
+    let ruleset = volley_rulesets::find(&id).ok_or_else(|| {
+        ApiError::new(
+            StatusCode::NOT_FOUND,
+            format!("no rule system \"{id}\" (see /api/scenarios for the rule systems in play)"),
+        )
+    })?;
+    Ok(Json(ruleset.glossary()))
 }
 
 #[derive(Deserialize)]

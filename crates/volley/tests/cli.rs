@@ -620,3 +620,16 @@ fn undo_takes_back_moves_to_the_file_before_them_and_refuses_past_dice() {
         "{err}"
     );
 }
+
+#[test]
+fn glossary_explains_a_rule_systems_words_by_id_or_scenario() {
+    let text = ok(&["glossary", "hex-command"]);
+    assert!(text.contains("Zone of control"), "{text}");
+    let json: Vec<Value> =
+        serde_json::from_str(&ok(&["glossary", "sad-river-crossing", "--json"])).expect("JSON");
+    assert!(json
+        .iter()
+        .any(|t| t["term"] == "Standing" && t["section"] == "Marching"));
+    let err = fails(&["glossary", "no-such-thing"]);
+    assert!(err.contains("neither a rule system"), "{err}");
+}

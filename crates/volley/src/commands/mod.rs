@@ -1,6 +1,7 @@
 //! One module per command, each with its clap `Args` and a `run`.
 
 pub mod apply;
+pub mod glossary;
 pub mod legal;
 pub mod log;
 pub mod new;
@@ -134,6 +135,21 @@ pub fn event_json(e: &LoggedEvent) -> String {
 /// "Red" from "red", for sentences.
 pub fn capitalised(side: Side) -> String {
     side.title().to_string()
+}
+
+/// A rule system by its id, or the rule system of a bundled scenario or scenario file.
+pub fn ruleset_named(name: &str) -> Result<&'static dyn volley_core::Ruleset, Failure> {
+    if let Some(r) = volley_rulesets::find(name) {
+        return Ok(r);
+    }
+    let (_, source) = volley_rulesets::scenario_source(name).map_err(|e| {
+        let ids: Vec<&str> = volley_rulesets::rulesets().iter().map(|r| r.id()).collect();
+        format!(
+            "\"{name}\" is neither a rule system ({}) nor a scenario: {e}",
+            ids.join(", ")
+        )
+    })?;
+    Ok(volley_rulesets::ruleset_of(&source).map_err(|e| e.to_string())?)
 }
 
 /// Writes a line, turning a closed pipe into a quiet stop.

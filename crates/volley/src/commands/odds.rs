@@ -23,7 +23,8 @@ pub struct Args {
     game: PathBuf,
     /// The action, as `volley legal` prints it.
     action: String,
-    /// Print {action, exact, trials, outcomes: [{outcome, probability}]} as JSON.
+    /// Print {action, exact, trials, outcomes: [{outcome, probability, example}]} as JSON
+    /// (`example`: how the log would tell one way of getting that outcome).
     #[arg(long)]
     json: bool,
 }
@@ -71,6 +72,13 @@ pub fn run(args: Args) -> Outcome {
             .map(|o| vec![format!("{:.1}%", 100.0 * o.probability), o.outcome.clone()])
             .collect();
         out.write_all(table(&["CHANCE", "OUTCOME"], &rows).as_bytes())?;
+        // How the reckoning goes, as the log will tell it: the most likely outcome's.
+        if let Some(how) = odds.outcomes.first().filter(|o| !o.example.is_empty()) {
+            line(
+                &mut out,
+                &format!("How it is reckoned (one way it can fall): {}", how.example),
+            )?;
+        }
     }
     out.flush()?;
     Ok(())

@@ -36,20 +36,7 @@ struct Entry {
 }
 
 pub fn run(args: Args) -> Outcome {
-    let ruleset = match volley_rulesets::find(&args.ruleset) {
-        Some(r) => r,
-        None => {
-            let (_, source) = volley_rulesets::scenario_source(&args.ruleset).map_err(|e| {
-                let ids: Vec<&str> = volley_rulesets::rulesets().iter().map(|r| r.id()).collect();
-                format!(
-                    "\"{}\" is neither a rule system ({}) nor a scenario: {e}",
-                    args.ruleset,
-                    ids.join(", ")
-                )
-            })?;
-            volley_rulesets::ruleset_of(&source).map_err(|e| e.to_string())?
-        }
-    };
+    let ruleset = super::ruleset_named(&args.ruleset)?;
     let entries: Vec<Entry> = ruleset
         .options()
         .iter()
