@@ -162,7 +162,8 @@
 /** @typedef {{outcome: string, probability: number, example?: string}} OddsLine */
 /** @typedef {{action: string, exact: boolean, trials: number, outcomes: OddsLine[]}} Odds */
 /** @typedef {{step: number, steps: number, view: View, events: LoggedEvent[], fresh: number, turns: number[]}} ReplayStep */
-/** @typedef {{type: "update", seq: number, commitment: string, seed: string | null, view: View, events: LoggedEvent[]}} Update */
+/** @typedef {{seq: number, side: Side, text: string, at: number}} ChatLine */
+/** @typedef {{type: "update", seq: number, commitment: string, seed: string | null, view: View, events: LoggedEvent[], chat?: ChatLine[]}} Update */
 
 /** @typedef {{term: string, section: string, meaning: string}} Term */
 
@@ -393,4 +394,25 @@ export function hexOf(piece) {
  */
 export function glossary(ruleset) {
   return call(`/api/rulesets/${encodeURIComponent(ruleset)}/glossary`);
+}
+
+/**
+ * The players' chat so far.
+ * @param {string} id
+ * @param {string} token
+ * @returns {Promise<ChatLine[]>}
+ */
+export function chat(id, token) {
+  return call(`${game(id)}/chat`, { token });
+}
+
+/**
+ * Says a line to the other seat.
+ * @param {string} id
+ * @param {string} token
+ * @param {string} text
+ * @returns {Promise<ChatLine>}
+ */
+export function say(id, token, text) {
+  return call(`${game(id)}/chat`, { token, body: { text } });
 }

@@ -5,7 +5,7 @@ import * as api from "./api.js";
 import { fill, h } from "./dom.js";
 import { FACINGS, parseLabel } from "./hex.js";
 import { MapCanvas, SIDE_COLOUR } from "./map.js";
-import { errorText } from "./lobby.js";
+import { errorText, gameLink } from "./lobby.js";
 
 /** @typedef {import("./api.js").View} View */
 /** @typedef {import("./api.js").Side} Side */
@@ -200,6 +200,20 @@ export class GameScreen {
     this.unitPanel = h("section", { class: "unitpanel panel" });
     this.sidesPanel = h("section", { class: "sides panel" });
     this.logList = h("ol", { class: "log", "aria-label": "event log" });
+    /** The players' chat (online games between two people only). */
+    this.chatList = h("ol", { class: "chatlines", "aria-label": "chat" });
+    /** @type {number} */
+    this.chatSeen = 0;
+    this.chatInput = h("input", {
+      type: "text",
+      maxlength: 500,
+      placeholder: "Say something to your opponent…",
+      "aria-label": "Chat message",
+      onkeydown: (/** @type {KeyboardEvent} */ ev) => {
+        if (ev.key === "Enter") this.sendChat();
+      },
+    });
+    this.chatPanel = h("section", { class: "chatpanel panel", hidden: true }, h("h2", {}, "Chat"), this.chatList, h("div", { class: "chatrow" }, this.chatInput, h("button", { onclick: () => this.sendChat() }, "Send")));
     this.card = h("div", { class: "unitcard", hidden: true });
     this.curtain = h("div", { class: "curtain", hidden: true });
     this.help = h(
@@ -214,7 +228,7 @@ export class GameScreen {
         "div",
         { class: "game" },
         this.bar,
-        h("div", { class: "gamebody" }, h("div", { class: "mapcol" }, this.mapHost, this.confirm, this.message), h("aside", { class: "side" }, this.unitPanel, this.sidesPanel, h("section", { class: "logpanel panel" }, h("h2", {}, "Log"), this.logList))),
+        h("div", { class: "gamebody" }, h("div", { class: "mapcol" }, this.mapHost, this.confirm, this.message), h("aside", { class: "side" }, this.unitPanel, this.sidesPanel, this.chatPanel, h("section", { class: "logpanel panel" }, h("h2", {}, "Log"), this.logList))),
         this.card,
         this.curtain,
         this.help,
@@ -267,6 +281,14 @@ export class GameScreen {
     this.addEvents(events);
     this.commitment = sv.commitment;
     this.seed = sv.seed;
+    // Chat between two people at two screens; never in hotseat or against the computer.
+    const talk = !this.hotseat && sv.players.red === "human" && sv.players.blue === "human";
+    this.chatPanel.hidden = !talk;
+    if (talk) {
+      this.chatList.replaceChildren();
+      this.chatSeen = 0;
+      this.addChat(await api.chat(this.id, this.token));
+    }
     await this.show(sv.view, sv.seq);
   }
 
@@ -356,6 +378,7 @@ export class GameScreen {
       // read it again.
       this.commitment = msg.commitment;
       this.seed = msg.seed;
+      if (msg.chat) this.addChat(msg.chat);
       // Further on than the log read, or back (an action was taken back): read the game again.
       if ((first && msg.seq > this.seq) || msg.seq < this.seq) this.load();
       else this.update(msg.view, msg.seq, msg.events);
@@ -535,7 +558,17 @@ export class GameScreen {
       this.replay
         ? this.replayBar(this.replay)
         : v.outcome
-          ? h("span", {}, h("button", { onclick: () => this.enterReplay() }, "Replay"), " ", h("button", { onclick: () => this.download() }, "Save game file"))
+          ? h(
+              "span",
+              {},
+              h("button", { onclick: () => this.enterReplay() }, "Replay"),
+              " ",
+              h("button", { onclick: () => this.download() }, "Save game file"),
+              " ",
+              this.hotseat || this.players?.red !== "human" || this.players?.blue !== "human"
+                ? h("button", { class: "rematch", onclick: () => this.rematch(), title: this.hotseat ? "The same battle again" : "The same battle again, sides swapped" }, "Rematch")
+                : null,
+            )
           : null,
       h("span", { class: "spacer" }),
       this.seat && !v.outcome && !this.replay
@@ -937,6 +970,32 @@ export class GameScreen {
     }
   }
 
+  /**
+   * Shows chat lines not shown yet (the reply to a send and the push may both bring one).
+   * @param {import("./api.js").ChatLine[]} lines
+   */
+  addChat(lines) {
+    for (const l of lines) {
+      if (l.seq <= this.chatSeen) continue;
+      this.chatSeen = l.seq;
+      const who = l.side === this.seat ? "You" : sideName(/** @type {View} */ (this.view ?? { sides: [] }), l.side);
+      this.chatList.append(h("li", { class: `chatline ${l.side}`, title: new Date(l.at * 1000).toLocaleString() }, h("strong", {}, `${who}: `), l.text));
+    }
+    this.chatList.scrollTop = this.chatList.scrollHeight;
+  }
+
+  async sendChat() {
+    const text = /** @type {HTMLInputElement} */ (this.chatInput).value.trim();
+    if (!text) return;
+    try {
+      const line = await api.say(this.id, this.token, text);
+      /** @type {HTMLInputElement} */ (this.chatInput).value = "";
+      this.addChat([line]);
+    } catch (e) {
+      this.say(`Not sent: ${errorText(e)}`);
+    }
+  }
+
   /** Takes back this seat's last action and shows the game as it was before it. */
   async undo() {
     if (this.busy || this.replay) return;
@@ -1151,6 +1210,34 @@ export class GameScreen {
       this.drawSides();
     } catch (e) {
       this.say(`Replay: ${errorText(e)}`);
+    }
+  }
+
+  /**
+   * The same battle again with the same options: at one screen as before, or against the
+   * computer with the sides swapped. (An online rematch needs an invitation: from the lobby.)
+   */
+  async rematch() {
+    try {
+      const save = await (await fetch(api.exportPath(this.id), { headers: { Authorization: `Bearer ${this.token}` } })).json();
+      const players = this.players ?? { red: "human", blue: "human" };
+      const swap = !this.hotseat;
+      const [red, blue] = swap ? [players.blue, players.red] : [players.red, players.blue];
+      const game = await api.createGame(save.scenario_name, save.options ?? {}, red, blue);
+      const created = new Date().toISOString();
+      const title = this.view?.title ?? save.scenario_name;
+      if (this.hotseat && game.seats.red && game.seats.blue) {
+        api.rememberGame({ id: game.id, seat: "both", token: game.seats.red, token2: game.seats.blue, scenario: title, created });
+        location.hash = new URL(gameLink(game.id, { red: game.seats.red, blue: game.seats.blue })).hash;
+        return;
+      }
+      const me = red === "human" ? "red" : "blue";
+      const token = game.seats[me];
+      if (!token) throw new Error("the server gave no token for your seat");
+      api.rememberGame({ id: game.id, seat: me, token, scenario: title, created });
+      location.hash = new URL(gameLink(game.id, { one: token })).hash;
+    } catch (e) {
+      this.say(`Could not start a rematch: ${errorText(e)}`);
     }
   }
 

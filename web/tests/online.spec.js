@@ -1,5 +1,6 @@
 // An online game on Night March in two browser contexts: each seat sees only its own side (the
-// enemy as "?" markers) and one seat's action reaches the other over the WebSocket.
+// enemy as "?" markers), one seat's action reaches the other over the WebSocket, and so does
+// a chat line.
 import { expect, test } from "@playwright/test";
 import fs from "node:fs";
 import path from "node:path";
@@ -97,6 +98,15 @@ test("online game: two seats, fog of war, live updates", async ({ browser }) => 
   for (const [page, seat] of /** @type {const} */ ([[red, "red"], [blue, "blue"]])) {
     await seesOnlyItsOwn(page, seat);
   }
+
+  // The two seats chat: a line typed by one reaches the other at once, and stays on a reload.
+  await red.locator(".chatpanel input").fill("Your flank is in the air, sir.");
+  await red.locator(".chatpanel input").press("Enter");
+  await expect(red.locator(".chatline").last()).toHaveText("You: Your flank is in the air, sir.");
+  await expect(blue.locator(".chatline").last()).toContainText("Your flank is in the air, sir.");
+  await expect(blue.locator(".chatline").last().locator("strong")).not.toHaveText("You: ");
+  await blue.reload();
+  await expect(blue.locator(".chatline")).toHaveCount(1);
   await redContext.close();
   await blueContext.close();
 });

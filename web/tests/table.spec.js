@@ -155,9 +155,15 @@ test("resign asks twice, ends the battle for the other side and reveals the dice
   await expect(page.locator(".log .event").last()).toContainText("Red resigns: Blue wins the battle");
   await expect(page.locator(".sides .dice")).toContainText("seed ");
   await expect(page.getByRole("button", { name: "Resign" })).toHaveCount(0);
-  // "My games" in the lobby says how it ended.
+  // A rematch: the same battle, the sides swapped.
+  const first = page.url();
+  await page.getByRole("button", { name: "Rematch" }).click();
+  await expect.poll(() => page.url()).not.toBe(first);
+  await expect(page.locator(".phasebar .seat")).toHaveText("You: blue");
+  await expect(page.locator(".phasebar .title")).toHaveText("First Clash");
+  // "My games" in the lobby says how the first ended.
   await page.goto("/");
-  await expect(page.locator(".mygames .status").first()).toContainText("won (Red resigned)");
+  await expect(page.locator(".mygames .status", { hasText: "won (Red resigned)" })).toHaveCount(1);
   expect(errors).toEqual([]);
 });
 

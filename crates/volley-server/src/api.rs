@@ -75,6 +75,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/games/{id}/actions", post(action))
         .route("/api/games/{id}/undo", post(undo))
         .route("/api/games/{id}/resign", post(resign))
+        .route("/api/games/{id}/chat", get(chat_lines).post(chat_say))
         .route("/api/games/{id}/odds", post(odds))
         .route("/api/games/{id}/log", get(log))
         .route("/api/games/{id}/ws", get(ws::connect))
@@ -468,6 +469,38 @@ async fn undo(
         seq: live.session.records.len() as u64,
         undone,
     }))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ChatBody {
+    text: String,
+}
+
+/// The players' chat so far (to the two seats only).
+async fn chat_lines(
+    State(app): AppState,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> ApiResult<Json<Vec<crate::store::ChatLine>>> {
+    let (entry, _) = seat(&app, &id, &headers)?;
+    let live = entry.live.lock().await;
+    Ok(Json(live.chat.clone()))
+}
+
+/// A line from this seat to the other: `{"text": "…"}`, one line of at most 500 characters.
+async fn chat_say(
+    State(app): AppState,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> ApiResult<Json<crate::store::ChatLine>> {
+    let (entry, side) = seat(&app, &id, &headers)?;
+    let said = json_body::<ChatBody>(body)?;
+    rate_limited(&entry, side, &app)?;
+    let mut live = entry.live.lock().await;
+    let line = app.games.say(&entry, &mut live, side, &said.text).await?;
+    Ok(Json(line))
 }
 
 /// The seat gives up the battle, on its turn or not; the game ends and the seed is revealed.

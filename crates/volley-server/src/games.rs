@@ -2,7 +2,7 @@
 //! tells WebSocket listeners a new action was applied. Every accepted action is committed to
 //! the store before anyone hears of it.
 
-use crate::store::{GameRecord, SeatKind, Store, StoredAction};
+use crate::store::{ChatLine, GameRecord, SeatKind, Store, StoredAction};
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex as StdMutex, RwLock};
@@ -64,6 +64,8 @@ struct Bucket {
 /// The part of a game that changes, behind the game's lock.
 pub struct Live {
     pub session: Session,
+    /// What the two seats said to each other.
+    pub chat: Vec<ChatLine>,
     /// The bot in each seat, if any. Taken out while it thinks.
     bots: [Option<Box<dyn Bot>>; 2],
     bot_running: bool,
@@ -138,6 +140,16 @@ fn make_bots(seats: &[SeatKind; 2]) -> Result<[Option<Box<dyn Bot>>; 2], String>
         SeatKind::Bot { spec } => volley_ai::bot_from_spec(spec, random_u64()).map(Some),
     };
     Ok([bot(&seats[0])?, bot(&seats[1])?])
+}
+
+/// The longest chat line, in characters.
+pub const CHAT_MAX: usize = 500;
+
+/// Seconds since 1970, for creation times and chat lines.
+fn unix_now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64)
 }
 
 /// A refusal of the session in the words a player reads.
@@ -269,9 +281,7 @@ impl Games {
         });
         let bots = make_bots(&seats).map_err(Refusal::Refused)?;
         let id = random_hex(10);
-        let created_at = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_secs() as i64);
+        let created_at = unix_now();
         self.store
             .create(GameRecord {
                 id: id.clone(),
@@ -284,6 +294,7 @@ impl Games {
                 created_at,
                 finished: is_over(&session),
                 actions: Vec::new(),
+                chat: Vec::new(),
             })
             .await
             .map_err(Refusal::Store)?;
@@ -292,6 +303,7 @@ impl Games {
             seats,
             Live {
                 session,
+                chat: Vec::new(),
                 bots,
                 bot_running: false,
             },
@@ -403,6 +415,45 @@ impl Games {
             .changes
             .send_replace(live.session.records.len() as u64);
         Ok(undone)
+    }
+
+    /// A line from a seat to the other: stored, then pushed to both seats (and only to them).
+    pub async fn say(
+        &self,
+        entry: &Arc<GameEntry>,
+        live: &mut Live,
+        side: Side,
+        text: &str,
+    ) -> Result<ChatLine, Refusal> {
+        let text = text.trim();
+        if text.is_empty() {
+            return Err(Refusal::Refused("say something: the line is empty".into()));
+        }
+        if text.chars().count() > CHAT_MAX {
+            return Err(Refusal::Refused(format!(
+                "a chat line holds at most {CHAT_MAX} characters"
+            )));
+        }
+        if text.chars().any(|c| c.is_control()) {
+            return Err(Refusal::Refused(
+                "a chat line is one line of text, without control characters".into(),
+            ));
+        }
+        let line = ChatLine {
+            seq: live.chat.len() as u64 + 1,
+            side,
+            text: text.to_string(),
+            at: unix_now(),
+        };
+        self.store
+            .chat(&entry.id, line.clone())
+            .await
+            .map_err(|e| Refusal::Store(format!("the line could not be stored: {e}")))?;
+        live.chat.push(line.clone());
+        entry
+            .changes
+            .send_replace(live.session.records.len() as u64);
+        Ok(line)
     }
 
     /// Starts the game's bot driver if a bot is to decide and none is running.
@@ -521,6 +572,7 @@ fn restore_one(record: GameRecord) -> Result<([SeatKind; 2], Live), String> {
         record.seats,
         Live {
             session,
+            chat: record.chat,
             bots,
             bot_running: false,
         },

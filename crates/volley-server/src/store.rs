@@ -73,6 +73,17 @@ pub struct GameRecord {
     pub created_at: i64,
     pub finished: bool,
     pub actions: Vec<StoredAction>,
+    /// What the two seats said to each other, in order.
+    pub chat: Vec<ChatLine>,
+}
+
+/// One line of the players' chat: which seat said it, what, and when (Unix seconds).
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct ChatLine {
+    pub seq: u64,
+    pub side: Side,
+    pub text: String,
+    pub at: i64,
 }
 
 /// One accepted action: its notation and the rolls it made (JSON array of `{sides, value}`).
@@ -89,6 +100,11 @@ enum Job {
         game_id: String,
         action: StoredAction,
         finished: bool,
+    },
+    /// A line of the players' chat.
+    Chat {
+        game_id: String,
+        line: ChatLine,
     },
     /// The last action taken back (an undo): removed, and only if it is the last.
     Remove {
@@ -125,6 +141,14 @@ CREATE TABLE IF NOT EXISTS actions (
     seq     INTEGER NOT NULL,
     action  TEXT NOT NULL,
     rolls   TEXT NOT NULL,
+    PRIMARY KEY (game_id, seq)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS chat (
+    game_id TEXT NOT NULL REFERENCES games(id),
+    seq     INTEGER NOT NULL,
+    side    TEXT NOT NULL,
+    text    TEXT NOT NULL,
+    at      INTEGER NOT NULL,
     PRIMARY KEY (game_id, seq)
 ) WITHOUT ROWID;
 ";
@@ -184,6 +208,7 @@ fn load(conn: &Connection) -> rusqlite::Result<Vec<GameRecord>> {
             created_at: r.get(10)?,
             finished: r.get::<_, i64>(11)? != 0,
             actions: Vec::new(),
+            chat: Vec::new(),
         })
     })?;
     for game in rows {
@@ -201,6 +226,22 @@ fn load(conn: &Connection) -> rusqlite::Result<Vec<GameRecord>> {
         })?;
         for action in rows {
             game.actions.push(action?);
+        }
+    }
+    let mut stmt =
+        conn.prepare("SELECT seq, side, text, at FROM chat WHERE game_id = ?1 ORDER BY seq")?;
+    for game in &mut games {
+        let rows = stmt.query_map([&game.id], |r| {
+            let side: String = r.get(1)?;
+            Ok(ChatLine {
+                seq: r.get::<_, i64>(0)? as u64,
+                side: Side::parse(&side).unwrap_or(Side::Red),
+                text: r.get(2)?,
+                at: r.get(3)?,
+            })
+        })?;
+        for line in rows {
+            game.chat.push(line?);
         }
     }
     Ok(games)
@@ -305,6 +346,19 @@ fn write_job(conn: &Connection, job: &Job) -> Result<(), String> {
                     .map_err(db)?;
             }
         }
+        Job::Chat { game_id, line } => {
+            conn.execute(
+                "INSERT INTO chat (game_id, seq, side, text, at) VALUES (?1, ?2, ?3, ?4, ?5)",
+                params![
+                    game_id,
+                    line.seq as i64,
+                    line.side.name(),
+                    line.text,
+                    line.at
+                ],
+            )
+            .map_err(db)?;
+        }
         Job::Remove { game_id, seq } => {
             let removed = conn
                 .execute(
@@ -350,6 +404,15 @@ impl Store {
             game_id: game_id.to_string(),
             action,
             finished,
+        })
+        .await
+    }
+
+    /// Stores a line of the players' chat; returns once it is committed.
+    pub async fn chat(&self, game_id: &str, line: ChatLine) -> Result<(), String> {
+        self.send(Job::Chat {
+            game_id: game_id.to_string(),
+            line,
         })
         .await
     }

@@ -27,6 +27,9 @@ struct Update<'a> {
     seed: Option<String>,
     view: View,
     events: Vec<&'a LoggedEvent>,
+    /// Chat lines the seat has not been sent yet (all of them in the first update).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    chat: Vec<&'a crate::store::ChatLine>,
 }
 
 pub async fn connect(
@@ -45,9 +48,17 @@ pub async fn connect(
 
 /// The next message for the seat: its view now and the events it has not been sent yet.
 /// `sent` is how much of the game's log has been looked at already.
-async fn next_update(entry: &GameEntry, side: Side, sent: &mut usize, first: bool) -> String {
+async fn next_update(
+    entry: &GameEntry,
+    side: Side,
+    sent: &mut usize,
+    said: &mut usize,
+    first: bool,
+) -> String {
     let live = entry.live.lock().await;
     let s = &live.session;
+    let chat: Vec<_> = live.chat[(*said).min(live.chat.len())..].iter().collect();
+    *said = live.chat.len();
     // An undo shortens the log: carry on from its new end (the page reads the game again).
     *sent = (*sent).min(s.log.len());
     let events = if first {
@@ -66,6 +77,7 @@ async fn next_update(entry: &GameEntry, side: Side, sent: &mut usize, first: boo
         seed: crate::games::is_over(s).then(|| s.seed().to_hex()),
         view: s.game.view(Some(side)),
         events,
+        chat,
     })
     .expect("updates serialise")
 }
@@ -74,7 +86,8 @@ async fn push_updates(mut socket: WebSocket, entry: Arc<GameEntry>, side: Side) 
     let mut changes = entry.changes.subscribe();
     changes.mark_unchanged();
     let mut sent = 0;
-    let first = next_update(&entry, side, &mut sent, true).await;
+    let mut said = 0;
+    let first = next_update(&entry, side, &mut sent, &mut said, true).await;
     if socket.send(Message::Text(first.into())).await.is_err() {
         return;
     }
@@ -85,7 +98,7 @@ async fn push_updates(mut socket: WebSocket, entry: Arc<GameEntry>, side: Side) 
                     return;
                 }
                 changes.mark_unchanged();
-                let update = next_update(&entry, side, &mut sent, false).await;
+                let update = next_update(&entry, side, &mut sent, &mut said, false).await;
                 if socket.send(Message::Text(update.into())).await.is_err() {
                     return;
                 }

@@ -8,7 +8,7 @@ use common::{next_message, websocket, Api};
 use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
-use volley_server::{RateLimit, ServerBuilder};
+use volley_server::RateLimit;
 
 /// The side to decide in a view reply, if any.
 fn to_decide(view: &Value) -> Option<&str> {
@@ -452,14 +452,8 @@ async fn bots_move_by_themselves_and_a_restart_finds_every_game() {
         .body;
 
     // Stop without a goodbye and start again on the same database.
-    let db = t.dir.path().join("volley.db");
-    t.server.stop();
-    let again = ServerBuilder::new(db.to_str().expect("utf-8"))
-        .addr("127.0.0.1:0".parse().expect("addr"))
-        .start()
-        .await
-        .expect("the server starts again");
-    let api = Api::new(&format!("http://{}", again.addr()));
+    let again = t.restart().await;
+    let api = &again.api;
     let after = api.view(&id, &blue).await;
     assert_eq!(after["seq"], v["seq"]);
     assert_eq!(after["commitment"], v["commitment"]);
@@ -586,4 +580,50 @@ async fn either_seat_may_resign_and_the_game_is_over_for_both() {
         .await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     assert!(r.text.contains(&format!("resign {loser}")));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_two_seats_chat_and_the_lines_are_kept() {
+    let t = common::start().await;
+    let api = &t.api;
+    let (id, red, blue) = api.create("hc-first-clash", "human", "human").await;
+    let (red, blue) = (red.expect("red token"), blue.expect("blue token"));
+    let mut ws = websocket(&api.base, &id, &blue).await;
+    let first = next_message(&mut ws).await;
+    assert_eq!(first["chat"], Value::Null, "no chat yet");
+    let path = format!("/api/games/{id}/chat");
+    let r = api
+        .post(&path, Some(&red), &json!({"text": "  Good luck!  "}))
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.body["side"], "red");
+    assert_eq!(r.body["text"], "Good luck!");
+    // The other seat hears it at once.
+    let update = next_message(&mut ws).await;
+    assert_eq!(update["chat"][0]["text"], "Good luck!");
+    assert_eq!(update["chat"][0]["side"], "red");
+    // Empty, too long, several lines, or no seat: refused.
+    for bad in [
+        json!({"text": "   "}),
+        json!({"text": "x".repeat(501)}),
+        json!({"text": "a\nb"}),
+    ] {
+        let r = api.post(&path, Some(&blue), &bad).await;
+        assert_eq!(r.status, StatusCode::CONFLICT, "{}", r.text);
+    }
+    let r = api.post(&path, Some(&blue), &json!({"txt": "hi"})).await;
+    assert_eq!(r.status, StatusCode::BAD_REQUEST, "{}", r.text);
+    let r = api.post(&path, None, &json!({"text": "hi"})).await;
+    assert!(r.status.is_client_error(), "{}", r.status);
+    let r = api
+        .post(&path, Some(&blue), &json!({"text": "And to you."}))
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let lines = api.get(&path, Some(&red)).await.body;
+    assert_eq!(lines.as_array().map(Vec::len), Some(2));
+    assert_eq!(lines[1]["side"], "blue");
+
+    // Kept across a restart.
+    let again = t.restart().await;
+    assert_eq!(again.api.get(&path, Some(&blue)).await.body, lines);
 }

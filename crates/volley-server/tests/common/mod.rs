@@ -180,3 +180,23 @@ pub async fn next_message(socket: &mut Socket) -> Value {
         }
     }
 }
+
+impl TestServer {
+    /// Stops the server without a goodbye (as kill -9 would leave the database) and starts a
+    /// new one on the same database, on a new port.
+    pub async fn restart(self) -> TestServer {
+        let db = self.dir.path().join("volley.db");
+        self.server.stop();
+        let server = volley_server::ServerBuilder::new(db.to_str().expect("utf-8"))
+            .addr("127.0.0.1:0".parse().expect("addr"))
+            .start()
+            .await
+            .expect("the server starts again");
+        let api = Api::new(&format!("http://{}", server.addr()));
+        TestServer {
+            server,
+            dir: self.dir,
+            api,
+        }
+    }
+}
