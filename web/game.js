@@ -170,6 +170,9 @@ export class GameScreen {
     this.groundHex = null;
     /** @type {ReturnType<typeof setTimeout> | undefined} */
     this.groundTimer = undefined;
+    /** The other side's events since this seat last decided, for the turn summary. */
+    /** @type {LoggedEvent[]} */
+    this.away = [];
     /** Whether the last position drawn was this seat's decision (for the "your turn" chime). */
     this.wasMine = false;
     /** The Resign button was clicked once and asks for a second click. */
@@ -424,6 +427,15 @@ export class GameScreen {
    */
   async update(view, seq, events) {
     this.addEvents(events);
+    // What the other side did while this seat waited, summed up when the decision comes back.
+    if (!this.hotseat && this.seat) {
+      this.away.push(...events.filter((e) => e.side && e.side !== this.seat));
+      if (view.to_decide === this.seat && this.away.length) {
+        this.logList.append(h("li", { class: "event summary" }, summary(this.away, view, /** @type {Side} */ (this.seat))));
+        this.logList.scrollTop = this.logList.scrollHeight;
+        this.away = [];
+      }
+    }
     // What the other side just did, ringed on the map once the position is drawn.
     const theirs = events.filter((e) => e.side && e.side !== this.seat).flatMap((e) => e.units ?? []);
     if (this.replay) return;
@@ -690,9 +702,19 @@ export class GameScreen {
     const facings = mine.filter((a) => a.facing);
     const verbs = [...new Set(facings.map((a) => a.verb))];
     const others = mine.filter((a) => !a.hex && !a.facing);
+    const furthest = Math.max(0, ...this.reach.values());
+    const targets = new Set(mine.filter((a) => a.hex && a.verb !== "move").map((a) => a.hex)).size;
     fill(this.unitPanel, 
       h("h2", {}, unit.name),
       unitCard(unit, v),
+      this.reach.size || targets
+        ? h(
+            "p",
+            { class: "unitnow" },
+            this.reach.size ? `Can still move: ${this.reach.size} hex${this.reach.size === 1 ? "" : "es"} within reach, the furthest costing ${furthest}. ` : "",
+            targets ? `${targets} target${targets === 1 ? "" : "s"} in range (marked on the map with the chance).` : "",
+          )
+        : null,
       ...verbs.map((verb) =>
         h(
           "div",
@@ -1330,6 +1352,21 @@ export class GameScreen {
     const i = ids.indexOf(this.selected ?? "");
     this.select(/** @type {string} */ (ids[(i + 1) % ids.length]));
   }
+}
+
+/**
+ * "While you waited, Blue: 4 moves, 2 fire, 1 melee." — the other side's events by kind.
+ * @param {LoggedEvent[]} events
+ * @param {View} v
+ * @param {Side} seat
+ */
+function summary(events, v, seat) {
+  /** @type {Map<string, number>} */
+  const kinds = new Map();
+  for (const e of events) kinds.set(e.kind, (kinds.get(e.kind) ?? 0) + 1);
+  const other = seat === "red" ? "blue" : "red";
+  const parts = [...kinds].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${n} ${k}`);
+  return `While you waited, ${sideName(v, other)}: ${parts.join(", ")}.`;
 }
 
 /** A short, quiet two-note chime: the decision is yours again. Silent where audio is barred. */

@@ -73,6 +73,7 @@ test("a move of three hexes completes as one order (issue 14, defect 1)", async 
     const from = await counter.getAttribute("data-hex");
     await counter.click();
     await expect(page.locator(`svg.map .mark.reach[data-mark="${far.hex}"]`)).toBeVisible();
+    await expect(page.locator(".unitpanel .unitnow")).toContainText(/Can still move: \d+ hexes within reach/);
     await clickHex(page, far.hex);
     await expect(page.locator(".confirm")).toBeVisible();
     await page.locator(".confirm .confirmbtn").first().click();
@@ -178,6 +179,8 @@ test("replay: jump to a turn, the log in step, autoplay", async ({ page }) => {
     if (sv.view.turn >= 3 || sv.view.outcome) break;
     await api(page, "actions", { action: "end" });
   }
+  // The computer's doings while red waited are summed up when the decision comes back.
+  await expect(page.locator(".log .event.summary").first()).toContainText(/^While you waited, .+: \d+ \w+/);
   await page.getByRole("button", { name: "Resign" }).click();
   await page.getByRole("button", { name: "Really resign?" }).click();
   await expect(page.locator(".phasebar .outcome")).toBeVisible();
