@@ -431,7 +431,7 @@ export class GameScreen {
     if (!this.hotseat && this.seat) {
       this.away.push(...events.filter((e) => e.side && e.side !== this.seat));
       if (view.to_decide === this.seat && this.away.length) {
-        this.logList.append(h("li", { class: "event summary" }, summary(this.away, view, /** @type {Side} */ (this.seat))));
+        this.logList.append(h("li", { class: "logsummary" }, summary(this.away, view, /** @type {Side} */ (this.seat))));
         this.logList.scrollTop = this.logList.scrollHeight;
         this.away = [];
       }
@@ -577,9 +577,7 @@ export class GameScreen {
               " ",
               h("button", { onclick: () => this.download() }, "Save game file"),
               " ",
-              this.hotseat || this.players?.red !== "human" || this.players?.blue !== "human"
-                ? h("button", { class: "rematch", onclick: () => this.rematch(), title: this.hotseat ? "The same battle again" : "The same battle again, sides swapped" }, "Rematch")
-                : null,
+              h("button", { class: "rematch", onclick: () => this.rematch(), title: this.hotseat ? "The same battle again" : "The same battle again, sides swapped (online: your opponent gets the link in the chat)" }, "Rematch"),
             )
           : null,
       h("span", { class: "spacer" }),
@@ -756,7 +754,17 @@ export class GameScreen {
           : null,
       );
     });
-    fill(this.confirm, ...lines, h("button", { onclick: () => this.cancel(), title: "Esc" }, "Cancel"));
+    // A move that ends next to the enemy: say so before it is made (a zone of control, close
+    // combat or musketry may follow, as the ruleset has it).
+    const v = this.view;
+    const moving = p.path || p.actions.every((t) => t.startsWith("move "));
+    const near = v && this.map && moving ? this.map.neighbours(p.hex) : [];
+    const enemies = v ? [...v.units.filter((u) => u.side !== this.seat), ...v.markers.filter((m) => m.side !== this.seat)] : [];
+    const contact = enemies.filter((e) => near.includes(api.hexOf(e) ?? ""));
+    const warning = contact.length
+      ? h("p", { class: "warning" }, `⚠ This move ends next to the enemy (${contact.map((e) => ("name" in e ? e.name : "an unidentified unit")).join(", ")}): it may bring on close combat.`)
+      : null;
+    fill(this.confirm, ...lines, warning, h("button", { onclick: () => this.cancel(), title: "Esc" }, "Cancel"));
     this.confirm.hidden = false;
   }
 
@@ -1001,7 +1009,10 @@ export class GameScreen {
       if (l.seq <= this.chatSeen) continue;
       this.chatSeen = l.seq;
       const who = l.side === this.seat ? "You" : sideName(/** @type {View} */ (this.view ?? { sides: [] }), l.side);
-      this.chatList.append(h("li", { class: `chatline ${l.side}`, title: new Date(l.at * 1000).toLocaleString() }, h("strong", {}, `${who}: `), l.text));
+      // A rematch offer carries the other seat's link: a link for the one it is for.
+      const offer = l.text.startsWith(`${REMATCH} `) ? l.text.slice(REMATCH.length + 1) : null;
+      const said = offer ? (l.side === this.seat ? "offered a rematch (sides swapped)." : h("a", { class: "joinrematch", href: offer }, "Join the rematch (sides swapped)")) : l.text;
+      this.chatList.append(h("li", { class: `chatline ${l.side}`, title: new Date(l.at * 1000).toLocaleString() }, h("strong", {}, `${who}: `), said));
     }
     this.chatList.scrollTop = this.chatList.scrollHeight;
   }
@@ -1143,6 +1154,28 @@ export class GameScreen {
   /** @param {boolean} [show] */
   toggleHelp(show) {
     this.help.hidden = !(show ?? this.help.hidden);
+    if (this.help.hidden || !this.map) return;
+    // The map's legend: the ground this map has, its hills, and the letters on counters.
+    const l = this.map.legend();
+    const chip = (/** @type {string} */ colour) => h("span", { class: "chip", style: `background:${colour}` });
+    const box = this.help.querySelector(".helpbox");
+    box?.querySelector(".legend")?.remove();
+    box?.insertBefore(
+      h(
+        "div",
+        { class: "legend" },
+        h("h2", {}, "Map"),
+        h(
+          "ul",
+          {},
+          ...l.ground.map((g) => h("li", {}, chip(g.colour), ` ${g.name}`)),
+          ...l.hills.map((x) => h("li", {}, h("span", { class: "chip", style: `background:linear-gradient(${x.colour},${x.colour}),#ebe6c8` }), ` hill, level ${x.level}`)),
+          h("li", {}, h("span", { class: "chip star" }, "★"), " objective (points; the holder's colour)"),
+          ...l.flags.map((f) => h("li", {}, h("span", { class: "chip flag", style: `background:${f.colour}` }, f.letter), ` ${f.name}`)),
+        ),
+      ),
+      box.querySelector(".hint"),
+    );
   }
 
   /**
@@ -1253,9 +1286,13 @@ export class GameScreen {
         location.hash = new URL(gameLink(game.id, { red: game.seats.red, blue: game.seats.blue })).hash;
         return;
       }
-      const me = red === "human" ? "red" : "blue";
+      const online = players.red === "human" && players.blue === "human";
+      // Online, the sides swap too: this seat takes the other colour.
+      const me = online ? (this.seat === "red" ? "blue" : "red") : red === "human" ? "red" : "blue";
       const token = game.seats[me];
       if (!token) throw new Error("the server gave no token for your seat");
+      const theirs = online ? game.seats[me === "red" ? "blue" : "red"] : null;
+      if (theirs) await api.say(this.id, this.token, `${REMATCH} ${gameLink(game.id, { one: theirs })}`);
       api.rememberGame({ id: game.id, seat: me, token, scenario: title, created });
       location.hash = new URL(gameLink(game.id, { one: token })).hash;
     } catch (e) {
@@ -1368,6 +1405,9 @@ function summary(events, v, seat) {
   const parts = [...kinds].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${n} ${k}`);
   return `While you waited, ${sideName(v, other)}: ${parts.join(", ")}.`;
 }
+
+/** How a rematch offer begins in the chat; the other seat's link follows. */
+const REMATCH = "Rematch offered:";
 
 /** A short, quiet two-note chime: the decision is yours again. Silent where audio is barred. */
 function chime() {

@@ -56,6 +56,21 @@ const FILL = {
   F: "#ebe6c8",
 };
 
+/** Each terrain's colour as a flat swatch, for the legend (the map draws patterns over them). */
+const SWATCH = {
+  ".": "#ebe6c8",
+  W: "#7fa866",
+  w: "#c9d9a6",
+  T: "#e4dcc2",
+  "~": "#86b7e3",
+  "=": "#86b7e3",
+  f: "#a9cde9",
+  m: "#cfd9b7",
+  r: "#ddd1aa",
+  M: "#b7a48a",
+  F: "#ebe6c8",
+};
+
 /** Hill tints by elevation. */
 const HILL = ["none", "rgba(168, 124, 62, 0.30)", "rgba(140, 96, 40, 0.48)", "rgba(110, 70, 25, 0.6)"];
 
@@ -548,6 +563,21 @@ export class MapCanvas {
     for (const el of this.pieces.querySelectorAll(".counter.unit")) {
       el.classList.toggle("grouped", ids.has(el.getAttribute("data-unit") ?? ""));
     }
+  }
+
+  /**
+   * What this map's legend needs: each kind of ground on it with its swatch, the hill levels
+   * it has, and the counters' flag letters.
+   * @returns {{ground: {name: string, colour: string}[], hills: {level: number, colour: string}[], flags: {letter: string, name: string, colour: string}[]}}
+   */
+  legend() {
+    const codes = new Set([...(this.cells?.values() ?? [])].map((c) => c.code));
+    const levels = new Set([...(this.cells?.values() ?? [])].map((c) => c.elevation).filter((e) => e > 0));
+    return {
+      ground: [...codes].map((code) => ({ name: terrainName(code), colour: SWATCH[/** @type {keyof typeof SWATCH} */ (code)] ?? SWATCH["."] })),
+      hills: [...levels].sort().map((level) => ({ level, colour: HILL[Math.min(level, 3)] })),
+      flags: Object.entries(FLAG_COLOUR).map(([name, colour]) => ({ letter: flagLetter(name), name, colour })),
+    };
   }
 
   /**

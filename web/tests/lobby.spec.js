@@ -179,3 +179,15 @@ test("the glossary explains the game's words and finds one as you type", async (
   await expect(box.locator("input")).toHaveValue(cited.split(" ").slice(1).join(" "));
   expect(errors).toEqual([]);
 });
+
+test("the help has the map's legend: its ground, hills and the letters on counters", async ({ page }) => {
+  await startGame(page, "hc-crossroads", "hotseat");
+  await expect(page.locator(".phasebar")).toContainText("The Crossroads");
+  await page.keyboard.press("?");
+  const legend = page.locator(".help .legend");
+  await expect(legend).toBeVisible();
+  await expect(legend).toContainText("woods");
+  await expect(legend).toContainText("hill, level 1");
+  await expect(legend).toContainText("objective");
+  await expect(legend).toContainText("fired");
+});

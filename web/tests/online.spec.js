@@ -107,6 +107,16 @@ test("online game: two seats, fog of war, live updates", async ({ browser }) => 
   await expect(blue.locator(".chatline").last().locator("strong")).not.toHaveText("You: ");
   await blue.reload();
   await expect(blue.locator(".chatline")).toHaveCount(1);
+
+  // Red resigns and offers a rematch with the sides swapped: blue joins it from the chat.
+  await red.getByRole("button", { name: "Resign" }).click();
+  await red.getByRole("button", { name: "Really resign?" }).click();
+  await expect(blue.locator(".phasebar .outcome")).toContainText("Red resigned");
+  await red.getByRole("button", { name: "Rematch" }).click();
+  await expect(red.locator(".phasebar .seat")).toHaveText("You: blue");
+  await blue.locator(".chatline a.joinrematch").click();
+  await expect(blue.locator(".phasebar .seat")).toHaveText("You: red");
+  expect(seatOf(blue).id).toBe(seatOf(red).id);
   await redContext.close();
   await blueContext.close();
 });

@@ -180,7 +180,7 @@ test("replay: jump to a turn, the log in step, autoplay", async ({ page }) => {
     await api(page, "actions", { action: "end" });
   }
   // The computer's doings while red waited are summed up when the decision comes back.
-  await expect(page.locator(".log .event.summary").first()).toContainText(/^While you waited, .+: \d+ \w+/);
+  await expect(page.locator(".log .logsummary").first()).toContainText(/^While you waited, .+: \d+ \w+/);
   await page.getByRole("button", { name: "Resign" }).click();
   await page.getByRole("button", { name: "Really resign?" }).click();
   await expect(page.locator(".phasebar .outcome")).toBeVisible();
