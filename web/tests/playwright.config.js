@@ -11,7 +11,8 @@ process.env.VOLLEY_TEST_DB ??= path.join(os.tmpdir(), `volley-web-tests-${proces
 const port = Number(process.env.VOLLEY_PORT);
 const db = process.env.VOLLEY_TEST_DB;
 const bin = process.env.VOLLEY_BIN;
-const serve = `serve --addr 127.0.0.1:${port} --db ${db}`;
+// Every test creates its games from the one loopback client: room for all of them.
+const serve = `serve --addr 127.0.0.1:${port} --db ${db} --games-per-hour 100000`;
 
 export default defineConfig({
   testDir: ".",

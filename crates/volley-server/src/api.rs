@@ -3,11 +3,13 @@
 
 use crate::catalog::ScenarioEntry;
 use crate::games::{is_over, replay, revealed_save, GameEntry, Games, NewGame, Refusal};
+use crate::limits::{ClientBuckets, Counts, Limits, Turned};
 use crate::odds::OddsRefusal;
 use crate::store::SeatKind;
 use crate::{assets, ws};
 use axum::body::Bytes;
 use axum::extract::rejection::{BytesRejection, QueryRejection};
+use axum::extract::ConnectInfo;
 use axum::extract::{Path, Query, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -17,7 +19,10 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
+use std::net::SocketAddr;
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
+use tokio::sync::Semaphore;
 use volley_core::{Action, LoggedEvent, Options, Side, View};
 
 /// Requests larger than this are refused with 413.
@@ -27,6 +32,42 @@ pub const BODY_LIMIT: usize = 64 * 1024;
 pub struct App {
     pub games: Arc<Games>,
     pub scenarios: Vec<ScenarioEntry>,
+    pub limits: Limits,
+    /// How often each client may create a game.
+    creating: ClientBuckets,
+    /// WebSockets open, per client and in all.
+    pub sockets: Arc<Counts>,
+    /// Odds requests running or waiting, per client and in all.
+    odds_asked: Arc<Counts>,
+    /// Odds being worked out at once.
+    odds_workers: Arc<Semaphore>,
+}
+
+impl App {
+    pub fn new(games: Arc<Games>, scenarios: Vec<ScenarioEntry>, limits: Limits) -> App {
+        App {
+            games,
+            scenarios,
+            creating: ClientBuckets::per_hour(limits.games_per_client_per_hour),
+            sockets: Counts::new("WebSockets", limits.sockets_per_client, limits.sockets_max),
+            odds_asked: Counts::new(
+                "odds requests",
+                limits.odds_per_client,
+                limits.odds_at_once + limits.odds_waiting_max,
+            ),
+            odds_workers: Arc::new(Semaphore::new(limits.odds_at_once.max(1))),
+            limits,
+        }
+    }
+}
+
+impl From<Turned> for ApiError {
+    fn from(t: Turned) -> ApiError {
+        match t {
+            Turned::Client(m) => ApiError::new(StatusCode::TOO_MANY_REQUESTS, m),
+            Turned::Server(m) => ApiError::new(StatusCode::SERVICE_UNAVAILABLE, m),
+        }
+    }
 }
 
 pub type AppState = State<Arc<App>>;
@@ -208,9 +249,17 @@ fn bad_request(message: impl Into<String>) -> ApiError {
 
 async fn create_game(
     State(app): AppState,
+    ConnectInfo(client): ConnectInfo<SocketAddr>,
     body: Result<Bytes, BytesRejection>,
 ) -> ApiResult<(StatusCode, Json<CreateReply>)> {
     let req: CreateRequest = json_body(body)?;
+    if app.games.open.load(Ordering::Relaxed) >= app.limits.open_games_max {
+        return Err(Turned::Server(format!(
+            "this server keeps as many unfinished games as it allows ({}): try again later",
+            app.limits.open_games_max
+        ))
+        .into());
+    }
     let bundled = volley_rulesets::bundled()
         .iter()
         .find(|b| b.name == req.scenario)
@@ -241,8 +290,8 @@ async fn create_game(
         if text == "human" {
             return Ok(None);
         }
-        volley_ai::bot_from_spec(text, 0)
-            .map(|_| Some(text.to_string()))
+        crate::limits::check_bot(text, &app.limits)
+            .map(|()| Some(text.to_string()))
             .map_err(|e| {
                 bad_request(format!(
                     "{name}: a seat is \"human\" or a bot spec, and {e}"
@@ -254,6 +303,14 @@ async fn create_game(
         return Err(bad_request(
             "at least one seat must be \"human\": nobody could watch a game of two bots",
         ));
+    }
+    // Counted once the request is known good, so a typo does not cost a game.
+    if !app.creating.take(client.ip()) {
+        return Err(Turned::Client(format!(
+            "one client may create {} games an hour: wait a few minutes, or finish a game",
+            app.limits.games_per_client_per_hour
+        ))
+        .into());
     }
     let created = app
         .games
@@ -521,6 +578,7 @@ async fn resign(
 
 async fn odds(
     State(app): AppState,
+    ConnectInfo(client): ConnectInfo<SocketAddr>,
     Path(id): Path<String>,
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
@@ -528,6 +586,14 @@ async fn odds(
     let (entry, side) = seat(&app, &id, &headers)?;
     let text = json_body::<ActionBody>(body)?.text();
     rate_limited(&entry, side, &app)?;
+    // A place in the (short) queue, then a worker: never an endless wait.
+    let _asked = app.odds_asked.take(client.ip())?;
+    let _worker = app
+        .odds_workers
+        .clone()
+        .acquire_owned()
+        .await
+        .map_err(|_| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "the server is stopping"))?;
     let (game, action) = {
         let live = entry.live.lock().await;
         let action = own_action(live.session.game.as_ref(), side, &text)?;

@@ -2,12 +2,13 @@
 //! tells WebSocket listeners a new action was applied. Every accepted action is committed to
 //! the store before anyone hears of it.
 
+use crate::limits::{Bucket, Counts, Limits};
 use crate::store::{ChatLine, GameRecord, SeatKind, Store, StoredAction};
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex as StdMutex, RwLock};
-use std::time::Instant;
-use tokio::sync::{watch, Mutex};
+use tokio::sync::{watch, Mutex, Semaphore};
 use volley_ai::Bot;
 use volley_core::dice::Roll;
 use volley_core::session::{Record, SaveFile, SAVE_FORMAT, SAVE_VERSION};
@@ -55,12 +56,6 @@ impl Default for RateLimit {
     }
 }
 
-#[derive(Clone, Copy, Debug)]
-struct Bucket {
-    tokens: f64,
-    last: Instant,
-}
-
 /// The part of a game that changes, behind the game's lock.
 pub struct Live {
     pub session: Session,
@@ -79,6 +74,8 @@ pub struct GameEntry {
     /// The number of actions applied, sent after each one is committed.
     pub changes: watch::Sender<u64>,
     buckets: StdMutex<[Bucket; 2]>,
+    /// The WebSockets open on this game.
+    pub sockets: Arc<Counts>,
 }
 
 impl GameEntry {
@@ -93,17 +90,7 @@ impl GameEntry {
     /// Takes one token from the seat's bucket; false when it is empty.
     pub fn take_rate_token(&self, side: Side, limit: RateLimit) -> bool {
         let mut buckets = self.buckets.lock().unwrap_or_else(|p| p.into_inner());
-        let b = &mut buckets[side.index()];
-        let now = Instant::now();
-        b.tokens = (b.tokens + now.duration_since(b.last).as_secs_f64() * limit.per_second)
-            .min(limit.burst);
-        b.last = now;
-        if b.tokens >= 1.0 {
-            b.tokens -= 1.0;
-            true
-        } else {
-            false
-        }
+        buckets[side.index()].take(limit.per_second, limit.burst)
     }
 }
 
@@ -132,6 +119,11 @@ pub struct Games {
     map: RwLock<HashMap<String, Arc<GameEntry>>>,
     pub store: Store,
     pub rate_limit: RateLimit,
+    /// Games not over yet.
+    pub open: AtomicUsize,
+    /// Bots thinking at once, over every game.
+    thinking: Arc<Semaphore>,
+    sockets_per_game: usize,
 }
 
 fn make_bots(seats: &[SeatKind; 2]) -> Result<[Option<Box<dyn Bot>>; 2], String> {
@@ -208,11 +200,15 @@ impl Games {
         store: Store,
         stored: Vec<GameRecord>,
         rate_limit: RateLimit,
+        limits: &Limits,
     ) -> Arc<Games> {
         let games = Arc::new(Games {
             map: RwLock::new(HashMap::new()),
             store,
             rate_limit,
+            open: AtomicUsize::new(0),
+            thinking: Arc::new(Semaphore::new(limits.bots_at_once.max(1))),
+            sockets_per_game: limits.sockets_per_game,
         });
         for record in stored {
             let id = record.id.clone();
@@ -224,22 +220,56 @@ impl Games {
                 Err(e) => eprintln!("volley-server: stored game {id} is left out: {e}"),
             }
         }
+        // Once an hour, games past their keeping time are deleted and forgotten.
+        let weak = Arc::downgrade(&games);
+        tokio::spawn(async move {
+            let mut hourly = tokio::time::interval(std::time::Duration::from_secs(3600));
+            hourly.tick().await; // at once: the store expired games as it opened
+            loop {
+                hourly.tick().await;
+                let Some(games) = weak.upgrade() else { break };
+                match games.store.expire().await {
+                    Ok(ids) => {
+                        for id in ids {
+                            games.forget(&id).await;
+                        }
+                    }
+                    Err(e) => eprintln!("volley-server: {e}"),
+                }
+            }
+        });
         games
     }
 
+    /// Drops a game (deleted from the store) from memory.
+    async fn forget(&self, id: &str) {
+        let removed = self
+            .map
+            .write()
+            .unwrap_or_else(|p| p.into_inner())
+            .remove(id);
+        if let Some(entry) = removed {
+            if !is_over(&entry.live.lock().await.session) {
+                self.open.fetch_sub(1, Ordering::Relaxed);
+            }
+        }
+    }
+
     fn insert(&self, id: String, seats: [SeatKind; 2], live: Live) -> Arc<GameEntry> {
-        let now = Instant::now();
+        if !is_over(&live.session) {
+            self.open.fetch_add(1, Ordering::Relaxed);
+        }
         let (changes, _) = watch::channel(live.session.records.len() as u64);
         let entry = Arc::new(GameEntry {
             id: id.clone(),
             seats,
             live: Mutex::new(live),
             changes,
-            buckets: StdMutex::new(
-                [Bucket {
-                    tokens: self.rate_limit.burst,
-                    last: now,
-                }; 2],
+            buckets: StdMutex::new([Bucket::full(self.rate_limit.burst); 2]),
+            sockets: Counts::new(
+                "WebSockets on this game",
+                self.sockets_per_game,
+                self.sockets_per_game,
             ),
         });
         self.map
@@ -378,6 +408,9 @@ impl Games {
                 "the action could not be stored, so it was not taken: {e}"
             )));
         }
+        if is_over(&live.session) {
+            self.open.fetch_sub(1, Ordering::Relaxed);
+        }
         entry.changes.send_replace(seq);
         self.wake_bots_locked(entry, live);
         Ok(())
@@ -396,6 +429,7 @@ impl Games {
             .ok_or_else(|| Refusal::Refused("the game's rule system is not known here".into()))?;
         let seq = live.session.records.len() as u64;
         let taken = live.session.records.last().cloned();
+        let was_over = is_over(&live.session);
         let undone = live.session.undo(ruleset, side).map_err(Refusal::Refused)?;
         if let Err(e) = self.store.remove_last(&entry.id, seq).await {
             // Back to what the store holds: make the action again (it rolled no dice).
@@ -410,6 +444,9 @@ impl Games {
             return Err(Refusal::Store(format!(
                 "the action could not be taken back in the store, so it stands: {e}"
             )));
+        }
+        if was_over && !is_over(&live.session) {
+            self.open.fetch_add(1, Ordering::Relaxed);
         }
         entry
             .changes
@@ -497,7 +534,10 @@ async fn drive_bots(games: Arc<Games>, entry: Arc<GameEntry>) {
             live.session.records.len(),
         )
     };
+    // Bots take turns at the machine's cores: the others wait for a free one.
+    let permit = games.thinking.clone().acquire_owned().await;
     let thought = tokio::task::spawn_blocking(move || {
+        let _permit = permit;
         let action = bot.choose(game.as_ref(), side);
         (bot, action)
     })

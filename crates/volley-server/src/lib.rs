@@ -14,11 +14,14 @@ mod api;
 mod assets;
 mod catalog;
 mod games;
+mod limits;
+mod listen;
 mod odds;
 mod store;
 mod ws;
 
 pub use games::RateLimit;
+pub use limits::Limits;
 pub use store::DbUrl;
 
 use axum::extract::DefaultBodyLimit;
@@ -29,12 +32,14 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use tokio::task::JoinHandle;
 use tower_http::catch_panic::CatchPanicLayer;
+use tower_http::timeout::TimeoutLayer;
 
 /// Sets up a server: where it listens, where it keeps games, how fast a seat may act.
 pub struct ServerBuilder {
     addr: SocketAddr,
     db: String,
     rate_limit: RateLimit,
+    limits: Limits,
 }
 
 /// A server that is listening. Dropping it does not stop it; [`RunningServer::stop`] does.
@@ -50,6 +55,7 @@ impl ServerBuilder {
             addr: SocketAddr::from(([127, 0, 0, 1], 8080)),
             db: db.into(),
             rate_limit: RateLimit::default(),
+            limits: Limits::default(),
         }
     }
 
@@ -65,27 +71,35 @@ impl ServerBuilder {
         self
     }
 
+    /// What one client, and all clients together, may ask of the server.
+    pub fn limits(mut self, limits: Limits) -> ServerBuilder {
+        self.limits = limits;
+        self
+    }
+
     /// Opens the store, replays every stored game, binds and starts answering.
     pub async fn start(self) -> Result<RunningServer, String> {
         let url = DbUrl::parse(&self.db)?;
         let scenarios = catalog::bundled_scenarios()?;
-        let (store, stored) = store::start(&url)?;
-        let games = games::Games::restore(store, stored, self.rate_limit).await;
-        let app = Arc::new(api::App { games, scenarios });
+        let (store, stored) = store::start(&url, &self.limits)?;
+        let games = games::Games::restore(store, stored, self.rate_limit, &self.limits).await;
+        let app = Arc::new(api::App::new(games, scenarios, self.limits.clone()));
         let router = api::router(app)
             .layer(DefaultBodyLimit::max(api::BODY_LIMIT))
+            .layer(TimeoutLayer::with_status_code(
+                StatusCode::REQUEST_TIMEOUT,
+                self.limits.request_timeout,
+            ))
             .layer(CatchPanicLayer::custom(panic_response));
+        listen::raise_file_limit();
         let listener = tokio::net::TcpListener::bind(self.addr)
             .await
             .map_err(|e| format!("cannot listen on {}: {e}", self.addr))?;
         let addr = listener
             .local_addr()
             .map_err(|e| format!("cannot tell which address the server listens on: {e}"))?;
-        let task = tokio::spawn(async move {
-            if let Err(e) = axum::serve(listener, router).await {
-                eprintln!("volley-server: stopped: {e}");
-            }
-        });
+        let limits = self.limits;
+        let task = tokio::spawn(async move { listen::serve(listener, router, &limits).await });
         Ok(RunningServer { addr, task })
     }
 }
@@ -135,14 +149,13 @@ pub async fn serve(addr: SocketAddr, db: &str) -> Result<RunningServer, String> 
 /// For a program without an async runtime (the `volley` CLI): starts a runtime and the
 /// server, calls `ready` with the address it listens on, and serves until Ctrl-C.
 pub fn serve_until_ctrl_c(
-    addr: SocketAddr,
-    db: &str,
+    builder: ServerBuilder,
     ready: impl FnOnce(SocketAddr),
 ) -> Result<(), String> {
     let runtime = tokio::runtime::Runtime::new()
         .map_err(|e| format!("cannot start the server's runtime: {e}"))?;
     runtime.block_on(async {
-        let server = serve(addr, db).await?;
+        let server = builder.start().await?;
         ready(server.addr());
         server.run_until_ctrl_c().await
     })

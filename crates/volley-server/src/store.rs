@@ -6,6 +6,7 @@
 //! commit: under load many actions share one fsync, and none is acknowledged before it is on
 //! disk).
 
+use crate::limits::Limits;
 use rusqlite::{params, Connection};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
@@ -111,6 +112,8 @@ enum Job {
         game_id: String,
         seq: u64,
     },
+    /// Delete the games past their keeping time; their ids are left in the cell.
+    Expire(std::sync::Arc<std::sync::Mutex<Vec<String>>>),
 }
 
 type Reply = oneshot::Sender<Result<(), String>>;
@@ -155,26 +158,100 @@ CREATE TABLE IF NOT EXISTS chat (
 
 fn open(path: &Path) -> Result<Connection, String> {
     let shown = path.display();
+    create_private(path).map_err(|e| format!("cannot create the database {shown}: {e}"))?;
     let conn =
         Connection::open(path).map_err(|e| format!("cannot open the database {shown}: {e}"))?;
     conn.pragma_update(None, "journal_mode", "WAL")
         .and_then(|_| conn.pragma_update(None, "synchronous", "FULL"))
         .and_then(|_| conn.pragma_update(None, "foreign_keys", "ON"))
         .and_then(|_| conn.execute_batch(SCHEMA))
+        .and_then(|_| add_updated_at(&conn))
         .map_err(|e| format!("cannot set up the database {shown}: {e}"))?;
     Ok(conn)
 }
 
+/// A new database file is readable and writable by its owner only (SQLite gives its journal
+/// files the same mode). An existing file keeps the mode its owner gave it.
+fn create_private(path: &Path) -> std::io::Result<()> {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    match options.open(path) {
+        Ok(_) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+        Err(e) => Err(e),
+    }
+}
+
+/// Databases made before games kept the time of their last action gain the column.
+fn add_updated_at(conn: &Connection) -> rusqlite::Result<()> {
+    let has: i64 = conn.query_row(
+        "SELECT COUNT(*) FROM pragma_table_info('games') WHERE name = 'updated_at'",
+        [],
+        |r| r.get(0),
+    )?;
+    if has == 0 {
+        conn.execute_batch(
+            "ALTER TABLE games ADD COLUMN updated_at INTEGER NOT NULL DEFAULT 0;
+             UPDATE games SET updated_at = created_at;",
+        )?;
+    }
+    Ok(())
+}
+
+/// Seconds since 1970.
+fn unix_now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64)
+}
+
+/// Deletes the games past their keeping time: finished ones `keep_finished` after their last
+/// action, unfinished ones nobody touched for `keep_abandoned`. Returns their ids.
+fn expire(
+    conn: &Connection,
+    keep_finished: i64,
+    keep_abandoned: i64,
+) -> rusqlite::Result<Vec<String>> {
+    let now = unix_now();
+    let mut stmt = conn.prepare(
+        "SELECT id FROM games
+          WHERE (finished = 1 AND MAX(created_at, updated_at) < ?1)
+             OR (finished = 0 AND MAX(created_at, updated_at) < ?2)",
+    )?;
+    let ids: Vec<String> = stmt
+        .query_map(params![now - keep_finished, now - keep_abandoned], |r| {
+            r.get(0)
+        })?
+        .collect::<rusqlite::Result<_>>()?;
+    for id in &ids {
+        conn.execute("DELETE FROM actions WHERE game_id = ?1", [id])?;
+        conn.execute("DELETE FROM chat WHERE game_id = ?1", [id])?;
+        conn.execute("DELETE FROM games WHERE id = ?1", [id])?;
+    }
+    Ok(ids)
+}
+
 /// Opens (or creates) the database, reads every stored game, and starts the writer thread.
-pub fn start(url: &DbUrl) -> Result<(Store, Vec<GameRecord>), String> {
+pub fn start(url: &DbUrl, limits: &Limits) -> Result<(Store, Vec<GameRecord>), String> {
     let DbUrl::Sqlite(path) = url;
     let conn = open(path)?;
+    let keep = Keep {
+        finished: limits.keep_finished.as_secs() as i64,
+        abandoned: limits.keep_abandoned.as_secs() as i64,
+    };
+    let expired = expire(&conn, keep.finished, keep.abandoned)
+        .map_err(|e| format!("cannot delete expired games from {}: {e}", path.display()))?;
+    if !expired.is_empty() {
+        eprintln!("volley-server: {} expired game(s) deleted", expired.len());
+    }
     let games = load(&conn)
         .map_err(|e| format!("cannot read the stored games from {}: {e}", path.display()))?;
     let (jobs, queue) = mpsc::channel::<(Job, Reply)>();
     std::thread::Builder::new()
         .name("volley-store".into())
-        .spawn(move || write_loop(conn, queue))
+        .spawn(move || write_loop(conn, queue, keep))
         .map_err(|e| format!("cannot start the database writer: {e}"))?;
     Ok((Store { jobs }, games))
 }
@@ -247,11 +324,18 @@ fn load(conn: &Connection) -> rusqlite::Result<Vec<GameRecord>> {
     Ok(games)
 }
 
-fn write_loop(mut conn: Connection, queue: mpsc::Receiver<(Job, Reply)>) {
+/// How long games are kept, in seconds.
+#[derive(Clone, Copy)]
+struct Keep {
+    finished: i64,
+    abandoned: i64,
+}
+
+fn write_loop(mut conn: Connection, queue: mpsc::Receiver<(Job, Reply)>, keep: Keep) {
     while let Ok(first) = queue.recv() {
         let mut batch = vec![first];
         batch.extend(queue.try_iter().take(1023));
-        let results = write_batch(&mut conn, &batch);
+        let results = write_batch(&mut conn, &batch, keep);
         for ((_, reply), result) in batch.into_iter().zip(results) {
             // The request may have been dropped (its client went away); the write stands.
             let _ = reply.send(result);
@@ -260,7 +344,11 @@ fn write_loop(mut conn: Connection, queue: mpsc::Receiver<(Job, Reply)>) {
 }
 
 /// Writes a batch in one transaction. A job that fails is left out; the others commit.
-fn write_batch(conn: &mut Connection, batch: &[(Job, Reply)]) -> Vec<Result<(), String>> {
+fn write_batch(
+    conn: &mut Connection,
+    batch: &[(Job, Reply)],
+    keep: Keep,
+) -> Vec<Result<(), String>> {
     let mut tx = match conn.transaction() {
         Ok(tx) => tx,
         Err(e) => {
@@ -272,7 +360,7 @@ fn write_batch(conn: &mut Connection, batch: &[(Job, Reply)]) -> Vec<Result<(), 
     for (job, _) in batch {
         // A savepoint per job: a job that fails rolls back alone (dropping the savepoint).
         let result = match tx.savepoint() {
-            Ok(sp) => write_job(&sp, job).and_then(|()| {
+            Ok(sp) => write_job(&sp, job, keep).and_then(|()| {
                 sp.commit()
                     .map_err(|e| format!("cannot write to the database: {e}"))
             }),
@@ -287,7 +375,7 @@ fn write_batch(conn: &mut Connection, batch: &[(Job, Reply)]) -> Vec<Result<(), 
     results
 }
 
-fn write_job(conn: &Connection, job: &Job) -> Result<(), String> {
+fn write_job(conn: &Connection, job: &Job, keep: Keep) -> Result<(), String> {
     let db = |e: rusqlite::Error| format!("cannot write to the database: {e}");
     match job {
         Job::Create(g) => {
@@ -299,8 +387,9 @@ fn write_job(conn: &Connection, job: &Job) -> Result<(), String> {
             let (blue_kind, blue_hash) = seat(&g.seats[Side::Blue.index()]);
             conn.execute(
                 "INSERT INTO games (id, scenario_name, scenario_text, options, seed, commitment,
-                    red_kind, red_token_hash, blue_kind, blue_token_hash, created_at, finished)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+                    red_kind, red_token_hash, blue_kind, blue_token_hash, created_at, finished,
+                    updated_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?11)",
                 params![
                     g.id,
                     g.scenario_name,
@@ -341,6 +430,11 @@ fn write_job(conn: &Connection, job: &Job) -> Result<(), String> {
                 params![game_id, action.seq as i64, action.action, action.rolls_json],
             )
             .map_err(db)?;
+            conn.execute(
+                "UPDATE games SET updated_at = ?2 WHERE id = ?1",
+                params![game_id, unix_now()],
+            )
+            .map_err(db)?;
             if *finished {
                 conn.execute("UPDATE games SET finished = 1 WHERE id = ?1", [game_id])
                     .map_err(db)?;
@@ -373,11 +467,23 @@ fn write_job(conn: &Connection, job: &Job) -> Result<(), String> {
                 ));
             }
         }
+        Job::Expire(found) => {
+            let ids = expire(conn, keep.finished, keep.abandoned).map_err(db)?;
+            *found.lock().unwrap_or_else(|p| p.into_inner()) = ids;
+        }
     }
     Ok(())
 }
 
 impl Store {
+    /// Deletes the games past their keeping time; returns their ids.
+    pub async fn expire(&self) -> Result<Vec<String>, String> {
+        let found = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        self.send(Job::Expire(found.clone())).await?;
+        let ids = found.lock().map(|f| f.clone()).unwrap_or_default();
+        Ok(ids)
+    }
+
     async fn send(&self, job: Job) -> Result<(), String> {
         let (reply, answer) = oneshot::channel();
         self.jobs

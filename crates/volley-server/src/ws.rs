@@ -5,9 +5,10 @@ use crate::api::{find_game, seat_by_token, ApiError, AppState};
 use crate::games::GameEntry;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{Path, Query};
+use axum::extract::{ConnectInfo, Path, Query};
 use axum::response::Response;
 use serde::{Deserialize, Serialize};
+use std::net::SocketAddr;
 use std::sync::Arc;
 use volley_core::{LoggedEvent, Side, View};
 
@@ -34,6 +35,7 @@ struct Update<'a> {
 
 pub async fn connect(
     axum::extract::State(app): AppState,
+    ConnectInfo(client): ConnectInfo<SocketAddr>,
     Path(id): Path<String>,
     query: Result<Query<TokenQuery>, QueryRejection>,
     upgrade: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
@@ -43,7 +45,13 @@ pub async fn connect(
     let side = seat_by_token(&entry, token.as_deref())?;
     let upgrade = upgrade
         .map_err(|r| ApiError::new(r.status(), format!("this endpoint is a WebSocket: {r}")))?;
-    Ok(upgrade.on_upgrade(move |socket| push_updates(socket, entry, side)))
+    // Counted while the socket lives: on this game, for this client, and in all.
+    let on_game = entry.sockets.take(client.ip())?;
+    let mine = app.sockets.take(client.ip())?;
+    Ok(upgrade.on_upgrade(move |socket| async move {
+        push_updates(socket, entry, side).await;
+        drop((on_game, mine));
+    }))
 }
 
 /// The next message for the seat: its view now and the events it has not been sent yet.

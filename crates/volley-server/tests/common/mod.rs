@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 use std::time::Duration;
 use tempfile::TempDir;
 use tokio_tungstenite::tungstenite::Message;
-use volley_server::{RateLimit, RunningServer, ServerBuilder};
+use volley_server::{Limits, RateLimit, RunningServer, ServerBuilder};
 
 pub struct TestServer {
     pub server: RunningServer,
@@ -21,11 +21,29 @@ pub async fn start() -> TestServer {
 }
 
 pub async fn start_with(rate_limit: RateLimit) -> TestServer {
+    start_limited(rate_limit, roomy()).await
+}
+
+/// The server's limits, but room for every test of a file to play its games at once from
+/// the one loopback client (tests/limits.rs tries the limits themselves).
+pub fn roomy() -> Limits {
+    Limits {
+        games_per_client_per_hour: 1_000_000,
+        odds_per_client: 10_000,
+        odds_waiting_max: 10_000,
+        sockets_per_client: 10_000,
+        connections_per_client: 10_000,
+        ..Limits::default()
+    }
+}
+
+pub async fn start_limited(rate_limit: RateLimit, limits: Limits) -> TestServer {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let db = dir.path().join("volley.db");
     let server = ServerBuilder::new(db.to_str().expect("a UTF-8 path"))
         .addr("127.0.0.1:0".parse().expect("an address"))
         .rate_limit(rate_limit)
+        .limits(limits)
         .start()
         .await
         .expect("the server starts");
@@ -53,6 +71,20 @@ impl Api {
             base: base.to_string(),
             http: reqwest::Client::builder()
                 .no_proxy()
+                .timeout(Duration::from_secs(60))
+                .build()
+                .expect("an HTTP client"),
+        }
+    }
+
+    /// A client that connects from another loopback address (127.0.0.2…): another client
+    /// as far as the server's per-client limits go.
+    pub fn from_address(base: &str, ip: &str) -> Api {
+        Api {
+            base: base.to_string(),
+            http: reqwest::Client::builder()
+                .no_proxy()
+                .local_address(Some(ip.parse().expect("an IP address")))
                 .timeout(Duration::from_secs(60))
                 .build()
                 .expect("an HTTP client"),
@@ -99,6 +131,16 @@ impl Api {
         .await
     }
 
+    /// Asks for a game; the reply as it comes (created or refused).
+    pub async fn try_create(&self, scenario: &str, red: &str, blue: &str) -> Reply {
+        self.post(
+            "/api/games",
+            None,
+            &json!({"scenario": scenario, "red": red, "blue": blue}),
+        )
+        .await
+    }
+
     /// Creates a game and returns its id and the two seats' tokens (None for a bot).
     pub async fn create(
         &self,
@@ -106,13 +148,7 @@ impl Api {
         red: &str,
         blue: &str,
     ) -> (String, Option<String>, Option<String>) {
-        let r = self
-            .post(
-                "/api/games",
-                None,
-                &json!({"scenario": scenario, "red": red, "blue": blue}),
-            )
-            .await;
+        let r = self.try_create(scenario, red, blue).await;
         assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
         let token = |side: &str| r.body["seats"][side].as_str().map(str::to_string);
         (
@@ -189,6 +225,7 @@ impl TestServer {
         self.server.stop();
         let server = volley_server::ServerBuilder::new(db.to_str().expect("utf-8"))
             .addr("127.0.0.1:0".parse().expect("addr"))
+            .limits(roomy())
             .start()
             .await
             .expect("the server starts again");
