@@ -84,11 +84,21 @@ pub fn on_edge(map: &Map, tile: Hex) -> bool {
     tiles::neighbours(map, tile).any(|(_, t)| map.terrain(t) != here)
 }
 
+/// How a hill reduces movement by 1 tile (Terrain: Hill; the option `hill_movement`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HillMovement {
+    /// By 1 for the whole move, however many hill tiles it enters.
+    Once,
+    /// By 1 for each hill tile entered (a hill tile costs two).
+    PerTile,
+}
+
 /// What the ground crossed so far does to a unit's movement this turn (Terrain).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Going {
-    /// Entered a hill tile: movement reduced by 1.
-    pub hill: bool,
+    /// Hill tiles entered: movement reduced by 1 (or by 1 for each, with option
+    /// `hill_movement = "per-tile"`).
+    pub hills: u8,
     /// Entered rough/field: cavalry movement reduced by 1.
     pub rough: bool,
     /// Started in or entered forest: movement reduced to 1 tile.
@@ -108,18 +118,16 @@ impl Going {
     /// The going after also entering ground of this terrain and elevation.
     pub fn with(self, ground: Cell) -> Going {
         Going {
-            hill: self.hill || ground.elevation > 0,
+            hills: self.hills.saturating_add(u8::from(ground.elevation > 0)),
             rough: self.rough || ground.terrain == Terrain::Rough,
             forest: self.forest || ground.terrain == Terrain::Woods,
         }
     }
 
     /// The tiles a unit with `movement` may move this turn over this going.
-    pub fn allowance(self, kind: Kind, movement: u8) -> u8 {
-        let mut tiles = movement;
-        if self.hill {
-            tiles = tiles.saturating_sub(1);
-        }
+    pub fn allowance(self, kind: Kind, movement: u8, hills: HillMovement) -> u8 {
+        let mut tiles = movement.saturating_sub(self.hill_cost(hills));
+
         if self.rough && kind == Kind::Cavalry {
             tiles = tiles.saturating_sub(1);
         }
@@ -129,11 +137,20 @@ impl Going {
         tiles
     }
 
+    /// The tiles of movement the hills entered take away.
+    fn hill_cost(self, hills: HillMovement) -> u8 {
+        match hills {
+            HillMovement::Once => self.hills.min(1),
+            HillMovement::PerTile => self.hills,
+        }
+    }
+
     /// Why the allowance is what it is, for messages.
-    pub fn describe(self, kind: Kind) -> String {
+    pub fn describe(self, kind: Kind, hills: HillMovement) -> String {
         let mut why = Vec::new();
-        if self.hill {
-            why.push("hill -1");
+        let hill = format!("hill -{}", self.hill_cost(hills));
+        if self.hills > 0 {
+            why.push(hill.as_str());
         }
         if self.rough && kind == Kind::Cavalry {
             why.push("rough -1 for cavalry");

@@ -345,6 +345,10 @@ fn moving_next_to_two_enemies_the_player_chooses_which_to_face() {
 // ---------------------------------------------------------------- Terrain and movement
 
 fn mover_on(rows_: &[&str], kind: &str, at: &str) -> Box<dyn Game> {
+    mover_on_with(rows_, kind, at, "")
+}
+
+fn mover_on_with(rows_: &[&str], kind: &str, at: &str, extra: &str) -> Box<dyn Game> {
     let w = rows_[0].split_whitespace().count();
     let enemy_col = format!("{:02}01", w);
     let s = scenario(
@@ -354,7 +358,7 @@ fn mover_on(rows_: &[&str], kind: &str, at: &str) -> Box<dyn Game> {
             unit("r1", "red", kind, at, "N"),
             unit("b1", "blue", "line_infantry", &enemy_col, "S"),
         ],
-        "",
+        extra,
     );
     start(&s, &[6, 1])
 }
@@ -444,6 +448,27 @@ fn terrain_hill_reduces_movement_by_one() {
     play(&mut g, "move r1 0204", &[]);
     play(&mut g, "move r1 0203", &[]);
     assert!(refused(&mut g, "move r1 0202").contains("may move 2 tiles"));
+}
+
+#[test]
+fn terrain_hill_reduces_movement_by_one_for_each_hill_tile_as_an_option() {
+    // Light infantry (3 tiles) climbs two hill tiles, 0204 and 0203.
+    let map = [". . . .", ". . . .", ". .1 . .", ". .1 . .", ". . . ."];
+    // Default: the move is one tile shorter, however many hill tiles it enters.
+    let mut g = mover_on(&map, "light_infantry", "0205");
+    play(&mut g, "move r1 0204", &[]);
+    play(&mut g, "move r1 0203", &[]);
+    assert!(refused(&mut g, "move r1 0202").contains("may move 2 tiles this turn (hill -1)"));
+    // hill_movement = "per-tile": one tile shorter for each hill tile entered.
+    let per_tile = "[options]\nhill_movement = \"per-tile\"\n";
+    let mut g = mover_on_with(&map, "light_infantry", "0205", per_tile);
+    play(&mut g, "move r1 0204", &[]);
+    assert_eq!(
+        refused(&mut g, "move r1 0203"),
+        "r1 may move 1 tiles this turn (hill -2) and has moved 1 (Terrain)"
+    );
+    play(&mut g, "move r1 0304", &[]);
+    assert_eq!(tile(&*g, "r1"), "0304");
 }
 
 #[test]
