@@ -1004,6 +1004,71 @@ fn close_combat_cavalry_may_withdraw_from_infantry_and_attacker_occupies() {
     assert_eq!(tile(&*g, "r1"), "0303");
 }
 
+/// Red line infantry r1 in 0304 facing N, blue `kind` b1 next to it in 0303 facing S, on
+/// an open 5 × 5 square grid: red's ranged attack phase of game-turn 1.
+fn facing_red_infantry_at_range_one(kind: &str) -> Box<dyn Game> {
+    let s = scenario(
+        "square",
+        &rows(&open(5, 5)),
+        &[
+            unit("r1", "red", "line_infantry", "0304", "N"),
+            unit("b1", "blue", kind, "0303", "S"),
+        ],
+        "",
+    );
+    let mut g = start(&s, &[6, 1]);
+    play(&mut g, "end", &[]);
+    assert_eq!(g.view(None).phase, "red ranged attacks");
+    g
+}
+
+#[test]
+fn close_combat_a_unit_that_fired_may_still_attack_in_the_same_turn() {
+    // Each attack is once a turn; firing does not use up the close combat attack.
+    let mut g = facing_red_infantry_at_range_one("line_infantry");
+    let events = play(&mut g, "fire r1 0303", &[1, 1]);
+    assert_eq!(
+        events[0].text,
+        "r1 fires at b1 (line infantry) at 0303, range 1 (band 1-2): rolled 1+1 = 2 on the line infantry table: 0 hits."
+    );
+    assert_eq!(g.view(None).phase, "red close combat");
+    let events = play(&mut g, "attack r1 0303", &[4, 4, 6]);
+    assert_eq!(
+        events[0].text,
+        "r1 (line infantry) attacks b1 (line infantry) at 0303: rolled 4+4 = 8 on the line infantry close combat table: 2 hits."
+    );
+    assert_eq!(strength(&*g, "b1"), 3);
+}
+
+#[test]
+fn close_combat_4_and_5_are_for_close_combat_not_ranged_fire() {
+    // Infantry fire on cavalry: no choice to withdraw (Close Combat 4 is for close combat
+    // attacks), and when the cavalry retreats the firer may not occupy its tile (Close
+    // Combat 5 is for close combat attackers).
+    let mut g = facing_red_infantry_at_range_one("cavalry");
+    let events = play(&mut g, "fire r1 0303", &[6, 6, 1]);
+    assert!(
+        events.iter().all(|e| e.kind != "evade"),
+        "{}",
+        texts(&events)
+    );
+    let lines: Vec<&str> = events.iter().map(|e| e.text.as_str()).collect();
+    assert_eq!(
+        lines[1..],
+        [
+            "b1 takes 3 hits from 1 unit: strength 4 → 1.",
+            "b1 at 0303 rolls 1 (retreat): it retreats one tile to 0203; strength now 1.",
+            "Game-turn 1: red close combat.",
+            "Game-turn 1: red advance after close combat.",
+            "Game-turn 1: blue movement (0 of 1 unit moved).",
+        ]
+    );
+    // The advance phase offered r1 nothing and passed: 0303 stays empty.
+    assert_eq!(tile(&*g, "b1"), "0203");
+    assert_eq!(tile(&*g, "r1"), "0304");
+    assert!(legal(&*g).contains(&"move b1 0303".to_string()));
+}
+
 #[test]
 fn close_combat_cavalry_that_stands_takes_the_attack() {
     let mut g = melee(
