@@ -5,7 +5,7 @@
 use crate::game::{
     Commander, CoverFire, EdgeSight, EngagedUnits, GridGame, Objective, Setup, TurnState, Unit,
 };
-use crate::terrain::{self, HillMovement};
+use crate::terrain::{self, TerrainCost};
 use crate::tiles::{self, Heading, Neighbourhood};
 use crate::unit_data::{Kind, Quality, UnitData, UnitDataSpec};
 use crate::ID;
@@ -59,11 +59,11 @@ pub const OPTIONS: &[OptionSpec] = &[
         help: "scenario: units start where the scenario puts them; roll: the players roll for first placement and take turns placing their units, one at a time, in their set-up rows (Game Setup).",
     },
     OptionSpec {
-        key: "hill_movement",
-        label: "Moving onto hills",
+        key: "terrain_cost",
+        label: "Hills and rough slowing movement",
         default: "once",
         choices: &["once", "per-tile"],
-        help: "once: a move that enters hill tiles is one tile shorter, however many it enters; per-tile: one tile shorter for each hill tile entered (Terrain: Hill).",
+        help: "once: a move that enters hill tiles is one tile shorter, however many it enters, and so is a cavalry move entering rough; per-tile: one tile shorter for each such tile entered (Terrain: Hill, Rough/Field).",
     },
 ];
 
@@ -390,9 +390,9 @@ pub fn load(src: &ScenarioSource, overrides: &Options) -> Result<GridGame, Scena
             "any" => EdgeSight::Any,
             _ => EdgeSight::Facing,
         },
-        hill_movement: match option(options, "hill_movement") {
-            "per-tile" => HillMovement::PerTile,
-            _ => HillMovement::Once,
+        terrain_cost: match option(options, "terrain_cost") {
+            "per-tile" => TerrainCost::PerTile,
+            _ => TerrainCost::Once,
         },
         placement: (option(options, "placement") == "roll").then_some(deployments),
         objectives,

@@ -451,7 +451,8 @@ fn terrain_hill_reduces_movement_by_one() {
 }
 
 #[test]
-fn terrain_hill_reduces_movement_by_one_for_each_hill_tile_as_an_option() {
+fn terrain_hills_and_rough_slow_movement_for_each_tile_entered_as_an_option() {
+    let per_tile = "[options]\nterrain_cost = \"per-tile\"\n";
     // Light infantry (3 tiles) climbs two hill tiles, 0204 and 0203.
     let map = [". . . .", ". . . .", ". .1 . .", ". .1 . .", ". . . ."];
     // Default: the move is one tile shorter, however many hill tiles it enters.
@@ -459,8 +460,7 @@ fn terrain_hill_reduces_movement_by_one_for_each_hill_tile_as_an_option() {
     play(&mut g, "move r1 0204", &[]);
     play(&mut g, "move r1 0203", &[]);
     assert!(refused(&mut g, "move r1 0202").contains("may move 2 tiles this turn (hill -1)"));
-    // hill_movement = "per-tile": one tile shorter for each hill tile entered.
-    let per_tile = "[options]\nhill_movement = \"per-tile\"\n";
+    // terrain_cost = "per-tile": one tile shorter for each hill tile entered.
     let mut g = mover_on_with(&map, "light_infantry", "0205", per_tile);
     play(&mut g, "move r1 0204", &[]);
     assert_eq!(
@@ -469,6 +469,22 @@ fn terrain_hill_reduces_movement_by_one_for_each_hill_tile_as_an_option() {
     );
     play(&mut g, "move r1 0304", &[]);
     assert_eq!(tile(&*g, "r1"), "0304");
+    // Cavalry (4 tiles) through two rough tiles, 0106 and 0105: 3 tiles by default, 2
+    // with the option.
+    let map = [
+        ". . .", ". . .", ". . .", ". . .", "r . .", "r . .", ". . .",
+    ];
+    let mut g = mover_on(&map, "cavalry", "0107");
+    for to in ["0106", "0105", "0104"] {
+        play(&mut g, &format!("move r1 {to}"), &[]);
+    }
+    let mut g = mover_on_with(&map, "cavalry", "0107", per_tile);
+    play(&mut g, "move r1 0106", &[]);
+    play(&mut g, "move r1 0105", &[]);
+    assert_eq!(
+        refused(&mut g, "move r1 0104"),
+        "r1 may move 2 tiles this turn (rough -2 for cavalry) and has moved 2 (Terrain)"
+    );
 }
 
 #[test]
