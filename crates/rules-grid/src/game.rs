@@ -4,7 +4,7 @@
 use crate::action::Order;
 use crate::placement::Placing;
 use crate::scenario::Deployment;
-use crate::terrain::Going;
+use crate::terrain::{Going, TerrainCost};
 use crate::tiles::{self, Aspect, Beside, Heading, Neighbourhood, Surroundings};
 use crate::unit_data::{Kind, Quality, UnitData};
 use crate::{rule, ID};
@@ -67,6 +67,7 @@ pub struct Setup {
     pub cover_fire: CoverFire,
     pub engaged_units: EngagedUnits,
     pub edge_sight: EdgeSight,
+    pub terrain_cost: TerrainCost,
     /// With option `placement = "roll"`, each side's set-up area: the game opens with the
     /// placement of units (Game Setup). `None`: units start where the scenario put them.
     pub placement: Option<[Deployment; 2]>,
@@ -425,7 +426,11 @@ impl GridGame {
 
     pub fn allowance(&self, index: usize, going: Going) -> u8 {
         let u = &self.units[index];
-        going.allowance(u.kind, self.setup.data.profile(u.kind).movement)
+        going.allowance(
+            u.kind,
+            self.setup.data.profile(u.kind).movement,
+            self.setup.terrain_cost,
+        )
     }
 
     pub fn heading_name(&self, heading: Heading) -> &'static str {

@@ -165,7 +165,7 @@ impl GridGame {
                 format!(
                     "{} may move {allowance} tiles this turn{} and has moved {} (Terrain)",
                     u.id,
-                    going.describe(u.kind),
+                    going.describe(u.kind, self.setup.terrain_cost),
                     u.turn.tiles
                 )
             }));

@@ -5,7 +5,7 @@
 use crate::game::{
     Commander, CoverFire, EdgeSight, EngagedUnits, GridGame, Objective, Setup, TurnState, Unit,
 };
-use crate::terrain;
+use crate::terrain::{self, TerrainCost};
 use crate::tiles::{self, Heading, Neighbourhood};
 use crate::unit_data::{Kind, Quality, UnitData, UnitDataSpec};
 use crate::ID;
@@ -57,6 +57,13 @@ pub const OPTIONS: &[OptionSpec] = &[
         default: "scenario",
         choices: &["scenario", "roll"],
         help: "scenario: units start where the scenario puts them; roll: the players roll for first placement and take turns placing their units, one at a time, in their set-up rows (Game Setup).",
+    },
+    OptionSpec {
+        key: "terrain_cost",
+        label: "Hills and rough slowing movement",
+        default: "once",
+        choices: &["once", "per-tile"],
+        help: "once: a move that enters hill tiles is one tile shorter, however many it enters, and so is a cavalry move entering rough; per-tile: one tile shorter for each such tile entered (Terrain: Hill, Rough/Field).",
     },
 ];
 
@@ -382,6 +389,10 @@ pub fn load(src: &ScenarioSource, overrides: &Options) -> Result<GridGame, Scena
         edge_sight: match option(options, "edge_sight") {
             "any" => EdgeSight::Any,
             _ => EdgeSight::Facing,
+        },
+        terrain_cost: match option(options, "terrain_cost") {
+            "per-tile" => TerrainCost::PerTile,
+            _ => TerrainCost::Once,
         },
         placement: (option(options, "placement") == "roll").then_some(deployments),
         objectives,

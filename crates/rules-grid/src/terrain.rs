@@ -84,13 +84,34 @@ pub fn on_edge(map: &Map, tile: Hex) -> bool {
     tiles::neighbours(map, tile).any(|(_, t)| map.terrain(t) != here)
 }
 
+/// How hills (and rough, for cavalry) reduce movement by 1 tile (Terrain: Hill,
+/// Rough/Field; the option `terrain_cost`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TerrainCost {
+    /// By 1 for the whole move, however many such tiles it enters.
+    Once,
+    /// By 1 for each such tile entered (it costs two).
+    PerTile,
+}
+
+impl TerrainCost {
+    /// The tiles of movement taken away by `entered` tiles of one kind of slowing ground.
+    fn of(self, entered: u8) -> u8 {
+        match self {
+            TerrainCost::Once => entered.min(1),
+            TerrainCost::PerTile => entered,
+        }
+    }
+}
+
 /// What the ground crossed so far does to a unit's movement this turn (Terrain).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Going {
-    /// Entered a hill tile: movement reduced by 1.
-    pub hill: bool,
-    /// Entered rough/field: cavalry movement reduced by 1.
-    pub rough: bool,
+    /// Hill tiles entered: movement reduced by 1 (or by 1 for each, with option
+    /// `terrain_cost = "per-tile"`).
+    pub hills: u8,
+    /// Rough/field tiles entered: cavalry movement reduced by 1 (or by 1 for each).
+    pub rough: u8,
     /// Started in or entered forest: movement reduced to 1 tile.
     pub forest: bool,
 }
@@ -108,38 +129,48 @@ impl Going {
     /// The going after also entering ground of this terrain and elevation.
     pub fn with(self, ground: Cell) -> Going {
         Going {
-            hill: self.hill || ground.elevation > 0,
-            rough: self.rough || ground.terrain == Terrain::Rough,
+            hills: self.hills.saturating_add(u8::from(ground.elevation > 0)),
+            rough: self
+                .rough
+                .saturating_add(u8::from(ground.terrain == Terrain::Rough)),
             forest: self.forest || ground.terrain == Terrain::Woods,
         }
     }
 
     /// The tiles a unit with `movement` may move this turn over this going.
-    pub fn allowance(self, kind: Kind, movement: u8) -> u8 {
-        let mut tiles = movement;
-        if self.hill {
-            tiles = tiles.saturating_sub(1);
-        }
-        if self.rough && kind == Kind::Cavalry {
-            tiles = tiles.saturating_sub(1);
-        }
+    pub fn allowance(self, kind: Kind, movement: u8, cost: TerrainCost) -> u8 {
+        let mut tiles = movement
+            .saturating_sub(cost.of(self.hills))
+            .saturating_sub(self.rough_cost(kind, cost));
         if self.forest {
             tiles = tiles.min(1);
         }
         tiles
     }
 
-    /// Why the allowance is what it is, for messages.
-    pub fn describe(self, kind: Kind) -> String {
-        let mut why = Vec::new();
-        if self.hill {
-            why.push("hill -1");
+    /// The tiles of movement the rough entered takes from a unit of `kind`: cavalry only.
+    fn rough_cost(self, kind: Kind, cost: TerrainCost) -> u8 {
+        if kind == Kind::Cavalry {
+            cost.of(self.rough)
+        } else {
+            0
         }
-        if self.rough && kind == Kind::Cavalry {
-            why.push("rough -1 for cavalry");
+    }
+
+    /// Why the allowance is what it is, for messages.
+    pub fn describe(self, kind: Kind, cost: TerrainCost) -> String {
+        let mut why = Vec::new();
+        if self.hills > 0 {
+            why.push(format!("hill -{}", cost.of(self.hills)));
+        }
+        if self.rough_cost(kind, cost) > 0 {
+            why.push(format!(
+                "rough -{} for cavalry",
+                self.rough_cost(kind, cost)
+            ));
         }
         if self.forest {
-            why.push("forest: 1 tile");
+            why.push("forest: 1 tile".to_string());
         }
         if why.is_empty() {
             String::new()

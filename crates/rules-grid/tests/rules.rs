@@ -345,6 +345,10 @@ fn moving_next_to_two_enemies_the_player_chooses_which_to_face() {
 // ---------------------------------------------------------------- Terrain and movement
 
 fn mover_on(rows_: &[&str], kind: &str, at: &str) -> Box<dyn Game> {
+    mover_on_with(rows_, kind, at, "")
+}
+
+fn mover_on_with(rows_: &[&str], kind: &str, at: &str, extra: &str) -> Box<dyn Game> {
     let w = rows_[0].split_whitespace().count();
     let enemy_col = format!("{:02}01", w);
     let s = scenario(
@@ -354,7 +358,7 @@ fn mover_on(rows_: &[&str], kind: &str, at: &str) -> Box<dyn Game> {
             unit("r1", "red", kind, at, "N"),
             unit("b1", "blue", "line_infantry", &enemy_col, "S"),
         ],
-        "",
+        extra,
     );
     start(&s, &[6, 1])
 }
@@ -444,6 +448,43 @@ fn terrain_hill_reduces_movement_by_one() {
     play(&mut g, "move r1 0204", &[]);
     play(&mut g, "move r1 0203", &[]);
     assert!(refused(&mut g, "move r1 0202").contains("may move 2 tiles"));
+}
+
+#[test]
+fn terrain_hills_and_rough_slow_movement_for_each_tile_entered_as_an_option() {
+    let per_tile = "[options]\nterrain_cost = \"per-tile\"\n";
+    // Light infantry (3 tiles) climbs two hill tiles, 0204 and 0203.
+    let map = [". . . .", ". . . .", ". .1 . .", ". .1 . .", ". . . ."];
+    // Default: the move is one tile shorter, however many hill tiles it enters.
+    let mut g = mover_on(&map, "light_infantry", "0205");
+    play(&mut g, "move r1 0204", &[]);
+    play(&mut g, "move r1 0203", &[]);
+    assert!(refused(&mut g, "move r1 0202").contains("may move 2 tiles this turn (hill -1)"));
+    // terrain_cost = "per-tile": one tile shorter for each hill tile entered.
+    let mut g = mover_on_with(&map, "light_infantry", "0205", per_tile);
+    play(&mut g, "move r1 0204", &[]);
+    assert_eq!(
+        refused(&mut g, "move r1 0203"),
+        "r1 may move 1 tiles this turn (hill -2) and has moved 1 (Terrain)"
+    );
+    play(&mut g, "move r1 0304", &[]);
+    assert_eq!(tile(&*g, "r1"), "0304");
+    // Cavalry (4 tiles) through two rough tiles, 0106 and 0105: 3 tiles by default, 2
+    // with the option.
+    let map = [
+        ". . .", ". . .", ". . .", ". . .", "r . .", "r . .", ". . .",
+    ];
+    let mut g = mover_on(&map, "cavalry", "0107");
+    for to in ["0106", "0105", "0104"] {
+        play(&mut g, &format!("move r1 {to}"), &[]);
+    }
+    let mut g = mover_on_with(&map, "cavalry", "0107", per_tile);
+    play(&mut g, "move r1 0106", &[]);
+    play(&mut g, "move r1 0105", &[]);
+    assert_eq!(
+        refused(&mut g, "move r1 0104"),
+        "r1 may move 2 tiles this turn (rough -2 for cavalry) and has moved 2 (Terrain)"
+    );
 }
 
 #[test]
@@ -977,6 +1018,71 @@ fn close_combat_cavalry_may_withdraw_from_infantry_and_attacker_occupies() {
     let events = play(&mut g, "occupy r1 0303", &[]);
     assert_eq!(events[0].rule, "grid-rules-v1.1 Close Combat 5");
     assert_eq!(tile(&*g, "r1"), "0303");
+}
+
+/// Red line infantry r1 in 0304 facing N, blue `kind` b1 next to it in 0303 facing S, on
+/// an open 5 × 5 square grid: red's ranged attack phase of game-turn 1.
+fn facing_red_infantry_at_range_one(kind: &str) -> Box<dyn Game> {
+    let s = scenario(
+        "square",
+        &rows(&open(5, 5)),
+        &[
+            unit("r1", "red", "line_infantry", "0304", "N"),
+            unit("b1", "blue", kind, "0303", "S"),
+        ],
+        "",
+    );
+    let mut g = start(&s, &[6, 1]);
+    play(&mut g, "end", &[]);
+    assert_eq!(g.view(None).phase, "red ranged attacks");
+    g
+}
+
+#[test]
+fn close_combat_a_unit_that_fired_may_still_attack_in_the_same_turn() {
+    // Each attack is once a turn; firing does not use up the close combat attack.
+    let mut g = facing_red_infantry_at_range_one("line_infantry");
+    let events = play(&mut g, "fire r1 0303", &[1, 1]);
+    assert_eq!(
+        events[0].text,
+        "r1 fires at b1 (line infantry) at 0303, range 1 (band 1-2): rolled 1+1 = 2 on the line infantry table: 0 hits."
+    );
+    assert_eq!(g.view(None).phase, "red close combat");
+    let events = play(&mut g, "attack r1 0303", &[4, 4, 6]);
+    assert_eq!(
+        events[0].text,
+        "r1 (line infantry) attacks b1 (line infantry) at 0303: rolled 4+4 = 8 on the line infantry close combat table: 2 hits."
+    );
+    assert_eq!(strength(&*g, "b1"), 3);
+}
+
+#[test]
+fn close_combat_4_and_5_are_for_close_combat_not_ranged_fire() {
+    // Infantry fire on cavalry: no choice to withdraw (Close Combat 4 is for close combat
+    // attacks), and when the cavalry retreats the firer may not occupy its tile (Close
+    // Combat 5 is for close combat attackers).
+    let mut g = facing_red_infantry_at_range_one("cavalry");
+    let events = play(&mut g, "fire r1 0303", &[6, 6, 1]);
+    assert!(
+        events.iter().all(|e| e.kind != "evade"),
+        "{}",
+        texts(&events)
+    );
+    let lines: Vec<&str> = events.iter().map(|e| e.text.as_str()).collect();
+    assert_eq!(
+        lines[1..],
+        [
+            "b1 takes 3 hits from 1 unit: strength 4 → 1.",
+            "b1 at 0303 rolls 1 (retreat): it retreats one tile to 0203; strength now 1.",
+            "Game-turn 1: red close combat.",
+            "Game-turn 1: red advance after close combat.",
+            "Game-turn 1: blue movement (0 of 1 unit moved).",
+        ]
+    );
+    // The advance phase offered r1 nothing and passed: 0303 stays empty.
+    assert_eq!(tile(&*g, "b1"), "0203");
+    assert_eq!(tile(&*g, "r1"), "0304");
+    assert!(legal(&*g).contains(&"move b1 0303".to_string()));
 }
 
 #[test]

@@ -60,6 +60,33 @@ const ARTILLERY_REAR_BONUS: u32 = 5;
 /// Hexside features that give cover from fire across them ("any terrain/buildings etc.").
 pub const COVER_HEXSIDES: [Hexside; 3] = [Hexside::Wall, Hexside::Hedge, Hexside::Fence];
 
+/// Which troops in a hex may fire at a target (the option `fire_arc`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FireArc {
+    /// Those whose front (the 120° cone through their front hexside) holds the target.
+    Front,
+    /// All of them: "all troops adjacent to enemy", whatever way they face.
+    AllRound,
+}
+
+/// What gives the target cover (the option `cover`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CoverGround {
+    /// Terrain a man can shelter in: `COVER`.
+    Sheltering,
+    /// Any terrain but level open ground: every hex but clear ground with no height, bridges
+    /// and fords (all-water hexes hold no targets).
+    AnyTerrain,
+}
+
+/// Ground that gives no cover when every terrain but open ground does (`CoverGround::AnyTerrain`).
+const OPEN_GROUND: [Terrain; 4] = [
+    Terrain::Clear,
+    Terrain::Water,
+    Terrain::Bridge,
+    Terrain::Ford,
+];
+
 /// Terrain that gives cover ("any terrain/buildings").
 pub const COVER: [Terrain; 5] = [
     Terrain::Woods,
@@ -123,8 +150,15 @@ impl StandAndDieGame {
     /// fence along the hexside the fire crosses (along both, for fire reaching a corner).
     fn cover(&self, at: Hex, through: [Facing; 2]) -> Option<String> {
         let terrain = self.map().terrain(at);
-        if COVER.contains(&terrain) {
+        let covered = match self.table().cover {
+            CoverGround::Sheltering => COVER.contains(&terrain),
+            CoverGround::AnyTerrain => !OPEN_GROUND.contains(&terrain),
+        };
+        if covered {
             return Some(terrain.name().to_string());
+        }
+        if self.table().cover == CoverGround::AnyTerrain && self.map().elevation(at) > 0 {
+            return Some("on a hill".to_string());
         }
         let obstacles = through.map(|side| {
             self.map()
@@ -137,10 +171,16 @@ impl StandAndDieGame {
         }
     }
 
-    /// The units in `from` that face `at` and have something to fire with.
+    /// Whether troops in `from` facing `facing` may fire at `at` (the option `fire_arc`).
+    fn may_fire_towards(&self, from: Hex, facing: Facing, at: Hex) -> bool {
+        self.table().fire_arc == FireArc::AllRound || in_front_arc(from, facing, at)
+    }
+
+    /// The units in `from` that may fire at `at`: those facing it (or all, with
+    /// `fire_arc = "all-round"`).
     fn firers(&self, from: Hex, at: Hex) -> Vec<usize> {
         self.troops_in(from)
-            .filter(|(_, u)| in_front_arc(u.hex, u.facing, at))
+            .filter(|(_, u)| self.may_fire_towards(u.hex, u.facing, at))
             .map(|(i, _)| i)
             .collect()
     }
@@ -159,7 +199,7 @@ impl StandAndDieGame {
             .filter(move |_| ready)
             .filter(move |&at| {
                 troops.is_some_and(|(side, facing)| {
-                    self.holder(at) == Some(side.other()) && in_front_arc(from, facing, at)
+                    self.holder(at) == Some(side.other()) && self.may_fire_towards(from, facing, at)
                 })
             })
     }

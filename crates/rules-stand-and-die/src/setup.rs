@@ -4,6 +4,7 @@
 
 use crate::falling_back::FallBackWay;
 use crate::marching::stacking_problem;
+use crate::musketry::{CoverGround, FireArc};
 use crate::orders::MAX_COORD;
 use crate::state::{Objective, Setting, StandAndDieGame, TableRules};
 use crate::troops::{Arm, Unit};
@@ -44,6 +45,20 @@ pub const OPTIONS: &[OptionSpec] = &[
         default: "away",
         choices: &["away", "behind"],
         help: "away: a hex fired on falls back away from the hexes that fired on it; behind: straight behind its facing, wherever the fire came from.",
+    },
+    OptionSpec {
+        key: "fire_arc",
+        label: "Who fires",
+        default: "front",
+        choices: &["front", "all-round"],
+        help: "front: only troops facing the target fire; all-round: all troops next to the enemy fire, whatever way they face.",
+    },
+    OptionSpec {
+        key: "cover",
+        label: "Cover",
+        default: "sheltering",
+        choices: &["sheltering", "any-terrain"],
+        help: "sheltering: woods, light woods, towns, forts and rough give cover; any-terrain: every hex but level clear ground, bridges and fords does, hills, marsh and mountain too.",
     },
 ];
 
@@ -102,6 +117,14 @@ pub fn load(src: &ScenarioSource, overrides: &Options) -> Result<StandAndDieGame
         fall_back: match option(options, "fall_back") {
             "behind" => FallBackWay::Behind,
             _ => FallBackWay::AwayFromTheFire,
+        },
+        fire_arc: match option(options, "fire_arc") {
+            "all-round" => FireArc::AllRound,
+            _ => FireArc::Front,
+        },
+        cover: match option(options, "cover") {
+            "any-terrain" => CoverGround::AnyTerrain,
+            _ => CoverGround::Sheltering,
         },
     };
     let map = battle.map.clone();

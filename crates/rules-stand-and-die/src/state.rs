@@ -4,6 +4,7 @@
 use crate::falling_back::{FallBackWay, FiredOn};
 use crate::marching::{self, march_allowance};
 use crate::musketry;
+use crate::musketry::{CoverGround, FireArc};
 use crate::orders::Order;
 use crate::troops::{Arm, Unit, GUN_CASUALTIES};
 use crate::water;
@@ -52,6 +53,10 @@ pub struct TableRules {
     pub fords_open: bool,
     /// Which way hexes fired on fall back.
     pub fall_back: FallBackWay,
+    /// Which troops in a hex fire: those facing the target, or all.
+    pub fire_arc: FireArc,
+    /// What terrain gives cover.
+    pub cover: CoverGround,
 }
 
 /// Each turn: the side that won the roll marches, then fires; then the other side.

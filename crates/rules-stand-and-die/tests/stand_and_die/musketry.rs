@@ -13,6 +13,22 @@ fn face_to_face(firers: &[String], target: &[String], extra: &str) -> Box<dyn vo
     g
 }
 
+/// Ten red infantry in 0303 fire at ten standing blue infantry in 0304, whose hex is `cell`
+/// (a map cell: terrain code and any height); the figures lost and the volley's events.
+fn ten_infantry_at_standing_troops_on(cell: &str, extra: &str) -> (u32, Vec<volley_core::Event>) {
+    let mut rows = OPEN_8X8.map(String::from);
+    rows[3] = format!(". . {cell} . . . . .");
+    let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+    let units = [
+        unit("red", "r1", "infantry", 10, "0303", "S"),
+        standing("blue", "b1", "infantry", 10, "0304", "N"),
+    ];
+    let mut g = started(&scenario(&rows, extra, &units), 1);
+    to_musketry(&mut g, Side::Red);
+    let events = play(&mut g, "fire 0303 0304");
+    (10 - figures(&*g, "b1").unwrap(), events)
+}
+
 #[test]
 fn seven_infantry_at_a_standing_enemy_kill_two_and_roll_a_d10_for_the_third() {
     let firers = [unit("red", "r1", "infantry", 7, "0303", "S")];
@@ -102,17 +118,7 @@ fn cover_is_woods_light_woods_town_fort_and_rough() {
         ('M', false),
         ('=', false),
     ] {
-        let mut rows = OPEN_8X8.map(String::from);
-        rows[3] = format!(". . {code} . . . . .");
-        let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
-        let units = [
-            unit("red", "r1", "infantry", 10, "0303", "S"),
-            standing("blue", "b1", "infantry", 10, "0304", "N"),
-        ];
-        let mut g = started(&scenario(&rows, "", &units), 1);
-        to_musketry(&mut g, Side::Red);
-        play(&mut g, "fire 0303 0304");
-        let lost = 10 - figures(&*g, "b1").unwrap();
+        let (lost, _) = ten_infantry_at_standing_troops_on(&code.to_string(), "");
         assert_eq!(lost, if cover { 1 } else { 3 }, "terrain {code}");
     }
 }
@@ -221,6 +227,56 @@ fn only_troops_facing_the_target_fire_and_each_hex_fires_once() {
     play(&mut g, "fire 0203 0304");
     assert!(refused(&mut g, "fire 0203 0304").contains("already fired"));
     assert!(refused(&mut g, "fire 0304 0203").contains("red has no troops"));
+}
+
+#[test]
+fn all_troops_next_to_the_enemy_fire_whatever_their_facing_as_an_option() {
+    // r1 faces N, away from b1 in 0304: by default it may not fire; with fire_arc =
+    // "all-round" every troop next to the enemy fires, and the volley is the usual one.
+    let firers = [unit("red", "r1", "infantry", 7, "0303", "N")];
+    let target = [standing("blue", "b1", "infantry", 10, "0304", "N")];
+    let mut g = face_to_face(&firers, &target, "");
+    assert!(refused(&mut g, "fire 0303 0304").contains("face N"));
+
+    let mut g = face_to_face(&firers, &target, "[options]\nfire_arc = \"all-round\"\n");
+    let action = g.parse_action("fire 0303 0304").unwrap();
+    assert!(g.legal_actions().contains(&action));
+    let events = play_with(&mut g, "fire 0303 0304", &[1]);
+    assert_eq!(
+        events[0].text,
+        "0303 fires at 0304 (standing): 7 infantry × 0.3 = 2.1 → 2 casualties, d10 rolled 1 ≤ 1 → +1 = 3"
+    );
+    assert_eq!(figures(&*g, "b1"), Some(7));
+    assert!(refused(&mut g, "fire 0303 0304").contains("already fired"));
+}
+
+#[test]
+fn cover_on_any_terrain_but_level_open_ground_is_an_option() {
+    // Ten infantry at a standing target: 3 casualties in the open, 1 in cover.
+    for (cell, cover) in [
+        ("m", true),
+        ("M", true),
+        ("r", true),
+        ("W", true),
+        (".1", true),
+        (".", false),
+        ("=", false),
+        ("f", false),
+    ] {
+        for (extra, covered) in [
+            ("", cover && !matches!(cell, "m" | "M" | ".1")),
+            ("[options]\ncover = \"any-terrain\"\n", cover),
+        ] {
+            let (lost, events) = ten_infantry_at_standing_troops_on(cell, extra);
+            assert_eq!(lost, if covered { 1 } else { 3 }, "{cell} {extra}");
+            if cell == ".1" && covered {
+                assert_eq!(
+                    events[0].text,
+                    "0303 fires at 0304 (standing in cover, on a hill): 10 infantry × 0.1 = 1.0 → 1 casualty, no fraction to roll for"
+                );
+            }
+        }
+    }
 }
 
 #[test]
