@@ -9,7 +9,9 @@ use volley_core::Seed;
 /// between them when playing by e-mail).
 ///
 /// The game's opening rolls are made at once. Without --seed the dice seed comes from the
-/// operating system; the file records it, so anyone can replay and check every roll.
+/// operating system; the file records it, so anyone can replay and check every roll — and
+/// anyone holding the file can also try actions in secret and keep the rolls they like, so a
+/// file game is only as fair as the players. The server (`volley serve`) keeps the seed.
 #[derive(clap::Args)]
 #[command(after_help = "\
 Examples:
@@ -70,9 +72,13 @@ pub fn run(args: Args) -> Outcome {
             ),
         )?;
     }
+    line(&mut out, FAIRNESS)?;
     out.flush()?;
     Ok(())
 }
+
+/// Said whenever a file game starts: the file cannot keep its own dice honest.
+pub const FAIRNESS: &str = "Fair play: the file holds the dice seed, so whoever has it can try actions and keep the rolls they like. Play by file with someone you trust; for a game at your own pace where no one can choose the dice, use `volley serve` (the seed stays on the server).";
 
 /// 32 bytes from the operating system's random source.
 fn os_seed() -> Result<Seed, Failure> {
