@@ -1559,3 +1559,37 @@ fn activation_pairs_roll_the_initiative_again_for_each_later_pair() {
     assert!(t.contains("[hex-command-mechanized M18] Groups red 2 and blue 2: red d10 1 − I 5 = -4, blue d10 9 − I 5 = 4; blue activates first."), "{t}");
     assert_eq!(g.view(None).phase, "red group 1 movement");
 }
+
+#[test]
+fn fire_at_a_target_appearing_in_a_gap_reaches_only_twice_the_gaps_width() {
+    // Forest at 0504 and 0506: 0505 between them is a gap one hex wide across the line of
+    // fire from the west. Hidden b1 steps into it from 0605; r1 (three hexes off) cannot
+    // fire, r2 (two hexes off) can, though both are well within half their guns' reach.
+    let mut rows = vec![vec!["."; 10]; 10];
+    rows[3][4] = "W";
+    rows[5][4] = "W";
+    let rows: Vec<String> = rows.iter().map(|r| r.join(" ")).collect();
+    let rows: Vec<&str> = rows.iter().map(|r| r.as_str()).collect();
+    let s = scenario(
+        Some(&rows),
+        "",
+        &[
+            vehicle("r1", "red", "t34-76", "0205", "SE"),
+            vehicle("r2", "red", "t34-76", "0306", "NE"),
+            squad("b1", "blue", "M", "0605", "NW", "hidden = true"),
+        ],
+    );
+    let mut g = load(&s);
+    // Red first; its spotting misses b1 at the start and the end of its turn (d6 2, 2).
+    g.start(&mut ScriptedDice::new([9, 1, 2]));
+    while g.to_decide() == Some(Side::Red) {
+        play(&mut g, "end", &[2]);
+    }
+    play(&mut g, "move b1 0505", &[]);
+    while g.to_decide() == Some(Side::Blue) {
+        play(&mut g, "end", &[]);
+    }
+    let why = refused(&mut g, "fire r1 b1");
+    assert!(why.contains("b1 appeared in a gap 1 hex wide and is 3 hexes from r1: a target in a gap is fired on only from within twice the gap's width, 2 hexes (M75)"), "{why}");
+    assert!(legal(&*g).contains(&"fire r2 b1".to_string()), "{:?}", legal(&*g));
+}
