@@ -285,7 +285,8 @@ impl MechGame {
         }
         let g = Ground::new(&self.s.setup.map, &self.s.works);
         let (from, to) = (self.item(i).hex, self.item(t).hex);
-        let width = fire_tables::gap_across(&self.s.setup.map, |h| sight::sight_height(g, h), from, to)?;
+        let width =
+            fire_tables::gap_across(&self.s.setup.map, |h| sight::sight_height(g, h), from, to)?;
         (from.unsigned_distance_to(to) > 2 * width).then_some(width)
     }
 

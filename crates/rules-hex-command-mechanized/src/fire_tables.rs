@@ -39,7 +39,10 @@ pub fn gap_across(
         ((ax - tx) * lx + (ay - ty) * ly).abs()
     };
     let axes = [Facing::N, Facing::NE, Facing::SE];
-    let best = axes.iter().map(|&f| across(f)).fold(f64::INFINITY, f64::min);
+    let best = axes
+        .iter()
+        .map(|&f| across(f))
+        .fold(f64::INFINITY, f64::min);
     let ground = map.elevation(to);
     axes.iter()
         .filter(|&&f| across(f) <= best + 1e-9)

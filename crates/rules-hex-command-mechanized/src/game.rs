@@ -419,56 +419,102 @@ impl MechGame {
 
     // ------------------------------------------------------------------ sequence of play
 
+    /// The Initiative a side rolls with (M16): its overall commander's still in the game.
+    fn overall_initiative(&self, side: Side) -> u8 {
+        self.s
+            .commanders
+            .iter()
+            .enumerate()
+            .filter(|(c, cm)| cm.side == side && self.fallen[*c].is_none())
+            .max_by_key(|(_, cm)| cm.supreme)
+            .map_or(crate::state::DEFAULT_INITIATIVE, |(_, cm)| cm.initiative)
+    }
+
+    /// M18's variant: the Initiative a group rolls with — its own commander's (`[[groups]]`)
+    /// while that commander is in the game, else the overall commander's; with the name.
+    pub fn group_initiative(&self, side: Side, group: u8) -> (String, u8) {
+        let own = self
+            .s
+            .group_commanders
+            .iter()
+            .find(|g| g.side == side && g.group == group)
+            .map(|g| g.commander)
+            .filter(|&c| self.fallen[c].is_none());
+        match own {
+            Some(c) => (
+                self.s.commanders[c].id.to_string(),
+                self.s.commanders[c].initiative,
+            ),
+            None => ("overall".into(), self.overall_initiative(side)),
+        }
+    }
+
+    /// Each side's groups this turn, in number order (M18).
+    fn groups_of(&self, side: Side) -> Vec<u8> {
+        let mut g: Vec<u8> = (0..self.s.items.len())
+            .filter(|&i| self.s.items[i].side == side && !self.s.turn_state[i].gone)
+            .filter_map(|i| self.s.groups[i])
+            .collect();
+        g.sort_unstable();
+        g.dedup();
+        g
+    }
+
     /// M15–M16: the initiative roll opens a game turn; the winner plays first.
     fn roll_initiative(&mut self, dice: &mut dyn Dice, log: &mut Log) {
-        let trait_of = |side: Side| {
-            self.s
-                .commanders
-                .iter()
-                .enumerate()
-                .filter(|(c, cm)| cm.side == side && self.fallen[*c].is_none())
-                .max_by_key(|(_, cm)| cm.supreme)
-                .map_or(crate::state::DEFAULT_INITIATIVE, |(_, cm)| cm.initiative)
+        let settings = self.s.setup.settings;
+        let (r, b) = (self.groups_of(Side::Red), self.groups_of(Side::Blue));
+        // M18's variant: with each group's own commander, the turn's roll is the first pair's.
+        let by_groups = settings.activation && settings.activation_commanders;
+        let initiative_of = |g: &Self, side: Side, groups: &[u8], k: usize| match groups.get(k) {
+            Some(&n) if by_groups => g.group_initiative(side, n).1,
+            _ => g.overall_initiative(side),
         };
-        let (ri, bi) = (trait_of(Side::Red), trait_of(Side::Blue));
+        let (ri, bi) = (
+            initiative_of(self, Side::Red, &r, 0),
+            initiative_of(self, Side::Blue, &b, 0),
+        );
         let (red_first, rolls) = command_tables::initiative(ri, bi, dice);
         let first = if red_first { Side::Red } else { Side::Blue };
         self.order = [first, first.other()];
         self.player_turn = 0;
-        if self.s.setup.settings.activation {
+        if settings.activation {
             // M18: each side's groups in number order, the initiative winner's first of
             // each rank.
-            let groups_of = |side: Side| {
-                let mut g: Vec<u8> = (0..self.s.items.len())
-                    .filter(|&i| self.s.items[i].side == side && !self.s.turn_state[i].gone)
-                    .filter_map(|i| self.s.groups[i])
-                    .collect();
-                g.sort_unstable();
-                g.dedup();
-                g
-            };
-            let (r, b) = (groups_of(Side::Red), groups_of(Side::Blue));
             let mut schedule = hex_command_family::activation::schedule(
                 hex_command_family::activation::Mode::GroupTurns,
                 first,
                 [&r, &b],
             );
-            if self.s.setup.settings.activation_pairs {
-                // M18's variant: initiative rolled again for every pair of groups after the
-                // first, the winner's group activating first.
+            if settings.activation_pairs {
+                // M18's variants: initiative rolled again for every pair of groups after the
+                // first (with the overall commanders, or each group's own), the winner's
+                // group activating first.
                 schedule.clear();
                 let groups = [&r, &b];
                 for k in 0..r.len().max(b.len()) {
                     let both = r.len() > k && b.len() > k;
                     let lead = if k > 0 && both {
+                        let (ri, bi) = (
+                            initiative_of(self, Side::Red, &r, k),
+                            initiative_of(self, Side::Blue, &b, k),
+                        );
                         let (red_first, rolls) = command_tables::initiative(ri, bi, dice);
                         let lead = if red_first { Side::Red } else { Side::Blue };
                         let (n1, n2) = (r[k], b[k]);
+                        let who = |side: Side, n: u8| {
+                            if by_groups {
+                                format!(" ({})", self.group_initiative(side, n).0)
+                            } else {
+                                String::new()
+                            }
+                        };
+                        let (w1, w2) = (who(Side::Red, n1), who(Side::Blue, n2));
                         log.add(|| {
                             Event::new(
                                 "initiative",
                                 rule("M18"),
-                                format!("Groups red {n1} and blue {n2}: {rolls}; {lead} activates first."),
+                                format!("Groups red {n1}{w1} and blue {n2}{w2}: {rolls}; {lead} activates first."),
                             )
                             .side(lead)
                         });

@@ -21,6 +21,7 @@ pub const OWN_KEYS: OwnKeys = OwnKeys {
         "aircraft",
         "orders",
         "drops",
+        "groups",
     ],
     side: &[],
     commander: &["traits", "grade", "nation", "hex"],
@@ -62,8 +63,11 @@ pub struct Settings {
     pub sphere: bool,
     /// The activation sequence (M18, option `activation = "group-turns"`) rather than A/B.
     pub activation: bool,
-    /// Initiative rolled again for each pair of groups (`activation = "group-turns-pairs"`).
+    /// Initiative rolled again for each pair of groups (`activation = "group-turns-pairs"`,
+    /// and `"group-turns-commanders"`).
     pub activation_pairs: bool,
+    /// Each group rolls with its own commander's Initiative (`"group-turns-commanders"`).
+    pub activation_commanders: bool,
     /// Written orders (M37, option `cvs_orders`).
     pub cvs_orders: bool,
     /// Hidden guns firing indirectly show only an area (M79, option `sound_ranging`).
@@ -84,8 +88,12 @@ impl Settings {
             sphere: yes("sphere"),
             activation: volley_core::scenario::option(options, "activation")
                 .starts_with("group-turns"),
-            activation_pairs: volley_core::scenario::option(options, "activation")
-                == "group-turns-pairs",
+            activation_pairs: matches!(
+                volley_core::scenario::option(options, "activation"),
+                "group-turns-pairs" | "group-turns-commanders"
+            ),
+            activation_commanders: volley_core::scenario::option(options, "activation")
+                == "group-turns-commanders",
             cvs_orders: yes("cvs_orders"),
             sound_ranging: yes("sound_ranging"),
         }
@@ -183,6 +191,8 @@ pub struct State {
     pub groups: Vec<Option<u8>>,
     /// The groups' written orders (M37).
     pub orders: Vec<crate::command::GroupOrder>,
+    /// The groups' own commanders (M18's variant).
+    pub group_commanders: Vec<crate::command::GroupCommander>,
     /// Paratroop drops (M70).
     pub drops: Vec<crate::scenario::Drop>,
     /// Each item's nation (M34): the scenario's, else a vehicle's roster nation.
@@ -275,6 +285,15 @@ pub fn load(
         options: battle.options.clone(),
         settings: Settings::of(&battle.options),
     });
+    let group_commanders = crate::command::read_groups(
+        src,
+        &commanders,
+        &items
+            .iter()
+            .zip(&placed.groups)
+            .map(|(it, g)| (it.side, *g))
+            .collect::<Vec<_>>(),
+    )?;
     let mut state = State {
         turn_state: placed
             .hidden
@@ -297,6 +316,7 @@ pub fn load(
             .map(|(n, v)| n.clone().or(v.clone()).map(|s| s.as_str().into()))
             .collect(),
         orders: crate::command::read(src, &battle.map)?,
+        group_commanders,
         drops: placed.drops.clone(),
         aircraft: crate::aircraft::read(src, &mut ids)?,
         works: placed.works,

@@ -1591,5 +1591,80 @@ fn fire_at_a_target_appearing_in_a_gap_reaches_only_twice_the_gaps_width() {
     }
     let why = refused(&mut g, "fire r1 b1");
     assert!(why.contains("b1 appeared in a gap 1 hex wide and is 3 hexes from r1: a target in a gap is fired on only from within twice the gap's width, 2 hexes (M75)"), "{why}");
-    assert!(legal(&*g).contains(&"fire r2 b1".to_string()), "{:?}", legal(&*g));
+    assert!(
+        legal(&*g).contains(&"fire r2 b1".to_string()),
+        "{:?}",
+        legal(&*g)
+    );
+}
+
+#[test]
+fn activation_each_group_rolls_with_its_own_commanders_initiative() {
+    let traits = |i: u8| {
+        format!("traits = {{ initiative = {i}, morale = 1, tactical = 5, aggressiveness = 5 }}")
+    };
+    let s = with_options(
+        &(scenario(
+            None,
+            &format!(
+                "commanders = [{{ id = \"R1\", name = \"Roth\", value = 1, supreme = true, {} }}, {{ id = \"R2\", name = \"Rau\", value = 1, {} }}]",
+                traits(7),
+                traits(4)
+            ),
+            &[
+                squad("r1", "red", "M", "0109", "N", "group = 1"),
+                squad("r2", "red", "M", "0309", "N", "group = 2"),
+                squad("b1", "blue", "M", "0101", "S", "group = 1"),
+                squad("b2", "blue", "M", "0301", "S", "group = 2"),
+            ],
+        ) + "\n[[groups]]\nside = \"red\"\ngroup = 2\ncommander = \"R2\"\n"),
+        "activation = \"group-turns-commanders\"",
+    );
+    let mut g = load(&s);
+    // Red's group 1 has no commander of its own: the overall commander's Initiative 7 against
+    // blue's default 5 (9 − 7 = 2, 1 − 5 = −4) puts red's group 1 first. Group 2 rolls with
+    // R2's Initiative 4: 5 − 4 = 1 against 5 − 5 = 0, red's group 2 first again.
+    let events = g.start(&mut ScriptedDice::new([9, 1, 5, 5]));
+    let t = texts(&events);
+    assert!(
+        t.contains("Turn 1: red d10 9 − I 7 = 2, blue d10 1 − I 5 = -4; red has the initiative"),
+        "{t}"
+    );
+    assert!(t.contains("[hex-command-mechanized M18] Groups red 2 (R2) and blue 2 (overall): red d10 5 − I 4 = 1, blue d10 5 − I 5 = 0; red activates first."), "{t}");
+    assert_eq!(g.view(None).phase, "red group 1 movement");
+    // With the overall commander (option group-turns-pairs) the same dice give blue group 2
+    // the lead: 5 − 7 = −2 against 0.
+    let mut g = load(&s.replace("group-turns-commanders", "group-turns-pairs"));
+    let t = texts(&g.start(&mut ScriptedDice::new([9, 1, 5, 5])));
+    assert!(t.contains("Groups red 2 and blue 2: red d10 5 − I 7 = -2, blue d10 5 − I 5 = 0; blue activates first."), "{t}");
+    // A group naming a commander that does not exist, or of the other side, or a group no
+    // unit is in, is refused where it stands.
+    for (from, to, why) in [
+        (
+            "commander = \"R2\"",
+            "commander = \"R9\"",
+            "no commander \"R9\"",
+        ),
+        (
+            "side = \"red\"\ngroup = 2",
+            "side = \"blue\"\ngroup = 2",
+            "R2 is not a commander of blue",
+        ),
+        (
+            "group = 2\ncommander",
+            "group = 3\ncommander",
+            "no unit of red is in group 3",
+        ),
+    ] {
+        let bad = s.replacen(from, to, 1);
+        let e = RULESET
+            .load(
+                &ScenarioSource::new("t.toml", bad.as_str()),
+                &Options::new(),
+            )
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(e.starts_with("t.toml:") && e.contains(why), "{e}");
+    }
 }
