@@ -64,6 +64,12 @@ pub struct MechGame {
     pub mover: Option<usize>,
     /// A melee waiting for its defender to step back or stand (M115): attacker, defender.
     pub answer: Option<(usize, usize)>,
+    /// Reinforcements whose entry hexes the enemy holds, waiting for it to stand or fall
+    /// back (M47).
+    pub blocking: Option<crate::reinforce::Blocking>,
+    /// Reinforcement groups whose blockers stood this turn (M47): they overlap the blocking
+    /// line only with more units than it is wide.
+    pub stood: Vec<usize>,
     /// Works being built (M66).
     pub digging: Vec<crate::engineers::Digging>,
     /// Smoke on the map: the hex and the side whose fire laid it (it clears at the start of
@@ -94,6 +100,14 @@ impl fmt::Display for StepName<'_> {
             return f.write_str("game over");
         }
         let side = g.phasing();
+        if let Some(b) = &g.blocking {
+            let a = &g.s.arrivals[b.arrival];
+            return if b.answered {
+                write!(f, "{} falls back before {}", a.side.other(), a.id)
+            } else {
+                write!(f, "{} answers {}'s arrival", a.side.other(), a.id)
+            };
+        }
         match g.step {
             Step::Movement => match g.active_group() {
                 Some(n) => write!(f, "{side} group {n} movement"),
@@ -132,6 +146,8 @@ impl MechGame {
             step: Step::Movement,
             mover: None,
             answer: None,
+            blocking: None,
+            stood: Vec::new(),
             digging: Vec::new(),
             smoke: Vec::new(),
             forced: Vec::new(),
@@ -575,12 +591,8 @@ impl MechGame {
             };
             let t = &mut self.s.turn_state[i];
             if reset {
-                t.mp = 0;
-                t.facing_changes = 0;
-                t.moving = false;
-                t.done = false;
+                t.new_move();
                 t.meleed = false;
-                t.forest = false;
                 t.rain_checked = false;
                 t.worked = false;
                 t.free_will = false;
@@ -600,7 +612,17 @@ impl MechGame {
         }
         self.panic_check(dice, log);
         self.spotting(dice, log);
+        self.stood.clear();
         self.reinforcements(dice, log);
+        if self.blocking.is_none() {
+            self.routed_run(log);
+        }
+    }
+
+    /// M121: at the start of its turn (after its reinforcements), the phasing side's routed
+    /// units run.
+    pub(crate) fn routed_run(&mut self, log: &mut Log) {
+        let side = self.phasing();
         for i in 0..self.s.items.len() {
             if self.in_play(i) && self.item(i).side == side && self.routed(i) {
                 self.run(i, log);
@@ -657,6 +679,10 @@ impl MechGame {
     }
 
     fn end_step(&mut self, dice: &mut dyn Dice, log: &mut Log) {
+        if self.blocking.is_some() {
+            self.end_withdrawal(dice, log);
+            return;
+        }
         match self.step {
             Step::Movement => {
                 self.mover = None;
@@ -844,7 +870,9 @@ impl MechGame {
 
     /// The side to decide: the non-phasing side in its fire step, else the phasing side.
     pub fn deciding(&self) -> Side {
-        if let Some((_, d)) = self.answer {
+        if let Some(b) = &self.blocking {
+            self.s.arrivals[b.arrival].side.other()
+        } else if let Some((_, d)) = self.answer {
             self.item(d).side
         } else if self.step == Step::DefensiveFire {
             self.phasing().other()
@@ -890,7 +918,11 @@ impl MechGame {
                 }));
             }
         }
+        if let Some(b) = &self.blocking {
+            return self.check_blocking(b, order);
+        }
         match order {
+            Order::Block { .. } => Err(R::because(|| "no reinforcements wait for an answer")),
             Order::Retreat { item } | Order::Stand { item } => self.check_answer(item),
             Order::Move { item, to } => self.check_step(item, to, false),
             Order::Reverse { item, to } => self.check_step(item, to, true),
@@ -922,6 +954,10 @@ impl MechGame {
 
     fn carry_out(&mut self, order: Order, dice: &mut dyn Dice, log: &mut Log) {
         match order {
+            Order::Block { withdraw, .. } => self.do_block(withdraw, log),
+            Order::Move { item, to } if self.blocking.is_some() => {
+                self.do_fall_back(item, to, dice, log)
+            }
             Order::Move { item, to } => self.do_step(item, to, false, dice, log),
             Order::Reverse { item, to } => self.do_step(item, to, true, dice, log),
             Order::Face { item, facing } => self.do_face(item, facing, log),
@@ -959,6 +995,21 @@ impl MechGame {
     fn each_order(&self, take: &mut impl FnMut(Order) -> ControlFlow<()>) -> ControlFlow<()> {
         if !self.started || self.outcome.is_some() {
             return ControlFlow::Continue(());
+        }
+        if let Some(b) = &self.blocking {
+            if !b.answered {
+                for withdraw in [false, true] {
+                    take(Order::Block {
+                        arrival: b.arrival,
+                        withdraw,
+                    })?;
+                }
+                return ControlFlow::Continue(());
+            }
+            for &i in &b.withdrawing {
+                self.fall_back_orders(i, take)?;
+            }
+            return take(Order::End);
         }
         if let Some((_, d)) = self.answer {
             self.offer(Order::Retreat { item: d }, take)?;
@@ -1036,6 +1087,12 @@ impl MechGame {
         i: usize,
         take: &mut impl FnMut(Order) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
+        if let Some(b) = &self.blocking {
+            if b.answered && b.withdrawing.contains(&i) {
+                self.fall_back_orders(i, take)?;
+            }
+            return ControlFlow::Continue(());
+        }
         if let Some(v) = self.aboard(i) {
             if self.step == Step::Movement && self.answer.is_none() && !self.s.turn_state[i].gone {
                 let here = self.item(v).hex;
@@ -1263,6 +1320,9 @@ impl MechGame {
             Order::Bridge { item, hex } => {
                 ActionInfo::new("bridge", Other).unit(item as u32).at(hex)
             }
+            Order::Block { withdraw, .. } => {
+                ActionInfo::new(if withdraw { "withdraw" } else { "stand" }, Other)
+            }
             Order::End => ActionInfo::end(),
         }
     }
@@ -1392,6 +1452,11 @@ impl Game for MechGame {
             Some(Order::Dismount { item }) => format!("dismount {}", id(item)),
             Some(Order::Mount { item }) => format!("mount {}", id(item)),
             Some(Order::Bridge { item, hex }) => format!("bridge {} {}", id(item), label(hex)),
+            Some(Order::Block { arrival, withdraw }) => format!(
+                "block {} {}",
+                self.s.arrivals.get(arrival).map_or("?", |a| a.id.as_str()),
+                if withdraw { "withdraw" } else { "stand" }
+            ),
             Some(Order::End) => "end".into(),
             None => format!("unknown action {:#x}", action.0),
         }
@@ -1432,13 +1497,7 @@ impl Game for MechGame {
                 Order::Face { item, facing }
             }
             "place" => {
-                let c = a.unwrap_or("");
-                let commander = self
-                    .s
-                    .commanders
-                    .iter()
-                    .position(|x| x.id == c)
-                    .ok_or_else(|| Illegal::new(format!("no commander \"{c}\" in this game")))?;
+                let commander = named(self.s.commanders.iter().map(|x| &x.id), "commander", a)?;
                 Order::Place {
                     commander,
                     hex: Self::hex_arg(b)?,
@@ -1491,17 +1550,20 @@ impl Game for MechGame {
                 Order::Reorder { group, kind, hex: o.hex }
             }
             "strike" => {
-                let k = a.unwrap_or("");
-                let aircraft = self
-                    .s
-                    .aircraft
-                    .iter()
-                    .position(|x| x.id == k)
-                    .ok_or_else(|| Illegal::new(format!("no aircraft \"{k}\" in this game")))?;
+                let aircraft = named(self.s.aircraft.iter().map(|x| &x.id), "aircraft", a)?;
                 Order::Strike {
                     aircraft,
                     hex: Self::hex_arg(b)?,
                 }
+            }
+            "block" => {
+                let arrival = named(self.s.arrivals.iter().map(|x| &x.id), "reinforcements", a)?;
+                let withdraw = match b {
+                    Some("stand") => false,
+                    Some("withdraw") => true,
+                    _ => return Err(Illegal::new("block GROUP stand, or block GROUP withdraw")),
+                };
+                Order::Block { arrival, withdraw }
             }
             "smoke" => Order::Smoke {
                 item: self.item_arg(a)?,
@@ -1527,7 +1589,7 @@ impl Game for MechGame {
             },
             _ => {
                 return Err(Illegal::new(format!(
-                    "cannot read \"{text}\" (orders: move U HEX, reverse U HEX, face U DIR, place C HEX, fire U TARGET, bombard U HEX, melee U TARGET, retreat U, stand U, embark U VEHICLE, disembark U HEX, limber G VEHICLE, unlimber G HEX, dig U, clear U HEX, lay U HEX, smoke G HEX, strike AIRCRAFT HEX, reorder GROUP ORDER, freewill U, dismount U, mount U, bridge U HEX, end)"
+                    "cannot read \"{text}\" (orders: move U HEX, reverse U HEX, face U DIR, place C HEX, fire U TARGET, bombard U HEX, melee U TARGET, retreat U, stand U, embark U VEHICLE, disembark U HEX, limber G VEHICLE, unlimber G HEX, dig U, clear U HEX, lay U HEX, smoke G HEX, strike AIRCRAFT HEX, reorder GROUP ORDER, freewill U, dismount U, mount U, bridge U HEX, block GROUP stand|withdraw, end)"
                 )))
             }
         };
@@ -1629,6 +1691,18 @@ impl Game for MechGame {
         }
         Ok(())
     }
+}
+
+/// The place in its list of the commander, aircraft or reinforcement group an order names.
+fn named<'a>(
+    ids: impl Iterator<Item = &'a volley_core::Name>,
+    what: &str,
+    text: Option<&str>,
+) -> Result<usize, Illegal> {
+    let k = text.unwrap_or("");
+    let mut ids = ids;
+    ids.position(|x| x == k)
+        .ok_or_else(|| Illegal::new(format!("no {what} \"{k}\" in this game")))
 }
 
 /// The written order an action packs: a kind by its place in `OrderKind::ALL`, with its hex.

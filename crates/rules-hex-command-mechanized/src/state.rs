@@ -140,6 +140,17 @@ pub struct Turn {
     pub dropping: Option<usize>,
 }
 
+impl Turn {
+    /// A fresh move: no points spent, no turns made, not begun, not over, no forest entered.
+    pub fn new_move(&mut self) {
+        self.mp = 0;
+        self.facing_changes = 0;
+        self.moving = false;
+        self.done = false;
+        self.forest = false;
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct Commander {
     pub id: Name,

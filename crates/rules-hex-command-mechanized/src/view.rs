@@ -267,6 +267,9 @@ impl MechGame {
             return None;
         }
         let side = self.deciding();
+        if let Some(b) = &self.blocking {
+            return Some(self.blocking_prompt(b));
+        }
         let what = match self.step {
             Step::Movement => "move and turn your units, one at a time, then end",
             Step::Command => "place your commanders with your units, one a hex, then end",

@@ -1668,3 +1668,73 @@ fn activation_each_group_rolls_with_its_own_commanders_initiative() {
         assert!(e.starts_with("t.toml:") && e.contains(why), "{e}");
     }
 }
+
+/// Red's group "relief" (`units` of it) is due on turn 2 at 0210, 0410 and 0510; blue's b2
+/// stands on 0510. Returns the game at red's turn 2, the blocker asked.
+fn blocked_entry(units: usize) -> (Box<dyn Game>, Vec<Event>) {
+    let group = "[[reinforcements]]\nid = \"relief\"\nside = \"red\"\nturn = 2\nentry = [\"0210\", \"0410\", \"0510\"]\nfacing = \"N\"";
+    let mut all = vec![
+        squad("r1", "red", "M", "0901", "S", ""),
+        squad("b1", "blue", "M", "0101", "N", ""),
+        squad("b2", "blue", "M", "0510", "S", ""),
+    ];
+    for k in 0..units {
+        all.push(format!("[[units]]\nid = \"n{k}\"\nside = \"red\"\nkind = \"squad\"\nweight = \"M\"\narrives = \"relief\"\n"));
+    }
+    let mut g = start(&scenario_with(group, &all));
+    play(&mut g, "end", &[]);
+    let events = play(&mut g, "end", &[9, 1]);
+    (g, events)
+}
+
+#[test]
+fn reinforcements_blocked_at_their_entry_ask_the_blocker_to_stand_or_fall_back() {
+    let (mut g, events) = blocked_entry(1);
+    let t = texts(&events);
+    assert!(t.contains("[hex-command-mechanized M47] blue is told that red's reinforcements relief, 1 unit, arrive at 0210, 0410, 0510; it holds the entry and chooses to stand or fall back."), "{t}");
+    // The decision goes to blue in red's turn, and nothing else may be done meanwhile.
+    assert_eq!(g.to_decide(), Some(Side::Blue));
+    assert_eq!(
+        legal(&*g),
+        vec!["block relief stand", "block relief withdraw"]
+    );
+    assert!(g
+        .view(Some(Side::Blue))
+        .prompt
+        .unwrap()
+        .contains("1 enemy units arrive at 0210, 0410, 0510 where you stand"));
+    assert!(refused(&mut g, "move b2 0509").contains("blue first answers relief's arrival"));
+    // Blue falls back: b2 has a full move (3 points), each step farther from the entry.
+    play(&mut g, "block relief withdraw", &[]);
+    assert!(refused(&mut g, "move b2 0410").contains("farther from the entry"));
+    play(&mut g, "move b2 0509", &[]);
+    play(&mut g, "move b2 0508", &[]);
+    // The third step spends its last point: with nothing left to move the fall-back ends
+    // by itself.
+    let t = texts(&play(&mut g, "move b2 0507", &[]));
+    // The entry is open and the relief comes in at its first hex; red's turn goes on.
+    assert!(
+        t.contains("red's reinforcements relief arrive: n0 at 0210."),
+        "{t}"
+    );
+    assert_eq!(g.to_decide(), Some(Side::Red));
+    assert_eq!(g.view(None).phase, "red movement");
+
+    // Blue stands: a force of one is no wider than the blocking line (one hex), so it cannot
+    // overlap it and comes in only next to b2 (0410, not 0210).
+    let (mut g, _) = blocked_entry(1);
+    let t = texts(&play(&mut g, "block relief stand", &[]));
+    assert!(t.contains("blue stands and fights before relief."), "{t}");
+    assert!(
+        t.contains("red's reinforcements relief arrive: n0 at 0410."),
+        "{t}"
+    );
+    assert_eq!(hex_of(&*g, "b2"), "0510");
+    // A force of two is wider than the line and may come in anywhere free.
+    let (mut g, _) = blocked_entry(2);
+    let t = texts(&play(&mut g, "block relief stand", &[]));
+    assert!(
+        t.contains("red's reinforcements relief arrive: n0 at 0210, n1 at 0210."),
+        "{t}"
+    );
+}
