@@ -22,6 +22,7 @@ pub const OWN_KEYS: OwnKeys = OwnKeys {
         "orders",
         "drops",
         "groups",
+        "decoys",
     ],
     side: &[],
     commander: &["traits", "grade", "nation", "hex"],
@@ -46,6 +47,9 @@ pub struct Setup {
     pub roster: Roster,
     pub options: Options,
     pub settings: Settings,
+    /// The scenario places decoys, so hidden units stand on the table as markers among them
+    /// (M77); without decoys they are kept off it, on a secret map (M78).
+    pub markers: bool,
 }
 
 /// The optional rules in force (lib.rs `OPTIONS`).
@@ -206,6 +210,8 @@ pub struct State {
     pub group_commanders: Vec<crate::command::GroupCommander>,
     /// Paratroop drops (M70).
     pub drops: Vec<crate::scenario::Drop>,
+    /// Decoy markers still on the table (M77).
+    pub decoys: Vec<hex_command_family::markers::Decoy>,
     /// Each item's nation (M34): the scenario's, else a vehicle's roster nation.
     pub nations: Vec<Option<Name>>,
 }
@@ -295,6 +301,7 @@ pub fn load(
         roster,
         options: battle.options.clone(),
         settings: Settings::of(&battle.options),
+        markers: !placed.decoys.is_empty(),
     });
     let group_commanders = crate::command::read_groups(
         src,
@@ -329,6 +336,7 @@ pub fn load(
         orders: crate::command::read(src, &battle.map)?,
         group_commanders,
         drops: placed.drops.clone(),
+        decoys: placed.decoys.clone(),
         aircraft: crate::aircraft::read(src, &mut ids)?,
         works: placed.works,
         minefields: placed.minefields,

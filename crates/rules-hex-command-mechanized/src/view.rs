@@ -193,7 +193,7 @@ impl MechGame {
             map: self.s.setup.map_view.clone(),
             sides,
             units,
-            markers: Vec::new(),
+            markers: self.markers(viewer),
             features: self.features(viewer),
             objectives: self
                 .s
@@ -208,6 +208,21 @@ impl MechGame {
                 .collect(),
             outcome: self.outcome.clone(),
         }
+    }
+
+    /// The markers on the table (M77, with decoys in the scenario): every decoy, and the
+    /// hidden units the viewer's enemy keeps from it.
+    fn markers(&self, viewer: Option<Side>) -> Vec<volley_core::view::MarkerView> {
+        let mut hexes: Vec<(volley_core::Hex, Side)> =
+            self.s.decoys.iter().map(|d| (d.hex, d.side)).collect();
+        if self.s.setup.markers {
+            hexes.extend(
+                (0..self.s.items.len())
+                    .filter(|&i| self.in_play(i) && viewer.is_some_and(|v| !self.visible_to(i, v)))
+                    .map(|i| (self.item(i).hex, self.item(i).side)),
+            );
+        }
+        hex_command_family::markers::marker_views(hexes)
     }
 
     /// Works for everyone; minefields for the side that laid them, and for both once found.
@@ -259,7 +274,23 @@ impl MechGame {
                     side: Some(*side),
                 })
             });
-        works.chain(mines).chain(sound).collect()
+        // A side knows which of its own markers are decoys.
+        let decoys = self
+            .s
+            .decoys
+            .iter()
+            .filter(move |d| viewer.is_none_or(|v| v == d.side))
+            .map(|d| FeatureView {
+                kind: "decoy".into(),
+                place: Place::Hex(d.hex),
+                text: format!(
+                    "a {} decoy marker at {} (M77)",
+                    d.side,
+                    volley_core::geometry::label(d.hex)
+                ),
+                side: Some(d.side),
+            });
+        works.chain(mines).chain(sound).chain(decoys).collect()
     }
 
     fn prompt(&self) -> Option<String> {

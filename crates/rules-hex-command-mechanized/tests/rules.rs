@@ -1560,15 +1560,32 @@ fn activation_pairs_roll_the_initiative_again_for_each_later_pair() {
     assert_eq!(g.view(None).phase, "red group 1 movement");
 }
 
+/// The rows of a 10 × 10 open map with forest at these (row, column) places, from 1.
+fn forest_at(places: &[(usize, usize)]) -> Vec<String> {
+    let mut rows = vec![vec!["."; 10]; 10];
+    for &(r, c) in places {
+        rows[r - 1][c - 1] = "W";
+    }
+    rows.iter().map(|r| r.join(" ")).collect()
+}
+
+/// The error a scenario is refused with (it must name the file, line and column).
+fn load_error(text: &str) -> String {
+    let e = RULESET
+        .load(&ScenarioSource::new("t.toml", text), &Options::new())
+        .err()
+        .expect("refused")
+        .to_string();
+    assert!(e.starts_with("t.toml:"), "{e}");
+    e
+}
+
 #[test]
 fn fire_at_a_target_appearing_in_a_gap_reaches_only_twice_the_gaps_width() {
     // Forest at 0504 and 0506: 0505 between them is a gap one hex wide across the line of
     // fire from the west. Hidden b1 steps into it from 0605; r1 (three hexes off) cannot
     // fire, r2 (two hexes off) can, though both are well within half their guns' reach.
-    let mut rows = vec![vec!["."; 10]; 10];
-    rows[3][4] = "W";
-    rows[5][4] = "W";
-    let rows: Vec<String> = rows.iter().map(|r| r.join(" ")).collect();
+    let rows = forest_at(&[(4, 5), (6, 5)]);
     let rows: Vec<&str> = rows.iter().map(|r| r.as_str()).collect();
     let s = scenario(
         Some(&rows),
@@ -1656,16 +1673,8 @@ fn activation_each_group_rolls_with_its_own_commanders_initiative() {
             "no unit of red is in group 3",
         ),
     ] {
-        let bad = s.replacen(from, to, 1);
-        let e = RULESET
-            .load(
-                &ScenarioSource::new("t.toml", bad.as_str()),
-                &Options::new(),
-            )
-            .err()
-            .unwrap()
-            .to_string();
-        assert!(e.starts_with("t.toml:") && e.contains(why), "{e}");
+        let e = load_error(&s.replacen(from, to, 1));
+        assert!(e.contains(why), "{e}");
     }
 }
 
@@ -1736,5 +1745,71 @@ fn reinforcements_blocked_at_their_entry_ask_the_blocker_to_stand_or_fall_back()
     assert!(
         t.contains("red's reinforcements relief arrive: n0 at 0210, n1 at 0210."),
         "{t}"
+    );
+}
+
+#[test]
+fn decoys_stand_among_the_markers_and_are_found_out_unless_in_heavy_terrain() {
+    let rows = forest_at(&[(6, 6)]);
+    let rows: Vec<&str> = rows.iter().map(|r| r.as_str()).collect();
+    let decoy = |hex: &str| format!("[[decoys]]\nside = \"blue\"\nhex = \"{hex}\"\n");
+    let s = scenario(
+        Some(&rows),
+        "",
+        &[
+            squad("r1", "red", "M", "0509", "N", ""),
+            squad("b1", "blue", "M", "0407", "S", "hidden = true"),
+            vehicle("b2", "blue", "pz4f2", "0607", "N").replace("facing", "hidden = true\nfacing"),
+            decoy("0406"),
+            decoy("0606"),
+            decoy("0102"),
+        ],
+    );
+    let mut g = load(&s);
+    // Red's spotting: b1 and b2 (d6 2, 2), then the decoys: 0406 and 0606 not (2, 2), 0102
+    // found out on a 6.
+    let t = texts(&g.start(&mut ScriptedDice::new([9, 1, 2, 2, 2, 2, 6])));
+    assert!(t.contains("[hex-command-mechanized M77] The blue marker at 0102 was a decoy and is removed: red spots it (d6 6, M76)."), "{t}");
+    // Red sees four markers, blue's two hidden units and two decoys alike, and no unit of
+    // blue's; blue knows which of its markers are decoys.
+    let red = g.view(Some(Side::Red));
+    let at: Vec<String> = red.markers.iter().map(|m| m.place.to_string()).collect();
+    assert_eq!(at, vec!["0406", "0407", "0606", "0607"]);
+    assert!(red.unit("b1").is_none() && red.unit("b2").is_none());
+    let blue = g.view(Some(Side::Blue));
+    assert_eq!(
+        blue.features.iter().filter(|f| f.kind == "decoy").count(),
+        2
+    );
+    // A search for red deals blue's hidden units among the marker hexes.
+    let mut d = ScriptedDice::new(std::iter::repeat_n(1, 20));
+    g.determinize(Side::Red, &mut d).check_invariants().unwrap();
+    // r1 steps next to the hidden vehicle b2 (revealed) and the hidden squad b1 (not); then
+    // next to the decoy in the open at 0406 (found out) and the one in the forest at 0606
+    // (it stays a marker).
+    let t = texts(&play(&mut g, "move r1 0508", &[]));
+    assert!(
+        t.contains("b2 (") && t.contains("is revealed at 0607: r1 comes next to it (M77)."),
+        "{t}"
+    );
+    assert!(!t.contains("b1 ("), "{t}");
+    let t = texts(&play(&mut g, "move r1 0507", &[]));
+    assert!(
+        t.contains("The blue marker at 0406 was a decoy and is removed: r1 comes next to it."),
+        "{t}"
+    );
+    assert!(!t.contains("0606"), "{t}");
+    let at: Vec<String> = g
+        .view(Some(Side::Red))
+        .markers
+        .iter()
+        .map(|m| m.place.to_string())
+        .collect();
+    assert_eq!(at, vec!["0407", "0606"]);
+    // A decoy shares its hex with nobody.
+    let e = load_error(&s.replace("hex = \"0606\"", "hex = \"0509\""));
+    assert!(
+        e.contains("hex 0509 is already taken: a decoy stands alone"),
+        "{e}"
     );
 }

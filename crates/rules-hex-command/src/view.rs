@@ -140,17 +140,7 @@ pub fn view(s: &State, viewer: Option<Side>) -> View {
             marker_hexes.push((u.hex, u.side));
         }
     }
-    // Marker ids are numbered by position only, so they say nothing of what is underneath.
-    marker_hexes.sort_by_key(|(h, side)| (volley_core::geometry::col_row(*h), *side));
-    let markers = marker_hexes
-        .into_iter()
-        .enumerate()
-        .map(|(k, (hex, side))| MarkerView {
-            id: format!("m{}", k + 1),
-            side,
-            place: Place::Hex(hex),
-        })
-        .collect();
+    let markers = hex_command_family::markers::marker_views(marker_hexes);
     let sides = Side::BOTH
         .into_iter()
         .map(|side| SideView {
