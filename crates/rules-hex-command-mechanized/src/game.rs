@@ -613,6 +613,7 @@ impl MechGame {
         self.panic_check(dice, log);
         self.spotting(dice, log);
         self.stood.clear();
+        self.aircraft_arrive(log);
         self.reinforcements(dice, log);
         if self.blocking.is_none() {
             self.routed_run(log);
@@ -686,12 +687,14 @@ impl MechGame {
         match self.step {
             Step::Movement => {
                 self.mover = None;
+                self.finish_flights(log);
                 self.step = Step::Command;
             }
             Step::Command => self.begin_fire(Step::DefensiveFire),
             Step::DefensiveFire => self.begin_fire(Step::OffensiveFire),
             Step::OffensiveFire => self.step = Step::Melee,
             Step::Melee => {
+                self.aircraft_leave(log);
                 self.rally_up(log);
                 self.spotting(dice, log);
                 self.end_player_turn(dice, log);
@@ -938,6 +941,8 @@ impl MechGame {
             Order::Lay { item, hex } => self.check_lay(item, hex),
             Order::Smoke { item, hex } => self.check_smoke(item, hex),
             Order::Strike { aircraft, hex } => self.check_strike(aircraft, hex),
+            Order::Fly { aircraft, to } => self.check_fly(aircraft, to),
+            Order::Intercept { aircraft, target } => self.check_intercept(aircraft, target),
             Order::Reorder { group, kind, hex } => match written(kind, hex) {
                 Some(o) => self.check_reorder(group, o),
                 None => Err(R::because(|| {
@@ -972,6 +977,8 @@ impl MechGame {
             Order::Lay { item, hex } => self.do_lay(item, hex, log),
             Order::Smoke { item, hex } => self.do_smoke(item, hex, dice, log),
             Order::Strike { aircraft, hex } => self.do_strike(aircraft, hex, dice, log),
+            Order::Fly { aircraft, to } => self.do_fly(aircraft, to, log),
+            Order::Intercept { aircraft, target } => self.do_intercept(aircraft, target, dice, log),
             Order::Reorder { group, kind, hex } => {
                 let o = written(kind, hex).expect("checked: an order");
                 self.do_reorder(group, o, dice, log)
@@ -1050,21 +1057,7 @@ impl MechGame {
                 }
             }
         }
-        if self.step == Step::OffensiveFire {
-            for k in 0..self.s.aircraft.len() {
-                for t in 0..self.s.items.len() {
-                    if self.in_play(t) && self.items_at(self.item(t).hex).next() == Some(t) {
-                        self.offer(
-                            Order::Strike {
-                                aircraft: k,
-                                hex: self.item(t).hex,
-                            },
-                            take,
-                        )?;
-                    }
-                }
-            }
-        }
+        self.air_orders(take)?;
         if self.step == Step::Command {
             for c in 0..self.placed.len() {
                 for i in 0..self.s.items.len() {
@@ -1313,6 +1306,14 @@ impl MechGame {
             Order::Lay { item, hex } => ActionInfo::new("lay", Other).unit(item as u32).at(hex),
             Order::Smoke { item, hex } => ActionInfo::new("smoke", Other).unit(item as u32).at(hex),
             Order::Strike { hex, .. } => ActionInfo::new("strike", Attack).at(hex),
+            Order::Fly { to, .. } => ActionInfo::new("fly", Move).at(to),
+            Order::Intercept { target, .. } => {
+                let info = ActionInfo::new("intercept", Attack);
+                match self.s.aircraft.get(target).and_then(|a| a.at) {
+                    Some(h) => info.at(h),
+                    None => info,
+                }
+            }
             Order::Reorder { .. } => ActionInfo::new("reorder", Other),
             Order::FreeWill { item } => ActionInfo::new("freewill", Other).unit(item as u32),
             Order::Dismount { item } => ActionInfo::new("dismount", Other).unit(item as u32),
@@ -1457,6 +1458,16 @@ impl Game for MechGame {
                 self.s.arrivals.get(arrival).map_or("?", |a| a.id.as_str()),
                 if withdraw { "withdraw" } else { "stand" }
             ),
+            Some(Order::Fly { aircraft, to }) => format!(
+                "fly {} {}",
+                self.s.aircraft.get(aircraft).map_or("?", |a| a.id.as_str()),
+                label(to)
+            ),
+            Some(Order::Intercept { aircraft, target }) => format!(
+                "intercept {} {}",
+                self.s.aircraft.get(aircraft).map_or("?", |a| a.id.as_str()),
+                self.s.aircraft.get(target).map_or("?", |a| a.id.as_str())
+            ),
             Some(Order::End) => "end".into(),
             None => format!("unknown action {:#x}", action.0),
         }
@@ -1565,6 +1576,14 @@ impl Game for MechGame {
                 };
                 Order::Block { arrival, withdraw }
             }
+            "fly" => Order::Fly {
+                aircraft: named(self.s.aircraft.iter().map(|x| &x.id), "aircraft", a)?,
+                to: Self::hex_arg(b)?,
+            },
+            "intercept" => Order::Intercept {
+                aircraft: named(self.s.aircraft.iter().map(|x| &x.id), "aircraft", a)?,
+                target: named(self.s.aircraft.iter().map(|x| &x.id), "aircraft", b)?,
+            },
             "smoke" => Order::Smoke {
                 item: self.item_arg(a)?,
                 hex: Self::hex_arg(b)?,
@@ -1589,7 +1608,7 @@ impl Game for MechGame {
             },
             _ => {
                 return Err(Illegal::new(format!(
-                    "cannot read \"{text}\" (orders: move U HEX, reverse U HEX, face U DIR, place C HEX, fire U TARGET, bombard U HEX, melee U TARGET, retreat U, stand U, embark U VEHICLE, disembark U HEX, limber G VEHICLE, unlimber G HEX, dig U, clear U HEX, lay U HEX, smoke G HEX, strike AIRCRAFT HEX, reorder GROUP ORDER, freewill U, dismount U, mount U, bridge U HEX, block GROUP stand|withdraw, end)"
+                    "cannot read \"{text}\" (orders: move U HEX, reverse U HEX, face U DIR, place C HEX, fire U TARGET, bombard U HEX, melee U TARGET, retreat U, stand U, embark U VEHICLE, disembark U HEX, limber G VEHICLE, unlimber G HEX, dig U, clear U HEX, lay U HEX, smoke G HEX, strike AIRCRAFT HEX, reorder GROUP ORDER, freewill U, dismount U, mount U, bridge U HEX, block GROUP stand|withdraw, fly AIRCRAFT HEX, intercept AIRCRAFT AIRCRAFT, end)"
                 )))
             }
         };

@@ -337,7 +337,7 @@ pub fn load(
         group_commanders,
         drops: placed.drops.clone(),
         decoys: placed.decoys.clone(),
-        aircraft: crate::aircraft::read(src, &mut ids)?,
+        aircraft: crate::aircraft::read(src, &mut ids, &setup.map, &setup.charts)?,
         works: placed.works,
         minefields: placed.minefields,
         board: Board::new(&setup.map),

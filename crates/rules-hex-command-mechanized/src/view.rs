@@ -290,7 +290,28 @@ impl MechGame {
                 ),
                 side: Some(d.side),
             });
-        works.chain(mines).chain(sound).chain(decoys).collect()
+        // Aircraft in the air (M69), seen by all.
+        let aircraft = self.s.aircraft.iter().filter_map(|a| {
+            Some(FeatureView {
+                kind: "aircraft".into(),
+                place: Place::Hex(a.at?),
+                text: format!(
+                    "aircraft {} ({}, {}{}) heading {} (M69)",
+                    a.id,
+                    a.name,
+                    a.weight.name(),
+                    if a.superior { ", Superior" } else { "" },
+                    a.facing.name()
+                ),
+                side: Some(a.side),
+            })
+        });
+        works
+            .chain(mines)
+            .chain(sound)
+            .chain(decoys)
+            .chain(aircraft)
+            .collect()
     }
 
     fn prompt(&self) -> Option<String> {
