@@ -132,6 +132,18 @@ impl MechGame {
                 )
             }));
         }
+        if matches!(it.kind, Kind::Gun { .. })
+            && self.s.setup.map.terrain(it.hex) == volley_core::map::Terrain::Woods
+            && !fire_tables::across_hexside(it.hex, it.facing, tg.hex)
+        {
+            return Err(R::because(|| {
+                format!(
+                    "{} stands in a forest and fires only out of the hexside it faces, {} (M62)",
+                    it.id,
+                    it.facing.name()
+                )
+            }));
+        }
         let g = Ground::new(&self.s.setup.map, &self.s.works);
         if sight::line_of_sight(g, it.hex, tg.hex, None, |_| None) == Sight::Blocked
             || self.smoked(it.hex, tg.hex)

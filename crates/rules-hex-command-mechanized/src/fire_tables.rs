@@ -12,6 +12,22 @@ pub fn range(a: Hex, b: Hex) -> u32 {
     a.unsigned_distance_to(b).saturating_sub(1)
 }
 
+/// A hex's centre in the plane (flat-topped axial hexes: x = 3/2 q, y = √3 (r + q/2)).
+fn plane(h: Hex) -> (f64, f64) {
+    let (q, r) = (h.x as f64, h.y as f64);
+    (1.5 * q, 3f64.sqrt() * (r + q / 2.0))
+}
+
+/// M62: whether `target` lies across the hexside `side` of `from` — within the 60° wedge
+/// straight out through it (a line along the wedge's edge counts).
+pub fn across_hexside(from: Hex, side: Facing, target: Hex) -> bool {
+    let ((fx, fy), (tx, ty)) = (plane(from), plane(target));
+    let (ax, ay) = plane(volley_core::geometry::step(from, side));
+    let (dx, dy, ux, uy) = (tx - fx, ty - fy, ax - fx, ay - fy);
+    let len = (dx * dx + dy * dy).sqrt() * (ux * ux + uy * uy).sqrt();
+    len > 0.0 && (dx * ux + dy * uy) / len >= (30f64).to_radians().cos() - 1e-9
+}
+
 /// The longest gap M75's rule looks for: wider gaps leave every shot within twice their width.
 pub const WIDEST_GAP: u32 = 10;
 
@@ -27,11 +43,6 @@ pub fn gap_across(
     to: Hex,
 ) -> Option<u32> {
     use volley_core::geometry::step;
-    // Flat-topped axial hexes to the plane: x = 3/2 q, y = √3 (r + q/2).
-    let plane = |h: Hex| {
-        let (q, r) = (h.x as f64, h.y as f64);
-        (1.5 * q, 3f64.sqrt() * (r + q / 2.0))
-    };
     let ((fx, fy), (tx, ty)) = (plane(from), plane(to));
     let (lx, ly) = (tx - fx, ty - fy);
     let across = |f: Facing| {

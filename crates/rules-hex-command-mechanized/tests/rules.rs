@@ -1907,3 +1907,79 @@ fn aircraft_fly_straight_at_twice_a_chassis_speed_only_superior_ones_turn_and_th
     let e = load_error(&s.replacen("entry = \"0210\"", "entry = \"9999\"", 1));
     assert!(e.contains("9999"), "{e}");
 }
+
+#[test]
+fn guns_in_a_forest_fire_only_out_of_the_hexside_they_face_and_never_go_forest_to_forest() {
+    // Forest at 0505 and 0504. Blue's gun g1 stands in the forest at 0505 facing S.
+    let rows = forest_at(&[(5, 5), (4, 5)]);
+    let rows: Vec<&str> = rows.iter().map(|r| r.as_str()).collect();
+    let s = scenario(
+        Some(&rows),
+        "",
+        &[
+            squad("r1", "red", "M", "0508", "N", ""),
+            squad("r2", "red", "M", "0605", "NW", ""),
+            gun("g1", "blue", "M", "", "0505", "S"),
+        ],
+    );
+    let mut g = start(&s);
+    while g.view(None).phase != "blue fires (red's turn)" {
+        play(&mut g, "end", &[]);
+    }
+    // r1, straight out of its southern hexside, may be fired on; r2, in its front arc but
+    // beside that hexside, may not.
+    assert!(
+        legal(&*g).contains(&"fire g1 r1".to_string()),
+        "{:?}",
+        legal(&*g)
+    );
+    let why = refused(&mut g, "fire g1 r2");
+    assert!(
+        why.contains("g1 stands in a forest and fires only out of the hexside it faces, S (M62)"),
+        "{why}"
+    );
+    // A gun in the forest, pushed by hand, may not go on into the next forest hex (blue moves
+    // first here: red 1, blue 9).
+    let mut g = load(&s.replace(
+        "hex = \"0505\"\nfacing = \"S\"",
+        "hex = \"0505\"\nfacing = \"N\"",
+    ));
+    g.start(&mut ScriptedDice::new([1, 9]));
+    assert_eq!(g.view(None).phase, "blue movement");
+    let why = refused(&mut g, "move g1 0504");
+    assert!(why.contains("g1 cannot enter 0504 (woods)"), "{why}");
+}
+
+#[test]
+fn a_commander_caught_alone_by_the_enemy_is_captured() {
+    // Four more blue squads far off keep blue's losses short of its break point.
+    let mut units = vec![
+        squad("r1", "red", "M", "0507", "N", ""),
+        gun("g1", "blue", "M", "", "0506", "N"),
+    ];
+    units
+        .extend((1..=4).map(|c| squad(&format!("b{c}"), "blue", "M", &format!("0{c}01"), "N", "")));
+    let s = scenario(
+        None,
+        "",
+        &units,
+    )
+    .replace(
+        "[sides.blue]\nname = \"Blue\"\n",
+        "[sides.blue]\nname = \"Blue\"\ncommanders = [{ id = \"B1\", name = \"Blau\", value = 1, supreme = true }]\n",
+    );
+    let mut g = start(&s);
+    while g.view(None).phase != "blue places commanders" {
+        play(&mut g, "end", &[]);
+    }
+    play(&mut g, "place B1 0506", &[]);
+    // Red's fire takes the gun's crew (d6 6); B1 survives the hit on its hex (d6 2) and is
+    // left alone; blue has nothing left to do, and turn 2 opens (red 9, blue 1).
+    play(&mut g, "fire r1 g1", &[6, 2, 9, 1]);
+    assert!(gone(&*g, "g1"));
+    let t = texts(&play(&mut g, "move r1 0506", &[]));
+    assert!(
+        t.contains("[hex-command-mechanized M32] B1 is caught alone at 0506 by r1 and captured."),
+        "{t}"
+    );
+}
