@@ -1,6 +1,7 @@
 //! What a side sees. Mechanized hides a squad's anti-tank weapons from the enemy until they
-//! fire at a vehicle (M4, M80); the rest of the table is open (hidden movement is the option
-//! of M127, not yet built).
+//! fire at a vehicle (M4, M80), hidden units (M78) and, with the option, damage blocks;
+//! with decoys on the table hidden units show as markers among them (M77); aircraft in the
+//! air are shown where they fly (M69).
 
 use crate::game::{Fallen, MechGame, Step};
 use crate::items::Kind;
