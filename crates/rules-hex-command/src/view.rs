@@ -3,9 +3,7 @@
 
 use crate::state::*;
 use crate::units::Arm;
-use volley_core::view::{
-    CommanderView, FeatureView, MarkerView, ObjectiveView, SideView, UnitView, Word,
-};
+use volley_core::view::{CommanderView, FeatureView, ObjectiveView, SideView, UnitView, Word};
 use volley_core::{Place, Side, View};
 
 fn phase_name(s: &State) -> String {
