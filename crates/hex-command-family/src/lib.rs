@@ -8,6 +8,7 @@
 //!   order;
 //! - [`activation`]: the A/B system and the Activation Sequence (hand-out, 2.3);
 //! - [`reinforcements`]: arrivals at entry hexes (4);
+//! - [`markers`]: markers for unseen units, and decoys among them (Hidden Movement);
 //! - [`ground`]: the map with what the armies build on it (Constructions chart, section 3);
 //! - [`sight`]: line of sight and cover (7 h–7 j, 7 p).
 //!
@@ -17,6 +18,7 @@ pub mod activation;
 pub mod brigades;
 pub mod cvs;
 pub mod ground;
+pub mod markers;
 pub mod orders;
 pub mod reinforcements;
 pub mod sight;

@@ -105,6 +105,27 @@ impl Arrival {
     }
 }
 
+/// How far a hex lies from the nearest of an arrival's entry hexes (`u32::MAX` with none).
+pub fn distance_from_entry(entry: &[Hex], h: Hex) -> u32 {
+    entry
+        .iter()
+        .map(|&e| e.unsigned_distance_to(h))
+        .min()
+        .unwrap_or(u32::MAX)
+}
+
+/// Whether a unit at `h` blocks an arrival's entry (Gunpowder 4 b: on or beside its entry
+/// hexes, `reach` 1; Mechanized 3.4: on them, `reach` 0, and told of the arrival within 2).
+pub fn near_entry(entry: &[Hex], h: Hex, reach: u32) -> bool {
+    distance_from_entry(entry, h) <= reach
+}
+
+/// A blocker falling back before an arrival (Gunpowder 4 b, Mechanized 3.4) steps only to a
+/// hex farther from every entry hex than the one it leaves.
+pub fn falls_back(entry: &[Hex], from: Hex, to: Hex) -> bool {
+    distance_from_entry(entry, to) > distance_from_entry(entry, from)
+}
+
 /// Reads the scenario's reinforcement groups, checking every hex against the map.
 pub fn read(
     src: &ScenarioSource,

@@ -1,20 +1,49 @@
-//! Ground-attack aircraft (M69, M140). The text names aircraft and leaves out their chart, so
-//! Volley's are simple and scenario-given: `[[aircraft]]` with a side, a weapon weight and
-//! the turns it flies. In its side's fire step an aircraft strikes a hex holding an enemy its
-//! side knows of (it needs neither sight nor spotter). Enemy vehicles with anti-aircraft
-//! machine guns within 2 hexes of the hex fire first: a d6 of 6 (single AA mount), 5–6 (twin)
-//! or 4–6 (quad) drives it off. Otherwise it hits the hex on a d6 of 4–6 and every item there
-//! takes the weapon: HE on infantry, a block roll on vehicles, gun crews lost.
+//! Aircraft (M69, M140). The text gives ground-attack aircraft one rule — for their weight
+//! they move double the listed vehicle speed and make no turns unless they are Superior — and
+//! leaves out their chart, so the rest is Volley's and scenario-given:
+//!
+//! ```toml
+//! [[aircraft]]
+//! id = "jabo"
+//! side = "red"
+//! name = "Fw 190"
+//! weight = "M"          # its weapon's weight, and the speed of a chassis of that weight
+//! turns = [2, 5]        # the turns it comes on, a sortie each
+//! entry = "0110"        # where it comes on
+//! facing = "NE"         # the way it heads
+//! superior = false      # Superior aircraft may turn
+//! ```
+//!
+//! On a turn of its list it comes on at its entry hex at the start of its side's turn. In its
+//! side's movement step it flies hex by hex into the hex ahead (a Superior aircraft also into
+//! the hexes ahead-left and ahead-right, turning as it goes), twice the speed of a chassis of
+//! its weight; hexes it has not flown when the step ends it flies straight on, and it leaves
+//! the map at an edge (the sortie is over). Aircraft stack with anything and are not hit by
+//! ground fire except flak.
+//!
+//! Once a game turn an aircraft attacks. In its side's fire step it strikes a hex it flew over
+//! this turn holding an enemy its side knows of: enemy vehicles with anti-aircraft machine
+//! guns within 2 hexes of the hex fire first, a d6 of 6 (single mount), 5–6 (twin) or 4–6
+//! (quad) driving it off; otherwise it hits the hex on a d6 of 4–6 and every item there takes
+//! the weapon (HE on infantry, a block roll on vehicles, gun crews lost). Or, in any fire step
+//! of its side, it attacks an enemy aircraft within 2 hexes (air-to-air): a d6 of 5–6 shoots
+//! it down, 4–6 for a Superior aircraft against one that is not, 6 the other way round.
 
-use crate::charts::{MgMount, Mount, Weight};
+use crate::charts::{Charts, MgMount, Mount, Weight};
 use crate::game::{MechGame, Refusal, Step};
 use crate::items::Kind;
 use crate::losses;
+use crate::orders::Order;
 use crate::rule;
 use serde::Deserialize;
+use std::ops::ControlFlow;
 use toml::Spanned;
-use volley_core::geometry::label;
+use volley_core::geometry::{label, step, Facing};
+use volley_core::map::Map;
 use volley_core::{Dice, Event, Hex, Log, Name, ScenarioError, ScenarioSource, Side};
+
+/// How near an enemy aircraft must be for air-to-air combat, in hexes.
+pub const DOGFIGHT_RANGE: u32 = 2;
 
 /// An aircraft of the scenario.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -23,10 +52,28 @@ pub struct Aircraft {
     pub name: Name,
     pub side: Side,
     pub weight: Weight,
-    /// The turns it flies, one strike each.
+    /// The turns it comes on, a sortie each.
     pub turns: Vec<u32>,
-    /// The turns it has flown.
-    pub flown: Vec<u32>,
+    pub entry: Hex,
+    pub entry_facing: Facing,
+    /// Superior aircraft may turn (M69).
+    pub superior: bool,
+    /// Hexes a turn: twice a chassis of its weight (M69).
+    pub speed: u8,
+    /// Where it is while in the air.
+    pub at: Option<Hex>,
+    pub facing: Facing,
+    /// Hexes flown in its side's movement step under way.
+    pub flown: u8,
+    /// The game turn of its last flight, and the hexes it flew over then (where it is too).
+    pub flight: Option<u32>,
+    pub path: Vec<Hex>,
+    /// The game turn it last attacked (one attack a game turn).
+    pub attacked: Option<u32>,
+    /// Shot down.
+    pub down: bool,
+    /// It has reached the map's edge and flies off at the end of its side's player turn.
+    pub leaving: bool,
 }
 
 #[derive(Deserialize)]
@@ -44,12 +91,18 @@ struct AircraftSpec {
     name: String,
     weight: Spanned<String>,
     turns: Spanned<Vec<u32>>,
+    entry: Spanned<String>,
+    facing: Spanned<String>,
+    #[serde(default)]
+    superior: bool,
 }
 
 /// The scenario's aircraft, each checked where it stands.
 pub fn read(
     src: &ScenarioSource,
     ids: &mut volley_core::scenario::Ids,
+    map: &Map,
+    charts: &Charts,
 ) -> Result<Vec<Aircraft>, ScenarioError> {
     let f: File = src.parse()?;
     let mut out = Vec::new();
@@ -73,6 +126,7 @@ pub fn read(
             ));
         }
         let id = a.id.get_ref().as_str();
+        let facing = src.facing(&a.facing)?;
         out.push(Aircraft {
             id: id.into(),
             name: if a.name.is_empty() {
@@ -83,30 +137,237 @@ pub fn read(
             side: src.side(&a.side)?,
             weight,
             turns: a.turns.get_ref().clone(),
-            flown: Vec::new(),
+            entry: src.hex(&a.entry, map)?,
+            entry_facing: facing,
+            superior: a.superior,
+            speed: 2 * charts.chassis.get(&weight).map_or(0, |c| c.speed),
+            at: None,
+            facing,
+            flown: 0,
+            flight: None,
+            path: Vec::new(),
+            attacked: None,
+            down: false,
+            leaving: false,
         });
     }
     Ok(out)
 }
 
+/// M69, air-to-air (Volley's): the d6 an attacker needs to shoot the target down.
+pub fn dogfight_needed(attacker_superior: bool, target_superior: bool) -> u32 {
+    match (attacker_superior, target_superior) {
+        (true, false) => 4,
+        (false, true) => 6,
+        _ => 5,
+    }
+}
+
 impl MechGame {
-    pub fn check_strike<R: Refusal>(&self, k: usize, hex: Hex) -> Result<(), R> {
+    /// M69: the side's aircraft due this turn come on at their entry hexes.
+    pub fn aircraft_arrive(&mut self, log: &mut Log) {
+        let (side, turn) = (self.phasing(), self.s.turn);
+        for a in &mut self.s.aircraft {
+            if a.side != side || a.down || a.at.is_some() || !a.turns.contains(&turn) {
+                continue;
+            }
+            a.at = Some(a.entry);
+            a.facing = a.entry_facing;
+            a.flown = 1;
+            a.flight = Some(turn);
+            a.path = vec![a.entry];
+            let text = format!(
+                "{} ({}) comes on at {} heading {}, {} hexes a turn{}.",
+                a.id,
+                a.name,
+                label(a.entry),
+                a.facing.name(),
+                a.speed,
+                if a.superior {
+                    ", a Superior aircraft"
+                } else {
+                    ""
+                }
+            );
+            log.add(|| Event::new("aircraft", rule("M69"), text).side(side));
+        }
+    }
+
+    /// The hexes an aircraft may fly into next: ahead, and for a Superior one ahead-left and
+    /// ahead-right too.
+    fn flight_hexes(&self, k: usize) -> Vec<Hex> {
+        let a = &self.s.aircraft[k];
+        let Some(at) = a.at else { return Vec::new() };
+        let turns: &[i32] = if a.superior { &[0, -1, 1] } else { &[0] };
+        turns.iter().map(|&t| step(at, a.facing.turn(t))).collect()
+    }
+
+    pub fn check_fly<R: Refusal>(&self, k: usize, to: Hex) -> Result<(), R> {
         let Some(a) = self.s.aircraft.get(k) else {
             return Err(R::because(|| "no such aircraft"));
         };
-        if self.step != Step::OffensiveFire || a.side != self.phasing() {
+        if a.side != self.deciding() || self.step != Step::Movement || a.at.is_none() {
+            return Err(R::because(|| {
+                format!("{} flies in the air in its side's movement step", a.id)
+            }));
+        }
+        if a.flight == Some(self.s.turn) && a.flown >= a.speed {
+            return Err(R::because(|| {
+                format!("{} has flown its {} hexes this turn (M69)", a.id, a.speed)
+            }));
+        }
+        if !self.flight_hexes(k).contains(&to) {
+            return Err(R::because(|| {
+                if a.superior {
+                    format!(
+                        "{} flies ahead, or turns a hexside as it flies on (M69)",
+                        a.id
+                    )
+                } else {
+                    format!(
+                        "{} flies straight ahead: only Superior aircraft turn (M69)",
+                        a.id
+                    )
+                }
+            }));
+        }
+        if !self.s.setup.map.contains(to) {
             return Err(R::because(|| {
                 format!(
-                    "{} strikes in its side's fire step; it is {}",
+                    "{} would leave the map; it does so at the end of the step",
+                    a.id
+                )
+            }));
+        }
+        Ok(())
+    }
+
+    pub fn do_fly(&mut self, k: usize, to: Hex, log: &mut Log) {
+        let turn = self.s.turn;
+        let a = &mut self.s.aircraft[k];
+        if a.flight != Some(turn) {
+            a.flight = Some(turn);
+            a.flown = 0;
+            a.path = a.at.into_iter().collect();
+        }
+        let from = a.at.expect("checked: in the air");
+        if let Some(f) = Facing::towards(from, to) {
+            a.facing = f;
+        }
+        a.at = Some(to);
+        a.flown += 1;
+        a.path.push(to);
+        let text = format!("{} flies from {} to {}.", a.id, label(from), label(to));
+        let side = a.side;
+        log.add(|| Event::new("aircraft", rule("M69"), text).side(side));
+    }
+
+    /// M69: at the end of its side's movement step an aircraft flies what is left of its speed
+    /// straight on (it makes no turns of itself); at the map's edge it flies off.
+    pub fn finish_flights(&mut self, log: &mut Log) {
+        let (side, turn) = (self.phasing(), self.s.turn);
+        for k in 0..self.s.aircraft.len() {
+            let a = &self.s.aircraft[k];
+            if a.side != side || a.at.is_none() {
+                continue;
+            }
+            if a.flight != Some(turn) {
+                let a = &mut self.s.aircraft[k];
+                a.flight = Some(turn);
+                a.flown = 0;
+                a.path = a.at.into_iter().collect();
+            }
+            let start = self.s.aircraft[k].at;
+            while self.s.aircraft[k].flown < self.s.aircraft[k].speed {
+                let a = &mut self.s.aircraft[k];
+                let ahead = step(a.at.expect("in the air"), a.facing);
+                if !self.s.setup.map.contains(ahead) {
+                    // It reaches the edge: it attacks in its fire step, then flies off.
+                    a.leaving = true;
+                    break;
+                }
+                a.at = Some(ahead);
+                a.flown += 1;
+                a.path.push(ahead);
+            }
+            let a = &self.s.aircraft[k];
+            if let (Some(from), Some(to)) = (start, a.at) {
+                if from != to {
+                    let text = format!(
+                        "{} flies straight on from {} to {}{}.",
+                        a.id,
+                        label(from),
+                        label(to),
+                        if a.leaving {
+                            ", the map's edge: it flies off after its attack"
+                        } else {
+                            ""
+                        }
+                    );
+                    log.add(|| Event::new("aircraft", rule("M69"), text).side(side));
+                }
+            }
+        }
+    }
+
+    /// M69: the phasing side's aircraft that reached the map's edge fly off at the end of its
+    /// player turn; their sortie is over.
+    pub fn aircraft_leave(&mut self, log: &mut Log) {
+        let side = self.phasing();
+        for a in &mut self.s.aircraft {
+            if a.side == side && a.leaving {
+                a.leaving = false;
+                let at = a.at.take().map(label).unwrap_or_default();
+                let text = format!(
+                    "{} flies off the map beyond {at}; its sortie is over.",
+                    a.id
+                );
+                log.add(|| Event::new("aircraft", rule("M69"), text).side(side));
+            }
+        }
+    }
+
+    /// Whether an aircraft of the side to decide may attack now: in the air, not yet this
+    /// game turn, in a fire step of its side (`own_turn`: its side's own fire step).
+    fn may_attack<R: Refusal>(
+        &self,
+        k: usize,
+        own_turn: bool,
+    ) -> Result<&crate::aircraft::Aircraft, R> {
+        let Some(a) = self.s.aircraft.get(k) else {
+            return Err(R::because(|| "no such aircraft"));
+        };
+        let step_ok = if own_turn {
+            self.step == Step::OffensiveFire && a.side == self.phasing()
+        } else {
+            matches!(self.step, Step::OffensiveFire | Step::DefensiveFire)
+                && a.side == self.deciding()
+        };
+        if !step_ok || a.at.is_none() {
+            return Err(R::because(|| {
+                format!(
+                    "{} attacks in the air, in its side's fire step; it is {}",
                     a.id,
                     self.step_name()
                 )
             }));
         }
-        let turn = self.s.turn;
-        if !a.turns.contains(&turn) || a.flown.contains(&turn) {
+        if a.attacked == Some(self.s.turn) {
+            return Err(R::because(|| format!("{} has attacked this turn", a.id)));
+        }
+        Ok(a)
+    }
+
+    pub fn check_strike<R: Refusal>(&self, k: usize, hex: Hex) -> Result<(), R> {
+        let a = self.may_attack::<R>(k, true)?;
+        let over = if a.flight == Some(self.s.turn) {
+            a.path.contains(&hex)
+        } else {
+            a.at == Some(hex)
+        };
+        if !over {
             return Err(R::because(|| {
-                format!("{} does not fly (again) this turn", a.id)
+                format!("{} strikes only a hex it flew over this turn (M69)", a.id)
             }));
         }
         if !self.known_enemy_in(hex, a.side) {
@@ -115,6 +376,82 @@ impl MechGame {
             }));
         }
         Ok(())
+    }
+
+    pub fn check_intercept<R: Refusal>(&self, k: usize, t: usize) -> Result<(), R> {
+        let a = self.may_attack::<R>(k, false)?;
+        let Some(b) = self.s.aircraft.get(t) else {
+            return Err(R::because(|| "no such aircraft"));
+        };
+        let near = matches!((a.at, b.at), (Some(x), Some(y)) if x.unsigned_distance_to(y) <= DOGFIGHT_RANGE);
+        if b.side == a.side || !near {
+            return Err(R::because(|| {
+                format!(
+                    "{} attacks an enemy aircraft in the air within {DOGFIGHT_RANGE} hexes (M69)",
+                    a.id
+                )
+            }));
+        }
+        Ok(())
+    }
+
+    /// M69 (Volley's): air-to-air combat.
+    pub fn do_intercept(&mut self, k: usize, t: usize, dice: &mut dyn Dice, log: &mut Log) {
+        let turn = self.s.turn;
+        self.s.aircraft[k].attacked = Some(turn);
+        let (a, b) = (&self.s.aircraft[k], &self.s.aircraft[t]);
+        let needed = dogfight_needed(a.superior, b.superior);
+        let d = dice.roll(6);
+        let down = d >= needed;
+        let text = format!(
+            "{} attacks {} in the air: needs {needed}+, rolled {d}: {}.",
+            a.id,
+            b.id,
+            if down { "shot down" } else { "it gets away" }
+        );
+        let side = a.side;
+        log.add(|| Event::new("dogfight", rule("M69"), text).side(side));
+        if down {
+            let b = &mut self.s.aircraft[t];
+            b.down = true;
+            b.at = None;
+        }
+    }
+
+    /// The air orders of the side to decide.
+    pub(crate) fn air_orders(
+        &self,
+        take: &mut impl FnMut(Order) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        for k in 0..self.s.aircraft.len() {
+            if self.step == Step::Movement {
+                for to in self.flight_hexes(k) {
+                    if self.check_fly::<()>(k, to).is_ok() {
+                        take(Order::Fly { aircraft: k, to })?;
+                    }
+                }
+            }
+            if self.step == Step::OffensiveFire {
+                let mut hexes = self.s.aircraft[k].path.clone();
+                hexes.extend(self.s.aircraft[k].at);
+                hexes.sort_by_key(|h| volley_core::geometry::col_row(*h));
+                hexes.dedup();
+                for hex in hexes {
+                    if self.check_strike::<()>(k, hex).is_ok() {
+                        take(Order::Strike { aircraft: k, hex })?;
+                    }
+                }
+            }
+            for t in 0..self.s.aircraft.len() {
+                if self.check_intercept::<()>(k, t).is_ok() {
+                    take(Order::Intercept {
+                        aircraft: k,
+                        target: t,
+                    })?;
+                }
+            }
+        }
+        ControlFlow::Continue(())
     }
 
     /// The d6 an enemy vehicle's anti-aircraft guns need to drive an aircraft off, if it has any.
@@ -132,7 +469,7 @@ impl MechGame {
 
     pub fn do_strike(&mut self, k: usize, hex: Hex, dice: &mut dyn Dice, log: &mut Log) {
         let turn = self.s.turn;
-        self.s.aircraft[k].flown.push(turn);
+        self.s.aircraft[k].attacked = Some(turn);
         let (id, side, weight) = (
             self.s.aircraft[k].id.clone(),
             self.s.aircraft[k].side,

@@ -43,6 +43,91 @@ struct OrderSpec {
     order: Spanned<String>,
 }
 
+/// A group's own commander (M18's variant: each group rolls with its commander's Initiative):
+/// `[[groups]]` with the side, the group number and the commander's id.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GroupCommander {
+    pub side: Side,
+    pub group: u8,
+    /// Index into `State::commanders`.
+    pub commander: usize,
+}
+
+#[derive(Deserialize)]
+struct GroupsFile {
+    #[serde(default)]
+    groups: Vec<GroupSpec>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GroupSpec {
+    side: Spanned<String>,
+    group: Spanned<u8>,
+    commander: Spanned<String>,
+}
+
+/// The scenario's `[[groups]]`, each checked where it stands: a group some unit of the side
+/// belongs to, named once, led by a commander of the same side.
+pub fn read_groups(
+    src: &ScenarioSource,
+    commanders: &[crate::state::Commander],
+    units: &[(Side, Option<u8>)],
+) -> Result<Vec<GroupCommander>, ScenarioError> {
+    let f: GroupsFile = src.parse()?;
+    let mut out: Vec<GroupCommander> = Vec::new();
+    for g in &f.groups {
+        let side = src.side(&g.side)?;
+        let group = *g.group.get_ref();
+        if !units.iter().any(|&(s, n)| s == side && n == Some(group)) {
+            return Err(src.error_at(
+                g.group.span(),
+                format!("no unit of {side} is in group {group} (`group = {group}` on a unit)"),
+            ));
+        }
+        once(
+            src,
+            out.iter().map(|x| (x.side, x.group)),
+            side,
+            &g.group,
+            "is named twice",
+        )?;
+        let id = g.commander.get_ref();
+        let commander = commanders
+            .iter()
+            .position(|c| c.id.as_str() == id.as_str())
+            .ok_or_else(|| src.error_at(g.commander.span(), format!("no commander \"{id}\"")))?;
+        if commanders[commander].side != side {
+            return Err(src.error_at(
+                g.commander.span(),
+                format!("{id} is not a commander of {side}"),
+            ));
+        }
+        out.push(GroupCommander {
+            side,
+            group,
+            commander,
+        });
+    }
+    Ok(out)
+}
+
+/// A side's group listed twice in one of the scenario's group tables is refused where it
+/// stands (`what` says how: "has two orders").
+fn once(
+    src: &ScenarioSource,
+    mut listed: impl Iterator<Item = (Side, u8)>,
+    side: Side,
+    group: &Spanned<u8>,
+    what: &str,
+) -> Result<(), ScenarioError> {
+    let n = *group.get_ref();
+    if listed.any(|x| x == (side, n)) {
+        return Err(src.error_at(group.span(), format!("{side}'s group {n} {what}")));
+    }
+    Ok(())
+}
+
 /// Reads `attack 0804`, `hold 0705`, `reserve`…
 pub fn parse_order(text: &str) -> Option<Written> {
     let mut w = text.split_whitespace();
@@ -76,12 +161,13 @@ pub fn read(
             return Err(src.error_at(o.order.span(), "the order's hex is off the map"));
         }
         let group = *o.group.get_ref();
-        if out.iter().any(|x| x.side == side && x.group == group) {
-            return Err(src.error_at(
-                o.group.span(),
-                format!("{side}'s group {group} has two orders"),
-            ));
-        }
+        once(
+            src,
+            out.iter().map(|x| (x.side, x.group)),
+            side,
+            &o.group,
+            "has two orders",
+        )?;
         out.push(GroupOrder {
             side,
             group,

@@ -132,6 +132,18 @@ impl MechGame {
                 )
             }));
         }
+        if matches!(it.kind, Kind::Gun { .. })
+            && self.s.setup.map.terrain(it.hex) == volley_core::map::Terrain::Woods
+            && !fire_tables::across_hexside(it.hex, it.facing, tg.hex)
+        {
+            return Err(R::because(|| {
+                format!(
+                    "{} stands in a forest and fires only out of the hexside it faces, {} (M62)",
+                    it.id,
+                    it.facing.name()
+                )
+            }));
+        }
         let g = Ground::new(&self.s.setup.map, &self.s.works);
         if sight::line_of_sight(g, it.hex, tg.hex, None, |_| None) == Sight::Blocked
             || self.smoked(it.hex, tg.hex)
@@ -146,6 +158,18 @@ impl MechGame {
                 format!(
                     "{} was not in {}'s sight at the start of the turn: it may be fired on only within half the weapon's reach, range {limit} (M75)",
                     tg.id, it.id
+                )
+            }));
+        }
+        if let Some(gap) = self.sudden_target_in_a_gap(i, t) {
+            return Err(R::because(|| {
+                format!(
+                    "{} appeared in a gap {gap} hex{} wide and is {} hexes from {}: a target in a gap is fired on only from within twice the gap's width, {} hexes (M75)",
+                    tg.id,
+                    if gap == 1 { "" } else { "es" },
+                    it.hex.unsigned_distance_to(tg.hex),
+                    it.id,
+                    2 * gap
                 )
             }));
         }
@@ -261,6 +285,21 @@ impl MechGame {
         let limit = self.reach_against(i, t) / 2;
         let r = fire_tables::range(self.item(i).hex, self.item(t).hex);
         (r > limit).then_some(limit)
+    }
+
+    /// M75's second example: a target the firer could not see at the start of the turn that
+    /// stands in a gap between two hexes blocking sight, across the line of fire, is fired on
+    /// only from within twice the gap's width; `Some(width)` when this shot is farther.
+    pub fn sudden_target_in_a_gap(&self, i: usize, t: usize) -> Option<u32> {
+        let seen = self.seen_at_start.get(i).is_some_and(|s| s.contains(&t));
+        if seen || self.seen_at_start.is_empty() {
+            return None;
+        }
+        let g = Ground::new(&self.s.setup.map, &self.s.works);
+        let (from, to) = (self.item(i).hex, self.item(t).hex);
+        let width =
+            fire_tables::gap_across(&self.s.setup.map, |h| sight::sight_height(g, h), from, to)?;
+        (from.unsigned_distance_to(to) > 2 * width).then_some(width)
     }
 
     /// The covers a target has against a firer (M91): its hex and hexside as the Hex Command

@@ -12,6 +12,71 @@ pub fn range(a: Hex, b: Hex) -> u32 {
     a.unsigned_distance_to(b).saturating_sub(1)
 }
 
+/// A hex's centre in the plane (flat-topped axial hexes: x = 3/2 q, y = √3 (r + q/2)).
+fn plane(h: Hex) -> (f64, f64) {
+    let (q, r) = (h.x as f64, h.y as f64);
+    (1.5 * q, 3f64.sqrt() * (r + q / 2.0))
+}
+
+/// M62: whether `target` lies across the hexside `side` of `from` — within the 60° wedge
+/// straight out through it (a line along the wedge's edge counts).
+pub fn across_hexside(from: Hex, side: Facing, target: Hex) -> bool {
+    let ((fx, fy), (tx, ty)) = (plane(from), plane(target));
+    let (ax, ay) = plane(volley_core::geometry::step(from, side));
+    let (dx, dy, ux, uy) = (tx - fx, ty - fy, ax - fx, ay - fy);
+    let len = (dx * dx + dy * dy).sqrt() * (ux * ux + uy * uy).sqrt();
+    len > 0.0 && (dx * ux + dy * uy) / len >= (30f64).to_radians().cos() - 1e-9
+}
+
+/// The longest gap M75's rule looks for: wider gaps leave every shot within twice their width.
+pub const WIDEST_GAP: u32 = 10;
+
+/// M75's gap: the width, in hexes, of the open run the target's hex lies in along the hex row
+/// most nearly across the line of fire from `from`, when both ends of the run are hexes that
+/// stand higher for sight (`height`) than the target's ground — two obstacles with the target
+/// between them. `None` when no such gap of at most [`WIDEST_GAP`] hexes holds the target.
+/// When two rows are equally across the line, the narrower gap counts.
+pub fn gap_across(
+    map: &volley_core::map::Map,
+    height: impl Fn(Hex) -> u8,
+    from: Hex,
+    to: Hex,
+) -> Option<u32> {
+    use volley_core::geometry::step;
+    let ((fx, fy), (tx, ty)) = (plane(from), plane(to));
+    let (lx, ly) = (tx - fx, ty - fy);
+    let across = |f: Facing| {
+        let (ax, ay) = plane(step(to, f));
+        ((ax - tx) * lx + (ay - ty) * ly).abs()
+    };
+    let axes = [Facing::N, Facing::NE, Facing::SE];
+    let best = axes
+        .iter()
+        .map(|&f| across(f))
+        .fold(f64::INFINITY, f64::min);
+    let ground = map.elevation(to);
+    axes.iter()
+        .filter(|&&f| across(f) <= best + 1e-9)
+        .filter_map(|&f| {
+            let mut width = 1;
+            for dir in [f, f.opposite()] {
+                let mut h = to;
+                loop {
+                    h = step(h, dir);
+                    if !map.contains(h) || width > WIDEST_GAP {
+                        return None;
+                    }
+                    if height(h) > ground {
+                        break;
+                    }
+                    width += 1;
+                }
+            }
+            Some(width)
+        })
+        .min()
+}
+
 /// M86 with C8's reading B: the target's defence falls by one seen from its flank and by two
 /// from its rear (never below 0).
 pub fn facing_defence(defence: u8, target: Hex, facing: Facing, firer: Hex) -> u8 {

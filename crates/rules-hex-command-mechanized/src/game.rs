@@ -64,6 +64,12 @@ pub struct MechGame {
     pub mover: Option<usize>,
     /// A melee waiting for its defender to step back or stand (M115): attacker, defender.
     pub answer: Option<(usize, usize)>,
+    /// Reinforcements whose entry hexes the enemy holds, waiting for it to stand or fall
+    /// back (M47).
+    pub blocking: Option<crate::reinforce::Blocking>,
+    /// Reinforcement groups whose blockers stood this turn (M47): they overlap the blocking
+    /// line only with more units than it is wide.
+    pub stood: Vec<usize>,
     /// Works being built (M66).
     pub digging: Vec<crate::engineers::Digging>,
     /// Smoke on the map: the hex and the side whose fire laid it (it clears at the start of
@@ -94,6 +100,14 @@ impl fmt::Display for StepName<'_> {
             return f.write_str("game over");
         }
         let side = g.phasing();
+        if let Some(b) = &g.blocking {
+            let a = &g.s.arrivals[b.arrival];
+            return if b.answered {
+                write!(f, "{} falls back before {}", a.side.other(), a.id)
+            } else {
+                write!(f, "{} answers {}'s arrival", a.side.other(), a.id)
+            };
+        }
         match g.step {
             Step::Movement => match g.active_group() {
                 Some(n) => write!(f, "{side} group {n} movement"),
@@ -132,6 +146,8 @@ impl MechGame {
             step: Step::Movement,
             mover: None,
             answer: None,
+            blocking: None,
+            stood: Vec::new(),
             digging: Vec::new(),
             smoke: Vec::new(),
             forced: Vec::new(),
@@ -419,56 +435,102 @@ impl MechGame {
 
     // ------------------------------------------------------------------ sequence of play
 
+    /// The Initiative a side rolls with (M16): its overall commander's still in the game.
+    fn overall_initiative(&self, side: Side) -> u8 {
+        self.s
+            .commanders
+            .iter()
+            .enumerate()
+            .filter(|(c, cm)| cm.side == side && self.fallen[*c].is_none())
+            .max_by_key(|(_, cm)| cm.supreme)
+            .map_or(crate::state::DEFAULT_INITIATIVE, |(_, cm)| cm.initiative)
+    }
+
+    /// M18's variant: the Initiative a group rolls with — its own commander's (`[[groups]]`)
+    /// while that commander is in the game, else the overall commander's; with the name.
+    pub fn group_initiative(&self, side: Side, group: u8) -> (String, u8) {
+        let own = self
+            .s
+            .group_commanders
+            .iter()
+            .find(|g| g.side == side && g.group == group)
+            .map(|g| g.commander)
+            .filter(|&c| self.fallen[c].is_none());
+        match own {
+            Some(c) => (
+                self.s.commanders[c].id.to_string(),
+                self.s.commanders[c].initiative,
+            ),
+            None => ("overall".into(), self.overall_initiative(side)),
+        }
+    }
+
+    /// Each side's groups this turn, in number order (M18).
+    fn groups_of(&self, side: Side) -> Vec<u8> {
+        let mut g: Vec<u8> = (0..self.s.items.len())
+            .filter(|&i| self.s.items[i].side == side && !self.s.turn_state[i].gone)
+            .filter_map(|i| self.s.groups[i])
+            .collect();
+        g.sort_unstable();
+        g.dedup();
+        g
+    }
+
     /// M15–M16: the initiative roll opens a game turn; the winner plays first.
     fn roll_initiative(&mut self, dice: &mut dyn Dice, log: &mut Log) {
-        let trait_of = |side: Side| {
-            self.s
-                .commanders
-                .iter()
-                .enumerate()
-                .filter(|(c, cm)| cm.side == side && self.fallen[*c].is_none())
-                .max_by_key(|(_, cm)| cm.supreme)
-                .map_or(crate::state::DEFAULT_INITIATIVE, |(_, cm)| cm.initiative)
+        let settings = self.s.setup.settings;
+        let (r, b) = (self.groups_of(Side::Red), self.groups_of(Side::Blue));
+        // M18's variant: with each group's own commander, the turn's roll is the first pair's.
+        let by_groups = settings.activation && settings.activation_commanders;
+        let initiative_of = |g: &Self, side: Side, groups: &[u8], k: usize| match groups.get(k) {
+            Some(&n) if by_groups => g.group_initiative(side, n).1,
+            _ => g.overall_initiative(side),
         };
-        let (ri, bi) = (trait_of(Side::Red), trait_of(Side::Blue));
+        let (ri, bi) = (
+            initiative_of(self, Side::Red, &r, 0),
+            initiative_of(self, Side::Blue, &b, 0),
+        );
         let (red_first, rolls) = command_tables::initiative(ri, bi, dice);
         let first = if red_first { Side::Red } else { Side::Blue };
         self.order = [first, first.other()];
         self.player_turn = 0;
-        if self.s.setup.settings.activation {
+        if settings.activation {
             // M18: each side's groups in number order, the initiative winner's first of
             // each rank.
-            let groups_of = |side: Side| {
-                let mut g: Vec<u8> = (0..self.s.items.len())
-                    .filter(|&i| self.s.items[i].side == side && !self.s.turn_state[i].gone)
-                    .filter_map(|i| self.s.groups[i])
-                    .collect();
-                g.sort_unstable();
-                g.dedup();
-                g
-            };
-            let (r, b) = (groups_of(Side::Red), groups_of(Side::Blue));
             let mut schedule = hex_command_family::activation::schedule(
                 hex_command_family::activation::Mode::GroupTurns,
                 first,
                 [&r, &b],
             );
-            if self.s.setup.settings.activation_pairs {
-                // M18's variant: initiative rolled again for every pair of groups after the
-                // first, the winner's group activating first.
+            if settings.activation_pairs {
+                // M18's variants: initiative rolled again for every pair of groups after the
+                // first (with the overall commanders, or each group's own), the winner's
+                // group activating first.
                 schedule.clear();
                 let groups = [&r, &b];
                 for k in 0..r.len().max(b.len()) {
                     let both = r.len() > k && b.len() > k;
                     let lead = if k > 0 && both {
+                        let (ri, bi) = (
+                            initiative_of(self, Side::Red, &r, k),
+                            initiative_of(self, Side::Blue, &b, k),
+                        );
                         let (red_first, rolls) = command_tables::initiative(ri, bi, dice);
                         let lead = if red_first { Side::Red } else { Side::Blue };
                         let (n1, n2) = (r[k], b[k]);
+                        let who = |side: Side, n: u8| {
+                            if by_groups {
+                                format!(" ({})", self.group_initiative(side, n).0)
+                            } else {
+                                String::new()
+                            }
+                        };
+                        let (w1, w2) = (who(Side::Red, n1), who(Side::Blue, n2));
                         log.add(|| {
                             Event::new(
                                 "initiative",
                                 rule("M18"),
-                                format!("Groups red {n1} and blue {n2}: {rolls}; {lead} activates first."),
+                                format!("Groups red {n1}{w1} and blue {n2}{w2}: {rolls}; {lead} activates first."),
                             )
                             .side(lead)
                         });
@@ -529,12 +591,8 @@ impl MechGame {
             };
             let t = &mut self.s.turn_state[i];
             if reset {
-                t.mp = 0;
-                t.facing_changes = 0;
-                t.moving = false;
-                t.done = false;
+                t.new_move();
                 t.meleed = false;
-                t.forest = false;
                 t.rain_checked = false;
                 t.worked = false;
                 t.free_will = false;
@@ -554,7 +612,18 @@ impl MechGame {
         }
         self.panic_check(dice, log);
         self.spotting(dice, log);
+        self.stood.clear();
+        self.aircraft_arrive(log);
         self.reinforcements(dice, log);
+        if self.blocking.is_none() {
+            self.routed_run(log);
+        }
+    }
+
+    /// M121: at the start of its turn (after its reinforcements), the phasing side's routed
+    /// units run.
+    pub(crate) fn routed_run(&mut self, log: &mut Log) {
+        let side = self.phasing();
         for i in 0..self.s.items.len() {
             if self.in_play(i) && self.item(i).side == side && self.routed(i) {
                 self.run(i, log);
@@ -611,15 +680,21 @@ impl MechGame {
     }
 
     fn end_step(&mut self, dice: &mut dyn Dice, log: &mut Log) {
+        if self.blocking.is_some() {
+            self.end_withdrawal(dice, log);
+            return;
+        }
         match self.step {
             Step::Movement => {
                 self.mover = None;
+                self.finish_flights(log);
                 self.step = Step::Command;
             }
             Step::Command => self.begin_fire(Step::DefensiveFire),
             Step::DefensiveFire => self.begin_fire(Step::OffensiveFire),
             Step::OffensiveFire => self.step = Step::Melee,
             Step::Melee => {
+                self.aircraft_leave(log);
                 self.rally_up(log);
                 self.spotting(dice, log);
                 self.end_player_turn(dice, log);
@@ -798,7 +873,9 @@ impl MechGame {
 
     /// The side to decide: the non-phasing side in its fire step, else the phasing side.
     pub fn deciding(&self) -> Side {
-        if let Some((_, d)) = self.answer {
+        if let Some(b) = &self.blocking {
+            self.s.arrivals[b.arrival].side.other()
+        } else if let Some((_, d)) = self.answer {
             self.item(d).side
         } else if self.step == Step::DefensiveFire {
             self.phasing().other()
@@ -844,7 +921,11 @@ impl MechGame {
                 }));
             }
         }
+        if let Some(b) = &self.blocking {
+            return self.check_blocking(b, order);
+        }
         match order {
+            Order::Block { .. } => Err(R::because(|| "no reinforcements wait for an answer")),
             Order::Retreat { item } | Order::Stand { item } => self.check_answer(item),
             Order::Move { item, to } => self.check_step(item, to, false),
             Order::Reverse { item, to } => self.check_step(item, to, true),
@@ -860,6 +941,8 @@ impl MechGame {
             Order::Lay { item, hex } => self.check_lay(item, hex),
             Order::Smoke { item, hex } => self.check_smoke(item, hex),
             Order::Strike { aircraft, hex } => self.check_strike(aircraft, hex),
+            Order::Fly { aircraft, to } => self.check_fly(aircraft, to),
+            Order::Intercept { aircraft, target } => self.check_intercept(aircraft, target),
             Order::Reorder { group, kind, hex } => match written(kind, hex) {
                 Some(o) => self.check_reorder(group, o),
                 None => Err(R::because(|| {
@@ -876,6 +959,10 @@ impl MechGame {
 
     fn carry_out(&mut self, order: Order, dice: &mut dyn Dice, log: &mut Log) {
         match order {
+            Order::Block { withdraw, .. } => self.do_block(withdraw, log),
+            Order::Move { item, to } if self.blocking.is_some() => {
+                self.do_fall_back(item, to, dice, log)
+            }
             Order::Move { item, to } => self.do_step(item, to, false, dice, log),
             Order::Reverse { item, to } => self.do_step(item, to, true, dice, log),
             Order::Face { item, facing } => self.do_face(item, facing, log),
@@ -890,6 +977,8 @@ impl MechGame {
             Order::Lay { item, hex } => self.do_lay(item, hex, log),
             Order::Smoke { item, hex } => self.do_smoke(item, hex, dice, log),
             Order::Strike { aircraft, hex } => self.do_strike(aircraft, hex, dice, log),
+            Order::Fly { aircraft, to } => self.do_fly(aircraft, to, log),
+            Order::Intercept { aircraft, target } => self.do_intercept(aircraft, target, dice, log),
             Order::Reorder { group, kind, hex } => {
                 let o = written(kind, hex).expect("checked: an order");
                 self.do_reorder(group, o, dice, log)
@@ -913,6 +1002,21 @@ impl MechGame {
     fn each_order(&self, take: &mut impl FnMut(Order) -> ControlFlow<()>) -> ControlFlow<()> {
         if !self.started || self.outcome.is_some() {
             return ControlFlow::Continue(());
+        }
+        if let Some(b) = &self.blocking {
+            if !b.answered {
+                for withdraw in [false, true] {
+                    take(Order::Block {
+                        arrival: b.arrival,
+                        withdraw,
+                    })?;
+                }
+                return ControlFlow::Continue(());
+            }
+            for &i in &b.withdrawing {
+                self.fall_back_orders(i, take)?;
+            }
+            return take(Order::End);
         }
         if let Some((_, d)) = self.answer {
             self.offer(Order::Retreat { item: d }, take)?;
@@ -953,21 +1057,7 @@ impl MechGame {
                 }
             }
         }
-        if self.step == Step::OffensiveFire {
-            for k in 0..self.s.aircraft.len() {
-                for t in 0..self.s.items.len() {
-                    if self.in_play(t) && self.items_at(self.item(t).hex).next() == Some(t) {
-                        self.offer(
-                            Order::Strike {
-                                aircraft: k,
-                                hex: self.item(t).hex,
-                            },
-                            take,
-                        )?;
-                    }
-                }
-            }
-        }
+        self.air_orders(take)?;
         if self.step == Step::Command {
             for c in 0..self.placed.len() {
                 for i in 0..self.s.items.len() {
@@ -990,6 +1080,12 @@ impl MechGame {
         i: usize,
         take: &mut impl FnMut(Order) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
+        if let Some(b) = &self.blocking {
+            if b.answered && b.withdrawing.contains(&i) {
+                self.fall_back_orders(i, take)?;
+            }
+            return ControlFlow::Continue(());
+        }
         if let Some(v) = self.aboard(i) {
             if self.step == Step::Movement && self.answer.is_none() && !self.s.turn_state[i].gone {
                 let here = self.item(v).hex;
@@ -1210,12 +1306,23 @@ impl MechGame {
             Order::Lay { item, hex } => ActionInfo::new("lay", Other).unit(item as u32).at(hex),
             Order::Smoke { item, hex } => ActionInfo::new("smoke", Other).unit(item as u32).at(hex),
             Order::Strike { hex, .. } => ActionInfo::new("strike", Attack).at(hex),
+            Order::Fly { to, .. } => ActionInfo::new("fly", Move).at(to),
+            Order::Intercept { target, .. } => {
+                let info = ActionInfo::new("intercept", Attack);
+                match self.s.aircraft.get(target).and_then(|a| a.at) {
+                    Some(h) => info.at(h),
+                    None => info,
+                }
+            }
             Order::Reorder { .. } => ActionInfo::new("reorder", Other),
             Order::FreeWill { item } => ActionInfo::new("freewill", Other).unit(item as u32),
             Order::Dismount { item } => ActionInfo::new("dismount", Other).unit(item as u32),
             Order::Mount { item } => ActionInfo::new("mount", Other).unit(item as u32),
             Order::Bridge { item, hex } => {
                 ActionInfo::new("bridge", Other).unit(item as u32).at(hex)
+            }
+            Order::Block { withdraw, .. } => {
+                ActionInfo::new(if withdraw { "withdraw" } else { "stand" }, Other)
             }
             Order::End => ActionInfo::end(),
         }
@@ -1346,6 +1453,21 @@ impl Game for MechGame {
             Some(Order::Dismount { item }) => format!("dismount {}", id(item)),
             Some(Order::Mount { item }) => format!("mount {}", id(item)),
             Some(Order::Bridge { item, hex }) => format!("bridge {} {}", id(item), label(hex)),
+            Some(Order::Block { arrival, withdraw }) => format!(
+                "block {} {}",
+                self.s.arrivals.get(arrival).map_or("?", |a| a.id.as_str()),
+                if withdraw { "withdraw" } else { "stand" }
+            ),
+            Some(Order::Fly { aircraft, to }) => format!(
+                "fly {} {}",
+                self.s.aircraft.get(aircraft).map_or("?", |a| a.id.as_str()),
+                label(to)
+            ),
+            Some(Order::Intercept { aircraft, target }) => format!(
+                "intercept {} {}",
+                self.s.aircraft.get(aircraft).map_or("?", |a| a.id.as_str()),
+                self.s.aircraft.get(target).map_or("?", |a| a.id.as_str())
+            ),
             Some(Order::End) => "end".into(),
             None => format!("unknown action {:#x}", action.0),
         }
@@ -1386,13 +1508,7 @@ impl Game for MechGame {
                 Order::Face { item, facing }
             }
             "place" => {
-                let c = a.unwrap_or("");
-                let commander = self
-                    .s
-                    .commanders
-                    .iter()
-                    .position(|x| x.id == c)
-                    .ok_or_else(|| Illegal::new(format!("no commander \"{c}\" in this game")))?;
+                let commander = named(self.s.commanders.iter().map(|x| &x.id), "commander", a)?;
                 Order::Place {
                     commander,
                     hex: Self::hex_arg(b)?,
@@ -1445,18 +1561,29 @@ impl Game for MechGame {
                 Order::Reorder { group, kind, hex: o.hex }
             }
             "strike" => {
-                let k = a.unwrap_or("");
-                let aircraft = self
-                    .s
-                    .aircraft
-                    .iter()
-                    .position(|x| x.id == k)
-                    .ok_or_else(|| Illegal::new(format!("no aircraft \"{k}\" in this game")))?;
+                let aircraft = named(self.s.aircraft.iter().map(|x| &x.id), "aircraft", a)?;
                 Order::Strike {
                     aircraft,
                     hex: Self::hex_arg(b)?,
                 }
             }
+            "block" => {
+                let arrival = named(self.s.arrivals.iter().map(|x| &x.id), "reinforcements", a)?;
+                let withdraw = match b {
+                    Some("stand") => false,
+                    Some("withdraw") => true,
+                    _ => return Err(Illegal::new("block GROUP stand, or block GROUP withdraw")),
+                };
+                Order::Block { arrival, withdraw }
+            }
+            "fly" => Order::Fly {
+                aircraft: named(self.s.aircraft.iter().map(|x| &x.id), "aircraft", a)?,
+                to: Self::hex_arg(b)?,
+            },
+            "intercept" => Order::Intercept {
+                aircraft: named(self.s.aircraft.iter().map(|x| &x.id), "aircraft", a)?,
+                target: named(self.s.aircraft.iter().map(|x| &x.id), "aircraft", b)?,
+            },
             "smoke" => Order::Smoke {
                 item: self.item_arg(a)?,
                 hex: Self::hex_arg(b)?,
@@ -1481,7 +1608,7 @@ impl Game for MechGame {
             },
             _ => {
                 return Err(Illegal::new(format!(
-                    "cannot read \"{text}\" (orders: move U HEX, reverse U HEX, face U DIR, place C HEX, fire U TARGET, bombard U HEX, melee U TARGET, retreat U, stand U, embark U VEHICLE, disembark U HEX, limber G VEHICLE, unlimber G HEX, dig U, clear U HEX, lay U HEX, smoke G HEX, strike AIRCRAFT HEX, reorder GROUP ORDER, freewill U, dismount U, mount U, bridge U HEX, end)"
+                    "cannot read \"{text}\" (orders: move U HEX, reverse U HEX, face U DIR, place C HEX, fire U TARGET, bombard U HEX, melee U TARGET, retreat U, stand U, embark U VEHICLE, disembark U HEX, limber G VEHICLE, unlimber G HEX, dig U, clear U HEX, lay U HEX, smoke G HEX, strike AIRCRAFT HEX, reorder GROUP ORDER, freewill U, dismount U, mount U, bridge U HEX, block GROUP stand|withdraw, fly AIRCRAFT HEX, intercept AIRCRAFT AIRCRAFT, end)"
                 )))
             }
         };
@@ -1583,6 +1710,18 @@ impl Game for MechGame {
         }
         Ok(())
     }
+}
+
+/// The place in its list of the commander, aircraft or reinforcement group an order names.
+fn named<'a>(
+    ids: impl Iterator<Item = &'a volley_core::Name>,
+    what: &str,
+    text: Option<&str>,
+) -> Result<usize, Illegal> {
+    let k = text.unwrap_or("");
+    let mut ids = ids;
+    ids.position(|x| x == k)
+        .ok_or_else(|| Illegal::new(format!("no {what} \"{k}\" in this game")))
 }
 
 /// The written order an action packs: a kind by its place in `OrderKind::ALL`, with its hex.

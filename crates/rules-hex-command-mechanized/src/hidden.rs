@@ -7,6 +7,13 @@
 //! phasing side rolls a d6 for each hidden enemy within 15 hexes (20 from a hill) of one of its
 //! units that sees it, 5–6 revealing it. An enemy that steps into a hidden unit's hex is
 //! ambushed: the step is not made, the hidden unit shows itself and fires first (M117).
+//!
+//! Decoys (M77): a scenario may place fake markers (`[[decoys]]`, read by the Hex Command
+//! family); then hidden units stand on the table as markers among them (the table method of
+//! 4.1) instead of off it. Spotting finds a decoy out like a unit (d6 5–6), and so does an
+//! enemy entering its hex. An enemy moving next to a marker shows it only if it is a vehicle
+//! (real ones) — a decoy next to it is found out unless it stands in heavy terrain (forest,
+//! buildings, a fort or works), where it stays a marker.
 
 use crate::game::MechGame;
 use crate::indirect;
@@ -80,20 +87,52 @@ impl MechGame {
             .filter(|&i| self.in_play(i) && self.item(i).side == side && !self.routed(i))
             .map(|i| self.item(i).hex)
             .collect();
+        // Within 15 hexes of a spotter (20 from a hill) that sees it.
+        let in_view = |t: Hex| {
+            spotters.iter().any(|&h| {
+                let reach = indirect::spotting_range(map.elevation(h) > 0);
+                h.unsigned_distance_to(t) <= reach
+                    && sight::line_of_sight(g, h, t, None, |_| None) != Sight::Blocked
+                    && !self.smoked(h, t)
+            })
+        };
         let targets: Vec<usize> = (0..self.s.items.len())
             .filter(|&e| {
                 self.in_play(e) && self.item(e).side != side && self.s.turn_state[e].hidden
             })
-            .filter(|&e| {
-                let t = self.item(e).hex;
-                spotters.iter().any(|&h| {
-                    let reach = indirect::spotting_range(map.elevation(h) > 0);
-                    h.unsigned_distance_to(t) <= reach
-                        && sight::line_of_sight(g, h, t, None, |_| None) != Sight::Blocked
-                        && !self.smoked(h, t)
-                })
-            })
+            .filter(|&e| in_view(self.item(e).hex))
             .collect();
+        let decoys: Vec<Hex> = self
+            .s
+            .decoys
+            .iter()
+            .filter(|d| d.side != side)
+            .map(|d| d.hex)
+            .filter(|&t| in_view(t))
+            .collect();
+        self.spot_items(targets, side, dice, log);
+        for hex in decoys {
+            let d = dice.roll(6);
+            if indirect::spots(d) {
+                self.decoy_found(hex, &format!("{side} spots it (d6 {d}, M76)"), log);
+            } else {
+                log.add(|| {
+                    Event::new(
+                        "spotting",
+                        rule("M76"),
+                        format!(
+                            "{side} does not spot through the marker at {} (d6 {d}).",
+                            label(hex)
+                        ),
+                    )
+                    .side(side.other())
+                    .seen(only(side.other()))
+                });
+            }
+        }
+    }
+
+    fn spot_items(&mut self, targets: Vec<usize>, side: Side, dice: &mut dyn Dice, log: &mut Log) {
         for e in targets {
             let d = dice.roll(6);
             if indirect::spots(d) {
@@ -110,6 +149,76 @@ impl MechGame {
                     .seen(only(owner))
                 });
             }
+        }
+    }
+
+    /// M77: a decoy marker is found out and taken off the table.
+    pub fn decoy_found(&mut self, hex: Hex, why: &str, log: &mut Log) {
+        let Some(k) = self.s.decoys.iter().position(|d| d.hex == hex) else {
+            return;
+        };
+        let side = self.s.decoys.remove(k).side;
+        log.add(|| {
+            Event::new(
+                "reveal",
+                rule("M77"),
+                format!(
+                    "The {side} marker at {} was a decoy and is removed: {why}.",
+                    label(hex)
+                ),
+            )
+            .side(side)
+        });
+    }
+
+    /// Heavy terrain for a decoy (M77): forest, buildings, a fort or standing works — not a
+    /// fence, wall or bushes (light woods).
+    pub fn heavy_terrain(&self, hex: Hex) -> bool {
+        use volley_core::map::Terrain;
+        matches!(
+            self.s.setup.map.terrain(hex),
+            Terrain::Woods | Terrain::Town | Terrain::Fort
+        ) || self.s.works.at(hex).is_some_and(|w| {
+            w.standing() && w.kind != hex_command_family::ground::WorkKind::Pontoon
+        })
+    }
+
+    /// M77: item `i` has entered `hex`. An enemy decoy in the hex is found out; in the
+    /// neighbouring hexes hidden enemy vehicles are revealed, other hidden units stay hidden,
+    /// and decoys are found out unless they stand in heavy terrain.
+    pub fn markers_next_to(&mut self, i: usize, log: &mut Log) {
+        let (side, hex) = (self.item(i).side, self.item(i).hex);
+        let id = self.item(i).id.clone();
+        let near: Vec<Hex> = self
+            .s
+            .decoys
+            .iter()
+            .filter(|d| d.side != side)
+            .map(|d| d.hex)
+            .filter(|&h| {
+                let d = h.unsigned_distance_to(hex);
+                d == 0 || (d == 1 && !self.heavy_terrain(h))
+            })
+            .collect();
+        for h in near {
+            let why = if h == hex {
+                format!("{id} enters its hex")
+            } else {
+                format!("{id} comes next to it")
+            };
+            self.decoy_found(h, &why, log);
+        }
+        let vehicles: Vec<usize> = (0..self.s.items.len())
+            .filter(|&e| {
+                self.in_play(e)
+                    && self.item(e).side != side
+                    && self.s.turn_state[e].hidden
+                    && matches!(self.item(e).kind, Kind::Vehicle { .. })
+                    && self.item(e).hex.unsigned_distance_to(hex) == 1
+            })
+            .collect();
+        for e in vehicles {
+            self.reveal(e, &format!("{id} comes next to it (M77)"), log);
         }
     }
 
@@ -187,7 +296,7 @@ impl MechGame {
                     s.at = false;
                 }
             }
-            if !g.s.turn_state[i].hidden {
+            if !g.s.turn_state[i].hidden || g.s.setup.markers {
                 continue;
             }
             let free: Vec<Hex> = map
@@ -207,8 +316,60 @@ impl MechGame {
                 g.relocate(i, free[k]);
             }
         }
+        if g.s.setup.markers {
+            g.deal_markers(side, dice);
+        }
         g.s.minefields.retain(|m| m.side == side || m.known);
         g.refresh_legal();
         g
+    }
+
+    /// With decoys on the table (M77), `side` sees the enemy's hidden units and decoys only as
+    /// markers: they are dealt out at random among the marker hexes (as Gunpowder's search
+    /// does, through the family's shuffle), the decoys taking the hexes left over.
+    fn deal_markers(&mut self, side: Side, dice: &mut dyn Dice) {
+        let map = self.s.setup.map.clone();
+        let hidden: Vec<usize> = (0..self.s.items.len())
+            .filter(|&i| self.in_play(i) && self.item(i).side != side && !self.visible_to(i, side))
+            .collect();
+        let mut spots: Vec<Hex> = hidden.iter().map(|&i| self.item(i).hex).collect();
+        spots.extend(
+            self.s
+                .decoys
+                .iter()
+                .filter(|d| d.side != side)
+                .map(|d| d.hex),
+        );
+        spots.sort_by_key(|h| volley_core::geometry::col_row(*h));
+        hex_command_family::markers::shuffle(&mut spots, dice);
+        for &i in &hidden {
+            self.s.board.lift(&map, self.item(i).hex, i);
+        }
+        let mut left = Vec::new();
+        for (k, &h) in spots.iter().enumerate() {
+            match hidden.get(k) {
+                Some(&i) if self.s.board.room(&map, h) > 0 && self.passable(self.item(i), h, h) => {
+                    self.s.items[i].hex = h;
+                    self.s.board.place(&map, h, i);
+                }
+                Some(&i) => {
+                    // No room there: back where it was, or failing that any marker hex free.
+                    let at = std::iter::once(self.item(i).hex)
+                        .chain(spots.iter().copied())
+                        .find(|&x| self.s.board.room(&map, x) > 0)
+                        .unwrap_or(self.item(i).hex);
+                    self.s.items[i].hex = at;
+                    self.s.board.place(&map, at, i);
+                    left.push(h);
+                }
+                None => left.push(h),
+            }
+        }
+        let mut left = left.into_iter();
+        for d in self.s.decoys.iter_mut().filter(|d| d.side != side) {
+            if let Some(h) = left.next() {
+                d.hex = h;
+            }
+        }
     }
 }

@@ -75,8 +75,8 @@ pub const OPTIONS: &[OptionSpec] = &[
         key: "activation",
         label: "Who moves when",
         default: "ab",
-        choices: &["ab", "group-turns", "group-turns-pairs"],
-        help: "ab: the initiative winner plays a whole player turn, then the other side (3.1's A/B system); group-turns: each side numbers its groups (`group = N` on a unit) and the groups take small player turns in order, the initiative winner's first 1, then the other's 1, then the 2s…; every unit fires once a game turn and units with no group float, firing whenever their side may (3.1, 4.6); group-turns-pairs: the same, with the initiative rolled again before each pair of groups after the first.",
+        choices: &["ab", "group-turns", "group-turns-pairs", "group-turns-commanders"],
+        help: "ab: the initiative winner plays a whole player turn, then the other side (3.1's A/B system); group-turns: each side numbers its groups (`group = N` on a unit) and the groups take small player turns in order, the initiative winner's first 1, then the other's 1, then the 2s…; every unit fires once a game turn and units with no group float, firing whenever their side may (3.1, 4.6); group-turns-pairs: the same, with the initiative rolled again before each pair of groups after the first; group-turns-commanders: the initiative rolled for every pair of groups with each group's own commander's Initiative (`[[groups]]` names them; a group without one, or whose commander has fallen, uses the overall commander's).",
     },
     OptionSpec {
         key: "arrival_test",

@@ -294,6 +294,7 @@ impl MechGame {
         let goes = won && self.items_at(from).next().is_none();
         if goes {
             self.relocate(a, from);
+            self.catch_commanders(a, log);
         }
         log.add(|| {
             Event::new(
@@ -379,21 +380,44 @@ impl MechGame {
         }
     }
 
+    /// A commander is captured (M32, M119): out of the game, counted lost.
+    fn capture(&mut self, c: usize, section: &str, text: String, log: &mut Log) {
+        self.fallen[c] = Some(Fallen::Captured);
+        self.placed[c] = None;
+        let side = self.s.commanders[c].side;
+        log.add(|| Event::new("commander", rule(section), text).side(side));
+    }
+
+    /// M32: an item entering a hex where an enemy commander stands with none of its own side's
+    /// items catches it unattached: the commander is captured.
+    pub fn catch_commanders(&mut self, i: usize, log: &mut Log) {
+        let (side, hex) = (self.item(i).side, self.item(i).hex);
+        if self.items_at(hex).any(|x| self.item(x).side != side) {
+            return;
+        }
+        for c in 0..self.placed.len() {
+            if self.placed[c] == Some(hex) && self.s.commanders[c].side != side {
+                let text = format!(
+                    "{} is caught alone at {} by {} and captured.",
+                    self.s.commanders[c].id,
+                    label(hex),
+                    self.item(i).id
+                );
+                self.capture(c, "M32", text, log);
+            }
+        }
+    }
+
     /// The loser of a melee is captured, and so is a commander with it (M119).
     fn captured(&mut self, x: usize, log: &mut Log) {
         if let Some(c) = self.commander_with(x) {
             if self.items_at(self.item(x).hex).count() == 1 {
-                self.fallen[c] = Some(Fallen::Captured);
-                self.placed[c] = None;
-                let cm = &self.s.commanders[c];
-                log.add(|| {
-                    Event::new(
-                        "commander",
-                        rule("M119"),
-                        format!("{} is captured with {}.", cm.id, self.item(x).id),
-                    )
-                    .side(cm.side)
-                });
+                let text = format!(
+                    "{} is captured with {}.",
+                    self.s.commanders[c].id,
+                    self.item(x).id
+                );
+                self.capture(c, "M119", text, log);
             }
         }
         self.after_loss(x, losses::Result::Destroyed, log);

@@ -230,6 +230,8 @@ impl MechGame {
             self.s.turn_state[i].forest = true;
         }
         self.relocate(i, to);
+        self.markers_next_to(i, log);
+        self.catch_commanders(i, log);
         // Steps ahead and oblique steps (C12) keep the facing; so does a reverse (M50).
         let zoc = self.in_enemy_zoc(i, to);
         // M64: anything but infantry entering works stops there for the turn.

@@ -2,7 +2,7 @@
 //! `move r1 0304`, `reverse r1 0306`, `face r1 NE`, `place R1 0304`, `fire r1 b2`,
 //! `melee r1 b2`, `bombard g1 0505`, `retreat b2`, `stand b2`, `embark r4 r7` (or `limber`),
 //! `disembark r4 0506` (or `unlimber`), `dig r8`, `clear r8 0507`, `lay r8 0507`,
-//! `smoke g1 0505`, `strike jabo 0505`, `reorder 1 attack 0804`, `freewill r3`, `dismount r5`, `mount r5`, `bridge r8 0605`, `end`.
+//! `smoke g1 0505`, `strike jabo 0505`, `reorder 1 attack 0804`, `freewill r3`, `dismount r5`, `mount r5`, `bridge r8 0605`, `block second-wave stand` (or `withdraw`), `fly jabo 0505`, `intercept spit jabo`, `end`.
 
 use volley_core::geometry::{col_row, hex_at, Facing};
 use volley_core::{Action, Hex};
@@ -59,6 +59,12 @@ pub enum Order {
     Mount { item: usize },
     /// Engineers bridge a neighbouring water hex (M66).
     Bridge { item: usize, hex: Hex },
+    /// The side holding a reinforcement group's entry hexes stands or falls back (M47).
+    Block { arrival: usize, withdraw: bool },
+    /// An aircraft flies one hex (M69).
+    Fly { aircraft: usize, to: Hex },
+    /// An aircraft attacks an enemy aircraft (M69, air-to-air).
+    Intercept { aircraft: usize, target: usize },
 }
 
 const KIND_BITS: u32 = 5;
@@ -105,6 +111,9 @@ impl Order {
             Order::Dismount { item } => (19, item, 0),
             Order::Mount { item } => (20, item, 0),
             Order::Bridge { item, hex } => (21, item, hex_bits(hex)),
+            Order::Block { arrival, withdraw } => (22, arrival, withdraw as u64),
+            Order::Fly { aircraft, to } => (23, aircraft, hex_bits(to)),
+            Order::Intercept { aircraft, target } => (24, aircraft, target as u64),
         };
         Action(kind | ((index as u64 & MASK) << KIND_BITS) | (arg << ARG_SHIFT))
     }
@@ -189,6 +198,18 @@ impl Order {
             21 => Order::Bridge {
                 item: index,
                 hex: hex_from(arg)?,
+            },
+            22 if arg <= 1 => Order::Block {
+                arrival: index,
+                withdraw: arg == 1,
+            },
+            23 => Order::Fly {
+                aircraft: index,
+                to: hex_from(arg)?,
+            },
+            24 => Order::Intercept {
+                aircraft: index,
+                target: usize::try_from(arg).ok()?,
             },
             _ => return None,
         })

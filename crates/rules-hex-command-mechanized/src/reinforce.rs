@@ -2,14 +2,33 @@
 //! their scenario turn, at their entry hexes (or at one of several locations a d6 picks), as
 //! the Hex Command family reads them. With option `arrival_test` a group arrives only on a d10
 //! above the Initiative of the commander with it, else of the overall commander, and tries
-//! again the next turn. Entry hexes the enemy holds or that are full are passed over; units
-//! with no room wait for the next turn.
+//! again the next turn. Enemies within two hexes of the entry hexes are told how many units
+//! arrive; enemies on them are asked first whether they stand or fall back a full move
+//! (M47, the decision put to the blocking side as Gunpowder's 4 b is). Blockers that stand
+//! are never overlapped by a force no larger than their line: it comes in only next to them.
+//! Full entry hexes are passed over; units with no room wait for the next turn.
 
-use crate::game::MechGame;
+use crate::game::{MechGame, Refusal};
+use crate::orders::Order;
 use crate::rule;
-use hex_command_family::reinforcements::Status;
-use volley_core::geometry::label;
-use volley_core::{Dice, Event, Log};
+use hex_command_family::reinforcements::{falls_back, near_entry, Status};
+use std::ops::ControlFlow;
+use volley_core::geometry::{label, Facing};
+use volley_core::{Dice, Event, Hex, Log, Side};
+
+/// Reinforcements held up at their entry hexes (M47).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Blocking {
+    /// The reinforcement group (index into `State::arrivals`).
+    pub arrival: usize,
+    /// The blocker has answered (and falls back).
+    pub answered: bool,
+    /// The items falling back, each a full move.
+    pub withdrawing: Vec<usize>,
+}
+
+/// M47: enemies this close to an entry hex are told the arriving force's size.
+pub const TOLD_WITHIN: u32 = 2;
 
 impl MechGame {
     pub fn reinforcements(&mut self, dice: &mut dyn Dice, log: &mut Log) {
@@ -20,7 +39,7 @@ impl MechGame {
             if a.side != side || !a.due(turn) {
                 continue;
             }
-            if a.status == Status::Due && self.s.setup.settings.arrival_test {
+            if a.status == Status::Due && !a.asked && self.s.setup.settings.arrival_test {
                 let (who, init) = self.arrival_commander(g);
                 let d = dice.roll(10);
                 let ok = d > init as u32;
@@ -54,6 +73,17 @@ impl MechGame {
                     )
                     .side(side)
                 });
+            }
+            if !self.s.arrivals[g].asked {
+                self.s.arrivals[g].asked = true;
+                if self.tell_blockers(g, log) {
+                    self.blocking = Some(Blocking {
+                        arrival: g,
+                        answered: false,
+                        withdrawing: Vec::new(),
+                    });
+                    return;
+                }
             }
             self.enter(g, log);
         }
@@ -179,12 +209,22 @@ impl MechGame {
         let map = self.s.setup.map.clone();
         let mut came = Vec::new();
         let mut left = 0;
+        // M47: against blockers that stood, a force no larger than their line (the entry
+        // hexes they hold) cannot overlap it and comes in only next to them.
+        let held: Vec<Hex> = entry
+            .iter()
+            .copied()
+            .filter(|&h| self.enemy_in(h, side))
+            .collect();
+        let force = self.waiting_in(g).len();
+        let hemmed = self.stood.contains(&g) && !held.is_empty() && force <= held.len();
         for i in 0..self.s.items.len() {
             if self.s.turn_state[i].waiting != Some(g) || self.s.turn_state[i].gone {
                 continue;
             }
             let spot = entry.iter().copied().find(|&h| {
-                !self.enemy_in(h, side)
+                (!hemmed || held.iter().any(|&b| b.unsigned_distance_to(h) == 1))
+                    && !self.enemy_in(h, side)
                     && self.s.board.room(&map, h) > 0
                     && self.passable(self.item(i), h, h)
             });
@@ -225,5 +265,231 @@ impl MechGame {
             )
             .side(side)
         });
+    }
+}
+
+impl MechGame {
+    /// A group's units still off the map.
+    fn waiting_in(&self, g: usize) -> Vec<usize> {
+        (0..self.s.items.len())
+            .filter(|&i| self.s.turn_state[i].waiting == Some(g) && !self.s.turn_state[i].gone)
+            .collect()
+    }
+
+    /// The enemy items standing on a group's entry hexes (M47's blockers).
+    fn blockers(&self, g: usize) -> Vec<usize> {
+        let a = &self.s.arrivals[g];
+        (0..self.s.items.len())
+            .filter(|&i| {
+                self.in_play(i)
+                    && self.item(i).side != a.side
+                    && near_entry(a.entry(), self.item(i).hex, 0)
+            })
+            .collect()
+    }
+
+    /// M47: enemies within two hexes of the entry hexes are told how many units arrive.
+    /// Returns whether some stand on them and must answer.
+    fn tell_blockers(&mut self, g: usize, log: &mut Log) -> bool {
+        let a = &self.s.arrivals[g];
+        let (side, id, at) = (a.side, a.id.clone(), a.entry_text());
+        let told = (0..self.s.items.len()).any(|i| {
+            self.in_play(i)
+                && self.item(i).side != side
+                && near_entry(a.entry(), self.item(i).hex, TOLD_WITHIN)
+        });
+        if !told {
+            return false;
+        }
+        let force = self.waiting_in(g).len();
+        let blocked = !self.blockers(g).is_empty();
+        log.add(|| {
+            Event::new(
+                "reinforcements",
+                rule("M47"),
+                format!(
+                    "{} is told that {side}'s reinforcements {id}, {force} unit{}, arrive at {at}{}.",
+                    side.other(),
+                    if force == 1 { "" } else { "s" },
+                    if blocked {
+                        "; it holds the entry and chooses to stand or fall back"
+                    } else {
+                        ""
+                    }
+                ),
+            )
+            .side(side.other())
+        });
+        blocked
+    }
+
+    pub fn check_blocking<R: Refusal>(&self, b: &Blocking, order: Order) -> Result<(), R> {
+        let a = &self.s.arrivals[b.arrival];
+        match order {
+            Order::Block { arrival, .. } if !b.answered && arrival == b.arrival => Ok(()),
+            Order::Move { item, to } if b.answered => self.check_fall_back(b, item, to),
+            Order::End if b.answered => Ok(()),
+            _ => Err(R::because(|| {
+                if b.answered {
+                    format!(
+                        "{} first falls back before {} (move its blockers away, then end; M47)",
+                        a.side.other(),
+                        a.id
+                    )
+                } else {
+                    format!(
+                        "{} first answers {}'s arrival at {}: block {} stand, or block {} withdraw (M47)",
+                        a.side.other(),
+                        a.id,
+                        a.entry_text(),
+                        a.id,
+                        a.id
+                    )
+                }
+            })),
+        }
+    }
+
+    /// M47: a blocker falling back steps, a hex at a time within its full allowance, to a
+    /// neighbouring hex farther from every entry hex that its side knows to have room; it
+    /// turns to face the way it goes without paying for it.
+    fn check_fall_back<R: Refusal>(&self, b: &Blocking, i: usize, to: Hex) -> Result<(), R> {
+        if !b.withdrawing.contains(&i) || !self.in_play(i) {
+            return Err(R::because(|| "only the blockers fall back (M47)"));
+        }
+        let (it, t) = (self.item(i), &self.s.turn_state[i]);
+        let entry = self.s.arrivals[b.arrival].entry();
+        if it.hex.unsigned_distance_to(to) != 1 || !falls_back(entry, it.hex, to) {
+            return Err(R::because(|| {
+                format!(
+                    "{} falls back only to a neighbouring hex farther from the entry (M47)",
+                    it.id
+                )
+            }));
+        }
+        if t.done {
+            return Err(R::because(|| format!("{}'s move is over", it.id)));
+        }
+        let map = &self.s.setup.map;
+        if !map.contains(to)
+            || !self.passable(it, it.hex, to)
+            || self.known_room(to, it.side) == 0
+            || self.known_enemy_in(to, it.side)
+        {
+            return Err(R::because(|| {
+                format!("{} cannot go into {}", it.id, label(to))
+            }));
+        }
+        let cost = crate::moves::step_cost(it, map.road_between(it.hex, to));
+        let have = crate::moves::allowance(it, &self.s.setup.charts).saturating_sub(t.mp);
+        if cost > have {
+            return Err(R::because(|| {
+                format!("{} has {have} of its movement points left", it.id)
+            }));
+        }
+        Ok(())
+    }
+
+    pub(crate) fn fall_back_orders(
+        &self,
+        i: usize,
+        take: &mut impl FnMut(Order) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        let Some(b) = &self.blocking else {
+            return ControlFlow::Continue(());
+        };
+        for f in Facing::ALL {
+            let to = volley_core::geometry::step(self.item(i).hex, f);
+            if self.check_fall_back::<()>(b, i, to).is_ok() {
+                take(Order::Move { item: i, to })?;
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// M47: the blocker's answer.
+    pub fn do_block(&mut self, withdraw: bool, log: &mut Log) {
+        let Some(b) = &mut self.blocking else { return };
+        b.answered = true;
+        let g = b.arrival;
+        let a = &self.s.arrivals[g];
+        let (who, id) = (a.side.other(), a.id.clone());
+        log.add(|| {
+            Event::new(
+                "reinforcements",
+                rule("M47"),
+                format!(
+                    "{who} {} before {id}.",
+                    if withdraw {
+                        "falls back"
+                    } else {
+                        "stands and fights"
+                    }
+                ),
+            )
+            .side(who)
+        });
+        if withdraw {
+            let blockers = self.blockers(g);
+            for &i in &blockers {
+                self.s.turn_state[i].new_move();
+            }
+            self.mover = None;
+            if let Some(b) = &mut self.blocking {
+                b.withdrawing = blockers;
+            }
+        } else {
+            self.stood.push(g);
+            // Nothing to move: play goes on at once.
+            if let Some(b) = &mut self.blocking {
+                b.withdrawing.clear();
+            }
+        }
+    }
+
+    /// A blocker's step back: it turns to face the hex, then steps as in movement (zones of
+    /// control, works, mines and hidden enemies stop it as they would any move).
+    pub fn do_fall_back(&mut self, i: usize, to: Hex, dice: &mut dyn Dice, log: &mut Log) {
+        let from = self.item(i).hex;
+        if let Some(f) = Facing::towards(from, to) {
+            self.s.items[i].facing = f;
+        }
+        self.do_step(i, to, false, dice, log);
+    }
+
+    /// The blocker has answered and moved: the reinforcements come on, and the phasing
+    /// side's turn goes on.
+    pub fn end_withdrawal(&mut self, dice: &mut dyn Dice, log: &mut Log) {
+        let Some(b) = self.blocking.take() else {
+            return;
+        };
+        for &i in &b.withdrawing {
+            self.s.turn_state[i].moving = false;
+        }
+        self.mover = None;
+        self.reinforcements(dice, log);
+        if self.blocking.is_none() {
+            self.routed_run(log);
+        }
+    }
+
+    /// What the blocking side is asked, or must do.
+    pub fn blocking_prompt(&self, b: &Blocking) -> String {
+        let a = &self.s.arrivals[b.arrival];
+        let side: Side = a.side.other();
+        if b.answered {
+            format!(
+                "{}: move the units falling back from {} away from it, a full move each, then end (M47)",
+                side.title(),
+                a.entry_text()
+            )
+        } else {
+            format!(
+                "{}: {} enemy units arrive at {} where you stand: stand and fight, or fall back a full move (M47)",
+                side.title(),
+                self.waiting_in(b.arrival).len(),
+                a.entry_text()
+            )
+        }
     }
 }

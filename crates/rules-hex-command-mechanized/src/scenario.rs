@@ -24,6 +24,9 @@ struct File {
     /// Paratroop drops (M70).
     #[serde(default)]
     drops: Vec<DropSpec>,
+    /// Decoy markers (M77), as the Hex Command family reads them.
+    #[serde(default)]
+    decoys: Vec<hex_command_family::markers::DecoySpec>,
     /// Groups arriving during play (M45), read by the Hex Command family.
     #[serde(default)]
     reinforcements: Vec<hex_command_family::reinforcements::ReinforcementSpec>,
@@ -82,6 +85,8 @@ pub struct Placed {
     pub drop_of: Vec<Option<usize>>,
     /// Per unit, the nation the scenario gives it (M34).
     pub nations: Vec<Option<String>>,
+    /// Decoy markers (M77).
+    pub decoys: Vec<hex_command_family::markers::Decoy>,
 }
 
 /// The works, minefields and hidden units of a scenario, each checked where it stands.
@@ -176,7 +181,36 @@ pub fn placed(src: &ScenarioSource, map: &Map, ids: &mut Ids) -> Result<Placed, 
             }
         }
     }
+    let mut decoys: Vec<hex_command_family::markers::Decoy> = Vec::new();
+    for d in &f.decoys {
+        let decoy = d.read(src, map)?;
+        let taken = decoys.iter().any(|x| x.hex == decoy.hex)
+            || f.units.iter().any(|u| {
+                u.hex
+                    .as_ref()
+                    .is_some_and(|h| src.hex(h, map).is_ok_and(|h| h == decoy.hex))
+            });
+        if taken {
+            return Err(src.error_at(
+                d.hex.span(),
+                format!(
+                    "hex {} is already taken: a decoy stands alone",
+                    d.hex.get_ref()
+                ),
+            ));
+        }
+        if matches!(
+            map.terrain(decoy.hex),
+            volley_core::map::Terrain::Water
+                | volley_core::map::Terrain::Marsh
+                | volley_core::map::Terrain::Mountain
+        ) {
+            return Err(src.error_at(d.hex.span(), "a decoy cannot stand there: no unit could"));
+        }
+        decoys.push(decoy);
+    }
     Ok(Placed {
+        decoys,
         works,
         minefields,
         hidden: f.units.iter().map(|u| u.hidden).collect(),

@@ -21,6 +21,8 @@ pub const OWN_KEYS: OwnKeys = OwnKeys {
         "aircraft",
         "orders",
         "drops",
+        "groups",
+        "decoys",
     ],
     side: &[],
     commander: &["traits", "grade", "nation", "hex"],
@@ -45,6 +47,9 @@ pub struct Setup {
     pub roster: Roster,
     pub options: Options,
     pub settings: Settings,
+    /// The scenario places decoys, so hidden units stand on the table as markers among them
+    /// (M77); without decoys they are kept off it, on a secret map (M78).
+    pub markers: bool,
 }
 
 /// The optional rules in force (lib.rs `OPTIONS`).
@@ -62,8 +67,11 @@ pub struct Settings {
     pub sphere: bool,
     /// The activation sequence (M18, option `activation = "group-turns"`) rather than A/B.
     pub activation: bool,
-    /// Initiative rolled again for each pair of groups (`activation = "group-turns-pairs"`).
+    /// Initiative rolled again for each pair of groups (`activation = "group-turns-pairs"`,
+    /// and `"group-turns-commanders"`).
     pub activation_pairs: bool,
+    /// Each group rolls with its own commander's Initiative (`"group-turns-commanders"`).
+    pub activation_commanders: bool,
     /// Written orders (M37, option `cvs_orders`).
     pub cvs_orders: bool,
     /// Hidden guns firing indirectly show only an area (M79, option `sound_ranging`).
@@ -84,8 +92,12 @@ impl Settings {
             sphere: yes("sphere"),
             activation: volley_core::scenario::option(options, "activation")
                 .starts_with("group-turns"),
-            activation_pairs: volley_core::scenario::option(options, "activation")
-                == "group-turns-pairs",
+            activation_pairs: matches!(
+                volley_core::scenario::option(options, "activation"),
+                "group-turns-pairs" | "group-turns-commanders"
+            ),
+            activation_commanders: volley_core::scenario::option(options, "activation")
+                == "group-turns-commanders",
             cvs_orders: yes("cvs_orders"),
             sound_ranging: yes("sound_ranging"),
         }
@@ -130,6 +142,17 @@ pub struct Turn {
     pub free_will: bool,
     /// Waiting in the aircraft for its drop (index into `State::drops`, M70).
     pub dropping: Option<usize>,
+}
+
+impl Turn {
+    /// A fresh move: no points spent, no turns made, not begun, not over, no forest entered.
+    pub fn new_move(&mut self) {
+        self.mp = 0;
+        self.facing_changes = 0;
+        self.moving = false;
+        self.done = false;
+        self.forest = false;
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -183,8 +206,12 @@ pub struct State {
     pub groups: Vec<Option<u8>>,
     /// The groups' written orders (M37).
     pub orders: Vec<crate::command::GroupOrder>,
+    /// The groups' own commanders (M18's variant).
+    pub group_commanders: Vec<crate::command::GroupCommander>,
     /// Paratroop drops (M70).
     pub drops: Vec<crate::scenario::Drop>,
+    /// Decoy markers still on the table (M77).
+    pub decoys: Vec<hex_command_family::markers::Decoy>,
     /// Each item's nation (M34): the scenario's, else a vehicle's roster nation.
     pub nations: Vec<Option<Name>>,
 }
@@ -274,7 +301,17 @@ pub fn load(
         roster,
         options: battle.options.clone(),
         settings: Settings::of(&battle.options),
+        markers: !placed.decoys.is_empty(),
     });
+    let group_commanders = crate::command::read_groups(
+        src,
+        &commanders,
+        &items
+            .iter()
+            .zip(&placed.groups)
+            .map(|(it, g)| (it.side, *g))
+            .collect::<Vec<_>>(),
+    )?;
     let mut state = State {
         turn_state: placed
             .hidden
@@ -297,8 +334,10 @@ pub fn load(
             .map(|(n, v)| n.clone().or(v.clone()).map(|s| s.as_str().into()))
             .collect(),
         orders: crate::command::read(src, &battle.map)?,
+        group_commanders,
         drops: placed.drops.clone(),
-        aircraft: crate::aircraft::read(src, &mut ids)?,
+        decoys: placed.decoys.clone(),
+        aircraft: crate::aircraft::read(src, &mut ids, &setup.map, &setup.charts)?,
         works: placed.works,
         minefields: placed.minefields,
         board: Board::new(&setup.map),

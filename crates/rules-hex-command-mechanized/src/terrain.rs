@@ -1,4 +1,4 @@
-//! What ground an item may enter (M61–M63 and the terrain the text names): water only at a
+//! What ground an item may enter (M61–M63; guns in woods, M62 and the terrain the text names): water only at a
 //! bridge or ford, no marsh or mountain, no forest on a hill for vehicles, and no climbing or
 //! crossing obstacles for a crippled vehicle.
 
@@ -10,11 +10,17 @@ use volley_core::Hex;
 /// enemies.
 pub fn passable(map: &Map, item: &Item, from: Hex, to: Hex) -> bool {
     let vehicle = matches!(item.kind, Kind::Vehicle { .. });
+    let gun = matches!(item.kind, Kind::Gun { .. });
     let road = map.road_between(from, to);
     let ok = match map.terrain(to) {
         Terrain::Water | Terrain::Marsh | Terrain::Mountain => false,
-        // M61: no vehicle in a hex that combines forest with another terrain (a forested hill).
-        Terrain::Woods if vehicle && map.elevation(to) > 0 && !road => false,
+        // M61, M62: no vehicle or gun in a hex that combines forest with another terrain (a
+        // forested hill).
+        Terrain::Woods if (vehicle || gun) && map.elevation(to) > 0 && !road => false,
+        // M62: a gun is never moved from one forest hex into another.
+        Terrain::Woods if gun && from != to && map.terrain(from) == Terrain::Woods && !road => {
+            false
+        }
         _ => true,
     };
     let side = map.hexside(from, to);

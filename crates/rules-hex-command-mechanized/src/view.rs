@@ -1,6 +1,7 @@
 //! What a side sees. Mechanized hides a squad's anti-tank weapons from the enemy until they
-//! fire at a vehicle (M4, M80); the rest of the table is open (hidden movement is the option
-//! of M127, not yet built).
+//! fire at a vehicle (M4, M80), hidden units (M78) and, with the option, damage blocks;
+//! with decoys on the table hidden units show as markers among them (M77); aircraft in the
+//! air are shown where they fly (M69).
 
 use crate::game::{Fallen, MechGame, Step};
 use crate::items::Kind;
@@ -193,7 +194,7 @@ impl MechGame {
             map: self.s.setup.map_view.clone(),
             sides,
             units,
-            markers: Vec::new(),
+            markers: self.markers(viewer),
             features: self.features(viewer),
             objectives: self
                 .s
@@ -208,6 +209,21 @@ impl MechGame {
                 .collect(),
             outcome: self.outcome.clone(),
         }
+    }
+
+    /// The markers on the table (M77, with decoys in the scenario): every decoy, and the
+    /// hidden units the viewer's enemy keeps from it.
+    fn markers(&self, viewer: Option<Side>) -> Vec<volley_core::view::MarkerView> {
+        let mut hexes: Vec<(volley_core::Hex, Side)> =
+            self.s.decoys.iter().map(|d| (d.hex, d.side)).collect();
+        if self.s.setup.markers {
+            hexes.extend(
+                (0..self.s.items.len())
+                    .filter(|&i| self.in_play(i) && viewer.is_some_and(|v| !self.visible_to(i, v)))
+                    .map(|i| (self.item(i).hex, self.item(i).side)),
+            );
+        }
+        hex_command_family::markers::marker_views(hexes)
     }
 
     /// Works for everyone; minefields for the side that laid them, and for both once found.
@@ -259,7 +275,44 @@ impl MechGame {
                     side: Some(*side),
                 })
             });
-        works.chain(mines).chain(sound).collect()
+        // A side knows which of its own markers are decoys.
+        let decoys = self
+            .s
+            .decoys
+            .iter()
+            .filter(move |d| viewer.is_none_or(|v| v == d.side))
+            .map(|d| FeatureView {
+                kind: "decoy".into(),
+                place: Place::Hex(d.hex),
+                text: format!(
+                    "a {} decoy marker at {} (M77)",
+                    d.side,
+                    volley_core::geometry::label(d.hex)
+                ),
+                side: Some(d.side),
+            });
+        // Aircraft in the air (M69), seen by all.
+        let aircraft = self.s.aircraft.iter().filter_map(|a| {
+            Some(FeatureView {
+                kind: "aircraft".into(),
+                place: Place::Hex(a.at?),
+                text: format!(
+                    "aircraft {} ({}, {}{}) heading {} (M69)",
+                    a.id,
+                    a.name,
+                    a.weight.name(),
+                    if a.superior { ", Superior" } else { "" },
+                    a.facing.name()
+                ),
+                side: Some(a.side),
+            })
+        });
+        works
+            .chain(mines)
+            .chain(sound)
+            .chain(decoys)
+            .chain(aircraft)
+            .collect()
     }
 
     fn prompt(&self) -> Option<String> {
@@ -267,6 +320,9 @@ impl MechGame {
             return None;
         }
         let side = self.deciding();
+        if let Some(b) = &self.blocking {
+            return Some(self.blocking_prompt(b));
+        }
         let what = match self.step {
             Step::Movement => "move and turn your units, one at a time, then end",
             Step::Command => "place your commanders with your units, one a hex, then end",

@@ -1167,7 +1167,7 @@ fn air_game(flak: bool) -> Box<dyn Game> {
         units.push(vehicle("b2", "blue", "m16", "0504", "S"));
     }
     let s = scenario_with(
-        "[[aircraft]]\nid = \"jabo\"\nside = \"red\"\nname = \"Fw 190\"\nweight = \"M\"\nturns = [1]",
+        "[[aircraft]]\nid = \"jabo\"\nside = \"red\"\nname = \"Fw 190\"\nweight = \"M\"\nturns = [1]\nentry = \"0509\"\nfacing = \"N\"",
         &units,
     );
     let mut g = start(&s);
@@ -1558,4 +1558,428 @@ fn activation_pairs_roll_the_initiative_again_for_each_later_pair() {
     let t = texts(&events);
     assert!(t.contains("[hex-command-mechanized M18] Groups red 2 and blue 2: red d10 1 − I 5 = -4, blue d10 9 − I 5 = 4; blue activates first."), "{t}");
     assert_eq!(g.view(None).phase, "red group 1 movement");
+}
+
+/// The rows of a 10 × 10 open map with forest at these (row, column) places, from 1.
+fn forest_at(places: &[(usize, usize)]) -> Vec<String> {
+    let mut rows = vec![vec!["."; 10]; 10];
+    for &(r, c) in places {
+        rows[r - 1][c - 1] = "W";
+    }
+    rows.iter().map(|r| r.join(" ")).collect()
+}
+
+/// The error a scenario is refused with (it must name the file, line and column).
+fn load_error(text: &str) -> String {
+    let e = RULESET
+        .load(&ScenarioSource::new("t.toml", text), &Options::new())
+        .err()
+        .expect("refused")
+        .to_string();
+    assert!(e.starts_with("t.toml:"), "{e}");
+    e
+}
+
+#[test]
+fn fire_at_a_target_appearing_in_a_gap_reaches_only_twice_the_gaps_width() {
+    // Forest at 0504 and 0506: 0505 between them is a gap one hex wide across the line of
+    // fire from the west. Hidden b1 steps into it from 0605; r1 (three hexes off) cannot
+    // fire, r2 (two hexes off) can, though both are well within half their guns' reach.
+    let rows = forest_at(&[(4, 5), (6, 5)]);
+    let rows: Vec<&str> = rows.iter().map(|r| r.as_str()).collect();
+    let s = scenario(
+        Some(&rows),
+        "",
+        &[
+            vehicle("r1", "red", "t34-76", "0205", "SE"),
+            vehicle("r2", "red", "t34-76", "0306", "NE"),
+            squad("b1", "blue", "M", "0605", "NW", "hidden = true"),
+        ],
+    );
+    let mut g = load(&s);
+    // Red first; its spotting misses b1 at the start and the end of its turn (d6 2, 2).
+    g.start(&mut ScriptedDice::new([9, 1, 2]));
+    while g.to_decide() == Some(Side::Red) {
+        play(&mut g, "end", &[2]);
+    }
+    play(&mut g, "move b1 0505", &[]);
+    while g.to_decide() == Some(Side::Blue) {
+        play(&mut g, "end", &[]);
+    }
+    let why = refused(&mut g, "fire r1 b1");
+    assert!(why.contains("b1 appeared in a gap 1 hex wide and is 3 hexes from r1: a target in a gap is fired on only from within twice the gap's width, 2 hexes (M75)"), "{why}");
+    assert!(
+        legal(&*g).contains(&"fire r2 b1".to_string()),
+        "{:?}",
+        legal(&*g)
+    );
+}
+
+#[test]
+fn activation_each_group_rolls_with_its_own_commanders_initiative() {
+    let traits = |i: u8| {
+        format!("traits = {{ initiative = {i}, morale = 1, tactical = 5, aggressiveness = 5 }}")
+    };
+    let s = with_options(
+        &(scenario(
+            None,
+            &format!(
+                "commanders = [{{ id = \"R1\", name = \"Roth\", value = 1, supreme = true, {} }}, {{ id = \"R2\", name = \"Rau\", value = 1, {} }}]",
+                traits(7),
+                traits(4)
+            ),
+            &[
+                squad("r1", "red", "M", "0109", "N", "group = 1"),
+                squad("r2", "red", "M", "0309", "N", "group = 2"),
+                squad("b1", "blue", "M", "0101", "S", "group = 1"),
+                squad("b2", "blue", "M", "0301", "S", "group = 2"),
+            ],
+        ) + "\n[[groups]]\nside = \"red\"\ngroup = 2\ncommander = \"R2\"\n"),
+        "activation = \"group-turns-commanders\"",
+    );
+    let mut g = load(&s);
+    // Red's group 1 has no commander of its own: the overall commander's Initiative 7 against
+    // blue's default 5 (9 − 7 = 2, 1 − 5 = −4) puts red's group 1 first. Group 2 rolls with
+    // R2's Initiative 4: 5 − 4 = 1 against 5 − 5 = 0, red's group 2 first again.
+    let events = g.start(&mut ScriptedDice::new([9, 1, 5, 5]));
+    let t = texts(&events);
+    assert!(
+        t.contains("Turn 1: red d10 9 − I 7 = 2, blue d10 1 − I 5 = -4; red has the initiative"),
+        "{t}"
+    );
+    assert!(t.contains("[hex-command-mechanized M18] Groups red 2 (R2) and blue 2 (overall): red d10 5 − I 4 = 1, blue d10 5 − I 5 = 0; red activates first."), "{t}");
+    assert_eq!(g.view(None).phase, "red group 1 movement");
+    // With the overall commander (option group-turns-pairs) the same dice give blue group 2
+    // the lead: 5 − 7 = −2 against 0.
+    let mut g = load(&s.replace("group-turns-commanders", "group-turns-pairs"));
+    let t = texts(&g.start(&mut ScriptedDice::new([9, 1, 5, 5])));
+    assert!(t.contains("Groups red 2 and blue 2: red d10 5 − I 7 = -2, blue d10 5 − I 5 = 0; blue activates first."), "{t}");
+    // A group naming a commander that does not exist, or of the other side, or a group no
+    // unit is in, is refused where it stands.
+    for (from, to, why) in [
+        (
+            "commander = \"R2\"",
+            "commander = \"R9\"",
+            "no commander \"R9\"",
+        ),
+        (
+            "side = \"red\"\ngroup = 2",
+            "side = \"blue\"\ngroup = 2",
+            "R2 is not a commander of blue",
+        ),
+        (
+            "group = 2\ncommander",
+            "group = 3\ncommander",
+            "no unit of red is in group 3",
+        ),
+    ] {
+        let e = load_error(&s.replacen(from, to, 1));
+        assert!(e.contains(why), "{e}");
+    }
+}
+
+/// Red's group "relief" (`units` of it) is due on turn 2 at 0210, 0410 and 0510; blue's b2
+/// stands on 0510. Returns the game at red's turn 2, the blocker asked.
+fn blocked_entry(units: usize) -> (Box<dyn Game>, Vec<Event>) {
+    let group = "[[reinforcements]]\nid = \"relief\"\nside = \"red\"\nturn = 2\nentry = [\"0210\", \"0410\", \"0510\"]\nfacing = \"N\"";
+    let mut all = vec![
+        squad("r1", "red", "M", "0901", "S", ""),
+        squad("b1", "blue", "M", "0101", "N", ""),
+        squad("b2", "blue", "M", "0510", "S", ""),
+    ];
+    for k in 0..units {
+        all.push(format!("[[units]]\nid = \"n{k}\"\nside = \"red\"\nkind = \"squad\"\nweight = \"M\"\narrives = \"relief\"\n"));
+    }
+    let mut g = start(&scenario_with(group, &all));
+    play(&mut g, "end", &[]);
+    let events = play(&mut g, "end", &[9, 1]);
+    (g, events)
+}
+
+#[test]
+fn reinforcements_blocked_at_their_entry_ask_the_blocker_to_stand_or_fall_back() {
+    let (mut g, events) = blocked_entry(1);
+    let t = texts(&events);
+    assert!(t.contains("[hex-command-mechanized M47] blue is told that red's reinforcements relief, 1 unit, arrive at 0210, 0410, 0510; it holds the entry and chooses to stand or fall back."), "{t}");
+    // The decision goes to blue in red's turn, and nothing else may be done meanwhile.
+    assert_eq!(g.to_decide(), Some(Side::Blue));
+    assert_eq!(
+        legal(&*g),
+        vec!["block relief stand", "block relief withdraw"]
+    );
+    assert!(g
+        .view(Some(Side::Blue))
+        .prompt
+        .unwrap()
+        .contains("1 enemy units arrive at 0210, 0410, 0510 where you stand"));
+    assert!(refused(&mut g, "move b2 0509").contains("blue first answers relief's arrival"));
+    // Blue falls back: b2 has a full move (3 points), each step farther from the entry.
+    play(&mut g, "block relief withdraw", &[]);
+    assert!(refused(&mut g, "move b2 0410").contains("farther from the entry"));
+    play(&mut g, "move b2 0509", &[]);
+    play(&mut g, "move b2 0508", &[]);
+    // The third step spends its last point: with nothing left to move the fall-back ends
+    // by itself.
+    let t = texts(&play(&mut g, "move b2 0507", &[]));
+    // The entry is open and the relief comes in at its first hex; red's turn goes on.
+    assert!(
+        t.contains("red's reinforcements relief arrive: n0 at 0210."),
+        "{t}"
+    );
+    assert_eq!(g.to_decide(), Some(Side::Red));
+    assert_eq!(g.view(None).phase, "red movement");
+
+    // Blue stands: a force of one is no wider than the blocking line (one hex), so it cannot
+    // overlap it and comes in only next to b2 (0410, not 0210).
+    let (mut g, _) = blocked_entry(1);
+    let t = texts(&play(&mut g, "block relief stand", &[]));
+    assert!(t.contains("blue stands and fights before relief."), "{t}");
+    assert!(
+        t.contains("red's reinforcements relief arrive: n0 at 0410."),
+        "{t}"
+    );
+    assert_eq!(hex_of(&*g, "b2"), "0510");
+    // A force of two is wider than the line and may come in anywhere free.
+    let (mut g, _) = blocked_entry(2);
+    let t = texts(&play(&mut g, "block relief stand", &[]));
+    assert!(
+        t.contains("red's reinforcements relief arrive: n0 at 0210, n1 at 0210."),
+        "{t}"
+    );
+}
+
+#[test]
+fn decoys_stand_among_the_markers_and_are_found_out_unless_in_heavy_terrain() {
+    let rows = forest_at(&[(6, 6)]);
+    let rows: Vec<&str> = rows.iter().map(|r| r.as_str()).collect();
+    let decoy = |hex: &str| format!("[[decoys]]\nside = \"blue\"\nhex = \"{hex}\"\n");
+    let s = scenario(
+        Some(&rows),
+        "",
+        &[
+            squad("r1", "red", "M", "0509", "N", ""),
+            squad("b1", "blue", "M", "0407", "S", "hidden = true"),
+            vehicle("b2", "blue", "pz4f2", "0607", "N").replace("facing", "hidden = true\nfacing"),
+            decoy("0406"),
+            decoy("0606"),
+            decoy("0102"),
+        ],
+    );
+    let mut g = load(&s);
+    // Red's spotting: b1 and b2 (d6 2, 2), then the decoys: 0406 and 0606 not (2, 2), 0102
+    // found out on a 6.
+    let t = texts(&g.start(&mut ScriptedDice::new([9, 1, 2, 2, 2, 2, 6])));
+    assert!(t.contains("[hex-command-mechanized M77] The blue marker at 0102 was a decoy and is removed: red spots it (d6 6, M76)."), "{t}");
+    // Red sees four markers, blue's two hidden units and two decoys alike, and no unit of
+    // blue's; blue knows which of its markers are decoys.
+    let red = g.view(Some(Side::Red));
+    let at: Vec<String> = red.markers.iter().map(|m| m.place.to_string()).collect();
+    assert_eq!(at, vec!["0406", "0407", "0606", "0607"]);
+    assert!(red.unit("b1").is_none() && red.unit("b2").is_none());
+    let blue = g.view(Some(Side::Blue));
+    assert_eq!(
+        blue.features.iter().filter(|f| f.kind == "decoy").count(),
+        2
+    );
+    // A search for red deals blue's hidden units among the marker hexes.
+    let mut d = ScriptedDice::new(std::iter::repeat_n(1, 20));
+    g.determinize(Side::Red, &mut d).check_invariants().unwrap();
+    // r1 steps next to the hidden vehicle b2 (revealed) and the hidden squad b1 (not); then
+    // next to the decoy in the open at 0406 (found out) and the one in the forest at 0606
+    // (it stays a marker).
+    let t = texts(&play(&mut g, "move r1 0508", &[]));
+    assert!(
+        t.contains("b2 (") && t.contains("is revealed at 0607: r1 comes next to it (M77)."),
+        "{t}"
+    );
+    assert!(!t.contains("b1 ("), "{t}");
+    let t = texts(&play(&mut g, "move r1 0507", &[]));
+    assert!(
+        t.contains("The blue marker at 0406 was a decoy and is removed: r1 comes next to it."),
+        "{t}"
+    );
+    assert!(!t.contains("0606"), "{t}");
+    let at: Vec<String> = g
+        .view(Some(Side::Red))
+        .markers
+        .iter()
+        .map(|m| m.place.to_string())
+        .collect();
+    assert_eq!(at, vec!["0407", "0606"]);
+    // A decoy shares its hex with nobody.
+    let e = load_error(&s.replace("hex = \"0606\"", "hex = \"0509\""));
+    assert!(
+        e.contains("hex 0509 is already taken: a decoy stands alone"),
+        "{e}"
+    );
+}
+
+#[test]
+fn aircraft_fly_straight_at_twice_a_chassis_speed_only_superior_ones_turn_and_they_fight_in_the_air(
+) {
+    let s = scenario_with(
+        "[[aircraft]]\nid = \"jabo\"\nside = \"red\"\nweight = \"M\"\nturns = [1]\nentry = \"0210\"\nfacing = \"N\"\n\n[[aircraft]]\nid = \"spit\"\nside = \"blue\"\nname = \"Spitfire\"\nweight = \"H\"\nturns = [1]\nentry = \"0406\"\nfacing = \"N\"\nsuperior = true",
+        &[
+            squad("r1", "red", "M", "0109", "N", ""),
+            squad("b1", "blue", "M", "0905", "S", ""),
+        ],
+    );
+    let mut g = load(&s);
+    let t = texts(&g.start(&mut ScriptedDice::new([9, 1])));
+    // A Medium aircraft flies twice a Medium chassis' 5 hexes; it comes on at its entry.
+    assert!(
+        t.contains(
+            "[hex-command-mechanized M69] jabo (jabo) comes on at 0210 heading N, 10 hexes a turn."
+        ),
+        "{t}"
+    );
+    assert_eq!(
+        legal(&*g)
+            .iter()
+            .filter(|a| a.starts_with("fly"))
+            .collect::<Vec<_>>(),
+        vec!["fly jabo 0209"]
+    );
+    play(&mut g, "fly jabo 0209", &[]);
+    let why = refused(&mut g, "fly jabo 0109");
+    assert!(
+        why.contains("jabo flies straight ahead: only Superior aircraft turn (M69)"),
+        "{why}"
+    );
+    // Ending the step, it flies the rest of its 10 hexes straight on; blue's Superior
+    // Spitfire comes on at the start of blue's turn.
+    let t = texts(&play(&mut g, "end", &[]));
+    assert!(
+        t.contains("jabo flies straight on from 0209 to 0201."),
+        "{t}"
+    );
+    assert!(
+        t.contains(
+            "spit (Spitfire) comes on at 0406 heading N, 8 hexes a turn, a Superior aircraft."
+        ),
+        "{t}"
+    );
+    // It may turn a hexside as it flies: ahead-left, ahead, ahead-right.
+    let mut flights: Vec<String> = legal(&*g)
+        .into_iter()
+        .filter(|a| a.starts_with("fly"))
+        .collect();
+    flights.sort();
+    assert_eq!(
+        flights,
+        vec!["fly spit 0306", "fly spit 0405", "fly spit 0506"]
+    );
+    for hex in ["0405", "0404", "0403", "0402", "0302"] {
+        play(&mut g, &format!("fly spit {hex}"), &[]);
+    }
+    let t = texts(&play(&mut g, "end", &[]));
+    assert!(
+        t.contains("spit flies straight on from 0302 to 0101."),
+        "{t}"
+    );
+    // Red fires first: jabo attacks the Spitfire a hex away and needs a 6 against a
+    // Superior aircraft; then the Spitfire needs only 4 against it.
+    assert_eq!(g.to_decide(), Some(Side::Red));
+    let t = texts(&play(&mut g, "intercept jabo spit", &[5]));
+    assert!(
+        t.contains("jabo attacks spit in the air: needs 6+, rolled 5: it gets away."),
+        "{t}"
+    );
+    // Red has nothing else to fire: blue's fire step follows at once.
+    assert_eq!(g.to_decide(), Some(Side::Blue));
+    // (Nothing else is left to do in blue's turn: turn 2 opens, red 9 against blue 1.)
+    let t = texts(&play(&mut g, "intercept spit jabo", &[4, 9, 1]));
+    assert!(
+        t.contains("spit attacks jabo in the air: needs 4+, rolled 4: shot down."),
+        "{t}"
+    );
+    let air: Vec<String> = g
+        .view(None)
+        .features
+        .iter()
+        .filter(|f| f.kind == "aircraft")
+        .map(|f| f.place.to_string())
+        .collect();
+    assert_eq!(air, vec!["0101"]);
+    // An aircraft with no entry hex is refused where it stands.
+    let e = load_error(&s.replacen("entry = \"0210\"\n", "", 1));
+    assert!(e.contains("entry"), "{e}");
+    let e = load_error(&s.replacen("entry = \"0210\"", "entry = \"9999\"", 1));
+    assert!(e.contains("9999"), "{e}");
+}
+
+#[test]
+fn guns_in_a_forest_fire_only_out_of_the_hexside_they_face_and_never_go_forest_to_forest() {
+    // Forest at 0505 and 0504. Blue's gun g1 stands in the forest at 0505 facing S.
+    let rows = forest_at(&[(5, 5), (4, 5)]);
+    let rows: Vec<&str> = rows.iter().map(|r| r.as_str()).collect();
+    let s = scenario(
+        Some(&rows),
+        "",
+        &[
+            squad("r1", "red", "M", "0508", "N", ""),
+            squad("r2", "red", "M", "0605", "NW", ""),
+            gun("g1", "blue", "M", "", "0505", "S"),
+        ],
+    );
+    let mut g = start(&s);
+    while g.view(None).phase != "blue fires (red's turn)" {
+        play(&mut g, "end", &[]);
+    }
+    // r1, straight out of its southern hexside, may be fired on; r2, in its front arc but
+    // beside that hexside, may not.
+    assert!(
+        legal(&*g).contains(&"fire g1 r1".to_string()),
+        "{:?}",
+        legal(&*g)
+    );
+    let why = refused(&mut g, "fire g1 r2");
+    assert!(
+        why.contains("g1 stands in a forest and fires only out of the hexside it faces, S (M62)"),
+        "{why}"
+    );
+    // A gun in the forest, pushed by hand, may not go on into the next forest hex (blue moves
+    // first here: red 1, blue 9).
+    let mut g = load(&s.replace(
+        "hex = \"0505\"\nfacing = \"S\"",
+        "hex = \"0505\"\nfacing = \"N\"",
+    ));
+    g.start(&mut ScriptedDice::new([1, 9]));
+    assert_eq!(g.view(None).phase, "blue movement");
+    let why = refused(&mut g, "move g1 0504");
+    assert!(why.contains("g1 cannot enter 0504 (woods)"), "{why}");
+}
+
+#[test]
+fn a_commander_caught_alone_by_the_enemy_is_captured() {
+    // Four more blue squads far off keep blue's losses short of its break point.
+    let mut units = vec![
+        squad("r1", "red", "M", "0507", "N", ""),
+        gun("g1", "blue", "M", "", "0506", "N"),
+    ];
+    units
+        .extend((1..=4).map(|c| squad(&format!("b{c}"), "blue", "M", &format!("0{c}01"), "N", "")));
+    let s = scenario(
+        None,
+        "",
+        &units,
+    )
+    .replace(
+        "[sides.blue]\nname = \"Blue\"\n",
+        "[sides.blue]\nname = \"Blue\"\ncommanders = [{ id = \"B1\", name = \"Blau\", value = 1, supreme = true }]\n",
+    );
+    let mut g = start(&s);
+    while g.view(None).phase != "blue places commanders" {
+        play(&mut g, "end", &[]);
+    }
+    play(&mut g, "place B1 0506", &[]);
+    // Red's fire takes the gun's crew (d6 6); B1 survives the hit on its hex (d6 2) and is
+    // left alone; blue has nothing left to do, and turn 2 opens (red 9, blue 1).
+    play(&mut g, "fire r1 g1", &[6, 2, 9, 1]);
+    assert!(gone(&*g, "g1"));
+    let t = texts(&play(&mut g, "move r1 0506", &[]));
+    assert!(
+        t.contains("[hex-command-mechanized M32] B1 is caught alone at 0506 by r1 and captured."),
+        "{t}"
+    );
 }

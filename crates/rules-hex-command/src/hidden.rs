@@ -121,11 +121,7 @@ pub fn determinize(s: &State, side: Side, dice: &mut dyn Dice) -> State {
         .map(|&i| (s.units[i].hex, s.units[i].facing))
         .collect();
     spots.sort_by_key(|(h, _)| (h.x, h.y));
-    // Fisher–Yates with the dice handed in.
-    for k in (1..spots.len()).rev() {
-        let j = dice.roll(k as u32 + 1) as usize - 1;
-        spots.swap(k, j);
-    }
+    hex_command_family::markers::shuffle(&mut spots, dice);
     let mut order = hidden.clone();
     order.sort_by(|&a, &b| s.units[a].id.cmp(&s.units[b].id));
     for (i, (hex, facing)) in order.into_iter().zip(spots) {

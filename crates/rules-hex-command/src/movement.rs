@@ -873,16 +873,9 @@ pub fn withdrawal_moves(s: &State, i: usize, out: &mut impl Sink) {
         return;
     }
     let u = &s.units[i];
-    let gap = |h: Hex| {
-        s.withdraw_from
-            .iter()
-            .map(|&e| e.unsigned_distance_to(h))
-            .min()
-            .unwrap_or(u32::MAX)
-    };
     for f in Facing::ALL {
         let to = step(u.hex, f);
-        if gap(to) > gap(u.hex)
+        if hex_command_family::reinforcements::falls_back(&s.withdraw_from, u.hex, to)
             && terrain_allows(s, moving_arm(u), u.hex, to)
             && s.unit_at(to).is_none()
             && s.guns_at(to).is_none()

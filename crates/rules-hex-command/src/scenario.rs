@@ -23,7 +23,7 @@ use volley_core::{Battle, Options, ScenarioError, ScenarioSource, Side};
 struct File {
     units: Vec<UnitSpec>,
     #[serde(default)]
-    decoys: Vec<DecoySpec>,
+    decoys: Vec<hex_command_family::markers::DecoySpec>,
     #[serde(default)]
     brigades: Vec<BrigadeSpec>,
     #[serde(default)]
@@ -123,15 +123,6 @@ struct BandsSpec {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct DecoySpec {
-    side: Spanned<String>,
-    hex: Spanned<String>,
-    #[serde(default = "default_decoy_facing")]
-    facing: Spanned<String>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
 struct WorkSpec {
     hex: Spanned<String>,
     kind: Spanned<String>,
@@ -139,10 +130,6 @@ struct WorkSpec {
     /// Turns of work already done; finished when not given.
     #[serde(default)]
     progress: Option<u8>,
-}
-
-fn default_decoy_facing() -> Spanned<String> {
-    Spanned::new(0..0, "N".to_string())
 }
 
 /// Whether a unit of `arm` may stand on this terrain at all (mounted: on horseback).
@@ -465,9 +452,7 @@ pub fn load(
         units.push(unit);
     }
     for (i, d) in f.decoys.iter().enumerate() {
-        let side = src.side(&d.side)?;
-        let hex = src.hex(&d.hex, &map)?;
-        let facing = src.facing(&d.facing)?;
+        let hex_command_family::markers::Decoy { side, hex, facing } = d.read(src, &map)?;
         if !settings.hidden {
             return Err(src.error_at(d.hex.span(), "decoys need the option hidden = \"yes\""));
         }

@@ -170,10 +170,7 @@ fn blockers(s: &State, a: usize) -> Vec<usize> {
             u.side != ar.side
                 && u.active()
                 && u.arm.is_real()
-                && ar
-                    .entry()
-                    .iter()
-                    .any(|&h| h.unsigned_distance_to(u.hex) <= 1)
+                && hex_command_family::reinforcements::near_entry(ar.entry(), u.hex, 1)
         })
         .collect()
 }

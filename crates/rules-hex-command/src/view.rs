@@ -3,9 +3,7 @@
 
 use crate::state::*;
 use crate::units::Arm;
-use volley_core::view::{
-    CommanderView, FeatureView, MarkerView, ObjectiveView, SideView, UnitView, Word,
-};
+use volley_core::view::{CommanderView, FeatureView, ObjectiveView, SideView, UnitView, Word};
 use volley_core::{Place, Side, View};
 
 fn phase_name(s: &State) -> String {
@@ -140,17 +138,7 @@ pub fn view(s: &State, viewer: Option<Side>) -> View {
             marker_hexes.push((u.hex, u.side));
         }
     }
-    // Marker ids are numbered by position only, so they say nothing of what is underneath.
-    marker_hexes.sort_by_key(|(h, side)| (volley_core::geometry::col_row(*h), *side));
-    let markers = marker_hexes
-        .into_iter()
-        .enumerate()
-        .map(|(k, (hex, side))| MarkerView {
-            id: format!("m{}", k + 1),
-            side,
-            place: Place::Hex(hex),
-        })
-        .collect();
+    let markers = hex_command_family::markers::marker_views(marker_hexes);
     let sides = Side::BOTH
         .into_iter()
         .map(|side| SideView {
