@@ -215,14 +215,45 @@ export function scenarios() {
 }
 
 /**
+ * Random text this browser adds to the dice seed (the server committed to its own secret
+ * before it sees it, so neither side can choose the dice).
+ * @returns {string}
+ */
+export function entropy() {
+  const bytes = new Uint8Array(16);
+  crypto.getRandomValues(bytes);
+  return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/**
  * @param {string} scenario
  * @param {Record<string, string>} options
  * @param {string} red  "human" or a bot spec
  * @param {string} blue
- * @returns {Promise<{id: string, seats: {red: string | null, blue: string | null}}>}
+ * @param {"red" | "blue" | "both"} seat  the human seat(s) this browser takes; another human seat is left open for an invitation
+ * @returns {Promise<{id: string, seats: {red: string | null, blue: string | null}, invites: {red: string | null, blue: string | null}, commitment: string, started: boolean}>}
  */
-export function createGame(scenario, options, red, blue) {
-  return call("/api/games", { body: { scenario, options, red, blue } });
+export function createGame(scenario, options, red, blue, seat) {
+  return call("/api/games", { body: { scenario, options, red, blue, seat, entropy: entropy() } });
+}
+
+/**
+ * Takes the seat an invitation holds, adding this browser's entropy to the dice.
+ * @param {string} id
+ * @param {string} claim
+ * @returns {Promise<{seat: Side, token: string}>}
+ */
+export function claim(id, claim) {
+  return call(`/api/games/${encodeURIComponent(id)}/claim`, { body: { claim, entropy: entropy() } });
+}
+
+/**
+ * Whether a game has started, and which seats wait for their player.
+ * @param {string} id
+ * @returns {Promise<{started: boolean, open: Side[], commitment: string}>}
+ */
+export function seats(id) {
+  return call(`/api/games/${encodeURIComponent(id)}/seats`);
 }
 
 /** @param {string} id */

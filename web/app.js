@@ -1,9 +1,11 @@
 // Volley's web client: the lobby at `#/`, a game at `#/game/ID?token=TOKEN` (one seat) or
-// `#/game/ID?red=TOKEN&blue=TOKEN` (hotseat). Tokens stay in the fragment, which browsers never
+// `#/game/ID?red=TOKEN&blue=TOKEN` (hotseat), an invitation at `#/join/ID?claim=CLAIM` (taken
+// once: it turns into this browser's own seat). Tokens stay in the fragment, which browsers never
 // send to the server, and in this browser's "my games".
 
-import { showLobby } from "./lobby.js";
+import { gameLink, showLobby } from "./lobby.js";
 import { GameScreen } from "./game.js";
+import * as api from "./api.js";
 
 const app = /** @type {HTMLElement} */ (document.getElementById("app"));
 /** @type {{close: () => void} | null} */
@@ -13,6 +15,11 @@ function route() {
   current?.close();
   current = null;
   app.replaceChildren();
+  const join = location.hash.match(/^#\/join\/([^?]+)\?claim=(.+)$/);
+  if (join) {
+    takeSeat(decodeURIComponent(join[1]), decodeURIComponent(join[2]));
+    return;
+  }
   const m = location.hash.match(/^#\/game\/([^?]+)(?:\?(.*))?$/);
   if (!m) {
     showLobby(app);
@@ -26,6 +33,23 @@ function route() {
   if (red && blue) current = new GameScreen(app, id, { red, blue });
   else if (token) current = new GameScreen(app, id, { one: token });
   else showLobby(app, "That game link has no seat token in it.");
+}
+
+/**
+ * Opens an invitation: claims its seat (once) and goes to the game with this browser's own
+ * token. A claim already used leads back to the lobby with the reason.
+ * @param {string} id
+ * @param {string} claim
+ */
+async function takeSeat(id, claim) {
+  app.textContent = "Taking your seat…";
+  try {
+    const taken = await api.claim(id, claim);
+    api.rememberGame({ id, seat: taken.seat, token: taken.token, scenario: "Online game", created: new Date().toISOString() });
+    location.replace(gameLink(id, { one: taken.token }));
+  } catch (e) {
+    showLobby(app, `That invitation cannot be used: ${e instanceof Error ? e.message : String(e)}`);
+  }
 }
 
 window.addEventListener("hashchange", route);

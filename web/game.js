@@ -5,7 +5,7 @@ import * as api from "./api.js";
 import { fill, h } from "./dom.js";
 import { FACINGS, parseLabel } from "./hex.js";
 import { MapCanvas, SIDE_COLOUR } from "./map.js";
-import { errorText, gameLink } from "./lobby.js";
+import { errorText, gameLink, joinLink } from "./lobby.js";
 
 /** @typedef {import("./api.js").View} View */
 /** @typedef {import("./api.js").Side} Side */
@@ -256,12 +256,31 @@ export class GameScreen {
 
   async start() {
     try {
+      await this.waitForSeats();
       await this.load();
     } catch (e) {
       this.mapHost.replaceChildren(h("p", { class: "error" }, `Could not open the game: ${errorText(e)}`), h("p", {}, h("a", { href: "#/" }, "Back to the lobby")));
       return;
     }
     this.connect();
+  }
+
+  /**
+   * An online game starts when the invited player takes their seat: until then, say so and
+   * ask again every two seconds.
+   * @returns {Promise<void>}
+   */
+  async waitForSeats() {
+    for (;;) {
+      const s = await api.seats(this.id);
+      if (s.started || this.closed) return;
+      this.mapHost.replaceChildren(
+        h("div", { class: "waiting" },
+          h("p", {}, `Waiting for the player of ${s.open.join(" and ")} to open your invitation. The battle begins, and the first dice are rolled, when they take their seat.`),
+          h("p", { class: "meta" }, `Dice commitment, published now: ${s.commitment.slice(0, 16)}…`)),
+      );
+      await new Promise((done) => setTimeout(done, 2000));
+    }
   }
 
   /**
@@ -1278,7 +1297,10 @@ export class GameScreen {
       const players = this.players ?? { red: "human", blue: "human" };
       const swap = !this.hotseat;
       const [red, blue] = swap ? [players.blue, players.red] : [players.red, players.blue];
-      const game = await api.createGame(save.scenario_name, save.options ?? {}, red, blue);
+      const online = players.red === "human" && players.blue === "human" && !this.hotseat;
+      // Online, the sides swap too: this seat takes the other colour.
+      const me = online ? (this.seat === "red" ? "blue" : "red") : red === "human" ? "red" : "blue";
+      const game = await api.createGame(save.scenario_name, save.options ?? {}, red, blue, this.hotseat ? "both" : me);
       const created = new Date().toISOString();
       const title = this.view?.title ?? save.scenario_name;
       if (this.hotseat && game.seats.red && game.seats.blue) {
@@ -1286,13 +1308,10 @@ export class GameScreen {
         location.hash = new URL(gameLink(game.id, { red: game.seats.red, blue: game.seats.blue })).hash;
         return;
       }
-      const online = players.red === "human" && players.blue === "human";
-      // Online, the sides swap too: this seat takes the other colour.
-      const me = online ? (this.seat === "red" ? "blue" : "red") : red === "human" ? "red" : "blue";
       const token = game.seats[me];
       if (!token) throw new Error("the server gave no token for your seat");
-      const theirs = online ? game.seats[me === "red" ? "blue" : "red"] : null;
-      if (theirs) await api.say(this.id, this.token, `${REMATCH} ${gameLink(game.id, { one: theirs })}`);
+      const theirs = online ? game.invites[me === "red" ? "blue" : "red"] : null;
+      if (theirs) await api.say(this.id, this.token, `${REMATCH} ${joinLink(game.id, theirs)}`);
       api.rememberGame({ id: game.id, seat: me, token, scenario: title, created });
       location.hash = new URL(gameLink(game.id, { one: token })).hash;
     } catch (e) {

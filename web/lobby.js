@@ -10,6 +10,16 @@ const TRUE = ["true", "yes", "on"];
 const FALSE = ["false", "no", "off"];
 
 /**
+ * The address of an invitation: whoever opens it takes the open seat with a token of their
+ * own (the link carries a one-time claim, not a seat).
+ * @param {string} id
+ * @param {string} claim
+ */
+export function joinLink(id, claim) {
+  return `${location.origin}${location.pathname}#/join/${encodeURIComponent(id)}?claim=${encodeURIComponent(claim)}`;
+}
+
+/**
  * The address of a seat (or of both seats, for hotseat).
  * @param {string} id
  * @param {{one: string} | {red: string, blue: string}} seats
@@ -116,7 +126,7 @@ function renderSetup(setup, s) {
         start.disabled = true;
         status.replaceChildren("Creating the game…");
         try {
-          const game = await api.createGame(s.name, chosen, seats.red, seats.blue);
+          const game = await api.createGame(s.name, chosen, seats.red, seats.blue, how === "hotseat" ? "both" : me);
           const created = new Date().toISOString();
           const redToken = game.seats.red;
           const blueToken = game.seats.blue;
@@ -128,7 +138,7 @@ function renderSetup(setup, s) {
           const mine = game.seats[me];
           if (!mine) throw new Error("the server gave no token for your seat");
           api.rememberGame({ id: game.id, seat: me, token: mine, scenario: s.title, created });
-          const theirs = game.seats[other];
+          const theirs = game.invites[other];
           if (how === "online" && theirs) {
             status.replaceChildren(invite(game.id, other, theirs, mine));
             // The game exists: another click would make a second one.
@@ -165,11 +175,11 @@ function renderSetup(setup, s) {
  * The invite for the other seat of an online game.
  * @param {string} id
  * @param {"red" | "blue"} other
- * @param {string} theirs
+ * @param {string} theirs  the open seat's one-time claim
  * @param {string} mine
  */
 function invite(id, other, theirs, mine) {
-  const link = gameLink(id, { one: theirs });
+  const link = joinLink(id, theirs);
   const field = h("input", { class: "invite", readonly: true, value: link, "aria-label": "invite link" });
   const copy = h("button", {
     type: "button",
@@ -186,7 +196,7 @@ function invite(id, other, theirs, mine) {
   return h(
     "div",
     { class: "invitebox" },
-    h("p", {}, `Send this link to the player of ${other} (it is their seat: keep it private):`),
+    h("p", {}, `Send this invitation to the player of ${other}. Whoever opens it first takes the seat, with a key of their own you never see; the battle begins, and the first dice are rolled, when they do:`),
     h("div", { class: "row" }, field, copy),
     h("p", {}, h("a", { href: new URL(gameLink(id, { one: mine })).hash, class: "button primary" }, "Go to my game")),
   );

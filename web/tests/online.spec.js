@@ -67,18 +67,29 @@ test("online game: two seats, fog of war, live updates", async ({ browser }) => 
   await red.locator('select[name="side"]').selectOption("red");
   await red.getByRole("button", { name: "Start game" }).click();
   const invite = red.locator("input.invite");
-  await expect(invite).toHaveValue(/#\/game\/[^?]+\?token=/);
+  // The invitation carries a one-time claim, never a seat's token.
+  await expect(invite).toHaveValue(/#\/join\/[^?]+\?claim=/);
   const link = await invite.inputValue();
   await red.getByRole("link", { name: "Go to my game" }).click();
-  await expect(red.locator(".phasebar .seat")).toHaveText("You: red");
+  // Nothing is rolled before the invited player takes the seat.
+  await expect(red.locator(".waiting")).toContainText("Waiting for the player of blue");
 
   await blue.goto(link);
   await expect(blue.locator(".phasebar .seat")).toHaveText("You: blue");
+  await expect(red.locator(".phasebar .seat")).toHaveText("You: red");
   expect(seatOf(blue).id).toBe(seatOf(red).id);
+  expect(seatOf(blue).token).not.toBe(seatOf(red).token);
+  const blueSeat = blue.url();
+  // The invitation is spent: a third browser opening it gets no seat.
+  const thirdContext = await browser.newContext();
+  const third = await thirdContext.newPage();
+  await third.goto(link);
+  await expect(third.locator("body")).toContainText("That invitation cannot be used");
+  await thirdContext.close();
   // The invited seat is kept in the other browser's "my games".
   await blue.goto("/");
   await expect(blue.locator(`.mygames tr[data-game="${seatOf(red).id}"]`)).toContainText("blue");
-  await blue.goto(link);
+  await blue.goto(blueSeat);
 
   for (const [page, seat] of /** @type {const} */ ([[red, "red"], [blue, "blue"]])) {
     await expect(page.locator(".phasebar .live")).toHaveText("● live");
@@ -113,9 +124,10 @@ test("online game: two seats, fog of war, live updates", async ({ browser }) => 
   await red.getByRole("button", { name: "Really resign?" }).click();
   await expect(blue.locator(".phasebar .outcome")).toContainText("Red resigned");
   await red.getByRole("button", { name: "Rematch" }).click();
-  await expect(red.locator(".phasebar .seat")).toHaveText("You: blue");
+  await expect(red.locator(".waiting")).toContainText("Waiting for the player of red");
   await blue.locator(".chatline a.joinrematch").click();
   await expect(blue.locator(".phasebar .seat")).toHaveText("You: red");
+  await expect(red.locator(".phasebar .seat")).toHaveText("You: blue");
   expect(seatOf(blue).id).toBe(seatOf(red).id);
   await redContext.close();
   await blueContext.close();

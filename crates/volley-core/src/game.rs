@@ -499,8 +499,11 @@ pub struct OptionSpec {
     /// The option in plain words, as a player reads it in a menu ("Facing change cost").
     pub label: &'static str,
     pub default: &'static str,
-    /// The accepted values; empty means any integer.
+    /// The accepted values; empty means a whole number.
     pub choices: &'static [&'static str],
+    /// For a number: the least and the greatest it may be (`None`: any whole number).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub range: Option<(i64, i64)>,
     pub help: &'static str,
 }
 

@@ -11,6 +11,7 @@
 //! - [`view`]: what one side may see.
 
 pub mod dice;
+pub mod fairness;
 pub mod game;
 pub mod geometry;
 pub mod glossary;

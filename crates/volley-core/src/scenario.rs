@@ -656,12 +656,19 @@ pub fn resolve_options(
 
 fn check_option(spec: &OptionSpec, value: &str) -> Result<(), String> {
     if spec.choices.is_empty() {
-        value.parse::<i64>().map(|_| ()).map_err(|_| {
+        let n = value.trim().parse::<i64>().map_err(|_| {
             format!(
                 "option {}: expected a whole number, found \"{value}\"",
                 spec.key
             )
-        })
+        })?;
+        match spec.range {
+            Some((least, most)) if n < least || n > most => Err(format!(
+                "option {}: expected a whole number from {least} to {most}, found {n}",
+                spec.key
+            )),
+            _ => Ok(()),
+        }
     } else if spec.choices.contains(&value) {
         Ok(())
     } else {

@@ -3,6 +3,7 @@
 //! is rebuilt by replaying, so a save can never disagree with its log.
 
 use crate::dice::{Dice, ForcedDice, Roll, Seed, SeededDice};
+use crate::fairness::Fairness;
 use crate::game::{Action, Event, Game, Illegal, Ruleset, Side};
 use crate::scenario::{Options, ScenarioError, ScenarioSource};
 use serde::{Deserialize, Serialize};
@@ -46,6 +47,9 @@ pub struct SaveFile {
     /// The seed itself; absent until revealed (online games reveal it at the end).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seed: Option<Seed>,
+    /// An online game's commit–reveal ([`Fairness`]): absent from a file game.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fairness: Option<Fairness>,
     pub actions: Vec<Record>,
 }
 
@@ -81,6 +85,8 @@ pub struct Session {
     pub log: Vec<LoggedEvent>,
     /// Whether the seed goes into saves (false for online games until the end).
     pub reveal_seed: bool,
+    /// An online game's commit–reveal record (the server's secret left out until the end).
+    pub fairness: Option<Fairness>,
 }
 
 impl Session {
@@ -103,6 +109,7 @@ impl Session {
             records: Vec::new(),
             log: Vec::new(),
             reveal_seed: true,
+            fairness: None,
         };
         let turn = s.game.turn();
         let events = s.game.start(&mut s.dice);
@@ -143,6 +150,7 @@ impl Session {
         let source = ScenarioSource::new(format!("{path} (scenario)"), save.scenario.clone());
         let mut s = Session::new(ruleset, &source, &save.scenario_name, &save.options, seed)?;
         s.reveal_seed = true;
+        s.fairness = save.fairness.clone();
         for (i, rec) in save.actions.iter().enumerate() {
             let n = i + 1;
             s.apply_text(&rec.action, &rec.forced).map_err(|e| {
@@ -346,6 +354,12 @@ impl Session {
             options: self.options.clone(),
             commitment: self.commitment(),
             seed: self.reveal_seed.then_some(self.seed),
+            fairness: self.fairness.clone().map(|mut f| {
+                if !self.reveal_seed {
+                    f.server_seed = None;
+                }
+                f
+            }),
             actions: self.records.clone(),
         }
     }

@@ -41,7 +41,10 @@ async fn bystander(base: &str) -> String {
         .await
         .map(|r| r.status().as_u16().to_string())
         .unwrap_or_else(|e| format!("failed ({e})"));
-    format!("{status} in {:.1} ms", started.elapsed().as_secs_f64() * 1e3)
+    format!(
+        "{status} in {:.1} ms",
+        started.elapsed().as_secs_f64() * 1e3
+    )
 }
 
 #[tokio::main]
@@ -89,7 +92,10 @@ async fn main() {
         .expect("answered");
     let status = r.status().as_u16();
     let body: Value = r.json().await.unwrap_or_default();
-    println!("2. bot mcts:ms=600000,threads=64: {status} \"{}\"", body["error"].as_str().unwrap_or(""));
+    println!(
+        "2. bot mcts:ms=600000,threads=64: {status} \"{}\"",
+        body["error"].as_str().unwrap_or("")
+    );
 
     // 3. 8,000 WebSockets on one game from one client.
     let game: Value = client("127.0.0.2")
@@ -101,8 +107,14 @@ async fn main() {
         .json()
         .await
         .expect("JSON");
-    let (id, token) = (game["id"].as_str().unwrap(), game["seats"]["red"].as_str().unwrap());
-    let url = format!("{}/api/games/{id}/ws?token={token}", base.replacen("http", "ws", 1));
+    let (id, token) = (
+        game["id"].as_str().unwrap(),
+        game["seats"]["red"].as_str().unwrap(),
+    );
+    let url = format!(
+        "{}/api/games/{id}/ws?token={token}",
+        base.replacen("http", "ws", 1)
+    );
     let before = rss_mib();
     let (mut open, mut refused) = (Vec::new(), 0);
     for _ in 0..8000 {
@@ -125,7 +137,10 @@ async fn main() {
     for _ in 0..3000 {
         match TcpStream::connect(server.addr()).await {
             Ok(mut s) => {
-                if s.write_all(b"GET /api/scenarios HTTP/1.1\r\nHost: x\r\n").await.is_ok() {
+                if s.write_all(b"GET /api/scenarios HTTP/1.1\r\nHost: x\r\n")
+                    .await
+                    .is_ok()
+                {
                     slow.push(s);
                 } else {
                     cut += 1;
@@ -173,7 +188,8 @@ async fn main() {
     let asks: Vec<_> = (0..64)
         .map(|_| {
             let c = client("127.0.0.3");
-            let (base, id, token, action) = (base.clone(), id.clone(), token.clone(), action.clone());
+            let (base, id, token, action) =
+                (base.clone(), id.clone(), token.clone(), action.clone());
             tokio::spawn(async move {
                 c.post(format!("{base}/api/games/{id}/odds"))
                     .bearer_auth(token)

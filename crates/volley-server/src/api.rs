@@ -2,7 +2,7 @@
 //! status for anything the request got wrong.
 
 use crate::catalog::ScenarioEntry;
-use crate::games::{is_over, replay, revealed_save, GameEntry, Games, NewGame, Refusal};
+use crate::games::{is_over, replay, revealed_save, Claim, GameEntry, Games, NewGame, Refusal};
 use crate::limits::{ClientBuckets, Counts, Limits, Turned};
 use crate::odds::OddsRefusal;
 use crate::store::SeatKind;
@@ -111,6 +111,8 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/rulesets/{id}/glossary", get(glossary))
         .route("/api/games", post(create_game))
         .route("/api/games/{id}/view", get(view))
+        .route("/api/games/{id}/claim", post(claim))
+        .route("/api/games/{id}/seats", get(seats))
         .route("/api/games/{id}/legal", get(legal))
         .route("/api/games/{id}/reach", get(reach))
         .route("/api/games/{id}/actions", post(action))
@@ -165,9 +167,16 @@ fn json_body<T: DeserializeOwned>(body: Result<Bytes, BytesRejection>) -> ApiRes
 }
 
 pub fn find_game(app: &App, id: &str) -> ApiResult<Arc<GameEntry>> {
-    app.games
-        .get(id)
-        .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, format!("no game \"{id}\"")))
+    app.games.get(id).ok_or_else(|| {
+        if app.games.is_waiting(id) {
+            ApiError::new(
+                StatusCode::CONFLICT,
+                "the game has not started: nothing is rolled until every seat is taken (GET /api/games/ID/seats says which are open)",
+            )
+        } else {
+            ApiError::new(StatusCode::NOT_FOUND, format!("no game \"{id}\""))
+        }
+    })
 }
 
 /// The side a token sits in, or 401.
@@ -229,6 +238,13 @@ struct CreateRequest {
     options: BTreeMap<String, Value>,
     red: String,
     blue: String,
+    /// The human seat(s) the creator takes: "red", "blue" or "both" (hotseat, the default
+    /// when both are human). A human seat not taken is left open for an invitation.
+    #[serde(default)]
+    seat: Option<String>,
+    /// What the creator adds to the dice seed (any text; the browser sends random hex).
+    #[serde(default)]
+    entropy: String,
 }
 
 #[derive(Serialize)]
@@ -240,7 +256,16 @@ struct Seats {
 #[derive(Serialize)]
 struct CreateReply {
     id: String,
+    /// Tokens of the seats the creator took.
     seats: Seats,
+    /// One-time claims of the seats left open: the invitation carries one, and whoever uses
+    /// it gets a token the creator never sees.
+    invites: Seats,
+    /// Published before anyone added entropy: the server's secret, the scenario and the
+    /// options, hashed.
+    commitment: String,
+    /// Whether the game has started (every seat taken, the opening rolls made).
+    started: bool,
 }
 
 fn bad_request(message: impl Into<String>) -> ApiError {
@@ -304,6 +329,23 @@ async fn create_game(
             "at least one seat must be \"human\": nobody could watch a game of two bots",
         ));
     }
+    let human = [bots[0].is_none(), bots[1].is_none()];
+    let takes = match req.seat.as_deref().map(str::trim) {
+        None | Some("both") => human,
+        Some(name) => {
+            let side = Side::parse(name).ok_or_else(|| {
+                bad_request(format!(
+                    "seat: \"red\", \"blue\" or \"both\", not \"{name}\""
+                ))
+            })?;
+            if !human[side.index()] {
+                return Err(bad_request(format!(
+                    "seat: {side} is played by the computer in this game, so you cannot take it"
+                )));
+            }
+            [side == Side::Red, side == Side::Blue]
+        }
+    };
     // Counted once the request is known good, so a typo does not cost a game.
     if !app.creating.take(client.ip()) {
         return Err(Turned::Client(format!(
@@ -319,6 +361,8 @@ async fn create_game(
             scenario_text: bundled.text.to_string(),
             options,
             bots,
+            takes,
+            entropy: req.entropy,
         })
         .await
         .map_err(|r| match r {
@@ -326,13 +370,98 @@ async fn create_game(
             store => ApiError::from(store),
         })?;
     let [red, blue] = created.tokens;
+    let [red_claim, blue_claim] = created.claims;
     Ok((
         StatusCode::CREATED,
         Json(CreateReply {
             id: created.id,
             seats: Seats { red, blue },
+            invites: Seats {
+                red: red_claim,
+                blue: blue_claim,
+            },
+            commitment: created.commitment,
+            started: created.started,
         }),
     ))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ClaimRequest {
+    claim: String,
+    #[serde(default)]
+    entropy: String,
+}
+
+#[derive(Serialize)]
+struct ClaimReply {
+    seat: Side,
+    token: String,
+}
+
+/// The invited player takes their seat with the invitation's one-time claim, adding their
+/// own entropy to the dice; the game starts once no seat is left open.
+async fn claim(
+    State(app): AppState,
+    Path(id): Path<String>,
+    body: Result<Bytes, BytesRejection>,
+) -> ApiResult<Json<ClaimReply>> {
+    let req: ClaimRequest = json_body(body)?;
+    match app.games.claim(&id, req.claim.trim(), &req.entropy).await {
+        Ok((seat, token)) => Ok(Json(ClaimReply { seat, token })),
+        Err(Claim::NoGame) => Err(ApiError::new(
+            StatusCode::NOT_FOUND,
+            format!("no game \"{id}\""),
+        )),
+        Err(Claim::Taken) => Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "this invitation has been used: its seat is taken (ask for a new game if it was not you)",
+        )),
+        Err(Claim::WrongClaim) => Err(ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            "that claim is not an open seat of this game",
+        )),
+        Err(Claim::Refused(Refusal::Refused(m))) => Err(bad_request(m)),
+        Err(Claim::Refused(store)) => Err(store.into()),
+    }
+}
+
+#[derive(Serialize)]
+struct SeatsReply {
+    started: bool,
+    /// The seats still waiting for their player.
+    open: Vec<Side>,
+    /// The commitment published at creation (the same for every seat).
+    commitment: String,
+}
+
+/// Whether a game has started, and which seats are still open. Public: it tells nothing a
+/// seat could not know.
+async fn seats(State(app): AppState, Path(id): Path<String>) -> ApiResult<Json<SeatsReply>> {
+    if let Some(p) = app.games.waiting(&id).await {
+        return Ok(Json(SeatsReply {
+            started: false,
+            open: p.open(),
+            commitment: p.commitment,
+        }));
+    }
+    let entry = find_game(&app, &id)?;
+    let live = entry.live.lock().await;
+    Ok(Json(SeatsReply {
+        started: true,
+        open: Vec::new(),
+        commitment: published(&live.session),
+    }))
+}
+
+/// The commitment players were shown before the first roll: the commit–reveal's, or (for a
+/// game stored before it) the seed's own.
+pub fn published(session: &volley_core::Session) -> String {
+    session
+        .fairness
+        .as_ref()
+        .map_or_else(|| session.commitment(), |f| f.commitment.clone())
 }
 
 #[derive(Serialize)]
@@ -371,7 +500,7 @@ async fn view(
     Ok(Json(ViewReply {
         seq: s.records.len() as u64,
         seat: side,
-        commitment: s.commitment(),
+        commitment: published(s),
         seed: is_over(s).then(|| s.seed().to_hex()),
         players: Players {
             red: player(&entry.seats[Side::Red.index()]),
@@ -716,6 +845,7 @@ async fn replay_step(
             &save.options,
             seed,
             Vec::new(),
+            &None,
             "replay",
         )?;
         let mut turns = vec![0];

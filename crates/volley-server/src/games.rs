@@ -3,14 +3,17 @@
 //! the store before anyone hears of it.
 
 use crate::limits::{Bucket, Counts, Limits};
-use crate::store::{ChatLine, GameRecord, SeatKind, Store, StoredAction};
+use crate::store::{ChatLine, GameRecord, PendingRecord, SeatKind, Store, StoredAction};
+use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
+use std::collections::BTreeMap;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex as StdMutex, RwLock};
 use tokio::sync::{watch, Mutex, Semaphore};
 use volley_ai::Bot;
 use volley_core::dice::Roll;
+use volley_core::fairness::{self, Fairness};
 use volley_core::session::{Record, SaveFile, SAVE_FORMAT, SAVE_VERSION};
 use volley_core::{
     Action, LoggedEvent, Options, ScenarioSource, Seed, Session, SessionError, Side,
@@ -103,6 +106,7 @@ pub fn is_over(session: &Session) -> bool {
 pub fn revealed_save(session: &Session) -> SaveFile {
     let mut save = session.to_save();
     save.seed = Some(session.seed());
+    save.fairness = session.fairness.clone();
     save
 }
 
@@ -117,6 +121,8 @@ pub enum Refusal {
 /// The registry of games and the store behind it.
 pub struct Games {
     map: RwLock<HashMap<String, Arc<GameEntry>>>,
+    /// Games waiting for their seats, by id.
+    pending: Mutex<HashMap<String, Pending>>,
     pub store: Store,
     pub rate_limit: RateLimit,
     /// Games not over yet.
@@ -160,6 +166,7 @@ pub fn replay(
     options: &Options,
     seed: Seed,
     records: Vec<Record>,
+    fairness: &Option<Fairness>,
     origin: &str,
 ) -> Result<Session, SessionError> {
     let source = ScenarioSource::new(format!("{origin} (scenario)"), scenario_text);
@@ -172,6 +179,7 @@ pub fn replay(
         options: options.clone(),
         commitment: seed.commitment(),
         seed: Some(seed),
+        fairness: fairness.clone(),
         actions: records,
     };
     let mut session = Session::from_save(ruleset, &save, origin)?;
@@ -186,12 +194,89 @@ pub struct NewGame {
     pub options: Options,
     /// `None` for a human seat, else the bot spec.
     pub bots: [Option<String>; 2],
+    /// The human seats the creator takes (the others are left open for an invitation).
+    pub takes: [bool; 2],
+    /// What the creator adds to the dice seed.
+    pub entropy: String,
 }
 
-/// A created game: its id and the tokens of its human seats.
+/// A created game: its id, the tokens of the seats its creator took, the one-time claims of
+/// the seats left open, and the dice commitment published before anyone added entropy.
 pub struct Created {
     pub id: String,
     pub tokens: [Option<String>; 2],
+    pub claims: [Option<String>; 2],
+    pub commitment: String,
+    pub started: bool,
+}
+
+/// A seat of a game that has not started.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PendingSeat {
+    Bot {
+        spec: String,
+    },
+    /// A player sits here: their token's hash, and the entropy they added.
+    Taken {
+        token_hash: String,
+        entropy: String,
+    },
+    /// Left open: the hash of the invitation's one-time claim.
+    Open {
+        claim_hash: String,
+    },
+}
+
+/// A game waiting for every seat to be taken before anything is rolled.
+#[derive(Clone, Debug)]
+pub struct Pending {
+    pub id: String,
+    pub scenario_name: String,
+    pub scenario_text: String,
+    pub options: Options,
+    server_seed: Seed,
+    pub commitment: String,
+    pub seats: [PendingSeat; 2],
+    pub created_at: i64,
+}
+
+impl Pending {
+    fn record(&self) -> PendingRecord {
+        PendingRecord {
+            id: self.id.clone(),
+            scenario_name: self.scenario_name.clone(),
+            scenario_text: self.scenario_text.clone(),
+            options_json: serde_json::to_string(&self.options).expect("options serialise"),
+            server_seed: self.server_seed.to_hex(),
+            commitment: self.commitment.clone(),
+            seats_json: serde_json::to_string(&self.seats).expect("seats serialise"),
+            created_at: self.created_at,
+        }
+    }
+
+    fn from_record(r: PendingRecord) -> Result<Pending, String> {
+        Ok(Pending {
+            options: serde_json::from_str(&r.options_json)
+                .map_err(|e| format!("its options are not readable: {e}"))?,
+            server_seed: Seed::from_hex(&r.server_seed).ok_or("its secret is not 64 hex digits")?,
+            seats: serde_json::from_str(&r.seats_json)
+                .map_err(|e| format!("its seats are not readable: {e}"))?,
+            id: r.id,
+            scenario_name: r.scenario_name,
+            scenario_text: r.scenario_text,
+            commitment: r.commitment,
+            created_at: r.created_at,
+        })
+    }
+
+    /// The sides still waiting for their player.
+    pub fn open(&self) -> Vec<Side> {
+        Side::BOTH
+            .into_iter()
+            .filter(|s| matches!(self.seats[s.index()], PendingSeat::Open { .. }))
+            .collect()
+    }
 }
 
 impl Games {
@@ -199,14 +284,29 @@ impl Games {
     pub async fn restore(
         store: Store,
         stored: Vec<GameRecord>,
+        waiting: Vec<PendingRecord>,
         rate_limit: RateLimit,
         limits: &Limits,
     ) -> Arc<Games> {
+        let mut pending = HashMap::new();
+        for record in waiting {
+            let id = record.id.clone();
+            match Pending::from_record(record) {
+                Ok(p) => {
+                    pending.insert(id, p);
+                }
+                Err(e) => {
+                    eprintln!("volley-server: game {id}, waiting for seats, is left out: {e}")
+                }
+            }
+        }
+        let open_pending = pending.len();
         let games = Arc::new(Games {
             map: RwLock::new(HashMap::new()),
+            pending: Mutex::new(pending),
             store,
             rate_limit,
-            open: AtomicUsize::new(0),
+            open: AtomicUsize::new(open_pending),
             thinking: Arc::new(Semaphore::new(limits.bots_at_once.max(1))),
             sockets_per_game: limits.sockets_per_game,
         });
@@ -287,49 +387,186 @@ impl Games {
             .cloned()
     }
 
-    /// Creates a game: sets it up (the ruleset checks the options), stores it, and starts
-    /// any bot whose decision comes first.
+    /// Creates a game. The ruleset checks the scenario and options at once, but nothing is
+    /// rolled until every human seat is taken: a game whose creator took every human seat
+    /// starts now; one with a seat left open waits for its invitation to be claimed.
     pub async fn create(self: &Arc<Self>, new: NewGame) -> Result<Created, Refusal> {
-        let seed = random_seed();
+        fairness::check_entropy(&new.entropy).map_err(Refusal::Refused)?;
         let source = ScenarioSource::new(
             format!("scenarios/{}.toml", new.scenario_name),
             new.scenario_text.clone(),
         );
-        let mut session =
-            volley_rulesets::new_session(&new.scenario_name, &source, &new.options, seed)
-                .map_err(|e| Refusal::Refused(e.to_string()))?;
-        session.reveal_seed = false;
+        let ruleset =
+            volley_rulesets::ruleset_of(&source).map_err(|e| Refusal::Refused(e.to_string()))?;
+        ruleset
+            .load(&source, &new.options)
+            .map_err(|e| Refusal::Refused(e.to_string()))?;
+        let server_seed = random_seed();
+        let commitment = Fairness::commit(&server_seed, &new.scenario_text, &new.options);
         let mut tokens: [Option<String>; 2] = [None, None];
-        let seats: [SeatKind; 2] = [0, 1].map(|i| match &new.bots[i] {
-            Some(spec) => SeatKind::Bot { spec: spec.clone() },
-            None => {
+        let mut claims: [Option<String>; 2] = [None, None];
+        let seats: [PendingSeat; 2] = [0, 1].map(|i| match &new.bots[i] {
+            Some(spec) => PendingSeat::Bot { spec: spec.clone() },
+            None if new.takes[i] => {
                 let token = random_hex(24);
-                let token_hash = token_hash(&token);
+                let seat = PendingSeat::Taken {
+                    token_hash: token_hash(&token),
+                    entropy: new.entropy.clone(),
+                };
                 tokens[i] = Some(token);
-                SeatKind::Human { token_hash }
+                seat
+            }
+            None => {
+                let claim = random_hex(24);
+                let seat = PendingSeat::Open {
+                    claim_hash: token_hash(&claim),
+                };
+                claims[i] = Some(claim);
+                seat
             }
         });
-        let bots = make_bots(&seats).map_err(Refusal::Refused)?;
-        let id = random_hex(10);
-        let created_at = unix_now();
-        self.store
-            .create(GameRecord {
-                id: id.clone(),
-                scenario_name: new.scenario_name,
-                scenario_text: new.scenario_text,
-                options_json: serde_json::to_string(&new.options).expect("options serialise"),
-                seed: seed.to_hex(),
-                commitment: seed.commitment(),
-                seats: seats.clone(),
-                created_at,
-                finished: is_over(&session),
-                actions: Vec::new(),
-                chat: Vec::new(),
+        let pending = Pending {
+            id: random_hex(10),
+            scenario_name: new.scenario_name,
+            scenario_text: new.scenario_text,
+            options: new.options,
+            server_seed,
+            commitment: commitment.clone(),
+            seats,
+            created_at: unix_now(),
+        };
+        let id = pending.id.clone();
+        let started = pending.open().is_empty();
+        if started {
+            self.start(pending, false).await?;
+        } else {
+            self.store
+                .pend(pending.record())
+                .await
+                .map_err(Refusal::Store)?;
+            self.open.fetch_add(1, Ordering::Relaxed);
+            self.pending.lock().await.insert(id.clone(), pending);
+        }
+        Ok(Created {
+            id,
+            tokens,
+            claims,
+            commitment,
+            started,
+        })
+    }
+
+    /// Takes an open seat with its invitation's one-time claim, adding the player's entropy;
+    /// the game starts once no seat is open. Returns the side and its token (never seen by
+    /// the game's creator).
+    pub async fn claim(
+        self: &Arc<Self>,
+        id: &str,
+        claim: &str,
+        entropy: &str,
+    ) -> Result<(Side, String), Claim> {
+        fairness::check_entropy(entropy).map_err(|m| Claim::Refused(Refusal::Refused(m)))?;
+        let mut waiting = self.pending.lock().await;
+        let Some(pending) = waiting.get_mut(id) else {
+            return Err(if self.get(id).is_some() {
+                Claim::Taken
+            } else {
+                Claim::NoGame
+            });
+        };
+        let hash = token_hash(claim);
+        let side = Side::BOTH
+            .into_iter()
+            .find(|s| matches!(&pending.seats[s.index()], PendingSeat::Open { claim_hash } if *claim_hash == hash))
+            .ok_or(Claim::WrongClaim)?;
+        let token = random_hex(24);
+        let mut next = pending.clone();
+        next.seats[side.index()] = PendingSeat::Taken {
+            token_hash: token_hash(&token),
+            entropy: entropy.to_string(),
+        };
+        if next.open().is_empty() {
+            // The last seat: the game starts, and the pending record goes in the same write.
+            waiting.remove(id);
+            drop(waiting);
+            let id = next.id.clone();
+            if let Err(e) = self.start(next.clone(), true).await {
+                self.pending
+                    .lock()
+                    .await
+                    .insert(id, pending_before(next, side, &hash));
+                return Err(Claim::Refused(e));
+            }
+        } else {
+            // (Two open seats: keep waiting. The lobby never makes such a game, but the API
+            // allows it.)
+            self.store
+                .pend(next.record())
+                .await
+                .map_err(|e| Claim::Refused(Refusal::Store(e)))?;
+            *pending = next;
+        }
+        Ok((side, token))
+    }
+
+    /// Every seat is taken: the dice seed is made of the server's secret and the players'
+    /// entropy, the game is set up (its opening rolls made), stored and announced.
+    async fn start(self: &Arc<Self>, pending: Pending, was_pending: bool) -> Result<(), Refusal> {
+        let entropy: BTreeMap<String, String> = Side::BOTH
+            .into_iter()
+            .filter_map(|s| match &pending.seats[s.index()] {
+                PendingSeat::Taken { entropy, .. } => Some((s.name().to_string(), entropy.clone())),
+                _ => None,
             })
+            .collect();
+        let seed = Fairness::dice_seed(&pending.server_seed, &entropy);
+        let source = ScenarioSource::new(
+            format!("scenarios/{}.toml", pending.scenario_name),
+            pending.scenario_text.clone(),
+        );
+        let mut session =
+            volley_rulesets::new_session(&pending.scenario_name, &source, &pending.options, seed)
+                .map_err(|e| Refusal::Refused(e.to_string()))?;
+        session.reveal_seed = false;
+        let fair = Fairness {
+            commitment: pending.commitment.clone(),
+            server_seed: Some(pending.server_seed),
+            entropy,
+        };
+        session.fairness = Some(fair.clone());
+        let seats: [SeatKind; 2] = pending.seats.clone().map(|seat| match seat {
+            PendingSeat::Bot { spec } => SeatKind::Bot { spec },
+            PendingSeat::Taken { token_hash, .. } => SeatKind::Human { token_hash },
+            PendingSeat::Open { .. } => unreachable!("a game starts with every seat taken"),
+        });
+        let bots = make_bots(&seats).map_err(Refusal::Refused)?;
+        self.store
+            .create(
+                GameRecord {
+                    id: pending.id.clone(),
+                    scenario_name: pending.scenario_name,
+                    scenario_text: pending.scenario_text,
+                    options_json: serde_json::to_string(&pending.options)
+                        .expect("options serialise"),
+                    seed: seed.to_hex(),
+                    commitment: seed.commitment(),
+                    seats: seats.clone(),
+                    fairness_json: Some(serde_json::to_string(&fair).expect("fairness serialises")),
+                    created_at: pending.created_at,
+                    finished: is_over(&session),
+                    actions: Vec::new(),
+                    chat: Vec::new(),
+                },
+                was_pending.then(|| pending.id.clone()),
+            )
             .await
             .map_err(Refusal::Store)?;
+        if was_pending {
+            // It was counted as open while it waited; `insert` counts it again.
+            self.open.fetch_sub(1, Ordering::Relaxed);
+        }
         let entry = self.insert(
-            id.clone(),
+            pending.id,
             seats,
             Live {
                 session,
@@ -339,7 +576,17 @@ impl Games {
             },
         );
         self.wake_bots(&entry).await;
-        Ok(Created { id, tokens })
+        Ok(())
+    }
+
+    /// Whether a game waits for its seats under this id (without waiting for the lock).
+    pub fn is_waiting(&self, id: &str) -> bool {
+        self.pending.try_lock().is_ok_and(|p| p.contains_key(id))
+    }
+
+    /// The game waiting for its seats under this id, if any.
+    pub async fn waiting(&self, id: &str) -> Option<Pending> {
+        self.pending.lock().await.get(id).cloned()
     }
 
     /// Applies an action, stores it, and tells the game's listeners. On any refusal nothing
@@ -396,6 +643,7 @@ impl Games {
                 &s.options,
                 s.seed(),
                 records,
+                &s.fairness,
                 &format!("game {}", entry.id),
             ) {
                 Ok(previous) => live.session = previous,
@@ -512,6 +760,24 @@ impl Games {
     }
 }
 
+/// Why a claim did not take a seat.
+pub enum Claim {
+    NoGame,
+    /// The invitation was used already (the game has started).
+    Taken,
+    /// The claim is not this game's.
+    WrongClaim,
+    Refused(Refusal),
+}
+
+/// A pending game as it was before `side`'s seat was claimed (put back when its start failed).
+fn pending_before(mut next: Pending, side: Side, claim_hash: &str) -> Pending {
+    next.seats[side.index()] = PendingSeat::Open {
+        claim_hash: claim_hash.to_string(),
+    };
+    next
+}
+
 /// Plays one bot decision; committing it wakes the next driver if a bot is to decide again.
 /// The bot thinks on a copy of the game, outside the lock, so the game still answers while
 /// it does.
@@ -598,12 +864,19 @@ fn restore_one(record: GameRecord) -> Result<([SeatKind; 2], Live), String> {
             rolls,
         });
     }
+    let fairness: Option<Fairness> = record
+        .fairness_json
+        .as_deref()
+        .map(serde_json::from_str)
+        .transpose()
+        .map_err(|e| format!("its commit-reveal record is not readable: {e}"))?;
     let session = replay(
         &record.scenario_name,
         &record.scenario_text,
         &options,
         seed,
         records,
+        &fairness,
         &format!("stored game {}", record.id),
     )
     .map_err(|e| e.to_string())?;

@@ -81,8 +81,9 @@ impl ServerBuilder {
     pub async fn start(self) -> Result<RunningServer, String> {
         let url = DbUrl::parse(&self.db)?;
         let scenarios = catalog::bundled_scenarios()?;
-        let (store, stored) = store::start(&url, &self.limits)?;
-        let games = games::Games::restore(store, stored, self.rate_limit, &self.limits).await;
+        let (store, stored, waiting) = store::start(&url, &self.limits)?;
+        let games =
+            games::Games::restore(store, stored, waiting, self.rate_limit, &self.limits).await;
         let app = Arc::new(api::App::new(games, scenarios, self.limits.clone()));
         let router = api::router(app)
             .layer(DefaultBodyLimit::max(api::BODY_LIMIT))

@@ -70,6 +70,9 @@ pub struct GameRecord {
     pub seed: String,
     pub commitment: String,
     pub seats: [SeatKind; 2],
+    /// The commit–reveal record (`volley_core::fairness::Fairness`) as JSON; none for games
+    /// stored before it existed.
+    pub fairness_json: Option<String>,
     /// Unix seconds.
     pub created_at: i64,
     pub finished: bool,
@@ -95,23 +98,34 @@ pub struct StoredAction {
     pub rolls_json: String,
 }
 
+/// A game waiting for its seats to be taken: nothing rolled yet. `seats_json` is the JSON of
+/// the two seats (`PendingSeat`), `server_seed` the secret, hex.
+#[derive(Clone, Debug)]
+pub struct PendingRecord {
+    pub id: String,
+    pub scenario_name: String,
+    pub scenario_text: String,
+    pub options_json: String,
+    pub server_seed: String,
+    pub commitment: String,
+    pub seats_json: String,
+    pub created_at: i64,
+}
+
 enum Job {
-    Create(Box<GameRecord>),
+    /// A game that starts (its pending record, if it had one, removed in the same write).
+    Create(Box<GameRecord>, Option<String>),
+    /// A game that waits for its seats.
+    Pend(Box<PendingRecord>),
     Append {
         game_id: String,
         action: StoredAction,
         finished: bool,
     },
     /// A line of the players' chat.
-    Chat {
-        game_id: String,
-        line: ChatLine,
-    },
+    Chat { game_id: String, line: ChatLine },
     /// The last action taken back (an undo): removed, and only if it is the last.
-    Remove {
-        game_id: String,
-        seq: u64,
-    },
+    Remove { game_id: String, seq: u64 },
     /// Delete the games past their keeping time; their ids are left in the cell.
     Expire(std::sync::Arc<std::sync::Mutex<Vec<String>>>),
 }
@@ -146,6 +160,16 @@ CREATE TABLE IF NOT EXISTS actions (
     rolls   TEXT NOT NULL,
     PRIMARY KEY (game_id, seq)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS pending (
+    id              TEXT PRIMARY KEY,
+    scenario_name   TEXT NOT NULL,
+    scenario_text   TEXT NOT NULL,
+    options         TEXT NOT NULL,
+    server_seed     TEXT NOT NULL,
+    commitment      TEXT NOT NULL,
+    seats           TEXT NOT NULL,
+    created_at      INTEGER NOT NULL
+);
 CREATE TABLE IF NOT EXISTS chat (
     game_id TEXT NOT NULL REFERENCES games(id),
     seq     INTEGER NOT NULL,
@@ -184,18 +208,25 @@ fn create_private(path: &Path) -> std::io::Result<()> {
     }
 }
 
-/// Databases made before games kept the time of their last action gain the column.
+/// Databases made before games kept the time of their last action, and their commit–reveal
+/// record, gain the columns.
 fn add_updated_at(conn: &Connection) -> rusqlite::Result<()> {
-    let has: i64 = conn.query_row(
-        "SELECT COUNT(*) FROM pragma_table_info('games') WHERE name = 'updated_at'",
-        [],
-        |r| r.get(0),
-    )?;
-    if has == 0 {
+    let has = |column: &str| -> rusqlite::Result<bool> {
+        conn.query_row(
+            "SELECT COUNT(*) FROM pragma_table_info('games') WHERE name = ?1",
+            [column],
+            |r| r.get::<_, i64>(0),
+        )
+        .map(|n| n > 0)
+    };
+    if !has("updated_at")? {
         conn.execute_batch(
             "ALTER TABLE games ADD COLUMN updated_at INTEGER NOT NULL DEFAULT 0;
              UPDATE games SET updated_at = created_at;",
         )?;
+    }
+    if !has("fairness")? {
+        conn.execute_batch("ALTER TABLE games ADD COLUMN fairness TEXT;")?;
     }
     Ok(())
 }
@@ -225,6 +256,10 @@ fn expire(
             r.get(0)
         })?
         .collect::<rusqlite::Result<_>>()?;
+    conn.execute(
+        "DELETE FROM pending WHERE created_at < ?1",
+        [now - keep_abandoned],
+    )?;
     for id in &ids {
         conn.execute("DELETE FROM actions WHERE game_id = ?1", [id])?;
         conn.execute("DELETE FROM chat WHERE game_id = ?1", [id])?;
@@ -234,7 +269,10 @@ fn expire(
 }
 
 /// Opens (or creates) the database, reads every stored game, and starts the writer thread.
-pub fn start(url: &DbUrl, limits: &Limits) -> Result<(Store, Vec<GameRecord>), String> {
+pub fn start(
+    url: &DbUrl,
+    limits: &Limits,
+) -> Result<(Store, Vec<GameRecord>, Vec<PendingRecord>), String> {
     let DbUrl::Sqlite(path) = url;
     let conn = open(path)?;
     let keep = Keep {
@@ -248,12 +286,38 @@ pub fn start(url: &DbUrl, limits: &Limits) -> Result<(Store, Vec<GameRecord>), S
     }
     let games = load(&conn)
         .map_err(|e| format!("cannot read the stored games from {}: {e}", path.display()))?;
+    let pending = load_pending(&conn).map_err(|e| {
+        format!(
+            "cannot read the games waiting for seats from {}: {e}",
+            path.display()
+        )
+    })?;
     let (jobs, queue) = mpsc::channel::<(Job, Reply)>();
     std::thread::Builder::new()
         .name("volley-store".into())
         .spawn(move || write_loop(conn, queue, keep))
         .map_err(|e| format!("cannot start the database writer: {e}"))?;
-    Ok((Store { jobs }, games))
+    Ok((Store { jobs }, games, pending))
+}
+
+fn load_pending(conn: &Connection) -> rusqlite::Result<Vec<PendingRecord>> {
+    let mut stmt = conn.prepare(
+        "SELECT id, scenario_name, scenario_text, options, server_seed, commitment, seats, created_at
+         FROM pending ORDER BY created_at, id",
+    )?;
+    let rows = stmt.query_map([], |r| {
+        Ok(PendingRecord {
+            id: r.get(0)?,
+            scenario_name: r.get(1)?,
+            scenario_text: r.get(2)?,
+            options_json: r.get(3)?,
+            server_seed: r.get(4)?,
+            commitment: r.get(5)?,
+            seats_json: r.get(6)?,
+            created_at: r.get(7)?,
+        })
+    })?;
+    rows.collect()
 }
 
 fn seat_kind(kind: String, token_hash: Option<String>) -> SeatKind {
@@ -267,7 +331,8 @@ fn load(conn: &Connection) -> rusqlite::Result<Vec<GameRecord>> {
     let mut games = Vec::new();
     let mut stmt = conn.prepare(
         "SELECT id, scenario_name, scenario_text, options, seed, commitment,
-                red_kind, red_token_hash, blue_kind, blue_token_hash, created_at, finished
+                red_kind, red_token_hash, blue_kind, blue_token_hash, created_at, finished,
+                fairness
          FROM games ORDER BY created_at, id",
     )?;
     let rows = stmt.query_map([], |r| {
@@ -284,6 +349,7 @@ fn load(conn: &Connection) -> rusqlite::Result<Vec<GameRecord>> {
             ],
             created_at: r.get(10)?,
             finished: r.get::<_, i64>(11)? != 0,
+            fairness_json: r.get(12)?,
             actions: Vec::new(),
             chat: Vec::new(),
         })
@@ -378,7 +444,33 @@ fn write_batch(
 fn write_job(conn: &Connection, job: &Job, keep: Keep) -> Result<(), String> {
     let db = |e: rusqlite::Error| format!("cannot write to the database: {e}");
     match job {
-        Job::Create(g) => {
+        Job::Pend(p) => {
+            conn.execute(
+                "INSERT INTO pending (id, scenario_name, scenario_text, options, server_seed,
+                    commitment, seats, created_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                params![
+                    p.id,
+                    p.scenario_name,
+                    p.scenario_text,
+                    p.options_json,
+                    p.server_seed,
+                    p.commitment,
+                    p.seats_json,
+                    p.created_at
+                ],
+            )
+            .map_err(db)?;
+        }
+        Job::Create(g, pending) => {
+            if let Some(id) = pending {
+                let removed = conn
+                    .execute("DELETE FROM pending WHERE id = ?1", [id])
+                    .map_err(db)?;
+                if removed != 1 {
+                    return Err(format!("game {id} is no longer waiting for its seats"));
+                }
+            }
             let seat = |s: &SeatKind| match s {
                 SeatKind::Human { token_hash } => ("human".to_string(), Some(token_hash.clone())),
                 SeatKind::Bot { spec } => (spec.clone(), None),
@@ -388,8 +480,8 @@ fn write_job(conn: &Connection, job: &Job, keep: Keep) -> Result<(), String> {
             conn.execute(
                 "INSERT INTO games (id, scenario_name, scenario_text, options, seed, commitment,
                     red_kind, red_token_hash, blue_kind, blue_token_hash, created_at, finished,
-                    updated_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?11)",
+                    updated_at, fairness)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?11, ?13)",
                 params![
                     g.id,
                     g.scenario_name,
@@ -402,7 +494,8 @@ fn write_job(conn: &Connection, job: &Job, keep: Keep) -> Result<(), String> {
                     blue_kind,
                     blue_hash,
                     g.created_at,
-                    g.finished as i64
+                    g.finished as i64,
+                    g.fairness_json
                 ],
             )
             .map_err(db)?;
@@ -494,9 +587,15 @@ impl Store {
             .map_err(|_| "the database writer stopped before answering".to_string())?
     }
 
-    /// Stores a new game; returns once it is committed.
-    pub async fn create(&self, game: GameRecord) -> Result<(), String> {
-        self.send(Job::Create(Box::new(game))).await
+    /// Stores a game that starts, removing its pending record (if it waited for seats) in
+    /// the same write; returns once it is committed.
+    pub async fn create(&self, game: GameRecord, pending: Option<String>) -> Result<(), String> {
+        self.send(Job::Create(Box::new(game), pending)).await
+    }
+
+    /// Stores a game that waits for its seats; returns once it is committed.
+    pub async fn pend(&self, game: PendingRecord) -> Result<(), String> {
+        self.send(Job::Pend(Box::new(game))).await
     }
 
     /// Appends an accepted action; returns once it is committed.

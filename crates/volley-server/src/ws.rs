@@ -81,7 +81,7 @@ async fn next_update(
     serde_json::to_string(&Update {
         kind: "update",
         seq: s.records.len() as u64,
-        commitment: s.commitment(),
+        commitment: crate::api::published(s),
         seed: crate::games::is_over(s).then(|| s.seed().to_hex()),
         view: s.game.view(Some(side)),
         events,

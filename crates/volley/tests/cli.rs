@@ -326,6 +326,23 @@ fn new_refuses_to_overwrite_without_force_and_checks_options() {
         p(&other),
     ]);
     assert!(err.contains("unknown option"), "{err}");
+    // A number out of its range is refused, not quietly replaced by the default.
+    for bad in ["sight=-1", "sight=0", "sight=999"] {
+        let err = fails(&["new", "hc-night-march", "--option", bad, "--out", p(&other)]);
+        assert!(
+            err.contains("option sight: expected a whole number from 1 to 30"),
+            "{bad}: {err}"
+        );
+    }
+    ok(&[
+        "new",
+        "hc-night-march",
+        "--option",
+        "sight=6",
+        "--out",
+        p(&other),
+    ]);
+    std::fs::remove_file(&other).expect("removed");
     assert!(!other.exists(), "a failed new wrote a file");
 
     // Without --seed the seed comes from the system: two games differ in their commitment.

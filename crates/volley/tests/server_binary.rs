@@ -254,7 +254,7 @@ fn verify_passes_an_exported_game_and_catches_an_altered_roll() {
     assert!(stderr.contains("NOT VERIFIED"), "{stderr}");
     assert!(stderr.contains("rolled"), "says which roll: {stderr}");
 
-    // Change the seed: it no longer matches the commitment.
+    // Change the seed: it is no longer the one the commit-reveal makes.
     let mut altered = save.clone();
     let seed = altered["seed"].as_str().expect("the seed is revealed");
     let flipped = if seed.starts_with('0') { "1" } else { "0" };
@@ -263,7 +263,87 @@ fn verify_passes_an_exported_game_and_catches_an_altered_roll() {
     let out = volley(&["verify", path]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success());
-    assert!(stderr.contains("commitment"), "{stderr}");
+    assert!(stderr.contains("seed"), "{stderr}");
+
+    // Issue 16's tamperings of an online export: each is caught, in words.
+    let scenario = save["scenario"]
+        .as_str()
+        .expect("the scenario text")
+        .to_string();
+    let tamperings: Vec<(&str, Value, &str)> = vec![
+        (
+            "an option changed",
+            {
+                let mut a = save.clone();
+                a["options"]["sight"] = json!("4");
+                a
+            },
+            "options",
+        ),
+        (
+            "the scenario's text changed",
+            {
+                let mut a = save.clone();
+                a["scenario"] = json!(scenario.replacen("title", "#\ntitle", 1));
+                a
+            },
+            "scenario",
+        ),
+        (
+            "a side renamed",
+            {
+                let mut a = save.clone();
+                a["scenario"] = json!(scenario.replacen("name = \"", "name = \"The ", 1));
+                a
+            },
+            "scenario",
+        ),
+        (
+            "a die forced",
+            {
+                let mut a = save.clone();
+                let first = a["actions"]
+                    .as_array_mut()
+                    .expect("actions")
+                    .iter_mut()
+                    .find(|x| x["rolls"].as_array().is_some_and(|r| !r.is_empty()))
+                    .expect("an action that rolled");
+                first["forced"] = json!([first["rolls"][0]["value"]]);
+                a
+            },
+            "forced",
+        ),
+        (
+            "the game cut short",
+            {
+                let mut a = save.clone();
+                let actions = a["actions"].as_array_mut().expect("actions");
+                let keep = actions.len() / 2;
+                actions.truncate(keep);
+                a
+            },
+            "not finished",
+        ),
+        (
+            "another secret",
+            {
+                let mut a = save.clone();
+                a["fairness"]["server_seed"] = json!("00".repeat(32));
+                a
+            },
+            "committed",
+        ),
+    ];
+    for (what, altered, words) in tamperings {
+        std::fs::write(&file, altered.to_string()).expect("written");
+        let out = volley(&["verify", path]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{what} must fail verification");
+        assert!(
+            stderr.contains("NOT VERIFIED") && stderr.contains(words),
+            "{what}: {stderr}"
+        );
+    }
     server.kill();
 }
 

@@ -150,7 +150,7 @@ fn header_options_and_sides_are_checked() {
     refused_at(
         &text,
         "0\n\n[map]",
-        "option hex_capacity must be a whole number of at least 1",
+        "option hex_capacity: expected a whole number from 1 to 100",
     );
     let text = scenario(&OPEN_8X8, "[options]\nmorale = 3\n", &units);
     refused_at(&text, "3\n\n[map]", "unknown option \"morale\"");
