@@ -327,8 +327,10 @@ impl Session {
             ));
         }
         let reveal_seed = self.reveal_seed;
+        let fairness = self.fairness.take();
         *self = rebuilt;
         self.reveal_seed = reveal_seed;
+        self.fairness = fairness;
         Ok(undone)
     }
 
