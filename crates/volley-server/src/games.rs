@@ -130,6 +130,8 @@ pub struct Games {
     /// Bots thinking at once, over every game.
     thinking: Arc<Semaphore>,
     sockets_per_game: usize,
+    /// Seconds an unstarted or unplayed game is kept.
+    keep_abandoned: i64,
 }
 
 fn make_bots(seats: &[SeatKind; 2]) -> Result<[Option<Box<dyn Bot>>; 2], String> {
@@ -309,6 +311,7 @@ impl Games {
             open: AtomicUsize::new(open_pending),
             thinking: Arc::new(Semaphore::new(limits.bots_at_once.max(1))),
             sockets_per_game: limits.sockets_per_game,
+            keep_abandoned: limits.keep_abandoned.as_secs() as i64,
         });
         for record in stored {
             let id = record.id.clone();
@@ -333,6 +336,12 @@ impl Games {
                         for id in ids {
                             games.forget(&id).await;
                         }
+                        // Invitations nobody took within the keeping time went with them.
+                        let oldest = unix_now() - games.keep_abandoned;
+                        let mut waiting = games.pending.lock().await;
+                        let before = waiting.len();
+                        waiting.retain(|_, p| p.created_at >= oldest);
+                        games.open.fetch_sub(before - waiting.len(), Ordering::Relaxed);
                     }
                     Err(e) => eprintln!("volley-server: {e}"),
                 }
