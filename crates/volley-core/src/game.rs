@@ -491,6 +491,29 @@ pub fn reach_by_steps<S>(
     out
 }
 
+/// The game as `side` knows it: what it cannot see dealt out by a fixed sample
+/// ([`Game::determinize`] with dice every seat could name). Every answer a seat obtains by
+/// playing on the position — odds, reach — is worked out on this copy, never on the real
+/// one, so two true positions the side cannot tell apart give it the same answers.
+pub fn as_known_to(game: &dyn Game, side: Side) -> Box<dyn Game> {
+    let mut dice = crate::dice::SeededDice::new(crate::dice::Seed([0x5e; 32]));
+    game.determinize(side, &mut dice)
+}
+
+/// Where `side`'s own unit can get to, worked out on the position as `side` knows it; empty
+/// for anything but its own unit on its own decision (asking about another id says nothing).
+pub fn reach_for(game: &dyn Game, side: Side, unit: &str) -> Vec<Reach> {
+    let own = game
+        .view(Some(side))
+        .units
+        .iter()
+        .any(|u| u.id == unit && u.side == side);
+    if game.to_decide() != Some(side) || !own {
+        return Vec::new();
+    }
+    as_known_to(game, side).reach(unit)
+}
+
 /// One game option a ruleset understands.
 #[derive(Clone, Debug, Serialize)]
 pub struct OptionSpec {

@@ -55,6 +55,9 @@ pub fn odds(
             game.notation(action)
         )));
     }
+    // A seat's odds are worked out on the position as it knows it, never the real one.
+    let known = viewer.map(|side| crate::game::as_known_to(game, side));
+    let game: &dyn Game = known.as_deref().unwrap_or(game);
     let before = game.view(viewer);
     let mut tally: BTreeMap<String, f64> = BTreeMap::new();
     let mut examples: BTreeMap<String, String> = BTreeMap::new();

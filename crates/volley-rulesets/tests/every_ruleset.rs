@@ -18,7 +18,9 @@
 //!   settle them: an attack that can change its target, played out through the end of its
 //!   phase, never shows "no effect" as its only outcome.
 //!
-//! Fog of war is ruleset-specific and tested by each ruleset.
+//! Fog of war: `tests/fog.rs` holds every ruleset with hidden information to the same
+//! promise (a side's answers never depend on what it cannot see); each ruleset tests its own
+//! spotting rules.
 //!
 //! `VOLLEY_GAMES=N` plays N games per scenario instead of the default.
 

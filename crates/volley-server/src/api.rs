@@ -552,19 +552,11 @@ async fn reach(
     let (entry, side) = seat(&app, &id, &headers)?;
     let Query(q) = query.map_err(|_| bad_request("give the unit as ?unit=UNIT_ID"))?;
     let live = entry.live.lock().await;
-    let game = &live.session.game;
-    // Only the seat's own units, on its own decision: asking about any other id says nothing.
-    let own = game
-        .view(Some(side))
-        .units
-        .iter()
-        .any(|u| u.id == q.unit && u.side == side);
-    let hexes = if game.to_decide() == Some(side) && own {
-        game.reach(&q.unit)
-    } else {
-        Vec::new()
-    };
-    Ok(Json(hexes))
+    Ok(Json(volley_core::game::reach_for(
+        live.session.game.as_ref(),
+        side,
+        &q.unit,
+    )))
 }
 
 /// An action in a body: `{"action": "…"}` or a bare JSON string.

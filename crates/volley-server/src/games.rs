@@ -341,7 +341,9 @@ impl Games {
                         let mut waiting = games.pending.lock().await;
                         let before = waiting.len();
                         waiting.retain(|_, p| p.created_at >= oldest);
-                        games.open.fetch_sub(before - waiting.len(), Ordering::Relaxed);
+                        games
+                            .open
+                            .fetch_sub(before - waiting.len(), Ordering::Relaxed);
                     }
                     Err(e) => eprintln!("volley-server: {e}"),
                 }

@@ -128,6 +128,12 @@ impl Game for Watched {
             cut_short: self.cut_short.clone(),
         })
     }
+    fn determinize(&self, side: Side, dice: &mut dyn Dice) -> Box<dyn Game> {
+        Box::new(Watched {
+            game: self.game.determinize(side, dice),
+            cut_short: self.cut_short.clone(),
+        })
+    }
     fn reach(&self, unit: &str) -> Vec<Reach> {
         self.game.reach(unit)
     }

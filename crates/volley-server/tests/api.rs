@@ -538,12 +538,22 @@ async fn a_seat_takes_back_its_own_move_but_not_the_dice_or_the_other_seats() {
     assert_eq!(r.body["seq"], 1);
 
     // The commit-reveal survives the undo: the finished game's export still verifies.
-    let r = api.post(&format!("/api/games/{id}/resign"), Some(waiter), &json!({})).await;
+    let r = api
+        .post(&format!("/api/games/{id}/resign"), Some(waiter), &json!({}))
+        .await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
-    let r = api.get(&format!("/api/games/{id}/export"), Some(mover)).await;
+    let r = api
+        .get(&format!("/api/games/{id}/export"), Some(mover))
+        .await;
     let save: volley_core::SaveFile = serde_json::from_str(&r.text).expect("a saved game");
-    let fair = save.fairness.as_ref().expect("the commit-reveal record survives an undo");
-    assert_eq!(fair.check(&save.scenario, &save.options, &save.seed.unwrap()), Ok(()));
+    let fair = save
+        .fairness
+        .as_ref()
+        .expect("the commit-reveal record survives an undo");
+    assert_eq!(
+        fair.check(&save.scenario, &save.options, &save.seed.unwrap()),
+        Ok(())
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
