@@ -438,6 +438,7 @@ pub fn enter_zones(s: &mut State, i: usize, log: &mut Log) {
         }
     }
     let u = &s.units[i];
+    let hidden_mover = !s.visible_to(i, u.side.other());
     log.add(|| {
         let text = if engaged.is_empty() {
             format!(
@@ -457,7 +458,14 @@ pub fn enter_zones(s: &mut State, i: usize, log: &mut Log) {
                 label(hex)
             )
         };
-        ev!("zoc", "7.2.1", text).side(u.side).units([&u.id])
+        let e = ev!("zoc", "7.2.1", text).side(u.side).units([&u.id]);
+        // A marker the enemy cannot see (a decoy, or a unit under it) stops unseen: only its
+        // owner is told; what the enemy learns comes with the reveal.
+        if hidden_mover {
+            e.seen(volley_core::Seen::only(u.side))
+        } else {
+            e
+        }
     });
 }
 

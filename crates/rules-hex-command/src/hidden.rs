@@ -60,7 +60,18 @@ pub fn spotting_step(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
             });
         }
     }
-    for t in 0..s.units.len() {
+    // Markers are searched in the order of their hexes, never of the units under them: the
+    // order of the rolls must not tell real units (listed first) from decoys.
+    let mut unseen: Vec<usize> = (0..s.units.len())
+        .filter(|&t| s.units[t].active() && !s.units[t].seen)
+        .collect();
+    unseen.sort_by_key(|&t| {
+        (
+            volley_core::geometry::col_row(s.units[t].hex),
+            s.units[t].side,
+        )
+    });
+    for t in unseen {
         let e = &s.units[t];
         if !e.active() || e.seen {
             continue;

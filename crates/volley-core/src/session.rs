@@ -334,11 +334,25 @@ impl Session {
         Ok(undone)
     }
 
-    /// The events one side may see (`None`: all of them).
-    pub fn log_for(&self, side: Option<Side>) -> Vec<&LoggedEvent> {
-        self.log
+    /// The events `side` may see from index `from` of the whole log on, numbered as that
+    /// side counts them — 1, 2, 3… over the events it sees — so that the numbers and their
+    /// gaps say nothing of the events it does not see.
+    pub fn events_for(&self, side: Side, from: usize) -> Vec<LoggedEvent> {
+        let from = from.min(self.log.len());
+        let mut n = self.log[..from]
             .iter()
-            .filter(|e| side.is_none_or(|s| e.event.seen.by(s)))
+            .filter(|e| e.event.seen.by(side))
+            .count() as u64;
+        self.log[from..]
+            .iter()
+            .filter(|e| e.event.seen.by(side))
+            .map(|e| {
+                n += 1;
+                LoggedEvent {
+                    seq: n,
+                    ..e.clone()
+                }
+            })
             .collect()
     }
 

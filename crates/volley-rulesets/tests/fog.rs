@@ -219,3 +219,44 @@ fn variants(name: &str) -> Vec<Options> {
 fn cut(s: &str) -> String {
     s.chars().take(400).collect()
 }
+
+#[test]
+fn a_sides_events_are_numbered_as_it_counts_them() {
+    // Numbered over the whole log, a side's events would show gaps where the enemy did what
+    // it cannot see (issue 16): each side counts only its own, and every part of the log
+    // it is sent later carries on the same count.
+    let (name, source) = scenario_source("hc-night-march").expect("bundled");
+    let mut session =
+        new_session(&name, &source, &Options::new(), Seed::from_u64(3)).expect("starts");
+    let mut mix = 11u64;
+    let mut hidden_somewhere = false;
+    for _ in 0..300 {
+        let Some(side) = session.game.to_decide() else {
+            break;
+        };
+        let action = closing(session.game.as_ref(), side, &mut mix);
+        session.apply(action, &[]).expect("applies");
+    }
+    for side in Side::BOTH {
+        let all = session.events_for(side, 0);
+        let seen: Vec<_> = session
+            .log
+            .iter()
+            .filter(|e| e.event.seen.by(side))
+            .collect();
+        hidden_somewhere |= seen.len() < session.log.len();
+        assert_eq!(all.len(), seen.len());
+        for (k, (mine, real)) in all.iter().zip(&seen).enumerate() {
+            assert_eq!(mine.seq, k as u64 + 1, "{side}'s events count 1, 2, 3…");
+            assert_eq!(mine.event, real.event);
+        }
+        // A later part carries on the count.
+        let half = session.log.len() / 2;
+        let tail = session.events_for(side, half);
+        assert_eq!(
+            tail.first().map(|e| e.seq),
+            all.get(all.len() - tail.len()).map(|e| e.seq)
+        );
+    }
+    assert!(hidden_somewhere, "the game hid some events from a side");
+}

@@ -207,14 +207,6 @@ fn seat(app: &App, id: &str, headers: &HeaderMap) -> ApiResult<(Arc<GameEntry>, 
     Ok((entry, side))
 }
 
-fn seen_by<'a>(events: impl IntoIterator<Item = &'a LoggedEvent>, side: Side) -> Vec<LoggedEvent> {
-    events
-        .into_iter()
-        .filter(|e| e.event.seen.by(side))
-        .cloned()
-        .collect()
-}
-
 async fn scenarios(State(app): AppState) -> Json<Vec<ScenarioEntry>> {
     Json(app.scenarios.clone())
 }
@@ -619,9 +611,10 @@ async fn action(
     let mut live = entry.live.lock().await;
     let action = own_action(live.session.game.as_ref(), side, &text)?;
     let events = app.games.commit(&entry, &mut live, action).await?;
+    let from = live.session.log.len() - events.len();
     Ok(Json(ActionReply {
         seq: live.session.records.len() as u64,
-        events: seen_by(&events, side),
+        events: live.session.events_for(side, from),
     }))
 }
 
@@ -691,9 +684,10 @@ async fn resign(
     rate_limited(&entry, side, &app)?;
     let mut live = entry.live.lock().await;
     let events = app.games.resign(&entry, &mut live, side).await?;
+    let from = live.session.log.len() - events.len();
     Ok(Json(ActionReply {
         seq: live.session.records.len() as u64,
-        events: seen_by(&events, side),
+        events: live.session.events_for(side, from),
     }))
 }
 
@@ -750,7 +744,7 @@ async fn log(
     let (entry, side) = seat(&app, &id, &headers)?;
     let live = entry.live.lock().await;
     Ok(Json(LogReply {
-        events: seen_by(&live.session.log, side),
+        events: live.session.events_for(side, 0),
     }))
 }
 

@@ -27,7 +27,7 @@ struct Update<'a> {
     commitment: String,
     seed: Option<String>,
     view: View,
-    events: Vec<&'a LoggedEvent>,
+    events: Vec<LoggedEvent>,
     /// Chat lines the seat has not been sent yet (all of them in the first update).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     chat: Vec<&'a crate::store::ChatLine>,
@@ -72,10 +72,7 @@ async fn next_update(
     let events = if first {
         Vec::new()
     } else {
-        s.log[(*sent).min(s.log.len())..]
-            .iter()
-            .filter(|e| e.event.seen.by(side))
-            .collect()
+        s.events_for(side, *sent)
     };
     *sent = s.log.len();
     serde_json::to_string(&Update {

@@ -140,20 +140,22 @@ fn units_in_woods_are_not_revealed_automatically() {
 #[test]
 fn spotting_roll_needs_a_red_star() {
     // Eight hexes apart on the flat: at the start of red's turn each side looks for the
-    // other's marker (units in list order: blue for r1, then red for b1).
+    // other's marker, markers in the order of their hexes (never of the units under them,
+    // which would tell real units from decoys): red for b1 at 0502, then blue for r1 at 0510.
     let units = unit("r1", "red", "infantry", "0510", "N", "")
         + &unit("b1", "blue", "infantry", "0502", "S", "");
     let mut g = setup(HIDDEN, &[], &units);
-    let events = start(&mut g, &[5, 2, 1, 6]);
+    let events = start(&mut g, &[5, 2, 6, 1]);
     assert!(g.u("b1").seen, "red rolled the red star");
     assert!(!g.u("r1").seen, "blue rolled blue");
     let rolls = of_kind(&events, "spotting");
     assert_eq!(rolls.len(), 2);
     assert!(rolls.iter().all(|e| e.rule == "hex-command 3.1"));
-    assert!(rolls[1].text.contains("rolled 6 (Red star (CnC)): spotted"));
+    assert!(rolls[0].text.contains("looks for the marker at 0502"));
+    assert!(rolls[0].text.contains("rolled 6 (Red star (CnC)): spotted"));
     // A plain red is not enough.
     let mut g = setup(HIDDEN, &[], &units);
-    start(&mut g, &[5, 2, 1, 4]);
+    start(&mut g, &[5, 2, 4, 1]);
     assert!(!g.u("b1").seen);
     // Nine hexes is out of range: no roll at all.
     let units = unit("r1", "red", "infantry", "0510", "N", "")
@@ -397,4 +399,32 @@ fn every_unit_gets_one_decoy_by_default() {
     // Blue sees two markers on red's side, and cannot tell which is real.
     let v = g.view(Some(Side::Blue));
     assert_eq!(v.markers.len(), 2, "{:?}", v.markers);
+}
+
+#[test]
+fn a_marker_stopping_in_a_zone_of_control_is_told_only_to_its_owner() {
+    // Issue 16: "b1 enters an enemy zone of control" shown to red named the marker's unit
+    // (or decoy) before red had found anything out. The stop is blue's to know; what red
+    // learns comes with the reveal.
+    let units = unit("r1", "red", "infantry", "0505", "N", "")
+        + &unit("b1", "blue", "infantry", "0503", "S", "")
+        + &unit("b9", "blue", "infantry", "0101", "N", "");
+    let mut g = setup(HIDDEN, &[], &units);
+    g.um("b1").seen = false;
+    g.at(Side::Blue, Phase::Movement);
+    let events = g.play("move b1 0504", &[]);
+    let zoc = of_kind(&events, "zoc");
+    assert_eq!(zoc.len(), 1, "{events:?}");
+    assert!(
+        zoc[0].text.contains("b1 enters") && zoc[0].text.contains("0504"),
+        "{}",
+        zoc[0].text
+    );
+    assert_eq!(zoc[0].seen, volley_core::Seen::Blue);
+    // A unit the enemy already sees stops in plain view.
+    let mut g = setup(HIDDEN, &[], &units);
+    g.at(Side::Blue, Phase::Movement);
+    g.um("b1").seen = true;
+    let events = g.play("move b1 0504", &[]);
+    assert_eq!(of_kind(&events, "zoc")[0].seen, volley_core::Seen::Both);
 }

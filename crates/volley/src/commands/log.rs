@@ -32,9 +32,14 @@ pub struct Args {
 
 pub fn run(args: Args) -> Outcome {
     let session = open_game(&args.game)?;
-    let events = session.log_for(viewer(&session, args.side, args.referee));
+    // A side's events are numbered as that side counts them (the gaps would tell it how
+    // much it does not see); the referee's are the whole log's.
+    let events = match viewer(&session, args.side, args.referee) {
+        Some(side) => session.events_for(side, 0),
+        None => session.log.clone(),
+    };
     let mut out = stdout();
-    for e in events {
+    for e in &events {
         let text = if args.json {
             event_json(e)
         } else {
