@@ -29,8 +29,12 @@ pub fn relocate(s: &mut State, i: usize, to: Hex) {
     s.touch(i);
     if s.units[i].arm.is_real() {
         let side = s.units[i].side;
+        let seen_by = Side::BOTH.map(|v| s.visible_to(i, v));
         for o in s.objectives.iter_mut().filter(|o| o.hex == to) {
             o.holder = Some(side);
+            for v in Side::BOTH.into_iter().filter(|v| seen_by[v.index()]) {
+                o.known[v.index()] = Some(side);
+            }
         }
     }
 }
@@ -677,6 +681,11 @@ pub fn reveal(s: &mut State, u: usize, log: &mut Log) {
         return;
     }
     s.units[u].seen = true;
+    // The enemy now sees who stands on an objective here.
+    let (side, enemy) = (s.units[u].side, s.units[u].side.other());
+    for o in s.objectives.iter_mut().filter(|o| o.hex == h) {
+        o.known[enemy.index()] = Some(side);
+    }
     s.touch_place(h);
     s.touch(u);
     let unit = &s.units[u];

@@ -612,14 +612,18 @@ pub fn load(
     let objectives = battle
         .objectives
         .iter()
-        .map(|o| Objective {
-            hex: o.hex,
-            name: o.name.clone(),
-            points: o.points,
-            holder: units
+        .map(|o| {
+            let on = units
                 .iter()
-                .find(|u| u.hex == o.hex && u.arm.is_real() && u.active())
-                .map(|u| u.side),
+                .find(|u| u.hex == o.hex && u.arm.is_real() && u.active());
+            let known_to = |viewer: Side| on.filter(|u| u.side == viewer || u.seen).map(|u| u.side);
+            Objective {
+                hex: o.hex,
+                name: o.name.clone(),
+                points: o.points,
+                holder: on.map(|u| u.side),
+                known: [known_to(Side::Red), known_to(Side::Blue)],
+            }
         })
         .collect();
     let mut retreats = [Vec::new(), Vec::new()];

@@ -443,6 +443,10 @@ pub struct Objective {
     pub name: Name,
     pub points: i32,
     pub holder: Option<Side>,
+    /// The holder as each side knows it (red, blue): a marker that takes an objective
+    /// changes it for the enemy only once the unit under it is seen (a decoy takes none,
+    /// and the enemy must not tell the two apart by the objective).
+    pub known: [Option<Side>; 2],
 }
 
 /// An army, for integrity (Rules by Sequence 2): the main one of each side, and each group of

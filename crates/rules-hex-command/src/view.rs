@@ -195,7 +195,7 @@ pub fn view(s: &State, viewer: Option<Side>) -> View {
                 place: Place::Hex(o.hex),
                 name: o.name.clone(),
                 points: o.points,
-                holder: o.holder,
+                holder: viewer.map_or(o.holder, |v| o.known[v.index()]),
             })
             .collect(),
         outcome: s.outcome.clone(),

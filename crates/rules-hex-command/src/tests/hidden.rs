@@ -428,3 +428,35 @@ fn a_marker_stopping_in_a_zone_of_control_is_told_only_to_its_owner() {
     let events = g.play("move b1 0504", &[]);
     assert_eq!(of_kind(&events, "zoc")[0].seen, volley_core::Seen::Both);
 }
+
+#[test]
+fn a_marker_taking_an_objective_changes_it_for_the_enemy_only_once_seen() {
+    // Issue 16: the holder changed under a marker only when it was a real unit, so the
+    // objective told red what the marker was. Red now learns who holds it when it sees.
+    let objective = "[[objectives]]\nhex = \"0504\"\nname = \"the mill\"\npoints = 10\n";
+    let units = unit("r1", "red", "infantry", "0510", "N", "")
+        + &unit("b1", "blue", "infantry", "0503", "S", "")
+        + &unit("b9", "blue", "infantry", "0101", "N", "")
+        + objective;
+    let mut g = setup_map(HIDDEN, &[("0503", "W"), ("0504", "W")], "", &units);
+    g.um("b1").seen = false;
+    g.at(Side::Blue, Phase::Movement);
+    g.play("move b1 0504", &[]);
+    let holder = |g: &HexCommandGame, viewer: Option<Side>| g.view(viewer).objectives[0].holder;
+    assert_eq!(
+        g.state.objectives[0].holder,
+        Some(Side::Blue),
+        "blue holds it"
+    );
+    assert_eq!(holder(&g, Some(Side::Blue)), Some(Side::Blue));
+    assert_eq!(holder(&g, None), Some(Side::Blue));
+    assert_eq!(
+        holder(&g, Some(Side::Red)),
+        None,
+        "to red it is a marker in the woods"
+    );
+    // Seen, the unit shows who holds the mill.
+    let b1 = g.state.units.iter().position(|u| u.id == "b1").unwrap();
+    crate::effects::reveal(&mut g.state, b1, &mut volley_core::Log::silent());
+    assert_eq!(holder(&g, Some(Side::Red)), Some(Side::Blue));
+}

@@ -275,6 +275,7 @@ fn turn_limit_decides_by_objectives_and_losses() {
         name: "Mill".into(),
         points: 10,
         holder: Some(Side::Red),
+        known: [Some(Side::Red); 2],
     });
     g.um("b2").routed = true;
     g.state.turn = 10;
@@ -316,6 +317,7 @@ fn objectives_change_hands_when_entered() {
         name: "Mill".into(),
         points: 10,
         holder: Some(Side::Blue),
+        known: [Some(Side::Blue); 2],
     });
     g.at(Side::Red, Phase::Movement);
     g.play("move r1 0505", &[]);
