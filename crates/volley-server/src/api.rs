@@ -166,8 +166,8 @@ fn json_body<T: DeserializeOwned>(body: Result<Bytes, BytesRejection>) -> ApiRes
     })
 }
 
-pub fn find_game(app: &App, id: &str) -> ApiResult<Arc<GameEntry>> {
-    app.games.get(id).ok_or_else(|| {
+pub async fn find_game(app: &App, id: &str) -> ApiResult<Arc<GameEntry>> {
+    app.games.get(id).await.ok_or_else(|| {
         if app.games.is_waiting(id) {
             ApiError::new(
                 StatusCode::CONFLICT,
@@ -196,8 +196,8 @@ pub fn seat_by_token(entry: &GameEntry, token: Option<&str>) -> ApiResult<Side> 
 }
 
 /// The game and the seat its bearer token sits in.
-fn seat(app: &App, id: &str, headers: &HeaderMap) -> ApiResult<(Arc<GameEntry>, Side)> {
-    let entry = find_game(app, id)?;
+async fn seat(app: &App, id: &str, headers: &HeaderMap) -> ApiResult<(Arc<GameEntry>, Side)> {
+    let entry = find_game(app, id).await?;
     let token = headers
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
@@ -438,7 +438,7 @@ async fn seats(State(app): AppState, Path(id): Path<String>) -> ApiResult<Json<S
             commitment: p.commitment,
         }));
     }
-    let entry = find_game(&app, &id)?;
+    let entry = find_game(&app, &id).await?;
     let live = entry.live.lock().await;
     Ok(Json(SeatsReply {
         started: true,
@@ -486,7 +486,7 @@ async fn view(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> ApiResult<Json<ViewReply>> {
-    let (entry, side) = seat(&app, &id, &headers)?;
+    let (entry, side) = seat(&app, &id, &headers).await?;
     let live = entry.live.lock().await;
     let s = &live.session;
     Ok(Json(ViewReply {
@@ -513,7 +513,7 @@ async fn legal(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> ApiResult<Json<LegalReply>> {
-    let (entry, side) = seat(&app, &id, &headers)?;
+    let (entry, side) = seat(&app, &id, &headers).await?;
     let live = entry.live.lock().await;
     let game = &live.session.game;
     let actions = if game.to_decide() == Some(side) {
@@ -541,7 +541,7 @@ async fn reach(
     headers: HeaderMap,
     query: Result<Query<ReachQuery>, QueryRejection>,
 ) -> ApiResult<Json<Vec<volley_core::Reach>>> {
-    let (entry, side) = seat(&app, &id, &headers)?;
+    let (entry, side) = seat(&app, &id, &headers).await?;
     let Query(q) = query.map_err(|_| bad_request("give the unit as ?unit=UNIT_ID"))?;
     let live = entry.live.lock().await;
     Ok(Json(volley_core::game::reach_for(
@@ -605,7 +605,7 @@ async fn action(
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> ApiResult<Json<ActionReply>> {
-    let (entry, side) = seat(&app, &id, &headers)?;
+    let (entry, side) = seat(&app, &id, &headers).await?;
     let text = json_body::<ActionBody>(body)?.text();
     rate_limited(&entry, side, &app)?;
     let mut live = entry.live.lock().await;
@@ -632,7 +632,7 @@ async fn undo(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> ApiResult<Json<UndoReply>> {
-    let (entry, side) = seat(&app, &id, &headers)?;
+    let (entry, side) = seat(&app, &id, &headers).await?;
     rate_limited(&entry, side, &app)?;
     let mut live = entry.live.lock().await;
     let undone = app.games.undo(&entry, &mut live, side).await?;
@@ -654,7 +654,7 @@ async fn chat_lines(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> ApiResult<Json<Vec<crate::store::ChatLine>>> {
-    let (entry, _) = seat(&app, &id, &headers)?;
+    let (entry, _) = seat(&app, &id, &headers).await?;
     let live = entry.live.lock().await;
     Ok(Json(live.chat.clone()))
 }
@@ -666,7 +666,7 @@ async fn chat_say(
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> ApiResult<Json<crate::store::ChatLine>> {
-    let (entry, side) = seat(&app, &id, &headers)?;
+    let (entry, side) = seat(&app, &id, &headers).await?;
     let said = json_body::<ChatBody>(body)?;
     rate_limited(&entry, side, &app)?;
     let mut live = entry.live.lock().await;
@@ -680,7 +680,7 @@ async fn resign(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> ApiResult<Json<ActionReply>> {
-    let (entry, side) = seat(&app, &id, &headers)?;
+    let (entry, side) = seat(&app, &id, &headers).await?;
     rate_limited(&entry, side, &app)?;
     let mut live = entry.live.lock().await;
     let events = app.games.resign(&entry, &mut live, side).await?;
@@ -698,7 +698,7 @@ async fn odds(
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> ApiResult<Json<volley_core::odds::Odds>> {
-    let (entry, side) = seat(&app, &id, &headers)?;
+    let (entry, side) = seat(&app, &id, &headers).await?;
     let text = json_body::<ActionBody>(body)?.text();
     rate_limited(&entry, side, &app)?;
     // A place in the (short) queue, then a worker: never an endless wait.
@@ -741,7 +741,7 @@ async fn log(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> ApiResult<Json<LogReply>> {
-    let (entry, side) = seat(&app, &id, &headers)?;
+    let (entry, side) = seat(&app, &id, &headers).await?;
     let live = entry.live.lock().await;
     Ok(Json(LogReply {
         events: live.session.events_for(side, 0),
@@ -760,7 +760,7 @@ async fn export(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> ApiResult<Response> {
-    let (entry, _) = seat(&app, &id, &headers)?;
+    let (entry, _) = seat(&app, &id, &headers).await?;
     let live = entry.live.lock().await;
     if !is_over(&live.session) {
         return Err(not_over());
@@ -805,7 +805,7 @@ async fn replay_step(
     headers: HeaderMap,
     query: Result<Query<ReplayQuery>, QueryRejection>,
 ) -> ApiResult<Json<ReplayReply>> {
-    let (entry, _) = seat(&app, &id, &headers)?;
+    let (entry, _) = seat(&app, &id, &headers).await?;
     let Query(q) =
         query.map_err(|_| bad_request("give the step as ?step=K, a whole number from 0"))?;
     let save = {

@@ -79,6 +79,9 @@ pub struct GameEntry {
     buckets: StdMutex<[Bucket; 2]>,
     /// The WebSockets open on this game.
     pub sockets: Arc<Counts>,
+    /// When the game was last asked for (Unix seconds): a finished game left alone is put
+    /// away, and read back from the store when someone asks for it again.
+    touched: std::sync::atomic::AtomicI64,
 }
 
 impl GameEntry {
@@ -323,6 +326,18 @@ impl Games {
                 Err(e) => eprintln!("volley-server: stored game {id} is left out: {e}"),
             }
         }
+        // Every minute, finished games left alone for ten are put away (kept in the store).
+        let weak_games = Arc::downgrade(&games);
+        tokio::spawn(async move {
+            let mut minutely = tokio::time::interval(std::time::Duration::from_secs(60));
+            loop {
+                minutely.tick().await;
+                let Some(games) = weak_games.upgrade() else {
+                    break;
+                };
+                games.put_away(600);
+            }
+        });
         // Once an hour, games past their keeping time are deleted and forgotten.
         let weak = Arc::downgrade(&games);
         tokio::spawn(async move {
@@ -382,6 +397,7 @@ impl Games {
                 self.sockets_per_game,
                 self.sockets_per_game,
             ),
+            touched: std::sync::atomic::AtomicI64::new(unix_now()),
         });
         self.map
             .write()
@@ -390,12 +406,46 @@ impl Games {
         entry
     }
 
-    pub fn get(&self, id: &str) -> Option<Arc<GameEntry>> {
-        self.map
+    /// The game under this id: in memory, or (a finished game put away) read back from the
+    /// store.
+    pub async fn get(&self, id: &str) -> Option<Arc<GameEntry>> {
+        let held = self
+            .map
             .read()
             .unwrap_or_else(|p| p.into_inner())
             .get(id)
-            .cloned()
+            .cloned();
+        if let Some(entry) = held {
+            entry.touched.store(unix_now(), Ordering::Relaxed);
+            return Some(entry);
+        }
+        if id.len() > 64 || self.pending.lock().await.contains_key(id) {
+            return None;
+        }
+        let record = self.store.load(id).await.ok().flatten()?;
+        match restore_one(record) {
+            Ok((seats, live)) => Some(self.insert(id.to_string(), seats, live)),
+            Err(e) => {
+                eprintln!("volley-server: stored game {id} cannot be read back: {e}");
+                None
+            }
+        }
+    }
+
+    /// Puts away finished games nobody has asked for in `idle` seconds and nobody watches:
+    /// they stay in the store and come back on demand, so memory holds the games in play.
+    pub fn put_away(&self, idle: i64) -> usize {
+        let now = unix_now();
+        let mut map = self.map.write().unwrap_or_else(|p| p.into_inner());
+        let before = map.len();
+        map.retain(|_, e| {
+            let quiet =
+                now - e.touched.load(Ordering::Relaxed) >= idle && e.changes.receiver_count() == 0;
+            // A game whose lock is held is in use: keep it.
+            let over = e.live.try_lock().is_ok_and(|live| is_over(&live.session));
+            !(quiet && over)
+        });
+        before - map.len()
     }
 
     /// Creates a game. The ruleset checks the scenario and options at once, but nothing is
@@ -479,7 +529,8 @@ impl Games {
         fairness::check_entropy(entropy).map_err(|m| Claim::Refused(Refusal::Refused(m)))?;
         let mut waiting = self.pending.lock().await;
         let Some(pending) = waiting.get_mut(id) else {
-            return Err(if self.get(id).is_some() {
+            drop(waiting);
+            return Err(if self.get(id).await.is_some() {
                 Claim::Taken
             } else {
                 Claim::NoGame

@@ -128,6 +128,8 @@ enum Job {
     Remove { game_id: String, seq: u64 },
     /// Delete the games past their keeping time; their ids are left in the cell.
     Expire(std::sync::Arc<std::sync::Mutex<Vec<String>>>),
+    /// Read one stored game back (a finished game put away); left in the cell.
+    Load(String, std::sync::Arc<std::sync::Mutex<Option<GameRecord>>>),
 }
 
 type Reply = oneshot::Sender<Result<(), String>>;
@@ -284,7 +286,7 @@ pub fn start(
     if !expired.is_empty() {
         eprintln!("volley-server: {} expired game(s) deleted", expired.len());
     }
-    let games = load(&conn)
+    let games = load(&conn, Which::Unfinished)
         .map_err(|e| format!("cannot read the stored games from {}: {e}", path.display()))?;
     let pending = load_pending(&conn).map_err(|e| {
         format!(
@@ -327,15 +329,27 @@ fn seat_kind(kind: String, token_hash: Option<String>) -> SeatKind {
     }
 }
 
-fn load(conn: &Connection) -> rusqlite::Result<Vec<GameRecord>> {
+/// Which stored games to read.
+enum Which<'a> {
+    /// Those not over: the server keeps them in memory from the start.
+    Unfinished,
+    /// One game, by id (a finished game read back on demand).
+    One(&'a str),
+}
+
+fn load(conn: &Connection, which: Which) -> rusqlite::Result<Vec<GameRecord>> {
     let mut games = Vec::new();
-    let mut stmt = conn.prepare(
+    let (filter, id) = match which {
+        Which::Unfinished => ("finished = 0 AND ?1 = ''", ""),
+        Which::One(id) => ("id = ?1", id),
+    };
+    let mut stmt = conn.prepare(&format!(
         "SELECT id, scenario_name, scenario_text, options, seed, commitment,
                 red_kind, red_token_hash, blue_kind, blue_token_hash, created_at, finished,
                 fairness
-         FROM games ORDER BY created_at, id",
-    )?;
-    let rows = stmt.query_map([], |r| {
+         FROM games WHERE ({filter}) ORDER BY created_at, id"
+    ))?;
+    let rows = stmt.query_map([id], |r| {
         Ok(GameRecord {
             id: r.get(0)?,
             scenario_name: r.get(1)?,
@@ -560,6 +574,10 @@ fn write_job(conn: &Connection, job: &Job, keep: Keep) -> Result<(), String> {
                 ));
             }
         }
+        Job::Load(id, found) => {
+            let game = load(conn, Which::One(id)).map_err(db)?.pop();
+            *found.lock().unwrap_or_else(|p| p.into_inner()) = game;
+        }
         Job::Expire(found) => {
             let ids = expire(conn, keep.finished, keep.abandoned).map_err(db)?;
             *found.lock().unwrap_or_else(|p| p.into_inner()) = ids;
@@ -569,6 +587,14 @@ fn write_job(conn: &Connection, job: &Job, keep: Keep) -> Result<(), String> {
 }
 
 impl Store {
+    /// Reads one stored game back, with its actions and chat.
+    pub async fn load(&self, id: &str) -> Result<Option<GameRecord>, String> {
+        let found = std::sync::Arc::new(std::sync::Mutex::new(None));
+        self.send(Job::Load(id.to_string(), found.clone())).await?;
+        let game = found.lock().map(|mut f| f.take()).unwrap_or_default();
+        Ok(game)
+    }
+
     /// Deletes the games past their keeping time; returns their ids.
     pub async fn expire(&self) -> Result<Vec<String>, String> {
         let found = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));

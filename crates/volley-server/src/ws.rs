@@ -40,7 +40,7 @@ pub async fn connect(
     query: Result<Query<TokenQuery>, QueryRejection>,
     upgrade: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
-    let entry = find_game(&app, &id)?;
+    let entry = find_game(&app, &id).await?;
     let token = query.ok().and_then(|Query(q)| q.token);
     let side = seat_by_token(&entry, token.as_deref())?;
     let upgrade = upgrade

@@ -286,3 +286,43 @@ async fn old_games_expire_and_the_database_is_its_owners_alone() {
     assert_eq!(r.status, StatusCode::NOT_FOUND, "{}", r.text);
     drop(dir);
 }
+
+#[tokio::test]
+async fn a_finished_game_is_kept_in_the_store_and_read_back_when_asked_for() {
+    // The server keeps only games in play in memory from the start; a finished one is read
+    // back from the store on demand, whole (its log, its export).
+    let t = common::start().await;
+    let (id, red, blue) = t.api.create("hc-first-clash", "human", "human").await;
+    let (red, blue) = (red.unwrap(), blue.unwrap());
+    let r = t
+        .api
+        .post(&format!("/api/games/{id}/resign"), Some(&red), &json!({}))
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let log_before = t
+        .api
+        .get(&format!("/api/games/{id}/log"), Some(&blue))
+        .await
+        .body;
+    let t = t.restart().await;
+    let v = t.api.view(&id, &blue).await;
+    assert!(v["view"]["outcome"].is_object(), "read back, still over");
+    assert_eq!(
+        t.api
+            .get(&format!("/api/games/{id}/log"), Some(&blue))
+            .await
+            .body,
+        log_before
+    );
+    let r = t
+        .api
+        .get(&format!("/api/games/{id}/export"), Some(&red))
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    // An id that is no game is still no game.
+    let r = t
+        .api
+        .get("/api/games/0123456789abcdef0123/view", Some(&red))
+        .await;
+    assert_eq!(r.status, StatusCode::NOT_FOUND);
+}
