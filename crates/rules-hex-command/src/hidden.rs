@@ -131,7 +131,8 @@ pub fn determinize(s: &State, side: Side, dice: &mut dyn Dice) -> State {
         .iter()
         .map(|&i| (s.units[i].hex, s.units[i].facing))
         .collect();
-    spots.sort_by_key(|(h, _)| (h.x, h.y));
+    // Sorted whole (hex, then facing), so the list is the same whatever units stood where.
+    spots.sort_by_key(|(h, f)| (h.x, h.y, *f));
     hex_command_family::markers::shuffle(&mut spots, dice);
     let mut order = hidden.clone();
     order.sort_by(|&a, &b| s.units[a].id.cmp(&s.units[b].id));

@@ -24,6 +24,24 @@ fn phase_name(s: &State) -> String {
     }
 }
 
+/// The prompt as `viewer` may read it: one that names a unit `viewer` cannot see (the enemy
+/// rallying a unit under its marker, say) says only who decides.
+pub(crate) fn prompt_for(s: &State, prompt: String, viewer: Option<Side>) -> String {
+    let Some(v) = viewer else { return prompt };
+    let names_unseen = s.units.iter().enumerate().any(|(i, u)| {
+        !s.visible_to(i, v)
+            && prompt
+                .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .any(|w| w == u.id.as_str())
+    });
+    match crate::game::decider(s) {
+        Some(side) if names_unseen => {
+            format!("{}: a decision about a unit you cannot see", side.title())
+        }
+        _ => prompt,
+    }
+}
+
 /// What the side to decide is deciding, naming the side.
 fn prompt(s: &State) -> Option<String> {
     let side = crate::game::decider(s)?.title();
@@ -182,7 +200,7 @@ pub fn view(s: &State, viewer: Option<Side>) -> View {
         phase: phase_name(s),
         phasing: (!over).then(|| s.phasing()),
         to_decide: crate::game::decider(s),
-        prompt: prompt(s),
+        prompt: prompt(s).map(|p| prompt_for(s, p, viewer)),
         map: s.setup.map_view.clone(),
         sides,
         units,
@@ -215,15 +233,22 @@ fn features(s: &State, viewer: Option<Side>) -> Vec<FeatureView> {
             side: (w.kind != hex_command_family::ground::WorkKind::Fort).then_some(w.side),
         })
         .collect();
-    for u in s.units.iter().filter(|u| u.active()) {
+    for (i, u) in s.units.iter().enumerate().filter(|(_, u)| u.active()) {
         if let Some(g) = u.guns {
+            // The crew is named only to a side that sees it: a crew back under its marker
+            // leaves guns that anyone can see, but not whose they are.
+            let guns = if viewer.is_none_or(|v| s.visible_to(i, v)) {
+                format!("{}'s guns", u.id)
+            } else {
+                "guns".to_string()
+            };
             out.push(FeatureView {
                 kind: "guns".into(),
                 place: Place::Hex(g.at),
                 text: if g.taken {
-                    format!("{}'s guns, in enemy hands ({} shots left)", u.id, g.shots)
+                    format!("{guns}, in enemy hands ({} shots left)", g.shots)
                 } else {
-                    format!("{}'s guns, abandoned", u.id)
+                    format!("{guns}, abandoned")
                 },
                 side: Some(u.side),
             });

@@ -61,11 +61,35 @@ pub fn odds(
     let before = game.view(viewer);
     let mut tally: BTreeMap<String, f64> = BTreeMap::new();
     let mut examples: BTreeMap<String, String> = BTreeMap::new();
+    // What the seat may be told of one way of getting an outcome. Worked out on a sample of
+    // what it cannot see, the position may reveal units there that are only the sample's:
+    // events naming a unit the seat does not see now, and reveals, are left out.
+    let known: std::collections::HashSet<&str> =
+        before.units.iter().map(|u| u.id.as_str()).collect();
+    let unknown: Vec<String> = match viewer {
+        None => Vec::new(),
+        Some(_) => game
+            .view(None)
+            .units
+            .iter()
+            .filter(|u| !known.contains(u.id.as_str()))
+            .map(|u| u.id.to_string())
+            .collect(),
+    };
+    let tellable = |ev: &crate::game::Event| match viewer {
+        None => true,
+        Some(side) => {
+            ev.seen.by(side)
+                && ev.kind != "spotted"
+                && ev.units.iter().all(|u| known.contains(u.as_str()))
+                && !unknown.iter().any(|id| names_word(&ev.text, id))
+        }
+    };
     let mut note = |outcome: &str, events: &[crate::game::Event]| {
         if !examples.contains_key(outcome) {
             let told: Vec<&str> = events
                 .iter()
-                .filter(|ev| viewer.is_none_or(|side| ev.seen.by(side)))
+                .filter(|ev| tellable(ev))
                 .map(|ev| ev.text.as_str())
                 .collect();
             examples.insert(outcome.to_string(), told.join(" · "));
@@ -118,7 +142,10 @@ pub fn odds(
         .map(|(outcome, probability)| OddsLine {
             example: examples.remove(&outcome).unwrap_or_default(),
             outcome,
-            probability,
+            // To twelve places: sums of the same chances taken in another order differ in
+            // the last bit, which says nothing to a player (and must not differ between
+            // positions a side cannot tell apart).
+            probability: (probability * 1e12).round() / 1e12,
         })
         .collect();
     outcomes.sort_by(|a, b| {
@@ -210,6 +237,19 @@ fn touched(units: &[&UnitView], after: &View) -> bool {
 }
 
 /// What changed between two views of the same position, one phrase per unit, sorted.
+/// Whether `word` stands in `text` on its own (not inside a longer id).
+fn names_word(text: &str, word: &str) -> bool {
+    let inside = |c: char| c.is_alphanumeric() || c == '_';
+    text.match_indices(word).any(|(at, _)| {
+        let before = text[..at].chars().next_back().is_none_or(|c| !inside(c));
+        let after = text[at + word.len()..]
+            .chars()
+            .next()
+            .is_none_or(|c| !inside(c));
+        before && after
+    })
+}
+
 pub fn describe_change(before: &View, after: &View) -> String {
     let mut parts = Vec::new();
     for u in &before.units {

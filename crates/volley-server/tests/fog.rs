@@ -4,6 +4,12 @@
 //! revealed seed) is replayed here, and every message is searched for what its seat could
 //! not see at that moment: the ids and names of enemy units hidden from it, and any trace of
 //! the enemy's decoys. A hidden unit's hex may appear only as a marker.
+//!
+//! And through the server, the generic promise of `volley-rulesets/tests/fog.rs`: every odds
+//! and reach answer a seat received is worked out again on a twin of that position (what the
+//! seat could not see dealt out differently) and must be the same, byte for byte. Every
+//! other game is played on the shortest sight, and moves next to the enemy's markers are
+//! chosen and asked about, where a decoy and a real unit would otherwise answer apart.
 
 mod common;
 
@@ -28,6 +34,15 @@ struct Received {
     from: u64,
     to: u64,
     text: String,
+    /// For odds and reach: what was asked, to work the answer out again on a twin.
+    ask: Option<Ask>,
+}
+
+/// An odds or reach question a seat asked.
+#[derive(Clone)]
+enum Ask {
+    Odds(String),
+    Reach(String),
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -88,6 +103,66 @@ fn positions(save: &volley_core::SaveFile) -> Vec<Step> {
     out
 }
 
+/// Works every odds and reach answer the seats received out again, on a twin of the position
+/// (what the seat could not see dealt out differently): the server's answer must be the
+/// twin's, byte for byte. Returns how many were checked, and how many next to a marker.
+fn check_twins(received: &[Received], save: &volley_core::SaveFile) -> (usize, usize) {
+    let source = ScenarioSource::new("export", save.scenario.clone());
+    let ruleset = volley_rulesets::ruleset_of(&source).expect("a known ruleset");
+    let seed = save.seed.expect("the export reveals the seed");
+    let mut session = Session::new(ruleset, &source, &save.scenario_name, &save.options, seed)
+        .expect("the scenario loads");
+    let (mut checked, mut near) = (0, 0);
+    for (k, record) in std::iter::once(None)
+        .chain(save.actions.iter().map(Some))
+        .enumerate()
+    {
+        if let Some(record) = record {
+            session
+                .apply_text(&record.action, &[])
+                .expect("the export replays");
+        }
+        for m in received
+            .iter()
+            .filter(|m| m.to == k as u64 && m.ask.is_some())
+        {
+            let game = session.game.as_ref();
+            let twin = game.determinize(
+                m.seat,
+                &mut volley_core::SeededDice::new(volley_core::Seed::from_u64(k as u64 + 7)),
+            );
+            let expected = match m.ask.as_ref().expect("asked") {
+                Ask::Odds(text) => {
+                    let action = twin.parse_action(text).expect("the action reads");
+                    serde_json::to_value(
+                        volley_core::odds::odds(twin.as_ref(), action, Some(m.seat))
+                            .expect("legal"),
+                    )
+                    .expect("JSON")
+                }
+                Ask::Reach(unit) => {
+                    serde_json::to_value(volley_core::game::reach_for(twin.as_ref(), m.seat, unit))
+                        .expect("JSON")
+                }
+            };
+            let got: Value = serde_json::from_str(&m.text).expect("JSON");
+            // Odds the walk gave up on are sampled, and the server caps endless rerolls its
+            // own way: only exact answers are compared.
+            if got["exact"] == json!(false) {
+                continue;
+            }
+            assert_eq!(
+                got, expected,
+                "{} at action {k}: the server's answer is not the same on a twin of the position",
+                m.what
+            );
+            checked += 1;
+            near += usize::from(m.what.contains("marker"));
+        }
+    }
+    (checked, near)
+}
+
 fn visible_ids(view: &View) -> BTreeSet<String> {
     view.units.iter().map(|u| u.id.to_string()).collect()
 }
@@ -122,6 +197,19 @@ fn check_game(received: &[Received], steps: &[Step]) -> usize {
         let mut seen: BTreeSet<String> = BTreeSet::new();
         for k in window {
             seen.extend(visible_ids(&steps[k as usize].seat_views[seat.index()]));
+        }
+        // A unit spotted and back under its marker within one action was seen all the same:
+        // the "spotted" event the seat received names it.
+        if m.kind != Kind::Snapshot {
+            if let Ok(Value::Array(events)) = serde_json::from_str::<Value>(&m.text)
+                .map(|v| v.get("events").cloned().unwrap_or(v))
+            {
+                for e in events.iter().filter(|e| e["kind"] == "spotted") {
+                    for u in e["units"].as_array().into_iter().flatten() {
+                        seen.extend(u.as_str().map(str::to_string));
+                    }
+                }
+            }
         }
         let hidden: BTreeSet<&String> = enemy.keys().filter(|id| !seen.contains(*id)).collect();
         for id in &hidden {
@@ -209,7 +297,23 @@ fn token_of(seat: Side, red: &str, blue: &str) -> String {
 /// Plays one random game and returns what each seat received, with the export.
 async fn play(api: &Api, seed: u64) -> (Vec<Received>, volley_core::SaveFile) {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let (id, red, blue) = api.create("hc-night-march", "human", "human").await;
+    // Every other game on the shortest sight, so that units come next to the enemy's markers.
+    let options = if seed % 2 == 0 {
+        json!({})
+    } else {
+        json!({"sight": 1})
+    };
+    let r = api
+        .post(
+            "/api/games",
+            None,
+            &json!({"scenario": "hc-night-march", "options": options, "red": "human", "blue": "human"}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    let id = r.body["id"].as_str().expect("an id").to_string();
+    let red = r.body["seats"]["red"].as_str().map(str::to_string);
+    let blue = r.body["seats"]["blue"].as_str().map(str::to_string);
     let (red, blue) = (red.expect("red"), blue.expect("blue"));
     let sockets = Side::BOTH.map(|seat| {
         let (base, id, token) = (api.base.clone(), id.clone(), token_of(seat, &red, &blue));
@@ -228,6 +332,7 @@ async fn play(api: &Api, seed: u64) -> (Vec<Received>, volley_core::SaveFile) {
                     from: to,
                     to,
                     text: msg["view"].to_string(),
+                    ask: None,
                 });
                 got.push(Received {
                     seat,
@@ -236,6 +341,7 @@ async fn play(api: &Api, seed: u64) -> (Vec<Received>, volley_core::SaveFile) {
                     from: seq,
                     to,
                     text: msg["events"].to_string(),
+                    ask: None,
                 });
                 seq = to;
                 if over {
@@ -253,6 +359,7 @@ async fn play(api: &Api, seed: u64) -> (Vec<Received>, volley_core::SaveFile) {
         from: seq,
         to: seq,
         text,
+        ask: None,
     };
     loop {
         let mut mover = None;
@@ -292,7 +399,10 @@ async fn play(api: &Api, seed: u64) -> (Vec<Received>, volley_core::SaveFile) {
             let r = api
                 .get(&format!("/api/games/{id}/reach?unit={unit}"), Some(&token))
                 .await;
-            received.push(snapshot(seat, "reach", seq, r.text));
+            received.push(Received {
+                ask: Some(Ask::Reach(unit.to_string())),
+                ..snapshot(seat, "reach", seq, r.text)
+            });
         }
         let shots: Vec<&String> = legal.iter().filter(|a| !a.starts_with("move")).collect();
         if !shots.is_empty() && rng.random_bool(0.3) {
@@ -301,7 +411,45 @@ async fn play(api: &Api, seed: u64) -> (Vec<Received>, volley_core::SaveFile) {
                 .post(&format!("/api/games/{id}/odds"), Some(&token), &json!(pick))
                 .await;
             assert_eq!(r.status, StatusCode::OK, "odds of {pick}: {}", r.text);
-            received.push(snapshot(seat, "odds", seq, r.text));
+            received.push(Received {
+                ask: Some(Ask::Odds(pick.clone())),
+                ..snapshot(seat, "odds", seq, r.text)
+            });
+        }
+        // The odds of a move next to one of the enemy's markers: where a decoy and a real
+        // unit would answer differently if the server looked at the true position.
+        let view = api.view(&id, &token).await;
+        let markers: Vec<volley_core::Hex> = view["view"]["markers"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|m| m["side"] != json!(seat))
+            .filter_map(|m| {
+                m["place"]["hex"]
+                    .as_str()
+                    .and_then(volley_core::geometry::parse_label)
+            })
+            .collect();
+        let near = legal.iter().find(|a| {
+            a.starts_with("move ")
+                && a.rsplit(' ')
+                    .next()
+                    .and_then(volley_core::geometry::parse_label)
+                    .is_some_and(|to| {
+                        markers
+                            .iter()
+                            .any(|&m| volley_core::geometry::distance(m, to) <= 1)
+                    })
+        });
+        if let Some(pick) = near {
+            let r = api
+                .post(&format!("/api/games/{id}/odds"), Some(&token), &json!(pick))
+                .await;
+            assert_eq!(r.status, StatusCode::OK, "odds of {pick}: {}", r.text);
+            received.push(Received {
+                ask: Some(Ask::Odds(pick.clone())),
+                ..snapshot(seat, "odds next to a marker", seq, r.text)
+            });
         }
         if rng.random_bool(0.2) {
             // A move to a random hex of the map, legal or not.
@@ -313,7 +461,7 @@ async fn play(api: &Api, seed: u64) -> (Vec<Received>, volley_core::SaveFile) {
             let unit = legal
                 .iter()
                 .find_map(|a| a.strip_prefix("move ").and_then(|r| r.split(' ').next()))
-                .unwrap_or("r1");
+                .unwrap_or(if seat == Side::Red { "r1" } else { "b1" });
             let r = api
                 .post(
                     &format!("/api/games/{id}/odds"),
@@ -324,8 +472,26 @@ async fn play(api: &Api, seed: u64) -> (Vec<Received>, volley_core::SaveFile) {
             received.push(snapshot(seat, "odds of a guessed move", seq, r.text));
         }
         // Hurry the game along: end the phase often, otherwise anything legal.
-        let pick = match legal.iter().find(|a| a.starts_with("end")) {
-            Some(end) if rng.random_bool(0.35) => end.clone(),
+        // Half the time, close with the enemy's markers (so moves next to them come up).
+        let closest = legal
+            .iter()
+            .filter(|a| a.starts_with("move "))
+            .filter_map(|a| {
+                let to = a
+                    .rsplit(' ')
+                    .next()
+                    .and_then(volley_core::geometry::parse_label)?;
+                let d = markers
+                    .iter()
+                    .map(|&m| volley_core::geometry::distance(m, to))
+                    .min()?;
+                Some((d, a))
+            })
+            .min_by_key(|(d, _)| *d)
+            .map(|(_, a)| a.clone());
+        let pick = match (legal.iter().find(|a| a.starts_with("end")), closest) {
+            (_, Some(close)) if rng.random_bool(0.5) => close,
+            (Some(end), _) if rng.random_bool(0.35) => end.clone(),
             _ => legal[rng.random_range(0..legal.len())].clone(),
         };
         let r = api.act(&id, &token, &pick).await;
@@ -339,6 +505,7 @@ async fn play(api: &Api, seed: u64) -> (Vec<Received>, volley_core::SaveFile) {
             from: seq - 1,
             to: seq,
             text: r.text,
+            ask: None,
         });
     }
     for socket in sockets {
@@ -370,11 +537,17 @@ async fn seats_never_receive_what_their_side_cannot_see() {
     let mut messages = 0;
     let mut actions = 0;
     let mut hidden_moments = 0;
+    let (mut asked, mut asked_near) = (0, 0);
     for game in games {
         let (received, save) = game.await.expect("the game is played");
-        let steps = tokio::task::spawn_blocking(move || positions(&save))
-            .await
-            .expect("replayed");
+        let (steps, received, twins) = tokio::task::spawn_blocking(move || {
+            let twins = check_twins(&received, &save);
+            (positions(&save), received, twins)
+        })
+        .await
+        .expect("replayed");
+        asked += twins.0;
+        asked_near += twins.1;
         actions += steps.len() - 1;
         hidden_moments += steps
             .iter()
@@ -387,8 +560,12 @@ async fn seats_never_receive_what_their_side_cannot_see() {
         hidden_moments * 2 > actions,
         "hidden units in only {hidden_moments} of {actions} positions"
     );
+    assert!(
+        asked_near > 0,
+        "no odds of a move next to a marker were asked"
+    );
     eprintln!(
-        "{GAMES} games, {actions} actions, {messages} messages searched in {:.1} s",
+        "{GAMES} games, {actions} actions, {messages} messages searched, {asked} odds and reach answers ({asked_near} next to a marker) the same on a twin, in {:.1} s",
         started.elapsed().as_secs_f64()
     );
     assert!(started.elapsed() < Duration::from_secs(120));

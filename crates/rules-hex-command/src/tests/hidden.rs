@@ -460,3 +460,29 @@ fn a_marker_taking_an_objective_changes_it_for_the_enemy_only_once_seen() {
     crate::effects::reveal(&mut g.state, b1, &mut volley_core::Log::silent());
     assert_eq!(holder(&g, Some(Side::Red)), Some(Side::Blue));
 }
+
+#[test]
+fn the_enemy_is_not_told_which_unit_under_a_marker_decides() {
+    // Issue 16: the waiting side read "Blue: b4 has rallied; choose the way it faces" about
+    // a unit under a marker. (Abandoned guns no longer name a crew gone back under one
+    // either; the server's fog test searches every view for such names.)
+    let units = unit("r1", "red", "infantry", "0510", "N", "")
+        + &unit("b1", "blue", "infantry", "0502", "S", "");
+    let g = setup(HIDDEN, &[], &units);
+    let b1 = g.state.units.iter().position(|u| u.id == "b1").unwrap();
+    assert!(!g.state.visible_to(b1, Side::Red));
+    let named = "Blue: b1 has rallied; choose the way it faces (8)".to_string();
+    let decider = crate::game::decider(&g.state).unwrap().title();
+    assert_eq!(
+        crate::view::prompt_for(&g.state, named.clone(), Some(Side::Red)),
+        format!("{decider}: a decision about a unit you cannot see")
+    );
+    assert_eq!(
+        crate::view::prompt_for(&g.state, named.clone(), Some(Side::Blue)),
+        named
+    );
+    assert_eq!(
+        crate::view::prompt_for(&g.state, named.clone(), None),
+        named
+    );
+}
