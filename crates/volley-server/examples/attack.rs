@@ -32,6 +32,19 @@ fn rss_mib() -> f64 {
         .map_or(0.0, |kb| kb / 1024.0)
 }
 
+/// Creates a two-player game from a client; its reply.
+async fn create(local: &str, base: &str, scenario: &str) -> Value {
+    client(local)
+        .post(format!("{base}/api/games"))
+        .json(&json!({"scenario": scenario, "red": "human", "blue": "human"}))
+        .send()
+        .await
+        .expect("answered")
+        .json()
+        .await
+        .expect("JSON")
+}
+
 /// How long another client waits for the scenario list.
 async fn bystander(base: &str) -> String {
     let started = Instant::now();
@@ -98,15 +111,7 @@ async fn main() {
     );
 
     // 3. 8,000 WebSockets on one game from one client.
-    let game: Value = client("127.0.0.2")
-        .post(format!("{base}/api/games"))
-        .json(&json!({"scenario": "hc-first-clash", "red": "human", "blue": "human"}))
-        .send()
-        .await
-        .expect("answered")
-        .json()
-        .await
-        .expect("JSON");
+    let game = create("127.0.0.2", &base, "hc-first-clash").await;
     let (id, token) = (
         game["id"].as_str().unwrap(),
         game["seats"]["red"].as_str().unwrap(),
@@ -157,15 +162,7 @@ async fn main() {
     let _ = cut;
 
     // 5. 64 odds requests at once on hc-corps.
-    let game: Value = client("127.0.0.3")
-        .post(format!("{base}/api/games"))
-        .json(&json!({"scenario": "hc-corps", "red": "human", "blue": "human"}))
-        .send()
-        .await
-        .expect("answered")
-        .json()
-        .await
-        .expect("JSON");
+    let game = create("127.0.0.3", &base, "hc-corps").await;
     let id = game["id"].as_str().unwrap().to_string();
     let mut asker = None;
     for side in ["red", "blue"] {

@@ -294,6 +294,31 @@ fn token_of(seat: Side, red: &str, blue: &str) -> String {
     }
 }
 
+/// Asks the odds of a legal action, kept with the question to work out again on a twin.
+async fn ask_odds(
+    api: &Api,
+    id: &str,
+    token: &str,
+    pick: &str,
+    what: &str,
+    seat: Side,
+    seq: u64,
+) -> Received {
+    let r = api
+        .post(&format!("/api/games/{id}/odds"), Some(token), &json!(pick))
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "odds of {pick}: {}", r.text);
+    Received {
+        seat,
+        what: what.to_string(),
+        kind: Kind::Snapshot,
+        from: seq,
+        to: seq,
+        text: r.text,
+        ask: Some(Ask::Odds(pick.to_string())),
+    }
+}
+
 /// Plays one random game and returns what each seat received, with the export.
 async fn play(api: &Api, seed: u64) -> (Vec<Received>, volley_core::SaveFile) {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
@@ -407,14 +432,7 @@ async fn play(api: &Api, seed: u64) -> (Vec<Received>, volley_core::SaveFile) {
         let shots: Vec<&String> = legal.iter().filter(|a| !a.starts_with("move")).collect();
         if !shots.is_empty() && rng.random_bool(0.3) {
             let pick = shots[rng.random_range(0..shots.len())];
-            let r = api
-                .post(&format!("/api/games/{id}/odds"), Some(&token), &json!(pick))
-                .await;
-            assert_eq!(r.status, StatusCode::OK, "odds of {pick}: {}", r.text);
-            received.push(Received {
-                ask: Some(Ask::Odds(pick.clone())),
-                ..snapshot(seat, "odds", seq, r.text)
-            });
+            received.push(ask_odds(api, &id, &token, pick, "odds", seat, seq).await);
         }
         // The odds of a move next to one of the enemy's markers: where a decoy and a real
         // unit would answer differently if the server looked at the true position.
@@ -442,14 +460,8 @@ async fn play(api: &Api, seed: u64) -> (Vec<Received>, volley_core::SaveFile) {
                     })
         });
         if let Some(pick) = near {
-            let r = api
-                .post(&format!("/api/games/{id}/odds"), Some(&token), &json!(pick))
-                .await;
-            assert_eq!(r.status, StatusCode::OK, "odds of {pick}: {}", r.text);
-            received.push(Received {
-                ask: Some(Ask::Odds(pick.clone())),
-                ..snapshot(seat, "odds next to a marker", seq, r.text)
-            });
+            let what = "odds next to a marker";
+            received.push(ask_odds(api, &id, &token, pick, what, seat, seq).await);
         }
         if rng.random_bool(0.2) {
             // A move to a random hex of the map, legal or not.

@@ -107,14 +107,7 @@ async fn an_invitation_is_claimed_once_and_the_dice_wait_for_both_players() {
 #[tokio::test]
 async fn a_game_waiting_for_its_invitee_survives_a_restart() {
     let t = common::start().await;
-    let r = t
-        .api
-        .post(
-            "/api/games",
-            None,
-            &json!({"scenario": "sad-river-crossing", "red": "human", "blue": "human", "seat": "blue"}),
-        )
-        .await;
+    let r = t.api.post("/api/games", None, &json!({"scenario": "sad-river-crossing", "red": "human", "blue": "human", "seat": "blue"})).await;
     let id = r.body["id"].as_str().unwrap().to_string();
     let claim = r.body["invites"]["red"].as_str().unwrap().to_string();
     let blue = r.body["seats"]["blue"].as_str().unwrap().to_string();
