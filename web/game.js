@@ -1496,7 +1496,12 @@ function unitCard(u, v) {
   rows.push(["Hex", `${api.hexOf(u) ?? ""}${side ? `, facing ${side}` : ""}`]);
   if (u.elements) rows.push([u.elements.kind === "figures" ? "Figures" : "Stands", `${u.elements.now}/${u.elements.full}`]);
   else if (u.strength !== null) rows.push(["Strength", String(u.strength)]);
-  if (u.flags.length) rows.push(["State", u.flags.join(", ")]);
+  // Mechanized damage blocks (C combat, D defence, M movement; doubled when heavier) apart.
+  const blocks = u.flags.filter((f) => /^(C|D|M)\1?$/.test(f));
+  const words = { C: "combat", D: "defence", M: "movement" };
+  if (blocks.length) rows.push(["Damage", blocks.map((b) => `${b} (${words[/** @type {"C" | "D" | "M"} */ (b[0])]}${b.length > 1 ? " ×2" : ""})`).join(", ")]);
+  const state = u.flags.filter((f) => !blocks.includes(f));
+  if (state.length) rows.push(["State", state.join(", ")]);
   if (u.commander) rows.push(["Commander", cmd ? `★ ${cmd.name} (+${cmd.value})` : u.commander]);
   return h("table", { class: "card", "data-card": u.id }, ...rows.map(([k, val]) => h("tr", {}, h("th", {}, k), h("td", {}, val))));
 }

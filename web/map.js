@@ -466,8 +466,9 @@ export class MapCanvas {
     if (u.flags.includes("fatigued")) badges.unshift("fatigued");
     badges.forEach((flag, i) => {
       const y = -6 + i * 12;
-      svg("rect", { x: 17, y: y - 5.5, width: 12, height: 11, rx: 2, fill: FLAG_COLOUR[flag] ?? "#555", stroke: "#1d1d1d", "stroke-width": 0.8 }, g);
-      const t = svg("text", { x: 23, y: y + 3.2, class: "badge light" }, g);
+      const damage = /^(C|D|M)\1?$/.test(flag);
+      svg("rect", { x: 17, y: y - 5.5, width: damage && flag.length > 1 ? 16 : 12, height: 11, rx: 2, fill: damage ? "#a01818" : FLAG_COLOUR[flag] ?? "#555", stroke: "#1d1d1d", "stroke-width": 0.8 }, g);
+      const t = svg("text", { x: damage && flag.length > 1 ? 25 : 23, y: y + 3.2, class: "badge light" }, g);
       t.textContent = flagLetter(flag);
     });
     if (routed) {
@@ -771,5 +772,7 @@ const FLAG_COLOUR = { moved: "#4a4a4a", fired: "#6b6b6b", limbered: "#7a5326", f
 
 /** @param {string} flag */
 function flagLetter(flag) {
+  // Hex Command: Mechanized damage blocks (C, CC, D, DD, M, MM) read whole.
+  if (/^(C|D|M)\1?$/.test(flag)) return flag;
   return { moved: "→", fired: "F", limbered: "L", fatigued: "Z", "in melee": "M", standing: "S" }[flag] ?? flag.slice(0, 1).toUpperCase();
 }
