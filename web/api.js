@@ -323,8 +323,18 @@ export function resign(id, token) {
  * @param {string} action
  * @returns {Promise<Odds>}
  */
-export function odds(id, token, action) {
-  return call(`${game(id)}/odds`, { token, body: { action } });
+export async function odds(id, token, action) {
+  // The server answers at once when its odds workers are busy (429/503): ask again shortly,
+  // a few times, rather than show an error for a question that only has to wait its turn.
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await call(`${game(id)}/odds`, { token, body: { action } });
+    } catch (e) {
+      const busy = e instanceof ApiError && (e.status === 429 || e.status === 503);
+      if (!busy || attempt >= 8) throw e;
+      await new Promise((done) => setTimeout(done, 250 * (attempt + 1)));
+    }
+  }
 }
 
 /**

@@ -155,7 +155,7 @@ async fn main() {
         }
     }
     println!(
-        "4. 3,000 half-sent requests: bystander {} (while they hang; connections per client 128, header timeout 10 s)",
+        "4. 3,000 half-sent requests: bystander {} (while they hang; connections per client 128, header timeout 20 s)",
         bystander(&base).await
     );
     drop(slow);

@@ -66,7 +66,9 @@ impl Default for Limits {
             bot_iters_max: 200_000,
             bot_threads_max: 1,
             bot_depth_max: 64,
-            bots_at_once: cores,
+            // Bots' decisions are short (2 s at most): a few per core keeps one long computer
+            // turn in another game from holding up everyone else's.
+            bots_at_once: 4 * cores,
             games_per_client_per_hour: 120,
             open_games_max: 2_000,
             sockets_per_game: 16,
@@ -74,10 +76,10 @@ impl Default for Limits {
             sockets_max: 1_000,
             odds_at_once: cores,
             odds_waiting_max: 4 * cores,
-            odds_per_client: 4,
+            odds_per_client: 8,
             connections_per_client: 128,
             connections_max: 2_048,
-            header_timeout: Duration::from_secs(10),
+            header_timeout: Duration::from_secs(20),
             request_timeout: Duration::from_secs(30),
             keep_finished: 30 * DAY,
             keep_abandoned: 90 * DAY,

@@ -39,8 +39,8 @@ pub struct Args {
     /// Threads one computer player may think with.
     #[arg(long, default_value_t = Limits::default().bot_threads_max, help_heading = "Limits")]
     bot_threads_max: usize,
-    /// Computer players thinking at once over all games (default: the machine's cores); the
-    /// others wait their turn.
+    /// Computer players thinking at once over all games (default: four per core); the others
+    /// wait their turn.
     #[arg(long, help_heading = "Limits")]
     bots_at_once: Option<usize>,
     /// Games one client may create in an hour (a tenth of them at once).
