@@ -410,7 +410,7 @@ async fn claim(
             StatusCode::CONFLICT,
             "this invitation has been used: its seat is taken (ask for a new game if it was not you)",
         )),
-        Err(Claim::WrongClaim) => Err(ApiError::new(
+        Err(Claim::NotThisGame) => Err(ApiError::new(
             StatusCode::UNAUTHORIZED,
             "that claim is not an open seat of this game",
         )),

@@ -540,7 +540,7 @@ impl Games {
         let side = Side::BOTH
             .into_iter()
             .find(|s| matches!(&pending.seats[s.index()], PendingSeat::Open { claim_hash } if *claim_hash == hash))
-            .ok_or(Claim::WrongClaim)?;
+            .ok_or(Claim::NotThisGame)?;
         let token = random_hex(24);
         let mut next = pending.clone();
         next.seats[side.index()] = PendingSeat::Taken {
@@ -828,7 +828,7 @@ pub enum Claim {
     /// The invitation was used already (the game has started).
     Taken,
     /// The claim is not this game's.
-    WrongClaim,
+    NotThisGame,
     Refused(Refusal),
 }
 
@@ -952,4 +952,68 @@ fn restore_one(record: GameRecord) -> Result<([SeatKind; 2], Live), String> {
             bot_running: false,
         },
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A finished game nobody asks for is put away, and read back whole when asked for; a
+    /// game in play, or one with a listener, stays.
+    #[tokio::test]
+    async fn finished_games_left_alone_are_put_away_and_read_back() {
+        let dir = tempfile::tempdir().expect("a directory");
+        let url = crate::store::DbUrl::Sqlite(dir.path().join("g.db"));
+        let limits = Limits::default();
+        let (store, stored, waiting) = crate::store::start(&url, &limits).expect("a store");
+        let games = Games::restore(store, stored, waiting, RateLimit::default(), &limits).await;
+        let bundled = volley_rulesets::bundled()
+            .iter()
+            .find(|b| b.name == "hc-first-clash")
+            .expect("bundled");
+        let mut ids = Vec::new();
+        for _ in 0..2 {
+            let created = games
+                .create(NewGame {
+                    scenario_name: bundled.name.into(),
+                    scenario_text: bundled.text.into(),
+                    options: Options::new(),
+                    bots: [None, None],
+                    takes: [true, true],
+                    entropy: String::new(),
+                })
+                .await
+                .unwrap_or_else(|_| panic!("created"));
+            ids.push(created.id);
+        }
+        let (over, playing) = (&ids[0], &ids[1]);
+        let entry = games.get(over).await.expect("in memory");
+        {
+            let mut live = entry.live.lock().await;
+            games
+                .resign(&entry, &mut live, Side::Red)
+                .await
+                .unwrap_or_else(|_| panic!("resigned"));
+        }
+        let log_len = entry.live.lock().await.session.log.len();
+        drop(entry);
+        // Asked for just now: kept.
+        assert_eq!(games.put_away(600), 0);
+        for id in &ids {
+            games
+                .get(id)
+                .await
+                .expect("there")
+                .touched
+                .store(0, Ordering::Relaxed);
+        }
+        // Idle for long: the finished one goes, the one in play stays.
+        assert_eq!(games.put_away(600), 1);
+        assert!(games.map.read().unwrap().contains_key(playing));
+        assert!(!games.map.read().unwrap().contains_key(over));
+        let back = games.get(over).await.expect("read back from the store");
+        let live = back.live.lock().await;
+        assert!(is_over(&live.session));
+        assert_eq!(live.session.log.len(), log_len);
+    }
 }

@@ -323,7 +323,7 @@ async fn ask_odds(
 async fn play(api: &Api, seed: u64) -> (Vec<Received>, volley_core::SaveFile) {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     // Every other game on the shortest sight, so that units come next to the enemy's markers.
-    let options = if seed % 2 == 0 {
+    let options = if seed.is_multiple_of(2) {
         json!({})
     } else {
         json!({"sight": 1})
