@@ -301,6 +301,17 @@ export class GameScreen {
     this.lastEvent = 0;
     this.logList.replaceChildren();
     this.addEvents(events);
+    // Read whole (a reload, or a push that found the page behind): the other side's doings
+    // since this seat last acted are summed up here, as a live update would have.
+    this.away = [];
+    if (!this.hotseat && sv.view.to_decide === sv.seat && !sv.view.outcome) {
+      let mine = -1;
+      events.forEach((e, i) => {
+        if (e.side === sv.seat) mine = i;
+      });
+      const theirs = events.slice(mine + 1).filter((e) => e.side && e.side !== sv.seat);
+      if (theirs.length) this.logList.append(h("li", { class: "logsummary" }, summary(theirs, sv.view, /** @type {Side} */ (sv.seat))));
+    }
     this.commitment = sv.commitment;
     this.seed = sv.seed;
     // Chat between two people at two screens; never in hotseat or against the computer.
