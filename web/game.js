@@ -173,6 +173,9 @@ export class GameScreen {
     /** The other side's events since this seat last decided, for the turn summary. */
     /** @type {LoggedEvent[]} */
     this.away = [];
+    /** The WebSocket's pushes, handled one after another. */
+    /** @type {Promise<void>} */
+    this.pushes = Promise.resolve();
     /** Whether the last position drawn was this seat's decision (for the "your turn" chime). */
     this.wasMine = false;
     /** The Resign button was clicked once and asks for a second click. */
@@ -300,18 +303,23 @@ export class GameScreen {
     this.log = [];
     this.lastEvent = 0;
     this.logList.replaceChildren();
-    this.addEvents(events);
-    // Read whole (a reload, or a push that found the page behind): the other side's doings
-    // since this seat last acted are summed up here, as a live update would have.
+    // Read whole (a reload, or a push that found the page behind): the other side's doings are
+    // summed up wherever the decision came back to this seat, as live updates would have.
     this.away = [];
-    if (!this.hotseat && sv.view.to_decide === sv.seat && !sv.view.outcome) {
-      let mine = -1;
-      events.forEach((e, i) => {
-        if (e.side === sv.seat) mine = i;
-      });
-      const theirs = events.slice(mine + 1).filter((e) => e.side && e.side !== sv.seat);
-      if (theirs.length) this.logList.append(h("li", { class: "logsummary" }, summary(theirs, sv.view, /** @type {Side} */ (sv.seat))));
+    const seat = /** @type {Side} */ (sv.seat);
+    for (const e of events) {
+      if (!this.hotseat && seat && e.side === seat && this.away.length) {
+        this.logList.append(h("li", { class: "logsummary" }, summary(this.away, sv.view, seat)));
+        this.away = [];
+      }
+      this.addEvents([e]);
+      if (!this.hotseat && seat && e.side && e.side !== seat) this.away.push(e);
     }
+    if (!this.hotseat && seat && sv.view.to_decide === seat && !sv.view.outcome && this.away.length) {
+      this.logList.append(h("li", { class: "logsummary" }, summary(this.away, sv.view, seat)));
+      this.away = [];
+    }
+    if (sv.view.outcome) this.away = [];
     this.commitment = sv.commitment;
     this.seed = sv.seed;
     // Chat between two people at two screens; never in hotseat or against the computer.
@@ -413,9 +421,10 @@ export class GameScreen {
       this.seed = msg.seed;
       if (msg.chat) this.addChat(msg.chat);
       // Further on than the log read, or back (an action was taken back): read the game again.
-      if ((first && msg.seq > this.seq) || msg.seq < this.seq) this.load();
-      else this.update(msg.view, msg.seq, msg.events);
+      // One at a time: a whole read must not interleave with a push's events.
+      const whole = (first && msg.seq > this.seq) || msg.seq < this.seq;
       first = false;
+      this.pushes = this.pushes.then(() => (whole ? this.load() : this.update(msg.view, msg.seq, msg.events))).catch(() => {});
     };
     ws.onclose = () => {
       if (ws !== this.ws || this.closed) return;
