@@ -87,36 +87,111 @@ impl Dice for SeededDice {
     }
 }
 
-/// Dice whose results are given in advance. Rolling past the end panics: a test that needs
-/// more dice than it scripted is a broken test.
+/// Dice whose results are given in advance. Rolling past the end, or a result the die cannot
+/// show, panics: a test that needs more dice than it scripted is a broken test.
+///
+/// A script that comes from elsewhere — a ruleset's odds cases ([`crate::odds::OddsCase`])
+/// — is made with [`ScriptedDice::tolerant`] instead: a mistake is noted
+/// ([`ScriptedDice::fault`]) and a made-up result rolled, so that the caller can refuse with
+/// a sentence rather than bring the server down.
 #[derive(Clone, Debug, Default)]
 pub struct ScriptedDice {
     queue: VecDeque<u32>,
+    tolerant: bool,
+    /// Rolls asked for after the script ran out (tolerant dice only).
+    overrun: usize,
+    /// The first scripted result that was not a result of the die asked for: (value, sides).
+    bad: Option<(u32, u32)>,
+}
+
+/// What went wrong with a tolerant script.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScriptFault {
+    /// This many rolls were asked for after the script ran out.
+    TooFew(usize),
+    /// This many scripted results were never rolled.
+    TooMany(usize),
+    /// A scripted result (`value`) that the die asked for (`sides`) cannot show.
+    NotOnDie { value: u32, sides: u32 },
+}
+
+impl std::fmt::Display for ScriptFault {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            ScriptFault::TooFew(n) => write!(f, "{n} {} short", dice_word(n)),
+            ScriptFault::TooMany(n) => write!(f, "{n} {} too many", dice_word(n)),
+            ScriptFault::NotOnDie { value, sides } => {
+                write!(f, "it gives {value} for a d{sides}")
+            }
+        }
+    }
+}
+
+fn dice_word(n: usize) -> &'static str {
+    if n == 1 {
+        "die"
+    } else {
+        "dice"
+    }
 }
 
 impl ScriptedDice {
     pub fn new(results: impl IntoIterator<Item = u32>) -> ScriptedDice {
         ScriptedDice {
             queue: results.into_iter().collect(),
+            ..ScriptedDice::default()
+        }
+    }
+
+    /// Scripted dice that never panic: they remember the mistake for [`ScriptedDice::fault`]
+    /// and go on. For a result the die cannot show they roll 1; past the end they run through
+    /// the die's faces in turn (1, 2, 3, …), so that a rule that rolls again until two dice
+    /// differ still comes to an end.
+    pub fn tolerant(results: impl IntoIterator<Item = u32>) -> ScriptedDice {
+        ScriptedDice {
+            tolerant: true,
+            ..ScriptedDice::new(results)
         }
     }
 
     pub fn remaining(&self) -> usize {
         self.queue.len()
     }
+
+    /// Whether the script did not fit the rolls made so far: a bad result, rolls past its
+    /// end, or (once the rolling is over) results left unrolled. `None` when it fitted exactly.
+    pub fn fault(&self) -> Option<ScriptFault> {
+        if let Some((value, sides)) = self.bad {
+            Some(ScriptFault::NotOnDie { value, sides })
+        } else if self.overrun > 0 {
+            Some(ScriptFault::TooFew(self.overrun))
+        } else if !self.queue.is_empty() {
+            Some(ScriptFault::TooMany(self.queue.len()))
+        } else {
+            None
+        }
+    }
 }
 
 impl Dice for ScriptedDice {
     fn roll(&mut self, sides: u32) -> u32 {
-        let v = self
-            .queue
-            .pop_front()
-            .expect("scripted dice exhausted: the test needs more rolls");
+        let Some(v) = self.queue.pop_front() else {
+            assert!(
+                self.tolerant,
+                "scripted dice exhausted: the test needs more rolls"
+            );
+            self.overrun += 1;
+            return (self.overrun - 1) as u32 % sides.max(1) + 1;
+        };
+        if v >= 1 && v <= sides {
+            return v;
+        }
         assert!(
-            v >= 1 && v <= sides,
+            self.tolerant,
             "scripted result {v} is not a d{sides} result"
         );
-        v
+        self.bad.get_or_insert((v, sides));
+        1
     }
 }
 
@@ -306,6 +381,32 @@ mod tests {
             assert!(rolls < 10_000);
         }
         assert!(e.truncated);
+    }
+
+    #[test]
+    fn tolerant_scripts_note_their_faults_instead_of_panicking() {
+        let mut d = ScriptedDice::tolerant([3, 4]);
+        assert_eq!((d.roll(6), d.roll(6)), (3, 4));
+        assert_eq!(d.fault(), None);
+        assert_eq!((d.roll(6), d.roll(6)), (1, 2));
+        assert_eq!(d.fault(), Some(ScriptFault::TooFew(2)));
+
+        let mut d = ScriptedDice::tolerant([3, 4]);
+        d.roll(6);
+        assert_eq!(d.fault(), Some(ScriptFault::TooMany(1)));
+
+        let mut d = ScriptedDice::tolerant([9]);
+        assert_eq!(d.roll(6), 1);
+        assert_eq!(
+            d.fault(),
+            Some(ScriptFault::NotOnDie { value: 9, sides: 6 })
+        );
+    }
+
+    #[test]
+    #[should_panic(expected = "scripted dice exhausted")]
+    fn strict_scripts_still_panic_past_their_end() {
+        ScriptedDice::new([]).roll(6);
     }
 
     #[test]

@@ -405,6 +405,22 @@ pub trait Game: Send + Sync {
     /// to what playing them out does.
     fn preview(&mut self, action: Action, dice: &mut dyn Dice) -> Result<Vec<Event>, Illegal>;
 
+    /// The action's dice, grouped into classes of sequences that lead to the same result,
+    /// each with its exact probability and one representative sequence of die results (in
+    /// the order the action rolls them). `None` (the default): the odds walk or sample the
+    /// dice themselves.
+    ///
+    /// For rulesets that roll more dice than the odds can walk (twenty fire dice have 6^20
+    /// sequences) but whose rules only count or add them up: the ruleset knows which
+    /// sequences are alike and can give their chances exactly ([`crate::chance`]), so the
+    /// odds stay exact. Each representative is played through [`Game::preview`] on a copy of
+    /// this position; a representative that does not hold exactly the dice the action rolls
+    /// makes the odds refuse, naming the action. The chances must add up to 1.
+    fn odds_cases(&self, action: Action) -> Option<Vec<crate::odds::OddsCase>> {
+        let _ = action;
+        None
+    }
+
     /// The action's text notation, as `legal` prints it and `apply` reads it.
     fn notation(&self, action: Action) -> String;
 

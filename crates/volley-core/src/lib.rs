@@ -4,12 +4,14 @@
 //! - [`game`]: the one API every ruleset implements ([`Game`], [`Ruleset`]).
 //! - [`geometry`] and [`map`]: hexes (via `hexx`), facings, arcs, lines of sight, terrain.
 //! - [`dice`]: seeded, scripted and enumerating dice.
+//! - [`chance`]: exact chances of counts and sums of d6, for odds worked out by counting.
 //! - [`scenario`]: TOML scenarios with positioned errors.
 //! - [`session`]: a game in play and its saved-game file.
 //! - [`odds`]: outcome distributions of an action.
 //! - [`place`]: where a unit is: a hex, a tile, or a point on a measured table.
 //! - [`view`]: what one side may see.
 
+pub mod chance;
 pub mod dice;
 pub mod fairness;
 pub mod game;

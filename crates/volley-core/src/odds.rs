@@ -1,5 +1,7 @@
-//! "What are my odds?": the distribution of what an action does, without doing it. Exact by
-//! walking every die sequence when there are few; otherwise by sampling.
+//! "What are my odds?": the distribution of what an action does, without doing it. Exact from
+//! the ruleset's own classes of alike die sequences when it gives them
+//! ([`Game::odds_cases`]); otherwise exact by walking every die sequence when there are few,
+//! and by sampling when there are many.
 //!
 //! Each die sequence is played through [`Game::preview`], which settles the action's results
 //! even when the rules hold them back to the end of the phase. An attack the odds find sure
@@ -7,7 +9,7 @@
 //! few dice worlds; if that shows it does something, the ruleset's preview has left results
 //! unsettled and the odds are refused rather than shown wrong.
 
-use crate::dice::{Dice, DiceEnumerator, Seed, SeededDice};
+use crate::dice::{Dice, DiceEnumerator, ScriptedDice, Seed, SeededDice};
 use crate::game::{Action, ActionKind, Game, Illegal, Side};
 use crate::view::{UnitView, View};
 use serde::Serialize;
@@ -33,11 +35,24 @@ pub struct OddsLine {
     pub example: String,
 }
 
+/// A class of die sequences that all lead to the same result, as a ruleset gives them
+/// ([`Game::odds_cases`]): the chance of the whole class, and one sequence from it that the
+/// odds play to see what the class does.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OddsCase {
+    /// The chance that the action's dice fall in this class.
+    pub probability: f64,
+    /// One sequence of the class: every die result the action rolls, in the order it rolls
+    /// them, no more and no fewer.
+    pub dice: Vec<u32>,
+}
+
 #[derive(Clone, Debug, Serialize)]
 pub struct Odds {
     pub action: String,
     pub exact: bool,
-    /// Die sequences walked (exact) or games sampled.
+    /// Die sequences walked (exact), the ruleset's classes of sequences played (exact, see
+    /// [`Game::odds_cases`]), or games sampled.
     pub trials: usize,
     pub outcomes: Vec<OddsLine>,
 }
@@ -95,36 +110,90 @@ pub fn odds(
             examples.insert(outcome.to_string(), told.join(" · "));
         }
     };
-    let mut e = DiceEnumerator::new();
-    let mut leaves = 0usize;
-    let exact = loop {
-        e.begin();
-        let mut g = game.clone_game();
-        let events = g.preview(action, &mut e)?;
-        let outcome = describe_change(&before, &g.view(viewer));
-        note(&outcome, &events);
-        *tally.entry(outcome).or_default() += e.probability();
-        leaves += 1;
-        if e.truncated || !e.advance() {
-            break !e.truncated;
+    let (exact, trials) = if let Some(cases) = game.odds_cases(action) {
+        // The ruleset has counted the dice itself: one play of each class's representative
+        // says what the class does, and the class's chance is exact.
+        let wrong = |why: String| {
+            Illegal::new(format!(
+                "the odds of \"{}\" cannot be shown: {}'s odds cases are wrong for that action ({why})",
+                game.notation(action),
+                game.ruleset()
+            ))
+        };
+        if cases.is_empty() {
+            return Err(wrong("it gives none".into()));
         }
-        if leaves >= EXACT_LIMIT {
-            break false;
+        if let Some((i, case)) = cases
+            .iter()
+            .enumerate()
+            .find(|(_, c)| !(c.probability.is_finite() && c.probability >= 0.0))
+        {
+            return Err(wrong(format!(
+                "case {} of {} has chance {}",
+                i + 1,
+                cases.len(),
+                case.probability
+            )));
         }
-    };
-    let trials = if exact {
-        leaves
-    } else {
-        tally.clear();
-        let mut dice = SeededDice::new(Seed::from_u64(0x0dd5));
-        for _ in 0..SAMPLES {
+        debug_assert!(
+            (cases.iter().map(|c| c.probability).sum::<f64>() - 1.0).abs() < 1e-9,
+            "{}'s odds cases for \"{}\" do not add up to 1",
+            game.ruleset(),
+            game.notation(action)
+        );
+        for (i, case) in cases.iter().enumerate() {
+            let mut dice = ScriptedDice::tolerant(case.dice.iter().copied());
             let mut g = game.clone_game();
             let events = g.preview(action, &mut dice)?;
+            if let Some(fault) = dice.fault() {
+                return Err(wrong(format!(
+                    "case {} of {}, dice {:?}: {fault}",
+                    i + 1,
+                    cases.len(),
+                    case.dice
+                )));
+            }
+            // A class that cannot happen is checked like the others but shown as nothing.
+            if case.probability > 0.0 {
+                let outcome = describe_change(&before, &g.view(viewer));
+                note(&outcome, &events);
+                *tally.entry(outcome).or_default() += case.probability;
+            }
+        }
+        (true, cases.len())
+    } else {
+        let mut e = DiceEnumerator::new();
+        let mut leaves = 0usize;
+        let exact = loop {
+            e.begin();
+            let mut g = game.clone_game();
+            let events = g.preview(action, &mut e)?;
             let outcome = describe_change(&before, &g.view(viewer));
             note(&outcome, &events);
-            *tally.entry(outcome).or_default() += 1.0 / SAMPLES as f64;
-        }
-        SAMPLES
+            *tally.entry(outcome).or_default() += e.probability();
+            leaves += 1;
+            if e.truncated || !e.advance() {
+                break !e.truncated;
+            }
+            if leaves >= EXACT_LIMIT {
+                break false;
+            }
+        };
+        let trials = if exact {
+            leaves
+        } else {
+            tally.clear();
+            let mut dice = SeededDice::new(Seed::from_u64(0x0dd5));
+            for _ in 0..SAMPLES {
+                let mut g = game.clone_game();
+                let events = g.preview(action, &mut dice)?;
+                let outcome = describe_change(&before, &g.view(viewer));
+                note(&outcome, &events);
+                *tally.entry(outcome).or_default() += 1.0 / SAMPLES as f64;
+            }
+            SAMPLES
+        };
+        (exact, trials)
     };
     let nothing = tally.len() == 1 && tally.contains_key(NO_EFFECT);
     if nothing
