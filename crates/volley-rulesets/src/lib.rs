@@ -14,6 +14,7 @@ pub fn rulesets() -> &'static [&'static dyn Ruleset] {
         &rules_stand_and_die::RULESET,
         &rules_grid::RULESET,
         &rules_hex_command_mechanized::RULESET,
+        &rules_bpt_commander::RULESET,
     ];
     RULESETS
 }
@@ -47,7 +48,9 @@ pub fn bundled() -> &'static [Bundled] {
         "hc-pike-and-shot",
         "hcm-village",
         "hcm-breakthrough",
-        "hcm-night-ambush"
+        "hcm-night-ambush",
+        "bptc-first-lesson",
+        "bptc-napoleonic"
     ]
 }
 

@@ -1,0 +1,976 @@
+//! The command phase ("Command Phase", "Command Modifiers", "Actions", "Command Bonus",
+//! "Command Blunder", "Command Movement", "Command Presence", "Command Units", "Replacing a
+//! Command Units", "Commanding Officer"): command units order formations of units by 2d6
+//! rolls against their command value, one command unit after another; each success gives
+//! every unit of the formation an action (two on a double one), a failure ends that command
+//! unit's orders (the CO's ends everyone's), a double six is a blunder.
+
+use crate::order::Order;
+use crate::state::{rule, BptGame, Phase};
+use crate::table::{hexes, Table, HEX_CM};
+use crate::troops::{Arm, Formation};
+use volley_core::geometry::{distance, Facing};
+use volley_core::{Dice, Event, Illegal, Log};
+
+/// A command roll's target and its reckoning.
+#[derive(Clone, Debug)]
+pub struct CommandValue {
+    pub value: i32,
+    pub words: Vec<String>,
+}
+
+impl BptGame {
+    /// Whether a command unit may still issue orders this turn.
+    pub fn may_order(&self, hq: usize) -> Result<(), Illegal> {
+        let h = &self.units[hq];
+        if !h.is_hq() || h.ko || h.side != self.active {
+            return Err(Illegal::new(format!(
+                "{} is not one of {}'s command units",
+                h.label(),
+                self.active.name()
+            )));
+        }
+        if h.is_suppressed() {
+            return Err(Illegal::new(format!(
+                "{} is suppressed and gives no orders",
+                h.label()
+            )));
+        }
+        if h.fresh {
+            return Err(Illegal::new(format!(
+                "{} was placed this turn and gives no orders",
+                h.label()
+            )));
+        }
+        if self.co_failed {
+            return Err(Illegal::new(
+                "the CO failed a command roll: no more orders this turn",
+            ));
+        }
+        if self.finished.contains(&hq) {
+            return Err(Illegal::new(format!(
+                "{} has finished its orders this turn",
+                h.label()
+            )));
+        }
+        Ok(())
+    }
+
+    /// Whether a unit may be named in an order by `hq` (any command unit, when `None`).
+    pub fn orderable(&self, unit: usize, hq: Option<usize>) -> Result<(), Illegal> {
+        let u = &self.units[unit];
+        if u.is_hq() || u.ko || u.side != self.active {
+            return Err(Illegal::new(format!("{} cannot be ordered", u.label())));
+        }
+        if u.is_suppressed() {
+            return Err(Illegal::new(format!(
+                "{} is suppressed and does nothing this turn",
+                u.label()
+            )));
+        }
+        if u.closed {
+            return Err(Illegal::new(format!(
+                "{}'s orders are over for this turn",
+                u.label()
+            )));
+        }
+        if let (Some(by), Some(hq)) = (u.ordered_by, hq) {
+            if by != hq {
+                return Err(Illegal::new(format!(
+                    "{} takes orders from {} this turn",
+                    u.label(),
+                    self.units[by].label()
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// The command unit an action given without an order is ordered by: the one giving orders
+    /// now if it can order the unit, else the one with the best command value for it.
+    pub fn implicit_hq(&self, unit: usize) -> Option<usize> {
+        if self.orderable(unit, None).is_err() {
+            return None;
+        }
+        if let Some(h) = self.current_hq {
+            if self.may_order(h).is_ok() && self.orderable(unit, Some(h)).is_ok() {
+                return Some(h);
+            }
+        }
+        (0..self.units.len())
+            .filter(|&h| self.may_order(h).is_ok() && self.orderable(unit, Some(h)).is_ok())
+            .max_by_key(|&h| {
+                (
+                    self.command_value(h, &[unit], false, false).value,
+                    std::cmp::Reverse(h),
+                )
+            })
+    }
+
+    /// The units an order by `unit` would go to: those joined, and `unit`.
+    pub fn formation_of(&self, unit: usize) -> Vec<usize> {
+        let mut v = self.joined.clone();
+        if !v.contains(&unit) {
+            v.push(unit);
+        }
+        v
+    }
+
+    /// Whether some unit of the formation has a visible enemy close enough that charging it
+    /// costs the charge modifier.
+    fn charge_in_reach(&self, units: &[usize]) -> bool {
+        let cm = self.table().charge_penalty_cm;
+        units.iter().any(|&k| {
+            self.units[k].formed_troops()
+                && self.units.iter().enumerate().any(|(e, t)| {
+                    t.side != self.active
+                        && !t.ko
+                        && !t.is_hq()
+                        && self.distance_cm(k, e) <= cm
+                        && self.sees(k, e)
+                })
+        })
+    }
+
+    fn dense_in_reach(&self, units: &[usize]) -> bool {
+        units
+            .iter()
+            .any(|&k| self.reachable(k).iter().any(|(_, s)| s.dense))
+    }
+
+    /// The modified command value of an order ("Command Modifiers").
+    pub fn command_value(
+        &self,
+        hq: usize,
+        units: &[usize],
+        charge: bool,
+        dense: bool,
+    ) -> CommandValue {
+        let h = &self.units[hq];
+        let mut v = h.command as i32;
+        let mut words = vec![format!("{} command {}", h.label(), h.command)];
+        let mut add = |d: i32, why: String| {
+            if d != 0 {
+                v += d;
+                words.push(format!("{d:+} {why}"));
+            }
+        };
+        // Note 1: -1 for each order after the first; initiative counts as a first order.
+        let before = units
+            .iter()
+            .map(|&k| self.units[k].orders + u32::from(self.units[k].initiative_used))
+            .max()
+            .unwrap_or(0);
+        add(
+            -(before as i32),
+            format!("successive order ({} before)", before),
+        );
+        // Note 2: up to 20 cm free, then -1 a 20 cm begun (21–40 cm -1, 41–60 cm -2).
+        let far = units
+            .iter()
+            .map(|&k| distance(h.hex, self.units[k].hex) * HEX_CM)
+            .max()
+            .unwrap_or(0);
+        let dist = if far <= 20 {
+            0
+        } else {
+            far.saturating_sub(20).div_ceil(20)
+        };
+        add(-(dist as i32), format!("farthest unit {far} cm away"));
+        if dense {
+            add(-1, "moving into, through or out of dense terrain".into());
+        }
+        if charge {
+            add(
+                -1,
+                format!(
+                    "charging a visible enemy within {} cm",
+                    self.table().charge_penalty_cm
+                ),
+            );
+        }
+        let pt = self.player_turn();
+        if units
+            .iter()
+            .any(|&k| self.units[k].opportunity.is_some_and(|t| t + 1 == pt))
+        {
+            add(-1, "opportunity fire last turn".into());
+        }
+        if h.co && units.iter().any(|&k| self.units[k].tried) {
+            add(-1, "the CO ordering units an HQ failed to order".into());
+        }
+        if units.iter().any(|&k| {
+            let u = &self.units[k];
+            u.formed_troops()
+                && u.formation == Formation::MarchColumn
+                && distance(u.hex, h.hex) <= 1
+        }) {
+            add(1, "touching units in march column".into());
+        }
+        CommandValue { value: v, words }
+    }
+
+    pub fn command_candidates(&self, out: &mut Vec<Order>) {
+        let side = self.active;
+        let hqs: Vec<usize> = (0..self.units.len())
+            .filter(|&h| self.may_order(h).is_ok())
+            .collect();
+        for k in 0..self.units.len() {
+            let u = &self.units[k];
+            if u.side != side || u.ko || u.is_hq() {
+                continue;
+            }
+            if self.orderable(k, None).is_ok() {
+                if u.actions == 0 && self.implicit_hq(k).is_some() {
+                    self.action_candidates(k, out);
+                }
+                out.push(Order::Join { unit: k });
+                for &h in &hqs {
+                    for (charge, dense) in
+                        [(false, false), (true, false), (false, true), (true, true)]
+                    {
+                        out.push(Order::Command {
+                            hq: h,
+                            unit: k,
+                            charge,
+                            dense,
+                        });
+                    }
+                }
+                out.push(Order::SelfOrder { unit: k });
+            }
+            if u.actions > 0 {
+                self.action_candidates(k, out);
+            }
+        }
+    }
+
+    /// The actions a unit with an order may take ("Actions"): move, deploy, fire, charge.
+    fn action_candidates(&self, k: usize, out: &mut Vec<Order>) {
+        let u = &self.units[k];
+        for (to, _) in self.reachable(k) {
+            out.push(Order::Move { unit: k, to });
+        }
+        if u.self_move {
+            return;
+        }
+        out.push(Order::Wheel {
+            unit: k,
+            right: false,
+        });
+        out.push(Order::Wheel {
+            unit: k,
+            right: true,
+        });
+        out.push(Order::AboutFace { unit: k });
+        out.push(Order::Retire { unit: k });
+        out.push(Order::Prolonge { unit: k });
+        for f in Formation::ALL {
+            out.push(Order::Form {
+                unit: k,
+                formation: f,
+            });
+        }
+        if u.arm == Arm::Artillery {
+            out.push(Order::Limber { unit: k });
+            for f in Facing::ALL {
+                out.push(Order::Unlimber { unit: k, facing: f });
+                out.push(Order::Pivot { unit: k, facing: f });
+            }
+        }
+        for side in [-1, 0, 1] {
+            out.push(Order::Refuse { unit: k, side });
+        }
+        for e in 0..self.units.len() {
+            let t = &self.units[e];
+            if t.side != u.side && !t.ko && !t.is_hq() {
+                out.push(Order::Fire {
+                    unit: k,
+                    target: e,
+                    canister: false,
+                });
+                if u.canister.is_some() {
+                    out.push(Order::Fire {
+                        unit: k,
+                        target: e,
+                        canister: true,
+                    });
+                }
+                out.push(Order::Charge { unit: k, target: e });
+            }
+        }
+    }
+
+    pub fn check_command(&self, o: Order) -> Result<(), Illegal> {
+        let implicit = |k: usize| self.units[k].actions == 0;
+        let has_action = |k: usize| -> Result<(), Illegal> {
+            if self.units[k].actions == 0 {
+                match self.implicit_hq(k) {
+                    Some(_) => Ok(()),
+                    None => Err(Illegal::new(format!(
+                        "{} has no order to act on, and no command unit can order it now",
+                        self.units[k].label()
+                    ))),
+                }
+            } else if self.units[k].self_move && !matches!(o, Order::Move { .. }) {
+                Err(Illegal::new(
+                    "an isolated unit's own order only moves it towards its command",
+                ))
+            } else {
+                Ok(())
+            }
+        };
+        match o {
+            Order::End => Ok(()),
+            Order::Join { unit } => {
+                self.orderable(unit, None)?;
+                if self.joined.contains(&unit) {
+                    return Err(Illegal::new(format!(
+                        "{} is joined already",
+                        self.units[unit].label()
+                    )));
+                }
+                Ok(())
+            }
+            Order::Command {
+                hq,
+                unit,
+                charge,
+                dense,
+            } => {
+                self.may_order(hq)?;
+                let units = self.formation_of(unit);
+                for &k in &units {
+                    self.orderable(k, Some(hq))?;
+                }
+                if charge && !self.charge_in_reach(&units) {
+                    return Err(Illegal::new("no unit of the formation has a visible enemy near enough for the charge modifier"));
+                }
+                if dense && !self.dense_in_reach(&units) {
+                    return Err(Illegal::new(
+                        "no unit of the formation can reach dense terrain",
+                    ));
+                }
+                Ok(())
+            }
+            Order::SelfOrder { unit } => self.check_self_order(unit),
+            Order::Move { unit, to } => {
+                has_action(unit)?;
+                let stop = self.check_move(unit, to)?;
+                let u = &self.units[unit];
+                if stop.dense && !u.declared_dense && !implicit(unit) {
+                    return Err(Illegal::new(format!(
+                        "{}'s way to {} goes into, through or out of dense terrain: order it with the dense modifier",
+                        u.label(),
+                        volley_core::geometry::label(to)
+                    )));
+                }
+                if u.self_move {
+                    let near = self.nearest_hq_distance(unit, u.hex);
+                    if self.nearest_hq_distance(unit, to) >= near {
+                        return Err(Illegal::new(
+                            "an isolated unit moves only towards its nearest command unit",
+                        ));
+                    }
+                }
+                Ok(())
+            }
+            Order::Fire {
+                unit,
+                target,
+                canister,
+            } => {
+                has_action(unit)?;
+                self.check_shot(unit, target, canister)?;
+                if self.table().nearest_only
+                    && !self.nearest_visible_enemies(unit).contains(&target)
+                {
+                    return Err(Illegal::new(
+                        "fire goes at the nearest visible enemy (option nearest_only)",
+                    ));
+                }
+                Ok(())
+            }
+            Order::Charge { unit, target } => {
+                has_action(unit)?;
+                self.check_charge(unit, target)?;
+                if self.within(unit, target, self.table().charge_penalty_cm)
+                    && !self.units[unit].declared_charge
+                    && !implicit(unit)
+                {
+                    return Err(Illegal::new(format!(
+                        "charging an enemy within {} cm needs the charge modifier on the order",
+                        self.table().charge_penalty_cm
+                    )));
+                }
+                Ok(())
+            }
+            Order::Wheel { unit, .. } => {
+                has_action(unit)?;
+                self.check_wheel(unit)
+            }
+            Order::AboutFace { unit } => {
+                has_action(unit)?;
+                self.check_about_face(unit)
+            }
+            Order::Retire { unit } => {
+                has_action(unit)?;
+                self.check_retire(unit).map(|_| ())
+            }
+            Order::Prolonge { unit } => {
+                has_action(unit)?;
+                self.check_prolonge(unit).map(|_| ())
+            }
+            Order::Form { unit, formation } => {
+                has_action(unit)?;
+                self.check_form(unit, formation)
+            }
+            Order::Limber { unit } => {
+                has_action(unit)?;
+                let u = &self.units[unit];
+                if u.arm != Arm::Artillery || u.limbered {
+                    return Err(Illegal::new(format!("{} cannot limber", u.label())));
+                }
+                Ok(())
+            }
+            Order::Unlimber { unit, .. } => {
+                has_action(unit)?;
+                let u = &self.units[unit];
+                if u.arm != Arm::Artillery || !u.limbered {
+                    return Err(Illegal::new(format!("{} cannot unlimber", u.label())));
+                }
+                Ok(())
+            }
+            Order::Pivot { unit, facing } => {
+                has_action(unit)?;
+                let u = &self.units[unit];
+                if u.arm != Arm::Artillery || u.limbered || u.facing == facing {
+                    return Err(Illegal::new(format!("{} cannot pivot so", u.label())));
+                }
+                Ok(())
+            }
+            Order::Refuse { unit, side } => {
+                has_action(unit)?;
+                self.check_refuse(unit, side)
+            }
+            _ => Err(Illegal::new("that is not a command-phase action")),
+        }
+    }
+
+    pub fn perform_command(&mut self, o: Order, dice: &mut dyn Dice, log: &mut Log) {
+        let acted = o.actor();
+        match o {
+            Order::End => {
+                self.close_order();
+                self.end_orders(dice, log);
+                return;
+            }
+            Order::Join { unit } => {
+                self.joined.push(unit);
+                return;
+            }
+            Order::Command {
+                hq,
+                unit,
+                charge,
+                dense,
+            } => {
+                self.command_roll(hq, unit, charge, dense, dice, log);
+                return;
+            }
+            Order::SelfOrder { unit } => {
+                self.close_order();
+                let pt = self.player_turn();
+                let u = &mut self.units[unit];
+                u.self_ordered = Some(pt);
+                u.actions = 1;
+                u.self_move = true;
+                u.orders += 1;
+                u.closed = true;
+                let u = &self.units[unit];
+                log.add(|| {
+                    Event::new(
+                        "order",
+                        rule("Command Phase"),
+                        format!(
+                            "{} is out of contact and orders itself towards its command",
+                            u.label()
+                        ),
+                    )
+                    .side(u.side)
+                    .units([u.id.clone()])
+                });
+                return;
+            }
+            _ => {}
+        }
+        let unit = acted.expect("a unit acts");
+        if self.units[unit].actions == 0 {
+            // The action names its own order: the command roll comes first, with the
+            // modifiers the declared action brings.
+            let hq = self.implicit_hq(unit).expect("checked");
+            let charge = matches!(o, Order::Charge { target, .. } if self.within(unit, target, self.table().charge_penalty_cm));
+            let dense = matches!(o, Order::Move { to, .. } if self.check_move(unit, to).is_ok_and(|s| s.dense));
+            self.joined.clear();
+            self.command_roll(hq, unit, charge, dense, dice, log);
+            if self.units[unit].actions == 0 {
+                return;
+            }
+        }
+        self.units[unit].actions -= 1;
+        let mut moved_or_fired = true;
+        match o {
+            Order::Move { unit, to } => self.do_move(unit, to, log),
+            Order::Fire {
+                unit,
+                target,
+                canister,
+            } => {
+                let id = self.order_id;
+                self.fire(unit, target, canister, id, dice, log);
+            }
+            Order::Charge { unit, target } => {
+                moved_or_fired = false;
+                self.charge(unit, target, false, dice, log);
+            }
+            Order::Wheel { unit, right } => self.wheel(unit, right, log),
+            Order::AboutFace { unit } => self.about_face(unit, log),
+            Order::Retire { unit } => {
+                let to = self.check_retire(unit).expect("checked");
+                self.step_back(unit, to, "Retire Movement", log);
+            }
+            Order::Prolonge { unit } => {
+                let to = self.check_prolonge(unit).expect("checked");
+                self.step_back(unit, to, "Prolonge Movement", log);
+            }
+            Order::Form { unit, formation } => {
+                moved_or_fired = false;
+                self.form(unit, formation, log);
+            }
+            Order::Limber { unit } => {
+                moved_or_fired = false;
+                self.set_limbered(unit, true, None, log);
+            }
+            Order::Unlimber { unit, facing } => {
+                moved_or_fired = false;
+                self.set_limbered(unit, false, Some(facing), log);
+            }
+            Order::Pivot { unit, facing } => {
+                moved_or_fired = false;
+                self.pivot(unit, facing, log);
+            }
+            Order::Refuse { unit, side } => {
+                moved_or_fired = false;
+                self.refuse(unit, side, log);
+            }
+            _ => {}
+        }
+        self.check_end_of_battle(log);
+        if moved_or_fired && self.interrupt.is_none() && !self.units[unit].ko {
+            self.offer_opportunity(unit);
+        }
+    }
+
+    /// The current order is over: its units keep no actions.
+    fn close_order(&mut self) {
+        for &k in &self.order_units {
+            self.units[k].actions = 0;
+            self.units[k].self_move = false;
+        }
+    }
+
+    /// A command roll for the formation of `unit` (and the units joined to it).
+    fn command_roll(
+        &mut self,
+        hq: usize,
+        unit: usize,
+        charge: bool,
+        dense: bool,
+        dice: &mut dyn Dice,
+        log: &mut Log,
+    ) {
+        self.close_order();
+        let units = self.formation_of(unit);
+        self.joined.clear();
+        // One command unit finishes before the next begins.
+        if let Some(prev) = self.current_hq {
+            if prev != hq && !self.finished.contains(&prev) {
+                self.finished.push(prev);
+            }
+        }
+        self.current_hq = Some(hq);
+        // Units left out of this order have had their last from this command unit.
+        for k in self.order_units.clone() {
+            if !units.contains(&k) {
+                self.units[k].closed = true;
+            }
+        }
+        let cv = self.command_value(hq, &units, charge, dense);
+        let (a, b) = (dice.roll(6), dice.roll(6));
+        self.order_id = self.next_attack();
+        let names: Vec<String> = units
+            .iter()
+            .map(|&k| self.units[k].id.to_string())
+            .collect();
+        let bonus = a == 1 && b == 1;
+        let blunder = a == 6 && b == 6;
+        let success = bonus || (!blunder && (a + b) as i32 <= cv.value);
+        let h = &self.units[hq];
+        log.add(|| {
+            Event::new(
+                "order",
+                rule(if bonus {
+                    "Command Bonus"
+                } else if blunder {
+                    "Command Blunder"
+                } else {
+                    "Command Phase"
+                }),
+                format!(
+                    "{} orders {}: needs {} or less ({}), rolled {a}+{b}: {}",
+                    h.label(),
+                    names.join(", "),
+                    cv.value,
+                    cv.words.join(" "),
+                    if bonus {
+                        "double one, a bonus: two actions each"
+                    } else if blunder {
+                        "double six, a blunder"
+                    } else if success {
+                        "the order is issued"
+                    } else {
+                        "failed, no more orders from this command unit"
+                    }
+                ),
+            )
+            .side(h.side)
+            .units(names.clone())
+        });
+        if success {
+            for &k in &units {
+                let u = &mut self.units[k];
+                u.orders += 1;
+                u.ordered_by = Some(hq);
+                u.actions = if bonus { 2 } else { 1 };
+                u.declared_charge = charge || bonus;
+                u.declared_dense = dense || bonus;
+                u.supported = false;
+                u.wheeled = false;
+            }
+            self.order_units = units;
+            return;
+        }
+        for &k in &units {
+            self.units[k].tried = true;
+        }
+        self.order_units.clear();
+        self.finished.push(hq);
+        if self.units[hq].co {
+            self.co_failed = true;
+            log.add(|| {
+                Event::new(
+                    "order",
+                    rule("Command Phase"),
+                    "the CO failed: no further orders this turn",
+                )
+                .side(self.active)
+            });
+        }
+        if blunder {
+            self.blunder(hq, &units, dice, log);
+        }
+    }
+
+    /// The blunder table (a d6): what the command unit and the units it was ordering do.
+    fn blunder(&mut self, hq: usize, units: &[usize], dice: &mut dyn Dice, log: &mut Log) {
+        let roll = dice.roll(6);
+        let what = match roll {
+            1 => "CEASE FIRING! the command unit comes under fire",
+            2 => "CROSS-FIRE! the three units nearest the command unit are fired on in the flank",
+            3 => {
+                "RE-LOCATE! the command unit moves half a move away from the nearest visible enemy"
+            }
+            4 => "PULL BACK! the units in the open go half a move back",
+            5 => "OPEN FIRE! the units fire at the nearest visible enemy",
+            _ => "LET'S GET 'EM! the units in the open go half a move forward",
+        };
+        let side = self.units[hq].side;
+        log.add(|| {
+            Event::new(
+                "blunder",
+                rule("Command Blunder"),
+                format!("blunder roll {roll}: {what}"),
+            )
+            .side(side)
+        });
+        let id = self.next_attack();
+        let ready: Vec<usize> = units
+            .iter()
+            .copied()
+            .filter(|&k| !self.units[k].ko && !self.units[k].is_suppressed())
+            .collect();
+        let in_open = |g: &BptGame, k: usize| {
+            crate::terrain::area(g.map().terrain(g.units[k].hex)).is_none()
+                && !matches!(
+                    g.map().terrain(g.units[k].hex),
+                    volley_core::map::Terrain::Fort
+                )
+        };
+        match roll {
+            1 => {
+                let n = dice.roll(6);
+                let a = crate::firing::Attack {
+                    dice: n,
+                    to_hit: 6,
+                    flank: false,
+                    ranged: true,
+                    from: self.units[hq].hex,
+                    id,
+                    reckoning: format!("{n} attacks of friendly fire; command units hit on 6"),
+                };
+                self.resolve_attack(hq, &a, dice, log);
+            }
+            2 => {
+                let hq_hex = self.units[hq].hex;
+                let mut near: Vec<usize> = (0..self.units.len())
+                    .filter(|&k| {
+                        !self.units[k].ko && !self.units[k].is_hq() && self.units[k].side == side
+                    })
+                    .collect();
+                near.sort_by_key(|&k| (distance(self.units[k].hex, hq_hex), k));
+                for k in near.into_iter().take(3) {
+                    let cover =
+                        crate::terrain::cover(self.map(), self.units[k].hex, self.units[k].hex);
+                    let a = crate::firing::Attack {
+                        dice: 3,
+                        to_hit: cover.to_hit(),
+                        flank: true,
+                        ranged: true,
+                        from: hq_hex,
+                        id,
+                        reckoning: format!(
+                            "3 attacks of cross-fire in the flank; {}",
+                            cover.name()
+                        ),
+                    };
+                    self.resolve_attack(k, &a, dice, log);
+                }
+            }
+            3 => {
+                let enemy = self.nearest_visible_enemies(hq).first().copied();
+                if let Some(e) = enemy {
+                    let from = self.units[e].hex;
+                    self.shift(
+                        hq,
+                        from,
+                        hexes(self.units[hq].move_cm / 2),
+                        false,
+                        log,
+                        "Command Blunder",
+                    );
+                }
+            }
+            4 | 6 => {
+                for k in ready {
+                    let u = &self.units[k];
+                    if !in_open(self, k) || u.dug_in || (u.arm == Arm::Artillery && !u.limbered) {
+                        continue;
+                    }
+                    if let Some(&e) = self.nearest_visible_enemies(k).first() {
+                        let from = self.units[e].hex;
+                        self.shift(
+                            k,
+                            from,
+                            hexes(self.units[k].move_cm / 2),
+                            roll == 6,
+                            log,
+                            "Command Blunder",
+                        );
+                    }
+                }
+            }
+            _ => {
+                for k in ready {
+                    let target = self
+                        .nearest_visible_enemies(k)
+                        .into_iter()
+                        .find(|&e| self.check_shot(k, e, false).is_ok());
+                    if let Some(e) = target {
+                        self.fire(k, e, false, id, dice, log);
+                    }
+                }
+            }
+        }
+        self.check_end_of_battle(log);
+    }
+
+    /// Moves a unit up to `steps` hexes straight away from (or towards) `from`, stopping short
+    /// of anything in the way, keeping its facing.
+    pub fn shift(
+        &mut self,
+        unit: usize,
+        from: volley_core::Hex,
+        steps: u32,
+        towards: bool,
+        log: &mut Log,
+        section: &str,
+    ) {
+        let path = self.straight_path(unit, from, steps, towards);
+        let start = self.units[unit].hex;
+        let mut at = start;
+        for h in path {
+            let u = &self.units[unit];
+            if !crate::terrain::passable(self.map(), h, u)
+                || (!u.is_hq() && self.occupant(h).is_some())
+                || self
+                    .occupant(h)
+                    .is_some_and(|o| self.units[o].side != u.side)
+                || crate::terrain::linear(self.map().hexside(at, h))
+            {
+                break;
+            }
+            at = h;
+        }
+        if at != start {
+            if self.units[unit].is_hq() {
+                self.relocate(unit, at);
+            } else {
+                self.move_with_hqs(unit, at);
+            }
+            let u = &self.units[unit];
+            log.add(|| {
+                Event::new(
+                    "move",
+                    rule(section),
+                    format!(
+                        "{} moves {} to {}",
+                        u.label(),
+                        volley_core::geometry::label(start),
+                        volley_core::geometry::label(at)
+                    ),
+                )
+                .side(u.side)
+                .units([u.id.clone()])
+            });
+        }
+    }
+
+    // Isolated units.
+
+    fn nearest_hq_distance(&self, unit: usize, at: volley_core::Hex) -> u32 {
+        let side = self.units[unit].side;
+        self.units
+            .iter()
+            .filter(|h| h.is_hq() && !h.ko && h.side == side)
+            .map(|h| distance(h.hex, at))
+            .min()
+            .unwrap_or(u32::MAX)
+    }
+
+    /// Whether a unit is completely out of contact: no friendly unit or command unit within
+    /// 20 cm (Volley's reading, docs/rules/bpt-commander.md).
+    pub fn isolated(&self, unit: usize) -> bool {
+        let u = &self.units[unit];
+        !self.units.iter().enumerate().any(|(k, f)| {
+            k != unit && !f.ko && f.side == u.side && distance(f.hex, u.hex) * HEX_CM <= 20
+        })
+    }
+
+    fn check_self_order(&self, unit: usize) -> Result<(), Illegal> {
+        self.orderable(unit, None)?;
+        let u = &self.units[unit];
+        if u.orders > 0 || u.ordered_by.is_some() {
+            return Err(Illegal::new(format!(
+                "{} has had orders this turn",
+                u.label()
+            )));
+        }
+        if !self.isolated(unit) {
+            return Err(Illegal::new(format!("{} is not out of contact", u.label())));
+        }
+        let pt = self.player_turn();
+        if u.self_ordered.is_some_and(|t| t + 2 == pt) {
+            return Err(Illegal::new(format!(
+                "{} ordered itself last turn: every second turn only",
+                u.label()
+            )));
+        }
+        if self.nearest_hq_distance(unit, u.hex) == u32::MAX {
+            return Err(Illegal::new("no command unit is left to go to"));
+        }
+        Ok(())
+    }
+
+    // Command movement.
+
+    /// Orders are over: each command unit may move (or the end phase comes, if none may).
+    fn end_orders(&mut self, dice: &mut dyn Dice, log: &mut Log) {
+        self.order_units.clear();
+        self.joined.clear();
+        self.phase = Phase::HqMoves;
+        let mut c = Vec::new();
+        self.hq_move_candidates(&mut c);
+        if !c.iter().any(|o| self.check_hq_move(*o).is_ok()) {
+            self.end_phase(dice, log);
+        } else {
+            let s = self.active;
+            log.add(|| {
+                Event::new(
+                    "phase",
+                    rule("Command Movement"),
+                    format!("{}: command units move", self.side_name(s)),
+                )
+                .side(s)
+            });
+        }
+    }
+
+    pub fn hq_move_candidates(&self, out: &mut Vec<Order>) {
+        for h in 0..self.units.len() {
+            let u = &self.units[h];
+            if u.is_hq()
+                && u.side == self.active
+                && !u.ko
+                && !u.hq_moved
+                && !u.is_suppressed()
+                && !u.fresh
+            {
+                for (to, _) in self.reachable(h) {
+                    out.push(Order::Move { unit: h, to });
+                }
+            }
+        }
+    }
+
+    pub fn check_hq_move(&self, o: Order) -> Result<(), Illegal> {
+        match o {
+            Order::End => Ok(()),
+            Order::Move { unit, to } => {
+                let u = &self.units[unit];
+                if !u.is_hq() {
+                    return Err(Illegal::new("orders are over: only command units move now"));
+                }
+                if u.hq_moved || u.is_suppressed() || u.fresh {
+                    return Err(Illegal::new(format!("{} may not move now", u.label())));
+                }
+                self.check_move(unit, to).map(|_| ())
+            }
+            _ => Err(Illegal::new("orders are over: command units move, or end")),
+        }
+    }
+
+    pub fn perform_hq_move(&mut self, o: Order, dice: &mut dyn Dice, log: &mut Log) {
+        match o {
+            Order::Move { unit, to } => {
+                self.units[unit].hq_moved = true;
+                self.do_move(unit, to, log);
+                let mut c = Vec::new();
+                self.hq_move_candidates(&mut c);
+                if !c.iter().any(|o| self.check_hq_move(*o).is_ok()) {
+                    self.end_phase(dice, log);
+                }
+            }
+            _ => self.end_phase(dice, log),
+        }
+    }
+}

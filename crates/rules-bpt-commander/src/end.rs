@@ -1,0 +1,359 @@
+//! The turn's ends and the battle's ("End Phase", "End of the Battle", "Breakpoint",
+//! "Reaching an Objective", "Deciding the Winner", "Replacing a Command Units"): hits become
+//! stand losses, suppression lifts, the next player turn begins with its breakpoint roll and
+//! any replacement command unit; the battle ends at the turn limit, on a major objective, or
+//! when a Command breaks.
+
+use crate::state::{rule, BptGame, Phase};
+use crate::troops::Unit;
+use volley_core::geometry::{distance, label};
+use volley_core::{Dice, Event, Log, Outcome, Side};
+
+impl BptGame {
+    /// A new attack number.
+    pub fn next_attack(&mut self) -> u32 {
+        self.attack_seq += 1;
+        self.attack_seq
+    }
+
+    /// The start of the active player's turn.
+    pub fn begin_player_turn(&mut self, dice: &mut dyn Dice, log: &mut Log) {
+        let side = self.active;
+        let first = side == self.setting.first;
+        let turn = self.turn;
+        log.add(|| {
+            let e = Event::new(
+                "phase",
+                rule("Sequence of Play"),
+                format!("turn {turn}: {}'s player turn", self.side_name(side)),
+            )
+            .side(side);
+            if first {
+                e.opens_turn()
+            } else {
+                e
+            }
+        });
+        for u in self.units.iter_mut() {
+            u.supported = false;
+            if u.side == side {
+                u.initiative_used = false;
+                u.orders = 0;
+                u.ordered_by = None;
+                u.closed = false;
+                u.tried = false;
+                u.actions = 0;
+                u.wheeled = false;
+                u.hq_moved = false;
+                u.fresh = false;
+                u.declared_charge = false;
+                u.declared_dense = false;
+                u.self_move = false;
+            }
+        }
+        self.current_hq = None;
+        self.finished.clear();
+        self.co_failed = false;
+        self.joined.clear();
+        self.order_units.clear();
+        self.interrupt = None;
+        self.charge = None;
+        self.replace_command_units(log);
+        if self.broken == Some(side) {
+            return;
+        }
+        if self.breakpoint_roll(dice, log) {
+            return;
+        }
+        self.phase = Phase::Initiative;
+        if !self.anyone_has_initiative() {
+            self.end_initiative(log);
+        }
+    }
+
+    /// A command unit knocked out comes back once, anywhere: Volley places it with the
+    /// friendly unit nearest where it fell. It gives no orders and does not move this turn,
+    /// and its command value is one less for the rest of the game.
+    fn replace_command_units(&mut self, log: &mut Log) {
+        for h in 0..self.units.len() {
+            let u = &self.units[h];
+            if !(u.is_hq() && u.ko && !u.replaced && u.side == self.active) {
+                continue;
+            }
+            let fell = u.hex;
+            let place = (0..self.units.len())
+                .filter(|&k| {
+                    let f = &self.units[k];
+                    !f.ko && !f.is_hq() && f.side == u.side && self.hqs_in(f.hex).next().is_none()
+                })
+                .min_by_key(|&k| (distance(self.units[k].hex, fell), k));
+            let Some(k) = place else { continue };
+            let at = self.units[k].hex;
+            let u = &mut self.units[h];
+            u.ko = false;
+            u.replaced = true;
+            u.fresh = true;
+            u.command = u.command.saturating_sub(1);
+            u.suppressed = None;
+            u.turn_hits = 0;
+            self.relocate(h, at);
+            let u = &self.units[h];
+            log.add(|| {
+                Event::new(
+                    "replaced",
+                    rule("Replacing a Command Units"),
+                    format!(
+                        "{} is replaced at {} with command {} (no orders or move this turn)",
+                        u.label(),
+                        label(at),
+                        u.command
+                    ),
+                )
+                .side(u.side)
+                .units([u.id.clone()])
+            });
+        }
+    }
+
+    /// The breakpoint: half the Command's units (command units left out), rounded up. Once
+    /// that many are knocked out, a command roll on the CO's value (an HQ's if the CO is
+    /// gone), one less for each unit lost beyond it, at the start of each of its turns; a
+    /// failure breaks the Command. Returns whether it broke.
+    fn breakpoint_roll(&mut self, dice: &mut dyn Dice, log: &mut Log) -> bool {
+        let side = self.active;
+        let (lost, all) = self.losses(side);
+        let bp = all.div_ceil(2);
+        if all == 0 || lost < bp {
+            return false;
+        }
+        let leader = self
+            .units
+            .iter()
+            .filter(|u| u.is_hq() && !u.ko && u.side == side)
+            .max_by_key(|u| (u.co, u.command))
+            .map(|u| (u.label(), u.command as i32));
+        let (who, value) = leader.unwrap_or_else(|| ("no command unit".into(), 0));
+        let need = value - (lost - bp) as i32;
+        let (a, b) = (dice.roll(6), dice.roll(6));
+        let holds = (a == 1 && b == 1) || (!(a == 6 && b == 6) && (a + b) as i32 <= need);
+        log.add(|| {
+            Event::new(
+                "breakpoint",
+                rule("Breakpoint"),
+                format!(
+                    "{} has lost {lost} of {all} units (breakpoint {bp}): {who} needs {need} or less, rolled {a}+{b}: {}",
+                    self.side_name(side),
+                    if holds { "the Command holds" } else { "the Command breaks and withdraws" }
+                ),
+            )
+            .side(side)
+        });
+        if holds {
+            return false;
+        }
+        self.broken = Some(side);
+        if side == self.setting.first {
+            // The other player still plays its turn of this game turn.
+            self.active = side.other();
+            self.begin_player_turn(dice, log);
+        } else {
+            self.finish(format!("{} broke and withdrew", self.side_name(side)), log);
+        }
+        true
+    }
+
+    /// The end phase: hits become stand losses on every unit, and the active player's units
+    /// recover from suppression placed before this player turn (not from this turn's).
+    pub fn end_phase(&mut self, dice: &mut dyn Dice, log: &mut Log) {
+        let ex = self.table().exhaustion_hit;
+        let pt = self.player_turn();
+        for k in 0..self.units.len() {
+            let u = &self.units[k];
+            if u.ko || u.turn_hits == 0 {
+                continue;
+            }
+            let lost = u.turn_hits / u.stand_hits(ex);
+            let left = u.stands.saturating_sub(lost);
+            if left == 0 {
+                self.knock_out(k, "its last stand was lost", log);
+                continue;
+            }
+            let u = &mut self.units[k];
+            u.stands = left;
+            u.turn_hits = 0;
+            if lost > 0 {
+                let u = &self.units[k];
+                log.add(|| {
+                    Event::new(
+                        "losses",
+                        rule("End Phase"),
+                        format!(
+                            "{} loses {lost} stand{} ({} left)",
+                            u.label(),
+                            if lost == 1 { "" } else { "s" },
+                            u.stands
+                        ),
+                    )
+                    .side(u.side)
+                    .units([u.id.clone()])
+                });
+            }
+        }
+        for u in self
+            .units
+            .iter_mut()
+            .filter(|u| u.side == self.active && !u.ko)
+        {
+            if u.suppressed.is_some_and(|s| s.placed < pt) {
+                u.suppressed = None;
+            }
+        }
+        self.check_end_of_battle(log);
+        if self.outcome.is_some() {
+            return;
+        }
+        if self.broken.is_some() {
+            let b = self.broken.expect("broken");
+            self.finish(format!("{} broke and withdrew", self.side_name(b)), log);
+            return;
+        }
+        if self.active == self.setting.first {
+            self.active = self.active.other();
+        } else {
+            // The game turn is over: a major objective reached ends the battle, as does the
+            // turn limit.
+            if let Some(side) = self.major_reached() {
+                self.finish(
+                    format!("{} reached a major objective", self.side_name(side)),
+                    log,
+                );
+                return;
+            }
+            if self.turn >= self.setting.turn_limit {
+                self.finish(
+                    format!("the {} turns are played", self.setting.turn_limit),
+                    log,
+                );
+                return;
+            }
+            self.turn += 1;
+            self.active = self.setting.first;
+        }
+        self.begin_player_turn(dice, log);
+    }
+
+    fn major_reached(&self) -> Option<Side> {
+        Side::BOTH.into_iter().find(|&s| self.reached(s).0)
+    }
+
+    /// Whether a side holds a major objective of its own, and any objective of its own.
+    fn reached(&self, side: Side) -> (bool, bool) {
+        if self.broken == Some(side) {
+            return (false, false);
+        }
+        let mine =
+            self.setting.objectives.iter().filter(|o| {
+                o.for_side.is_none_or(|s| s == side) && self.holder(o.hex) == Some(side)
+            });
+        let major = mine.clone().any(|o| o.major);
+        let any = mine.count() > 0;
+        (major, any)
+    }
+
+    /// Victory points of a side: the points of the enemy units it knocked out, command units
+    /// included.
+    pub fn victory_points(&self, side: Side) -> u32 {
+        self.units
+            .iter()
+            .filter(|u| u.side != side && u.ko)
+            .map(Unit::worth)
+            .sum()
+    }
+
+    /// A side with no units left ends the battle at once.
+    pub fn check_end_of_battle(&mut self, log: &mut Log) {
+        if self.outcome.is_some() {
+            return;
+        }
+        for side in Side::BOTH {
+            let (lost, all) = self.losses(side);
+            if all > 0 && lost == all {
+                self.finish(format!("{} has no units left", self.side_name(side)), log);
+                return;
+            }
+        }
+    }
+
+    /// The battle's result: the objectives table, raised a step for twice the opponent's
+    /// victory points; a Command that broke scores no more than its opponent.
+    pub fn finish(&mut self, why: String, log: &mut Log) {
+        let (rmaj, rany) = self.reached(Side::Red);
+        let (bmaj, bany) = self.reached(Side::Blue);
+        let level = |maj: bool, any: bool| {
+            if maj {
+                2
+            } else if any {
+                1
+            } else {
+                0
+            }
+        };
+        let (r, b) = (level(rmaj, rany), level(bmaj, bany));
+        // +2 decisive red, +1 minor red, 0 draw, -1 minor blue, -2 decisive blue.
+        let mut result: i32 = match (r, b) {
+            (x, y) if x == y => 0,
+            (2, 0) => 2,
+            (0, 2) => -2,
+            (x, y) if x > y => 1,
+            _ => -1,
+        };
+        let mut vp = [
+            self.victory_points(Side::Red),
+            self.victory_points(Side::Blue),
+        ];
+        if let Some(s) = self.broken {
+            let i = s.index();
+            vp[i] = vp[i].min(vp[1 - i]);
+        }
+        if vp[0] > 0 && vp[0] >= 2 * vp[1] {
+            result = (result + 1).min(2);
+        } else if vp[1] > 0 && vp[1] >= 2 * vp[0] {
+            result = (result - 1).max(-2);
+        }
+        // A side with no units left loses whatever the table says.
+        for side in Side::BOTH {
+            let (lost, all) = self.losses(side);
+            if all > 0 && lost == all {
+                result = if side == Side::Red { -2 } else { 2 };
+            }
+        }
+        let winner = match result {
+            0 => None,
+            x if x > 0 => Some(Side::Red),
+            _ => Some(Side::Blue),
+        };
+        let kind = match result.abs() {
+            0 => "a draw".to_string(),
+            1 => "a minor victory".to_string(),
+            _ => "a decisive victory".to_string(),
+        };
+        let reason = match winner {
+            None => format!("{why}: {kind} (victory points {} to {})", vp[0], vp[1]),
+            Some(w) => format!(
+                "{why}: {kind} for {} (victory points {} to {})",
+                self.side_name(w),
+                vp[0],
+                vp[1]
+            ),
+        };
+        self.phase = Phase::Over;
+        self.interrupt = None;
+        self.charge = None;
+        self.outcome = Some(Outcome {
+            winner,
+            reason: reason.clone(),
+            score: [vp[0] as i32, vp[1] as i32],
+        });
+        log.add(|| Event::new("end", rule("Deciding the Winner"), reason));
+    }
+}

@@ -1,0 +1,844 @@
+//! Firing and the casualty pipeline ("Firing", "Testing For Casualties", "Knock-Out",
+//! "Suppression", "Fall-back", "Opportunity Fire", "Artillery Ammunition"): the dice a unit
+//! rolls, what it needs to hit, saves, hits held to the end phase, suppression, fall-back,
+//! knock-out; round shot going on through the target, canister into the cone, and the
+//! inactive player's opportunity fire.
+
+use crate::order::Order;
+use crate::state::{rule, BptGame, Interrupt, Phase};
+use crate::table::{Table, HEX_CM};
+use crate::troops::{Arm, Formation, Suppression};
+use volley_core::geometry::{distance, Aspect, Facing};
+use volley_core::odds::OddsCase;
+use volley_core::{chance, Dice, Event, Hex, Illegal, Log};
+
+/// One attack on one unit, as "Testing For Casualties" resolves it.
+#[derive(Clone, Debug)]
+pub struct Attack {
+    pub dice: u32,
+    pub to_hit: u32,
+    /// Against the flank or rear: saves one worse.
+    pub flank: bool,
+    /// Fire (squares have no saves against it) rather than a charge.
+    pub ranged: bool,
+    /// Where the nearest attacker stands, for a fall-back directly away from it.
+    pub from: Hex,
+    /// The attack's number: one order's (or initiative action's) attacks share it.
+    pub id: u32,
+    /// How the dice were reckoned, for the log.
+    pub reckoning: String,
+}
+
+/// What an attack did to its target.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Struck {
+    pub hits: u32,
+    pub saved: u32,
+    pub ko: bool,
+    pub suppressed: bool,
+    pub fell_back_cm: Option<u32>,
+}
+
+impl BptGame {
+    /// Stands that fire in the unit's formation ("Movement Formations"): all in line and
+    /// extended line, one from a march column, the two front stands of an attack column, one
+    /// face of a square (a quarter of its stands), the guns of a battery.
+    pub fn firing_stands(&self, unit: usize) -> u32 {
+        let u = &self.units[unit];
+        match (u.arm, u.formation) {
+            (Arm::Artillery, _) => u.stands,
+            (_, Formation::MarchColumn) => 1,
+            (_, Formation::AttackColumn) => u.stands.min(2),
+            (_, Formation::Square) => u.stands.div_ceil(4),
+            _ => u.stands,
+        }
+    }
+
+    /// Whether a unit is in a state to fire at all.
+    pub fn may_fire(&self, unit: usize) -> bool {
+        let u = &self.units[unit];
+        !u.ko
+            && !u.is_hq()
+            && !u.is_suppressed()
+            && u.dice > 0
+            && u.range_cm > 0
+            && !(u.arm == Arm::Artillery && u.limbered)
+    }
+
+    /// Why `unit` may not fire at `target` now (range, sight, cone), if it may not.
+    pub fn check_shot(&self, unit: usize, target: usize, canister: bool) -> Result<(), Illegal> {
+        let (u, t) = (&self.units[unit], &self.units[target]);
+        if !self.may_fire(unit) {
+            return Err(Illegal::new(format!("{} cannot fire now", u.label())));
+        }
+        if t.side == u.side || t.ko {
+            return Err(Illegal::new(format!(
+                "{} is not an enemy in play",
+                t.label()
+            )));
+        }
+        if t.is_hq() {
+            return Err(Illegal::new("command units may not be chosen as targets"));
+        }
+        if !self.sees(unit, target) {
+            return Err(Illegal::new(format!(
+                "{} cannot see {}",
+                u.label(),
+                t.label()
+            )));
+        }
+        if !self.in_cone(unit, target) {
+            return Err(Illegal::new(format!(
+                "{} is outside {}'s firing cone",
+                t.label(),
+                u.label()
+            )));
+        }
+        let d = self.distance_cm(unit, target);
+        let range = if canister {
+            match u.canister {
+                Some((_, r)) => r,
+                None => return Err(Illegal::new(format!("{} has no canister", u.label()))),
+            }
+        } else {
+            u.range_cm
+        };
+        if !self.within(unit, target, range) {
+            return Err(Illegal::new(format!(
+                "{} is {d} cm away, beyond {range} cm",
+                t.label()
+            )));
+        }
+        Ok(())
+    }
+
+    /// The dice of a unit's fire at a target, with the modifiers in words ("Calculating
+    /// Firing", "Firing Modifiers", "Command Presence").
+    pub fn fire_dice(&self, unit: usize, target: usize) -> (u32, String) {
+        let (u, t) = (&self.units[unit], &self.units[target]);
+        let stands = self.firing_stands(unit);
+        let base = (u.dice * stands) as i32;
+        let mut words = vec![format!("{} × {stands} stands", u.dice)];
+        let mut n = base;
+        let mut add = |d: i32, why: &str| {
+            n += d;
+            words.push(format!("{d:+} {why}"));
+        };
+        if u.formation == Formation::ExtendedLine && u.formed_troops() {
+            add(-1, "firing in extended line");
+        }
+        if t.formation == Formation::ExtendedLine && t.formed_troops() {
+            add(-1, "target in extended line");
+        }
+        if !u.traits.no_half_range && self.within(unit, target, u.range_cm / 2) {
+            add(1, "within half range");
+        }
+        if self.flank_shot(target, unit) {
+            add(2, "at the flank or rear");
+        }
+        if t.formation == Formation::Square && t.arm == Arm::Infantry {
+            match u.arm {
+                Arm::Artillery => add(u.stands as i32, "artillery against a square"),
+                Arm::Infantry => add(1, "infantry against a square"),
+                _ => {}
+            }
+        }
+        if u.disordered() {
+            add(-2, "disordered");
+            if u.exhausted && !self.table().exhaustion_hit {
+                add(-1, "exhausted");
+            }
+        }
+        let presence = self.presence(unit);
+        if presence > 0 {
+            add(presence as i32, "command presence");
+        }
+        (n.max(1) as u32, words.join(" "))
+    }
+
+    /// Dice a command unit touching (sharing the hex of) a unit adds to its attacks.
+    pub fn presence(&self, unit: usize) -> u32 {
+        let u = &self.units[unit];
+        self.hqs_in(u.hex)
+            .filter(|&h| self.units[h].side == u.side && !self.units[h].is_suppressed())
+            .map(|h| self.units[h].presence)
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// Whether fire from `attacker` takes `target` in the flank or rear: outside its front, or
+    /// any fire at a march column ("March Column").
+    pub fn flank_shot(&self, target: usize, attacker: usize) -> bool {
+        let t = &self.units[target];
+        (t.formed_troops() && t.formation == Formation::MarchColumn)
+            || self.aspect_of(target, attacker) != Aspect::Front
+    }
+
+    /// The score to hit a target, and why ("Scoring Hits"): by its cover, command units on 6,
+    /// smoothbore and rifled guns reading cover a step easier; the first fire of the battle
+    /// +1 on each die where the option is on.
+    pub fn to_hit(&self, unit: usize, target: usize) -> (u32, String) {
+        let (u, t) = (&self.units[unit], &self.units[target]);
+        if t.is_hq() {
+            return (6, "a command unit, hit on 6".into());
+        }
+        let mut cover = self.cover_against(target, unit);
+        if u.arm == Arm::Artillery && u.traits.cover_shift {
+            cover = cover.easier();
+        }
+        let mut score = cover.to_hit();
+        let mut why = format!("target {}", cover.name());
+        if self.table().first_fire && !u.has_fired {
+            score -= 1;
+            why.push_str(", first fire +1");
+        }
+        (score, why)
+    }
+
+    /// Saves against an attack: the save value (one worse against flank or rear, a 6 stays a
+    /// 6) and how many dice (one a hit, one more for a line), or none at all.
+    pub fn saves(&self, target: usize, hits: u32, flank: bool, ranged: bool) -> Option<(u32, u32)> {
+        let t = &self.units[target];
+        let sv = t.save?;
+        if hits == 0
+            || (t.formed_troops() && t.formation == Formation::AttackColumn)
+            || (ranged && t.formed_troops() && t.formation == Formation::Square)
+        {
+            return None;
+        }
+        let sv = if flank && sv < 6 { sv + 1 } else { sv };
+        let line = t.formed_troops() && t.formation == Formation::Line;
+        Some((sv, hits + u32::from(line)))
+    }
+
+    /// Whether the next hit test of `target` by attack `id` would be a fall-back (it is already
+    /// suppressed, by another attack).
+    pub fn falls_back_next(&self, target: usize, id: u32) -> Option<bool> {
+        match self.units[target].suppressed {
+            Some(s) if s.by_attack == id => None,
+            Some(_) => Some(true),
+            None => Some(false),
+        }
+    }
+
+    /// Steps 3–8 of "Testing For Casualties" for one attack on one unit.
+    pub fn resolve_attack(
+        &mut self,
+        target: usize,
+        a: &Attack,
+        dice: &mut dyn Dice,
+        log: &mut Log,
+    ) -> Struck {
+        let mut out = Struck::default();
+        let rolls: Vec<u32> = (0..a.dice).map(|_| dice.roll(6)).collect();
+        let hits = rolls.iter().filter(|&&r| r >= a.to_hit).count() as u32;
+        let mut saved = 0;
+        let mut save_rolls = Vec::new();
+        if let Some((sv, n)) = self.saves(target, hits, a.flank, a.ranged) {
+            save_rolls = (0..n).map(|_| dice.roll(6)).collect();
+            saved = (save_rolls.iter().filter(|&&r| r >= sv).count() as u32).min(hits);
+        }
+        let net = hits - saved;
+        out.hits = net;
+        out.saved = saved;
+        let t = &self.units[target];
+        log.add(|| {
+            Event::new(
+                "hit",
+                rule("Testing For Casualties"),
+                format!(
+                    "{}: {} dice ({}) needing {}+: rolled {:?}, {hits} hit{}{}{}",
+                    t.label(),
+                    a.dice,
+                    a.reckoning,
+                    a.to_hit,
+                    rolls,
+                    if hits == 1 { "" } else { "s" },
+                    if save_rolls.is_empty() {
+                        String::new()
+                    } else {
+                        format!(", saves {save_rolls:?}: {saved} saved")
+                    },
+                    if a.flank { " (flank or rear)" } else { "" }
+                ),
+            )
+            .side(t.side)
+            .units([t.id.clone()])
+        });
+        if net == 0 {
+            return out;
+        }
+        let exhaustion = self.table().exhaustion_hit;
+        self.units[target].turn_hits += net;
+        let t = &self.units[target];
+        if t.turn_hits >= t.capacity(exhaustion) {
+            let why = format!(
+                "{} hits this turn, as many as its {} stands take",
+                t.turn_hits, t.stands
+            );
+            self.knock_out(target, &why, log);
+            out.ko = true;
+            return out;
+        }
+        match self.falls_back_next(target, a.id) {
+            None => {}
+            Some(false) => {
+                let test: Vec<u32> = (0..net).map(|_| dice.roll(6)).collect();
+                if test.iter().any(|&r| r >= a.to_hit) {
+                    self.suppress(target, a.id, log, &test);
+                    out.suppressed = true;
+                }
+            }
+            Some(true) => {
+                let t = &self.units[target];
+                let n = (net + u32::from(t.traits.poor)).saturating_sub(u32::from(t.traits.elite));
+                let cm: u32 = (0..n).map(|_| dice.roll(6)).sum();
+                out.fell_back_cm = Some(cm);
+                self.fall_back(target, cm, a.from, log);
+            }
+        }
+        out
+    }
+
+    /// Marks a unit suppressed (and a command unit with it).
+    pub fn suppress(&mut self, unit: usize, by: u32, log: &mut Log, test: &[u32]) {
+        let mark = Suppression {
+            placed: self.player_turn(),
+            by_attack: by,
+        };
+        self.units[unit].suppressed = Some(mark);
+        let u = &self.units[unit];
+        log.add(|| {
+            Event::new(
+                "suppressed",
+                rule("Suppression"),
+                if test.is_empty() {
+                    format!("{} is suppressed", u.label())
+                } else {
+                    format!("{} is suppressed (test {test:?})", u.label())
+                },
+            )
+            .side(u.side)
+            .units([u.id.clone()])
+        });
+        let (hex, side) = (u.hex, u.side);
+        let with: Vec<usize> = self
+            .hqs_in(hex)
+            .filter(|&h| self.units[h].side == side)
+            .collect();
+        for h in with {
+            self.units[h].suppressed = Some(mark);
+        }
+    }
+
+    /// A fall-back of `cm` directly away from `from` ("Fall-back"): knocked out beyond 20 cm,
+    /// or into impassable ground, enemies or off the table; halted by friends, who are
+    /// suppressed; dug-in troops and unlimbered guns hold unless it is more than 10 cm.
+    pub fn fall_back(&mut self, unit: usize, cm: u32, from: Hex, log: &mut Log) {
+        let u = &self.units[unit];
+        let holds = u.dug_in || (u.arm == Arm::Artillery && !u.limbered);
+        if cm > 20 || (holds && cm > 10) {
+            self.knock_out(unit, &format!("fell back {cm} cm, too far"), log);
+            return;
+        }
+        if holds {
+            log.add(|| {
+                Event::new(
+                    "fall-back",
+                    rule("Fall-back"),
+                    format!("{} holds its ground ({cm} cm)", u.label()),
+                )
+                .side(u.side)
+                .units([u.id.clone()])
+            });
+            return;
+        }
+        let steps = (cm + 2) / HEX_CM;
+        self.retreat_path(
+            unit,
+            from,
+            steps,
+            true,
+            "Fall-back",
+            &format!("falls back {cm} cm"),
+            log,
+        );
+    }
+
+    /// Moves a unit `steps` hexes straight away from `from`, as fall-backs and retreats do,
+    /// with their knock-out cases. `face` turns it to face `from` at the end.
+    pub fn retreat_path(
+        &mut self,
+        unit: usize,
+        from: Hex,
+        steps: u32,
+        face: bool,
+        section: &str,
+        what: &str,
+        log: &mut Log,
+    ) {
+        let path = self.straight_path(unit, from, steps, false);
+        let start = self.units[unit].hex;
+        let mut at = start;
+        let retreat = section == "Retreat";
+        for h in path {
+            let u = &self.units[unit];
+            if !crate::terrain::passable(self.map(), h, u) {
+                self.knock_out(
+                    unit,
+                    &format!("{what} into impassable ground or off the table"),
+                    log,
+                );
+                return;
+            }
+            if let Some(o) = self.occupant(h) {
+                if self.units[o].side != u.side {
+                    self.knock_out(unit, &format!("{what} into the enemy"), log);
+                    return;
+                }
+                if retreat && self.units[o].is_suppressed() {
+                    self.knock_out(
+                        o,
+                        "a retreating unit ran into it while it was suppressed",
+                        log,
+                    );
+                    self.knock_out(unit, &format!("{what} into suppressed friends"), log);
+                    return;
+                }
+                let id = self.attack_seq;
+                self.suppress(o, id, log, &[]);
+                break;
+            }
+            at = h;
+        }
+        self.move_with_hqs(unit, at);
+        if face {
+            if let Some(f) = facing_towards(at, from) {
+                self.units[unit].facing = f;
+            }
+        }
+        let u = &self.units[unit];
+        log.add(|| {
+            Event::new(
+                if retreat { "retreat" } else { "fall-back" },
+                rule(section),
+                format!(
+                    "{} {what}: {} to {}",
+                    u.label(),
+                    volley_core::geometry::label(start),
+                    volley_core::geometry::label(at)
+                ),
+            )
+            .side(u.side)
+            .units([u.id.clone()])
+        });
+    }
+
+    /// Moves a unit and the command units with it.
+    pub fn move_with_hqs(&mut self, unit: usize, to: Hex) {
+        let from = self.units[unit].hex;
+        let side = self.units[unit].side;
+        let with: Vec<usize> = if self.units[unit].is_hq() {
+            Vec::new()
+        } else {
+            self.hqs_in(from)
+                .filter(|&h| self.units[h].side == side)
+                .collect()
+        };
+        self.relocate(unit, to);
+        for h in with {
+            self.relocate(h, to);
+        }
+    }
+
+    /// A unit's fire at a target: the attack, then round shot going on behind it, or
+    /// canister into every unit in the cone within canister range.
+    pub fn fire(
+        &mut self,
+        unit: usize,
+        target: usize,
+        canister: bool,
+        id: u32,
+        dice: &mut dyn Dice,
+        log: &mut Log,
+    ) {
+        self.force_square(target, log);
+        let u = &self.units[unit];
+        log.add(|| {
+            Event::new(
+                "fire",
+                rule(if canister { "Canister" } else { "Firing" }),
+                format!(
+                    "{} fires {}at {} ({} cm)",
+                    u.label(),
+                    if canister { "canister " } else { "" },
+                    self.units[target].label(),
+                    self.distance_cm(unit, target)
+                ),
+            )
+            .side(u.side)
+            .units([u.id.clone(), self.units[target].id.clone()])
+        });
+        if canister {
+            let (per_gun, range) = u.canister.expect("checked");
+            let guns = u.stands;
+            let mut zone: Vec<usize> = (0..self.units.len())
+                .filter(|&k| {
+                    k != unit
+                        && !self.units[k].ko
+                        && self.within(unit, k, range)
+                        && self.in_cone(unit, k)
+                })
+                .collect();
+            zone.sort_by_key(|&k| (distance(self.units[unit].hex, self.units[k].hex), k));
+            for k in zone {
+                if self.units[k].ko {
+                    continue;
+                }
+                let (to_hit, why) = self.to_hit(unit, k);
+                let a = Attack {
+                    dice: per_gun * guns,
+                    to_hit,
+                    flank: self.flank_shot(k, unit),
+                    ranged: true,
+                    from: self.units[unit].hex,
+                    id,
+                    reckoning: format!("canister {per_gun} × {guns} guns; {why}"),
+                };
+                self.resolve_attack(k, &a, dice, log);
+            }
+        } else {
+            let (n, reckoning) = self.fire_dice(unit, target);
+            let (to_hit, why) = self.to_hit(unit, target);
+            let a = Attack {
+                dice: n,
+                to_hit,
+                flank: self.flank_shot(target, unit),
+                ranged: true,
+                from: self.units[unit].hex,
+                id,
+                reckoning: format!("{reckoning}; {why}"),
+            };
+            let before = self.units[target].hex;
+            self.resolve_attack(target, &a, dice, log);
+            if self.units[unit].arm == Arm::Artillery {
+                self.round_shot_through(unit, before, id, dice, log);
+            }
+        }
+        let u = &mut self.units[unit];
+        u.has_fired = true;
+        u.dug_in = false;
+    }
+
+    /// Round shot goes on 5 cm behind its target, one attack on each stand it reaches,
+    /// unless a wall, a hedge, high area terrain or a building stops it ("Round Shot").
+    fn round_shot_through(
+        &mut self,
+        gun: usize,
+        target_hex: Hex,
+        id: u32,
+        dice: &mut dyn Dice,
+        log: &mut Log,
+    ) {
+        let gun_hex = self.units[gun].hex;
+        let dir = self.straight_from(gun_hex, target_hex);
+        let Some(next) = dir else { return };
+        let map = self.map();
+        if !map.contains(next)
+            || crate::terrain::linear(map.hexside(target_hex, next))
+            || crate::terrain::area(map.terrain(next)) == Some(crate::terrain::Area::High)
+        {
+            return;
+        }
+        let mut struck: Vec<usize> = self.occupant(next).into_iter().collect();
+        struck.extend(self.hqs_in(next));
+        for k in struck {
+            if self.units[k].ko {
+                continue;
+            }
+            let (to_hit, why) = self.to_hit(gun, k);
+            let a = Attack {
+                dice: self.units[k].stands,
+                to_hit,
+                flank: self.flank_shot(k, gun),
+                ranged: true,
+                from: gun_hex,
+                id,
+                reckoning: format!("round shot going on, one a stand; {why}"),
+            };
+            self.resolve_attack(k, &a, dice, log);
+        }
+    }
+
+    /// The hex just beyond `to` on the line from `from`.
+    fn straight_from(&self, from: Hex, to: Hex) -> Option<Hex> {
+        crate::table::beyond(from, to)
+    }
+
+    /// "Square": infantry shot at with enemy cavalry within 30 cm and no friendly cavalry
+    /// within 30 cm must form square first, where it may.
+    pub fn force_square(&mut self, target: usize, log: &mut Log) {
+        let t = &self.units[target];
+        if t.arm != Arm::Infantry
+            || !self.table().squares
+            || t.formation == Formation::Square
+            || !t.may_form(Formation::Square)
+            || !t.formation.may_become(Formation::Square)
+        {
+            return;
+        }
+        let near = |side| {
+            self.units.iter().any(|c| {
+                !c.ko
+                    && c.arm == Arm::Cavalry
+                    && c.side == side
+                    && distance(c.hex, t.hex) * HEX_CM <= 30
+            })
+        };
+        if near(t.side.other()) && !near(t.side) {
+            let label = t.label();
+            let (side, id) = (t.side, t.id.clone());
+            self.units[target].formation = Formation::Square;
+            log.add(|| {
+                Event::new(
+                    "form",
+                    rule("Square March Formation"),
+                    format!(
+                        "{label} must form square: enemy cavalry within 30 cm and none of its own"
+                    ),
+                )
+                .side(side)
+                .units([id])
+            });
+        }
+    }
+
+    // Opportunity fire.
+
+    /// After an active unit moved or fired in the command phase, the inactive player may fire
+    /// at it with units that see it and have not fired this way this turn.
+    pub fn offer_opportunity(&mut self, target: usize) {
+        if self.phase != Phase::Command || self.units[target].ko || self.outcome.is_some() {
+            return;
+        }
+        let mut any = Vec::new();
+        self.opportunity_candidates(target, &mut any);
+        if any
+            .iter()
+            .any(|o| self.check_opportunity(*o, target).is_ok())
+        {
+            self.opportunity_fired.clear();
+            self.interrupt = Some(Interrupt::Opportunity { target });
+        }
+    }
+
+    pub fn opportunity_candidates(&self, target: usize, out: &mut Vec<Order>) {
+        let side = self.active.other();
+        for k in 0..self.units.len() {
+            let u = &self.units[k];
+            if u.side == side && !u.ko && !u.is_hq() {
+                out.push(Order::Fire {
+                    unit: k,
+                    target,
+                    canister: false,
+                });
+                if u.canister.is_some() {
+                    out.push(Order::Fire {
+                        unit: k,
+                        target,
+                        canister: true,
+                    });
+                }
+            }
+        }
+    }
+
+    pub fn check_opportunity(&self, o: Order, target: usize) -> Result<(), Illegal> {
+        match o {
+            Order::End => Ok(()),
+            Order::Fire {
+                unit,
+                target: t,
+                canister,
+            } if t == target => {
+                let u = &self.units[unit];
+                if u.opportunity == Some(self.player_turn())
+                    || self.opportunity_fired.contains(&unit)
+                {
+                    return Err(Illegal::new(format!(
+                        "{} has used its opportunity fire this turn",
+                        u.label()
+                    )));
+                }
+                self.check_shot(unit, target, canister)
+            }
+            _ => Err(Illegal::new(format!(
+                "now only opportunity fire at {} (or end)",
+                self.units[target].label()
+            ))),
+        }
+    }
+
+    pub fn perform_opportunity(
+        &mut self,
+        o: Order,
+        _target: usize,
+        dice: &mut dyn Dice,
+        log: &mut Log,
+    ) {
+        match o {
+            Order::Fire {
+                unit,
+                target,
+                canister,
+            } => {
+                let pt = self.player_turn();
+                self.units[unit].opportunity = Some(pt);
+                self.opportunity_fired.push(unit);
+                log.add(|| {
+                    Event::new(
+                        "opportunity",
+                        rule("Opportunity Fire"),
+                        format!("{} takes opportunity fire", self.units[unit].label()),
+                    )
+                    .side(self.units[unit].side)
+                    .units([self.units[unit].id.clone()])
+                });
+                let id = self.next_attack();
+                self.fire(unit, target, canister, id, dice, log);
+                self.check_end_of_battle(log);
+                if self.units[target].ko || self.outcome.is_some() {
+                    self.interrupt = None;
+                } else {
+                    let mut more = Vec::new();
+                    self.opportunity_candidates(target, &mut more);
+                    if !more
+                        .iter()
+                        .any(|o| self.check_opportunity(*o, target).is_ok())
+                    {
+                        self.interrupt = None;
+                    }
+                }
+            }
+            _ => self.interrupt = None,
+        }
+    }
+
+    /// The exact outcome classes of a simple fire order ("what are my odds?"): hits by the
+    /// binomial law, saves likewise, then the suppression test or the fall-back sum. Round shot
+    /// that may go on through, canister and forced squares are left to the enumeration.
+    pub fn cases(&self, o: Order) -> Option<Vec<OddsCase>> {
+        let Order::Fire {
+            unit,
+            target,
+            canister: false,
+        } = o
+        else {
+            return None;
+        };
+        // An answer to a charge goes on into the charge itself: enumerated.
+        if self.check(o).is_err() || self.interrupt == Some(Interrupt::Response) {
+            return None;
+        }
+        if self.units[unit].arm == Arm::Artillery {
+            // Round shot going on into a unit behind the target rolls again: enumerated.
+            let behind = crate::table::beyond(self.units[unit].hex, self.units[target].hex);
+            if behind.is_some_and(|h| self.occupant(h).is_some() || self.hqs_in(h).next().is_some())
+            {
+                return None;
+            }
+        }
+        let mut probe = self.clone();
+        probe.force_square(target, &mut Log::silent());
+        if probe.units[target].formation != self.units[target].formation {
+            return None;
+        }
+        let id = if self.phase == Phase::Command && self.interrupt.is_none() {
+            self.order_id
+        } else {
+            self.attack_seq + 1
+        };
+        let (n, _) = self.fire_dice(unit, target);
+        let (t, _) = self.to_hit(unit, target);
+        let flank = self.flank_shot(target, unit);
+        let p_hit = chance::d6_at_least(t);
+        let tgt = &self.units[target];
+        let cap = tgt.capacity(self.table().exhaustion_hit);
+        let mut out = Vec::new();
+        for (k, pk) in chance::binomial(n, p_hit).into_iter().enumerate() {
+            let k = k as u32;
+            let hit_dice = chance::dice_for_count(n, k, t);
+            let save = self.saves(target, k, flank, true);
+            let save_classes: Vec<(u32, f64, Vec<u32>)> = match save {
+                None => vec![(0, 1.0, Vec::new())],
+                Some((sv, m)) => chance::binomial(m, chance::d6_at_least(sv))
+                    .into_iter()
+                    .enumerate()
+                    .map(|(s, ps)| (s as u32, ps, chance::dice_for_count(m, s as u32, sv)))
+                    .collect(),
+            };
+            for (s, ps, save_dice) in save_classes {
+                let net = k - s.min(k);
+                let mut head = hit_dice.clone();
+                head.extend(&save_dice);
+                let p = pk * ps;
+                if net == 0 || tgt.turn_hits + net >= cap {
+                    out.push(OddsCase {
+                        probability: p,
+                        dice: head,
+                    });
+                    continue;
+                }
+                match self.falls_back_next(target, id) {
+                    None => out.push(OddsCase {
+                        probability: p,
+                        dice: head,
+                    }),
+                    Some(false) => {
+                        let yes = chance::any_at_least(net, t);
+                        let mut a = head.clone();
+                        a.push(6);
+                        a.extend(std::iter::repeat_n(1, net as usize - 1));
+                        let mut b = head;
+                        b.extend(std::iter::repeat_n(1, net as usize));
+                        out.push(OddsCase {
+                            probability: p * yes,
+                            dice: a,
+                        });
+                        out.push(OddsCase {
+                            probability: p * (1.0 - yes),
+                            dice: b,
+                        });
+                    }
+                    Some(true) => {
+                        let m = (net + u32::from(tgt.traits.poor))
+                            .saturating_sub(u32::from(tgt.traits.elite));
+                        for (sum, psum) in chance::sum_of_d6(m).into_iter().enumerate() {
+                            if psum == 0.0 {
+                                continue;
+                            }
+                            let mut a = head.clone();
+                            a.extend(chance::dice_for_sum(m, sum as u32));
+                            out.push(OddsCase {
+                                probability: p * psum,
+                                dice: a,
+                            });
+                        }
+                    }
+                }
+            }
+        }
+        Some(out)
+    }
+}
+
+/// The facing from `from` that looks most nearly at `to`.
+pub fn facing_towards(from: Hex, to: Hex) -> Option<Facing> {
+    if from == to {
+        return None;
+    }
+    Facing::ALL.into_iter().min_by_key(|f| {
+        distance(volley_core::geometry::step(from, *f), to) * 10
+            + u32::from(!volley_core::geometry::in_front_arc(from, *f, to))
+    })
+}

@@ -1,0 +1,598 @@
+//! Movement ("Movement", "Movement Formations", "Terrain"): how far a unit goes in one move
+//! action and where it may stop; wheeling, about face, retiring, obliquing (a move into a
+//! front-diagonal hex keeps the facing), refusing a flank, prolonge, the road bonus for
+//! columns, limbering and formation changes by the deployment table, and evading.
+
+use crate::state::{rule, BptGame};
+use crate::table::{hexes, Table, HEX_CM};
+use crate::terrain::{self, area};
+use crate::troops::{Arm, Formation, Unit};
+use std::collections::HashMap;
+use volley_core::geometry::{front_hexes, label, step, Facing};
+use volley_core::map::Terrain;
+use volley_core::{Event, Hex, Illegal, Log};
+
+/// A place a move may end, with what getting there costs and whether the way touches dense
+/// terrain (which needs the order's dense-terrain modifier).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stop {
+    pub cost_cm: u32,
+    pub dense: bool,
+}
+
+impl BptGame {
+    /// The move allowance in cm of one move action.
+    pub fn allowance_cm(&self, unit: usize) -> u32 {
+        let u = &self.units[unit];
+        match u.arm {
+            Arm::Artillery if !u.limbered => {
+                if u.traits.no_manhandle {
+                    0
+                } else {
+                    u.manhandle_cm
+                }
+            }
+            _ if u.formed_troops() && u.formation == Formation::Square => 0,
+            _ => u.move_cm,
+        }
+    }
+
+    /// Whether a unit moves freely in any direction (command units, limbered or
+    /// man-handled guns, skirmishers in extended line); formed troops go forward or
+    /// oblique, and turn by wheeling or about face.
+    fn free_mover(u: &Unit) -> bool {
+        !u.formed_troops() || (u.traits.light && u.formation == Formation::ExtendedLine)
+    }
+
+    /// Every hex one move action can reach, with its cost ("Movement", "Terrain", "Road Bonus
+    /// Movement"). Command units never stop for terrain; others stop on entering or leaving
+    /// area terrain, cross a linear obstacle or a ford only from contact (the first step of
+    /// a move), and go through friends at the cost of half the allowance.
+    pub fn reachable(&self, unit: usize) -> Vec<(Hex, Stop)> {
+        let mut out: HashMap<Hex, Stop> = HashMap::new();
+        let allowance = self.allowance_cm(unit);
+        if allowance == 0 {
+            return Vec::new();
+        }
+        let u = &self.units[unit];
+        self.search(unit, allowance, false, &mut out);
+        // A column moving all the way along a road: +5 cm on foot, +10 cm mounted.
+        let column = u.formed_troops() && u.formation == Formation::MarchColumn
+            || (u.arm == Arm::Artillery && u.limbered);
+        if column && self.map().has_road(u.hex) {
+            let bonus = if u.arm == Arm::Infantry { 5 } else { 10 };
+            self.search(unit, allowance + bonus, true, &mut out);
+        }
+        let mut v: Vec<(Hex, Stop)> = out.into_iter().collect();
+        v.sort_by_key(|(h, _)| (h.x, h.y));
+        v
+    }
+
+    fn search(&self, unit: usize, allowance: u32, road_only: bool, out: &mut HashMap<Hex, Stop>) {
+        let u = &self.units[unit];
+        let map = self.map();
+        let start = u.hex;
+        let hq = u.is_hq();
+        let start_dense = terrain::dense(map.terrain(start), u);
+        // (cost, hex, touched dense, went through a friend)
+        let mut best: HashMap<(Hex, bool), u32> = HashMap::new();
+        let mut queue: Vec<(u32, Hex, bool, bool)> = vec![(0, start, start_dense, false)];
+        while let Some(i) = (0..queue.len()).min_by_key(|&i| queue[i].0) {
+            let (cost, at, dense, _) = queue.swap_remove(i);
+            if best.get(&(at, dense)).is_some_and(|&c| c < cost) {
+                continue;
+            }
+            let dirs: Vec<Hex> = if Self::free_mover(u) {
+                Facing::ALL.into_iter().map(|f| step(at, f)).collect()
+            } else {
+                front_hexes(at, u.facing).to_vec()
+            };
+            for n in dirs {
+                if !terrain::passable(map, n, u) {
+                    continue;
+                }
+                if road_only && !map.road_between(at, n) {
+                    continue;
+                }
+                let occupant = self.occupant(n);
+                if occupant.is_some_and(|o| self.units[o].side != u.side) {
+                    continue;
+                }
+                if self.hqs_in(n).any(|h| self.units[h].side != u.side) {
+                    continue;
+                }
+                let side = map.hexside(at, n);
+                if !hq {
+                    if terrain::linear(side) || map.terrain(n) == Terrain::Ford {
+                        if u.arm == Arm::Artillery && u.limbered && terrain::linear(side) {
+                            continue;
+                        }
+                        if at != start {
+                            continue;
+                        }
+                    }
+                }
+                let mut step_cost = if hq {
+                    HEX_CM
+                } else {
+                    terrain::cost_cm(
+                        map,
+                        at,
+                        n,
+                        u,
+                        road_only || u.formation == Formation::MarchColumn,
+                    )
+                };
+                let through_friend = occupant.is_some() && !hq;
+                if through_friend {
+                    step_cost += allowance / 2;
+                }
+                let c = cost + step_cost;
+                // Any unit may go one hex with its whole allowance.
+                if c > allowance && !(at == start && cost == 0) {
+                    continue;
+                }
+                let d = dense || (!hq && terrain::dense(map.terrain(n), u));
+                if best.get(&(n, d)).is_some_and(|&b| b <= c) {
+                    continue;
+                }
+                best.insert((n, d), c);
+                if !through_friend
+                    && (!u.is_hq() || occupant.is_none_or(|o| self.units[o].side == u.side))
+                    && n != start
+                {
+                    let entry = out.entry(n).or_insert(Stop {
+                        cost_cm: c,
+                        dense: d,
+                    });
+                    // Prefer a way that keeps out of dense terrain, then the cheaper.
+                    if (entry.dense && !d) || (entry.dense == d && c < entry.cost_cm) {
+                        *entry = Stop {
+                            cost_cm: c,
+                            dense: d,
+                        };
+                    }
+                }
+                // Area terrain stops a move on entering and on leaving it.
+                let terminal =
+                    !hq && area(map.terrain(at)).is_some() != area(map.terrain(n)).is_some();
+                if !terminal {
+                    queue.push((c, n, d, through_friend));
+                }
+            }
+        }
+        out.remove(&start);
+        if !hq {
+            out.retain(|h, _| self.occupant(*h).is_none());
+        }
+    }
+
+    /// Why a unit may not move to `to` now, if it may not (the order's dense-terrain modifier
+    /// is checked by the command phase).
+    pub fn check_move(&self, unit: usize, to: Hex) -> Result<Stop, Illegal> {
+        let u = &self.units[unit];
+        self.reachable(unit)
+            .into_iter()
+            .find(|(h, _)| *h == to)
+            .map(|(_, s)| s)
+            .ok_or_else(|| {
+                Illegal::new(format!(
+                    "{} cannot move to {} in one move",
+                    u.label(),
+                    label(to)
+                ))
+            })
+    }
+
+    pub fn do_move(&mut self, unit: usize, to: Hex, log: &mut Log) {
+        let from = self.units[unit].hex;
+        let u = &mut self.units[unit];
+        u.dug_in = false;
+        u.refused = 0;
+        if u.arm == Arm::Artillery && u.limbered {
+            if let Some(f) = crate::firing::facing_towards(from, to) {
+                u.facing = f;
+            }
+        }
+        if u.is_hq() {
+            self.relocate(unit, to);
+        } else {
+            self.move_with_hqs(unit, to);
+        }
+        let u = &self.units[unit];
+        log.add(|| {
+            Event::new(
+                "move",
+                rule("Movement"),
+                format!("{} moves {} to {}", u.label(), label(from), label(to)),
+            )
+            .side(u.side)
+            .units([u.id.clone()])
+        });
+        self.overrun(unit, log);
+    }
+
+    /// A command unit an enemy unit comes into contact with is overrun: it must join a
+    /// friendly unit within half its move, or it is knocked out ("Command Units").
+    pub fn overrun(&mut self, mover: usize, log: &mut Log) {
+        if self.units[mover].is_hq() || self.units[mover].ko {
+            return;
+        }
+        let at = self.units[mover].hex;
+        let side = self.units[mover].side;
+        let near: Vec<usize> = (0..self.units.len())
+            .filter(|&h| {
+                let c = &self.units[h];
+                c.is_hq()
+                    && !c.ko
+                    && c.side != side
+                    && volley_core::geometry::distance(c.hex, at) <= 1
+                    && self
+                        .occupant(c.hex)
+                        .is_none_or(|o| self.units[o].side == side)
+            })
+            .filter(|&h| self.occupant(self.units[h].hex).is_none())
+            .collect();
+        for h in near {
+            let reach = hexes(self.units[h].move_cm / 2);
+            let hex = self.units[h].hex;
+            let friend = (0..self.units.len())
+                .filter(|&k| {
+                    let f = &self.units[k];
+                    !f.ko
+                        && !f.is_hq()
+                        && f.side == self.units[h].side
+                        && volley_core::geometry::distance(f.hex, hex) <= reach
+                })
+                .min_by_key(|&k| (volley_core::geometry::distance(self.units[k].hex, hex), k));
+            match friend {
+                Some(k) => {
+                    let to = self.units[k].hex;
+                    self.relocate(h, to);
+                    let (c, f) = (&self.units[h], &self.units[k]);
+                    log.add(|| {
+                        Event::new(
+                            "overrun",
+                            rule("Command Units"),
+                            format!(
+                                "{} is overrun and joins {} at {}",
+                                c.label(),
+                                f.label(),
+                                label(to)
+                            ),
+                        )
+                        .side(c.side)
+                        .units([c.id.clone()])
+                    });
+                }
+                None => {
+                    self.knock_out(h, "overrun with no friendly unit within half its move", log)
+                }
+            }
+        }
+    }
+
+    /// Why a formed unit may not wheel now.
+    pub fn check_wheel(&self, unit: usize) -> Result<(), Illegal> {
+        let u = &self.units[unit];
+        if !u.formed_troops() || u.formation == Formation::Square {
+            return Err(Illegal::new(format!("{} cannot wheel", u.label())));
+        }
+        if u.formation == Formation::Line && u.wheeled {
+            return Err(Illegal::new(format!(
+                "{} in line has wheeled this phase already",
+                u.label()
+            )));
+        }
+        Ok(())
+    }
+
+    pub fn wheel(&mut self, unit: usize, right: bool, log: &mut Log) {
+        let u = &mut self.units[unit];
+        u.facing = u.facing.turn(if right { 1 } else { -1 });
+        u.wheeled = true;
+        u.refused = 0;
+        u.dug_in = false;
+        let u = &self.units[unit];
+        log.add(|| {
+            Event::new(
+                "wheel",
+                rule("Wheel Movement"),
+                format!("{} wheels to face {}", u.label(), u.facing.name()),
+            )
+            .side(u.side)
+            .units([u.id.clone()])
+        });
+    }
+
+    pub fn check_about_face(&self, unit: usize) -> Result<(), Illegal> {
+        let u = &self.units[unit];
+        if !u.formed_troops() || u.formation == Formation::Square {
+            return Err(Illegal::new(format!("{} cannot about face", u.label())));
+        }
+        Ok(())
+    }
+
+    pub fn about_face(&mut self, unit: usize, log: &mut Log) {
+        let u = &mut self.units[unit];
+        u.facing = u.facing.opposite();
+        u.refused = 0;
+        u.dug_in = false;
+        let u = &self.units[unit];
+        log.add(|| {
+            Event::new(
+                "about-face",
+                rule("About Face Movement"),
+                format!(
+                    "{} about faces to {} (half its move)",
+                    u.label(),
+                    u.facing.name()
+                ),
+            )
+            .side(u.side)
+            .units([u.id.clone()])
+        });
+    }
+
+    /// The hexes of a retire (infantry, a quarter of the allowance left after the three
+    /// quarters it costs) or a prolonge (guns): straight back, keeping the facing.
+    pub fn backwards(&self, unit: usize, steps: u32) -> Result<Hex, Illegal> {
+        let u = &self.units[unit];
+        let mut at = u.hex;
+        for _ in 0..steps {
+            let n = step(at, u.facing.opposite());
+            if !terrain::passable(self.map(), n, u)
+                || self.occupant(n).is_some()
+                || terrain::linear(self.map().hexside(at, n))
+                || self.hqs_in(n).any(|h| self.units[h].side != u.side)
+            {
+                break;
+            }
+            at = n;
+        }
+        if at == u.hex {
+            return Err(Illegal::new(format!(
+                "{} has no room to go back",
+                u.label()
+            )));
+        }
+        Ok(at)
+    }
+
+    pub fn retire_steps(&self, unit: usize) -> u32 {
+        hexes(self.units[unit].move_cm / 4)
+    }
+
+    pub fn check_retire(&self, unit: usize) -> Result<Hex, Illegal> {
+        let u = &self.units[unit];
+        if u.arm != Arm::Infantry || u.formation == Formation::Square {
+            return Err(Illegal::new(format!(
+                "only infantry out of square retire; not {}",
+                u.label()
+            )));
+        }
+        self.backwards(unit, self.retire_steps(unit))
+    }
+
+    pub fn check_prolonge(&self, unit: usize) -> Result<Hex, Illegal> {
+        let u = &self.units[unit];
+        if u.arm != Arm::Artillery || u.limbered || u.prolonge_cm == 0 {
+            return Err(Illegal::new(format!(
+                "{} cannot move on prolonge",
+                u.label()
+            )));
+        }
+        self.backwards(unit, hexes(u.prolonge_cm))
+    }
+
+    pub fn step_back(&mut self, unit: usize, to: Hex, section: &str, log: &mut Log) {
+        let from = self.units[unit].hex;
+        self.units[unit].dug_in = false;
+        self.move_with_hqs(unit, to);
+        let u = &self.units[unit];
+        log.add(|| {
+            Event::new(
+                "move",
+                rule(section),
+                format!(
+                    "{} goes back {} to {}, still facing {}",
+                    u.label(),
+                    label(from),
+                    label(to),
+                    u.facing.name()
+                ),
+            )
+            .side(u.side)
+            .units([u.id.clone()])
+        });
+        self.overrun(unit, log);
+    }
+
+    /// Why a unit may not take up a formation by a deploy action ("Movement Formation
+    /// Deployment").
+    pub fn check_form(&self, unit: usize, f: Formation) -> Result<(), Illegal> {
+        let u = &self.units[unit];
+        if !u.formed_troops() || !u.may_form(f) {
+            return Err(Illegal::new(format!(
+                "{} cannot form {}",
+                u.label(),
+                f.name()
+            )));
+        }
+        if f == Formation::Disordered {
+            return Err(Illegal::new("no unit disorders itself"));
+        }
+        if f == Formation::Square && !self.table().squares {
+            return Err(Illegal::new(
+                "squares are not formed in this battle (the ACW, or before 1760)",
+            ));
+        }
+        if !u.formation.may_become(f) {
+            return Err(Illegal::new(format!(
+                "{} cannot go from {} straight into {} (the deployment table)",
+                u.label(),
+                u.formation.name(),
+                f.name()
+            )));
+        }
+        Ok(())
+    }
+
+    pub fn form(&mut self, unit: usize, f: Formation, log: &mut Log) {
+        let u = &mut self.units[unit];
+        let was = u.formation;
+        u.formation = f;
+        u.refused = 0;
+        let u = &self.units[unit];
+        log.add(|| {
+            Event::new(
+                "form",
+                rule("Movement Formations"),
+                format!("{} forms {} from {}", u.label(), f.name(), was.name()),
+            )
+            .side(u.side)
+            .units([u.id.clone()])
+        });
+    }
+
+    pub fn set_limbered(
+        &mut self,
+        unit: usize,
+        limbered: bool,
+        facing: Option<Facing>,
+        log: &mut Log,
+    ) {
+        let u = &mut self.units[unit];
+        u.limbered = limbered;
+        if let Some(f) = facing {
+            u.facing = f;
+        }
+        let u = &self.units[unit];
+        log.add(|| {
+            Event::new(
+                if limbered { "limber" } else { "unlimber" },
+                rule("Limbered or Unlimbered"),
+                if limbered {
+                    format!("{} limbers up", u.label())
+                } else {
+                    format!("{} unlimbers facing {}", u.label(), u.facing.name())
+                },
+            )
+            .side(u.side)
+            .units([u.id.clone()])
+        });
+    }
+
+    pub fn pivot(&mut self, unit: usize, f: Facing, log: &mut Log) {
+        self.units[unit].facing = f;
+        let u = &self.units[unit];
+        log.add(|| {
+            Event::new(
+                "pivot",
+                rule("Towed Guns"),
+                format!("{} pivots to face {}", u.label(), f.name()),
+            )
+            .side(u.side)
+            .units([u.id.clone()])
+        });
+    }
+
+    pub fn check_refuse(&self, unit: usize, side: i8) -> Result<(), Illegal> {
+        let u = &self.units[unit];
+        if u.arm != Arm::Infantry
+            || !matches!(u.formation, Formation::Line | Formation::ExtendedLine)
+        {
+            return Err(Illegal::new(format!(
+                "only infantry in line or extended line refuse a flank; not {}",
+                u.label()
+            )));
+        }
+        if u.refused == side {
+            return Err(Illegal::new(format!("{} already stands so", u.label())));
+        }
+        Ok(())
+    }
+
+    pub fn refuse(&mut self, unit: usize, side: i8, log: &mut Log) {
+        self.units[unit].refused = side;
+        let u = &self.units[unit];
+        log.add(|| {
+            Event::new(
+                "refuse",
+                rule("Refuse the Flank Movement"),
+                match side {
+                    -1 => format!("{} refuses its left flank", u.label()),
+                    1 => format!("{} refuses its right flank", u.label()),
+                    _ => format!("{} brings its flank back into line", u.label()),
+                },
+            )
+            .side(u.side)
+            .units([u.id.clone()])
+        });
+    }
+
+    /// Where an evade from `from` would take the unit: its full move straight away, stopping
+    /// where the ground or other units stop it ("Evading"). Guns limber and go half a move.
+    pub fn evade_to(&self, unit: usize, from: Hex) -> Option<Hex> {
+        let u = &self.units[unit];
+        if u.exhausted || u.is_hq() {
+            return None;
+        }
+        if u.formed_troops() && u.formation == Formation::Square {
+            return None;
+        }
+        let cm = if u.arm == Arm::Artillery {
+            u.move_cm / 2
+        } else {
+            u.move_cm
+        };
+        let path = self.straight_path(unit, from, hexes(cm), false);
+        let map = self.map();
+        let mut at = u.hex;
+        let mut spent = 0;
+        let mut mover = u.clone();
+        mover.limbered = true;
+        for n in path {
+            if !terrain::passable(map, n, &mover)
+                || self.occupant(n).is_some()
+                || self.hqs_in(n).any(|h| self.units[h].side != u.side)
+            {
+                break;
+            }
+            let c = terrain::cost_cm(map, at, n, &mover, false);
+            if spent + c > cm && spent > 0 {
+                break;
+            }
+            spent += c;
+            at = n;
+            if terrain::linear(map.hexside(at, n)) || area(map.terrain(n)).is_some() {
+                break;
+            }
+        }
+        (at != u.hex).then_some(at)
+    }
+
+    pub fn evade(&mut self, unit: usize, from: Hex, log: &mut Log) -> Hex {
+        let start = self.units[unit].hex;
+        let to = self.evade_to(unit, from).unwrap_or(start);
+        if self.units[unit].arm == Arm::Artillery {
+            self.units[unit].limbered = true;
+        }
+        self.units[unit].dug_in = false;
+        self.move_with_hqs(unit, to);
+        if let Some(f) = crate::firing::facing_towards(to, from) {
+            self.units[unit].facing = f;
+        }
+        let u = &self.units[unit];
+        log.add(|| {
+            Event::new(
+                "evade",
+                rule("Evading"),
+                format!("{} evades {} to {}", u.label(), label(start), label(to)),
+            )
+            .side(u.side)
+            .units([u.id.clone()])
+        });
+        to
+    }
+}

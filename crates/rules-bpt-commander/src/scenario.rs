@@ -1,0 +1,430 @@
+//! Reading a Black Powder scenario: the common header, options, map and objectives through
+//! `volley_core::scenario`; the units with their list rows; the command units from each
+//! side's `commanders`. Every mistake is reported at its file, line and column.
+
+use crate::order::MAX_UNITS;
+use crate::state::{BptGame, Objective, Setting, TableRules};
+use crate::troops::{Arm, Formation, Traits, Unit};
+use serde::Deserialize;
+use std::collections::HashSet;
+use toml::Spanned;
+use volley_core::geometry::label;
+use volley_core::scenario::{option, OwnKeys};
+use volley_core::{Battle, OptionSpec, Options, ScenarioError, ScenarioSource, Side};
+
+pub const OPTIONS: &[OptionSpec] = &[
+    OptionSpec {
+        key: "initiative_fire",
+        label: "Initiative fire distance (cm)",
+        default: "20",
+        choices: &["20", "10"],
+        range: None,
+        help: "20: units fire on initiative at the nearest visible enemy within 20 cm, as the phase table says; 10: only within 10 cm, as the Firing chapter says.",
+    },
+    OptionSpec {
+        key: "charge_penalty",
+        label: "Charge modifier distance (cm)",
+        default: "10",
+        choices: &["10", "20"],
+        range: None,
+        help: "An order that charges a visible enemy this close costs -1: 10 cm (note 4, the 'zone of control') or 20 cm (the modifier table).",
+    },
+    OptionSpec {
+        key: "saber_charge",
+        label: "Saber charge",
+        default: "off",
+        choices: &["off", "on"],
+        range: None,
+        help: "The optional rule: mounted cavalry charge with 4 attacks a stand instead of 3, and infantry with rifled muskets get an extra attack a stand against them.",
+    },
+    OptionSpec {
+        key: "exhaustion",
+        label: "Exhausted cavalry lose",
+        default: "die",
+        choices: &["die", "hit"],
+        range: None,
+        help: "die: exhausted cavalry lose one more attack die while disordered (Game Concepts); hit: one more hit a stand instead (the Firing chapter).",
+    },
+    OptionSpec {
+        key: "first_fire",
+        label: "First fire bonus",
+        default: "off",
+        choices: &["off", "on"],
+        range: None,
+        help: "on: +1 to each hit roll of a unit's first fire of the battle (the ACW and Napoleonic special rules).",
+    },
+    OptionSpec {
+        key: "squares",
+        label: "Squares",
+        default: "allowed",
+        choices: &["allowed", "none"],
+        range: None,
+        help: "none: no unit forms square (the American Civil War, and wars before 1760).",
+    },
+    OptionSpec {
+        key: "order_fire",
+        label: "Targets of ordered fire",
+        default: "any",
+        choices: &["any", "nearest"],
+        range: None,
+        help: "any: an order may fire at any visible enemy in range and cone; nearest: only at the nearest visible enemy, as initiative fire must.",
+    },
+];
+
+#[derive(Deserialize)]
+struct ScenarioFile {
+    units: Vec<UnitSpec>,
+    #[serde(default)]
+    first: Option<Spanned<String>>,
+    /// Hexes of the objectives that are major (the rest are minor).
+    #[serde(default)]
+    majors: Vec<Spanned<String>>,
+}
+
+const OWN_KEYS: OwnKeys = OwnKeys {
+    top: &["units", "first", "majors"],
+    side: &[],
+    commander: &["traits", "hex"],
+};
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct UnitSpec {
+    side: Spanned<String>,
+    id: Spanned<String>,
+    name: String,
+    arm: Spanned<String>,
+    hex: Spanned<String>,
+    facing: Spanned<String>,
+    stands: Spanned<u32>,
+    /// Move in cm.
+    #[serde(rename = "move")]
+    move_cm: u32,
+    /// Attack dice per stand, and range in cm.
+    dice: u32,
+    range: u32,
+    hits: Spanned<u32>,
+    /// The save value; 0 or absent: none.
+    #[serde(default)]
+    save: Option<Spanned<u32>>,
+    #[serde(default)]
+    points: u32,
+    #[serde(default)]
+    formation: Option<Spanned<String>>,
+    #[serde(default)]
+    limbered: bool,
+    #[serde(default)]
+    canister: Option<[u32; 2]>,
+    #[serde(default)]
+    manhandle: u32,
+    #[serde(default)]
+    prolonge: u32,
+    #[serde(default)]
+    traits: Vec<Spanned<String>>,
+    #[serde(default)]
+    dug_in: bool,
+}
+
+fn blank(side: Side, arm: Arm, id: &str, name: &str) -> Unit {
+    Unit {
+        id: id.into(),
+        name: name.into(),
+        side,
+        arm,
+        hex: volley_core::Hex::ZERO,
+        facing: volley_core::geometry::Facing::N,
+        stands: 1,
+        full_stands: 1,
+        move_cm: 0,
+        manhandle_cm: 0,
+        prolonge_cm: 0,
+        dice: 0,
+        range_cm: 0,
+        canister: None,
+        hits_per_stand: 1,
+        save: None,
+        points: 0,
+        traits: Traits::default(),
+        command: 0,
+        presence: 0,
+        co: false,
+        replaced: false,
+        fresh: false,
+        formation: Formation::Line,
+        limbered: false,
+        refused: 0,
+        dug_in: false,
+        has_fired: false,
+        ko: false,
+        turn_hits: 0,
+        suppressed: None,
+        disorder_until: None,
+        exhausted: false,
+        opportunity: None,
+        initiative_used: false,
+        orders: 0,
+        ordered_by: None,
+        closed: false,
+        tried: false,
+        actions: 0,
+        wheeled: false,
+        hq_moved: false,
+        supported: false,
+        self_ordered: None,
+        declared_charge: false,
+        declared_dense: false,
+        self_move: false,
+    }
+}
+
+pub fn load(src: &ScenarioSource, overrides: &Options) -> Result<BptGame, ScenarioError> {
+    let battle = Battle::read(src, crate::ID, OPTIONS, overrides, OWN_KEYS)?;
+    let file: ScenarioFile = src.parse()?;
+    let o = &battle.options;
+    let table = TableRules {
+        initiative_fire_cm: option(o, "initiative_fire").parse().unwrap_or(20),
+        charge_penalty_cm: option(o, "charge_penalty").parse().unwrap_or(10),
+        saber: option(o, "saber_charge") == "on",
+        exhaustion_hit: option(o, "exhaustion") == "hit",
+        first_fire: option(o, "first_fire") == "on",
+        squares: option(o, "squares") == "allowed",
+        nearest_only: option(o, "order_fire") == "nearest",
+    };
+    let map = battle.map.clone();
+    let mut units = Vec::new();
+    let mut taken = HashSet::new();
+    for spec in &file.units {
+        let side = parse_side(src, &spec.side)?;
+        let arm = match Arm::parse(spec.arm.get_ref()) {
+            Some(Arm::Command) | None => {
+                return Err(src.error_at(
+                    spec.arm.span(),
+                    format!(
+                        "\"{}\" is not an arm here: infantry, cavalry or artillery (command units go under the side's commanders)",
+                        spec.arm.get_ref()
+                    ),
+                ))
+            }
+            Some(a) => a,
+        };
+        let hex = src.hex(&spec.hex, &map)?;
+        if !taken.insert(hex) {
+            return Err(src.error_at(
+                spec.hex.span(),
+                format!("a second unit in {}: one unit a hex", label(hex)),
+            ));
+        }
+        let facing = src.facing(&spec.facing)?;
+        if *spec.stands.get_ref() == 0 {
+            return Err(src.error_at(spec.stands.span(), "a unit has at least one stand"));
+        }
+        if *spec.hits.get_ref() == 0 {
+            return Err(src.error_at(spec.hits.span(), "hits a stand is at least 1"));
+        }
+        let save = match &spec.save {
+            None => None,
+            Some(s) if *s.get_ref() == 0 => None,
+            Some(s) if (2..=6).contains(s.get_ref()) => Some(*s.get_ref()),
+            Some(s) => {
+                return Err(src.error_at(s.span(), "a save is a die score from 2 to 6 (0 for none)"))
+            }
+        };
+        let mut u = blank(side, arm, spec.id.get_ref(), &spec.name);
+        u.hex = hex;
+        u.facing = facing;
+        u.stands = *spec.stands.get_ref();
+        u.full_stands = u.stands;
+        u.move_cm = spec.move_cm;
+        u.dice = spec.dice;
+        u.range_cm = spec.range;
+        u.hits_per_stand = *spec.hits.get_ref();
+        u.save = save;
+        u.points = spec.points;
+        u.canister = spec.canister.map(|[d, r]| (d, r));
+        u.manhandle_cm = spec.manhandle;
+        u.prolonge_cm = spec.prolonge;
+        u.limbered = arm == Arm::Artillery && spec.limbered;
+        u.dug_in = spec.dug_in;
+        u.formation = match &spec.formation {
+            None => Formation::Line,
+            Some(f) => {
+                let parsed = Formation::parse(f.get_ref()).ok_or_else(|| {
+                    src.error_at(
+                        f.span(),
+                        format!(
+                            "\"{}\" is not a formation: line, extended, march, attack, square",
+                            f.get_ref()
+                        ),
+                    )
+                })?;
+                if arm == Arm::Artillery || !u.may_form(parsed) || parsed == Formation::Disordered {
+                    return Err(src.error_at(
+                        f.span(),
+                        format!("{} cannot start in {}", arm.name(), parsed.name()),
+                    ));
+                }
+                parsed
+            }
+        };
+        for t in &spec.traits {
+            let tr = &mut u.traits;
+            match t.get_ref().as_str() {
+                "elite" => tr.elite = true,
+                "poor" => tr.poor = true,
+                "light" => tr.light = true,
+                "heavy" => tr.heavy = true,
+                "lancers" => tr.lancers = true,
+                "irregular" => tr.irregular = true,
+                "no_square" => tr.no_square = true,
+                "cover_shift" => tr.cover_shift = true,
+                "howitzer" => tr.no_half_range = true,
+                "no_manhandle" => tr.no_manhandle = true,
+                "rifled_musket" => tr.rifled_musket = true,
+                other => {
+                    return Err(src.error_at(
+                        t.span(),
+                        format!("unknown trait \"{other}\": elite, poor, light, heavy, lancers, irregular, no_square, cover_shift, howitzer, no_manhandle, rifled_musket"),
+                    ))
+                }
+            }
+        }
+        if !crate::terrain::passable(&map, hex, &u) {
+            return Err(src.error_at(
+                spec.hex.span(),
+                format!(
+                    "{} cannot stand in {} ({})",
+                    arm.name(),
+                    label(hex),
+                    map.terrain(hex).name()
+                ),
+            ));
+        }
+        units.push(u);
+    }
+    for side in Side::BOTH {
+        let commanders = &battle.side(side).commanders;
+        if commanders.is_empty() {
+            return Err(src.error(format!(
+                "{side} has no commanders: every Command needs its CO"
+            )));
+        }
+        let supreme = commanders.iter().filter(|c| c.supreme).count();
+        if supreme > 1 {
+            return Err(src.error_at(
+                commanders[1].id.span(),
+                format!("{side} has {supreme} COs: one army HQ a side"),
+            ));
+        }
+        let co_index = commanders
+            .iter()
+            .position(|c| c.supreme)
+            .unwrap_or_else(|| {
+                (0..commanders.len())
+                    .max_by_key(|&i| commanders[i].value.as_ref().map_or(0, |v| *v.get_ref()))
+                    .unwrap_or(0)
+            });
+        for (i, c) in commanders.iter().enumerate() {
+            let Some(hex_text) = &c.hex else {
+                return Err(src.error_at(c.id.span(), "a command unit needs a hex"));
+            };
+            let hex = src.hex(hex_text, &map)?;
+            let value = c.value.as_ref().ok_or_else(|| {
+                src.error_at(
+                    c.id.span(),
+                    "a command unit needs a command value (value = 6…11)",
+                )
+            })?;
+            if !(2..=12).contains(value.get_ref()) {
+                return Err(src.error_at(value.span(), "a command value is from 2 to 12"));
+            }
+            let traits = c
+                .traits
+                .as_ref()
+                .map(|t| t.get_ref().clone())
+                .unwrap_or_default();
+            for k in traits.keys() {
+                if !["presence", "move", "save", "points"].contains(&k.as_str()) {
+                    return Err(src.error_at(
+                        c.traits.as_ref().expect("traits").span(),
+                        format!("unknown command unit trait \"{k}\": presence, move, save, points"),
+                    ));
+                }
+            }
+            let mut u = blank(
+                side,
+                Arm::Command,
+                c.id.get_ref(),
+                if c.name.is_empty() {
+                    c.id.get_ref()
+                } else {
+                    &c.name
+                },
+            );
+            u.hex = hex;
+            u.command = *value.get_ref() as u32;
+            u.co = i == co_index;
+            u.presence = traits.get("presence").copied().unwrap_or(1).max(0) as u32;
+            u.move_cm = traits.get("move").copied().unwrap_or(30).max(0) as u32;
+            u.save = Some(traits.get("save").copied().unwrap_or(6).clamp(2, 6) as u32);
+            u.points = traits.get("points").copied().unwrap_or(55).max(0) as u32;
+            u.hits_per_stand = 6;
+            if !crate::terrain::passable(&map, hex, &u) {
+                return Err(src.error_at(
+                    hex_text.span(),
+                    format!("{} cannot stand in {}", u.label(), label(hex)),
+                ));
+            }
+            units.push(u);
+        }
+    }
+    if units.len() > MAX_UNITS {
+        return Err(src.error(format!("{} units: at most {MAX_UNITS}", units.len())));
+    }
+    let first = match &file.first {
+        None => Side::Red,
+        Some(s) => parse_side(src, s)?,
+    };
+    let mut objectives: Vec<Objective> = battle
+        .objectives
+        .iter()
+        .map(|o| Objective {
+            hex: o.hex,
+            name: o.name.clone(),
+            points: o.points,
+            major: false,
+            for_side: None,
+        })
+        .collect();
+    for m in &file.majors {
+        let hex = src.hex(m, &map)?;
+        match objectives.iter_mut().find(|o| o.hex == hex) {
+            Some(o) => o.major = true,
+            None => {
+                return Err(src.error_at(
+                    m.span(),
+                    format!("{} is not one of the objectives", label(hex)),
+                ))
+            }
+        }
+    }
+    let setting = Setting {
+        name: battle.name.clone(),
+        title: battle.title.clone(),
+        turn_limit: battle.turn_limit,
+        map: battle.map,
+        map_view: battle.map_view,
+        side_names: [battle.sides[0].name.clone(), battle.sides[1].name.clone()],
+        objectives,
+        first,
+        table,
+    };
+    Ok(BptGame::new(setting, units))
+}
+
+fn parse_side(src: &ScenarioSource, s: &Spanned<String>) -> Result<Side, ScenarioError> {
+    match s.get_ref().as_str() {
+        "red" => Ok(Side::Red),
+        "blue" => Ok(Side::Blue),
+        other => Err(src.error_at(s.span(), format!("side \"{other}\"? red or blue"))),
+    }
+}

@@ -1,0 +1,365 @@
+//! The table's geometry, behind one narrow interface ([`Table`]): distances, the 180° line of
+//! sight, the firing cone, flank and rear, the nearest visible enemy, cover, and the hexes of a
+//! move "directly away" or "towards". The rules ask only these questions, so a measured-table
+//! mode can answer them from bases and centimetres instead of hexes.
+//!
+//! This file is the hex answer, at one hex = 5 cm centre to centre ("Visibility", "Weapons
+//! Firing Cone", "Flank/rear Determination"; the conversion table is in
+//! docs/rules/bpt-commander.md).
+
+use crate::state::BptGame;
+use crate::terrain::{self, Area, Cover};
+use crate::troops::{Arm, Formation, Unit};
+use volley_core::geometry::{aspect, distance, line_between, Aspect, Facing};
+use volley_core::Hex;
+
+/// Centimetres between hex centres.
+pub const HEX_CM: u32 = 5;
+
+/// Normal visibility, 100 cm.
+pub const VISIBILITY_CM: u32 = 100;
+
+/// Hexes of a distance in cm, rounded half up, at least one for any distance at all.
+pub fn hexes(cm: u32) -> u32 {
+    if cm == 0 {
+        0
+    } else {
+        ((cm + HEX_CM / 2) / HEX_CM).max(1)
+    }
+}
+
+/// The geometry questions of the rules.
+pub trait Table {
+    /// The shortest distance between two units, in cm.
+    fn distance_cm(&self, a: usize, b: usize) -> u32;
+    /// Whether `b` is within `cm` of `a`, as ranges and "within" distances are judged (a
+    /// distance short of the next hex still reaches the adjacent one).
+    fn within(&self, a: usize, b: usize, cm: u32) -> bool;
+    /// Whether `observer` can trace a line of sight to `target`.
+    fn sees(&self, observer: usize, target: usize) -> bool;
+    /// Whether `target` lies in `firer`'s firing cone.
+    fn in_cone(&self, firer: usize, target: usize) -> bool;
+    /// Where `attacker` stands relative to `target`'s front, as fire and charges judge it.
+    fn aspect_of(&self, target: usize, attacker: usize) -> Aspect;
+    /// The visible enemy units nearest `unit` (several when tied); command units, which may not
+    /// be targeted, are left out.
+    fn nearest_visible_enemies(&self, unit: usize) -> Vec<usize>;
+    /// The cover `target` has against attacks from `from`.
+    fn cover_against(&self, target: usize, from: usize) -> Cover;
+    /// The hexes, in order, of a move of `steps` hexes directly away from `from` (towards it,
+    /// with `towards`), stopping short where the map ends.
+    fn straight_path(&self, unit: usize, from: Hex, steps: u32, towards: bool) -> Vec<Hex>;
+}
+
+/// A hex centre on the plane, in hex widths (flat-topped: neighbours one unit apart).
+fn point(h: Hex) -> (f64, f64) {
+    let q = h.x as f64;
+    let r = h.y as f64;
+    (1.5 * q / 3f64.sqrt(), r + q / 2.0)
+}
+
+fn sub(a: (f64, f64), b: (f64, f64)) -> (f64, f64) {
+    (a.0 - b.0, a.1 - b.1)
+}
+
+fn unit_vector(f: Facing) -> (f64, f64) {
+    point(Hex::ZERO + Hex::from(f.direction()))
+}
+
+/// The hex just beyond `to` on the straight line from `from` (round shot going on).
+pub fn beyond(from: Hex, to: Hex) -> Option<Hex> {
+    if from == to {
+        return None;
+    }
+    let dir = sub(point(to), point(from));
+    let origin = point(from);
+    Facing::ALL
+        .into_iter()
+        .map(|f| volley_core::geometry::step(to, f))
+        .filter(|h| distance(from, *h) > distance(from, to))
+        .min_by(|a, b| {
+            let off = |h: Hex| {
+                let p = sub(point(h), origin);
+                (p.0 * dir.1 - p.1 * dir.0).abs()
+            };
+            off(*a).total_cmp(&off(*b))
+        })
+}
+
+/// A unit's frontage in cm for its firing cone: the width of its stands side by side in its
+/// formation (infantry and artillery stands 2.5 cm wide, cavalry 3.5 cm).
+pub fn frontage_cm(u: &Unit) -> f64 {
+    let stand = if u.arm == Arm::Cavalry { 3.5 } else { 2.5 };
+    let n = u.stands as f64;
+    match u.arm {
+        Arm::Artillery => stand,
+        Arm::Command => 0.0,
+        _ => match u.formation {
+            Formation::Line | Formation::Disordered => n * stand,
+            Formation::ExtendedLine => {
+                n * stand + (n - 1.0).max(0.0) * if u.traits.light { 2.0 } else { 1.0 }
+            }
+            Formation::AttackColumn => 2.0 * stand,
+            Formation::MarchColumn => stand,
+            Formation::Square => stand,
+        },
+    }
+}
+
+/// Whether a point `d` (relative to the firer, in hex widths) lies in a cone 15° either side of
+/// a front edge of `frontage` cm facing `f`.
+fn in_cone_of(d: (f64, f64), f: Facing, frontage: f64) -> bool {
+    let ahead = unit_vector(f);
+    let forward = d.0 * ahead.0 + d.1 * ahead.1;
+    if forward <= 0.0 {
+        return false;
+    }
+    let lateral = (d.0 * ahead.1 - d.1 * ahead.0).abs();
+    let cm = HEX_CM as f64;
+    // Hex centres stand 5 cm apart; the front edge is half a hex ahead of the centre.
+    let reach = frontage / 2.0 + (forward * cm - cm / 2.0).max(0.0) * 15f64.to_radians().tan();
+    lateral * cm <= reach + 1e-6
+}
+
+impl BptGame {
+    /// Whether the terrain and the troops between two hexes leave a line of sight open along
+    /// one of the two centre lines. `inside` is how far into area terrain the target may be
+    /// seen.
+    fn line_open(&self, from: Hex, to: Hex, side: usize, inside: u32, high_observer: bool) -> bool {
+        let map = self.map();
+        let d = distance(from, to);
+        let (eo, et) = (map.elevation(from), map.elevation(to));
+        let (lo, hi) = (eo.min(et), eo.max(et));
+        let mut prev = from;
+        let mut low_run = 0;
+        for (i, h) in line_between(from, to, side).enumerate() {
+            // Walls, fences and hedges block unless the observer or the target touches them.
+            if i > 0 && terrain::screens(map.hexside(prev, h)) {
+                return false;
+            }
+            let e = map.elevation(h);
+            // The crest: ground as high as the higher end, and higher than the lower, hides
+            // what lies behind it.
+            if e > lo && e >= hi {
+                return false;
+            }
+            match terrain::area(map.terrain(h)) {
+                Some(Area::High) if d > inside => return false,
+                Some(Area::Low) if !high_observer && d > inside => {
+                    low_run += 1;
+                    // One strip of low area terrain up to 10 cm wide may be seen over.
+                    if low_run > 2 {
+                        return false;
+                    }
+                }
+                _ => low_run = 0,
+            }
+            if let Some(k) = self.occupant(h) {
+                if blocks_sight(&self.units[k]) {
+                    return false;
+                }
+            }
+            prev = h;
+        }
+        // The last hexside, into the target's hex: a wall there touches the target, so it
+        // does not block.
+        true
+    }
+
+    /// Whether a unit is hidden where it stands from an enemy `d` hexes away: dug-in troops
+    /// behind linear terrain or at the edge of area terrain until an enemy is adjacent, and
+    /// guns in cover that have not fired beyond initiative range.
+    fn concealed(&self, target: &Unit, d: u32) -> bool {
+        let map = self.map();
+        let sheltered = terrain::area(map.terrain(target.hex)).is_some()
+            || Facing::ALL.into_iter().any(|f| {
+                terrain::screens(
+                    map.hexside(target.hex, volley_core::geometry::step(target.hex, f)),
+                )
+            });
+        if !sheltered {
+            return false;
+        }
+        if target.dug_in && d > 1 {
+            return true;
+        }
+        target.arm == Arm::Artillery && !target.limbered && !target.has_fired && d > 4
+    }
+}
+
+/// Units block sight, except command units, skirmishers and unlimbered guns.
+fn blocks_sight(u: &Unit) -> bool {
+    !(u.is_hq()
+        || (u.traits.light && u.formation == Formation::ExtendedLine)
+        || (u.arm == Arm::Artillery && !u.limbered))
+}
+
+impl Table for BptGame {
+    fn distance_cm(&self, a: usize, b: usize) -> u32 {
+        distance(self.units[a].hex, self.units[b].hex) * HEX_CM
+    }
+
+    fn within(&self, a: usize, b: usize, cm: u32) -> bool {
+        cm > 0 && distance(self.units[a].hex, self.units[b].hex) <= hexes(cm).max(1)
+    }
+
+    fn sees(&self, observer: usize, target: usize) -> bool {
+        let (o, t) = (&self.units[observer], &self.units[target]);
+        if o.ko || t.ko {
+            return false;
+        }
+        let d = distance(o.hex, t.hex);
+        if d == 0 {
+            return true;
+        }
+        if d * HEX_CM > self.visibility_cm() {
+            return false;
+        }
+        // 180° to the front; command units and squares see all round.
+        if !(o.is_hq() || o.formation == Formation::Square) {
+            let v = sub(point(t.hex), point(o.hex));
+            let a = unit_vector(o.facing);
+            if v.0 * a.0 + v.1 * a.1 < -1e-6 {
+                return false;
+            }
+        }
+        if self.concealed(t, d) {
+            return false;
+        }
+        let map = self.map();
+        let target_area = terrain::area(map.terrain(t.hex));
+        let high_observer = map.elevation(o.hex) > map.elevation(t.hex);
+        // How far inside area terrain the target may be seen: guns and dug-in troops 5 cm,
+        // others 10 cm in high and 20 cm in low area terrain (a high observer sees into low).
+        let inside = if (t.arm == Arm::Artillery && !t.limbered) || t.dug_in {
+            1
+        } else {
+            match target_area {
+                Some(Area::High) | None => 2,
+                Some(Area::Low) => 4,
+            }
+        };
+        (0..2).any(|side| self.line_open(o.hex, t.hex, side, inside, high_observer))
+    }
+
+    fn in_cone(&self, firer: usize, target: usize) -> bool {
+        let (f, t) = (&self.units[firer], &self.units[target]);
+        let d = sub(point(t.hex), point(f.hex));
+        if f.formation == Formation::Square && f.arm == Arm::Infantry {
+            return true;
+        }
+        in_cone_of(d, f.facing, frontage_cm(f))
+    }
+
+    fn aspect_of(&self, target: usize, attacker: usize) -> Aspect {
+        let (t, a) = (&self.units[target], &self.units[attacker]);
+        if t.formation == Formation::Square && t.arm == Arm::Infantry {
+            return Aspect::Front;
+        }
+        let mut seen = aspect(t.hex, t.facing, a.hex);
+        // A refused flank turns that side's hexside to the front.
+        if seen == Aspect::Flank && t.refused != 0 {
+            let v = sub(point(a.hex), point(t.hex));
+            let ahead = unit_vector(t.facing);
+            let right = v.0 * ahead.1 - v.1 * ahead.0 < 0.0;
+            if (t.refused > 0) == right {
+                seen = Aspect::Front;
+            }
+        }
+        seen
+    }
+
+    fn nearest_visible_enemies(&self, unit: usize) -> Vec<usize> {
+        let me = &self.units[unit];
+        let mut best = u32::MAX;
+        let mut out = Vec::new();
+        for (k, e) in self.units.iter().enumerate() {
+            if e.side == me.side || e.ko || e.is_hq() {
+                continue;
+            }
+            let d = distance(me.hex, e.hex);
+            if d > best || !self.sees(unit, k) {
+                continue;
+            }
+            if d < best {
+                best = d;
+                out.clear();
+            }
+            out.push(k);
+        }
+        out
+    }
+
+    fn cover_against(&self, target: usize, from: usize) -> Cover {
+        let (t, f) = (&self.units[target], &self.units[from]);
+        let before = line_between(f.hex, t.hex, 0).last().unwrap_or(f.hex);
+        let before2 = line_between(f.hex, t.hex, 1).last().unwrap_or(f.hex);
+        terrain::cover(self.map(), t.hex, before).min(terrain::cover(self.map(), t.hex, before2))
+    }
+
+    fn straight_path(&self, unit: usize, from: Hex, steps: u32, towards: bool) -> Vec<Hex> {
+        let start = self.units[unit].hex;
+        let mut dir = sub(point(start), point(from));
+        if towards {
+            dir = (-dir.0, -dir.1);
+        }
+        if dir == (0.0, 0.0) {
+            dir = unit_vector(self.units[unit].facing.opposite());
+        }
+        let len = (dir.0 * dir.0 + dir.1 * dir.1).sqrt();
+        dir = (dir.0 / len, dir.1 / len);
+        let origin = point(start);
+        let mut out = Vec::new();
+        let mut at = start;
+        for _ in 0..steps {
+            // The neighbour that goes furthest along the line while straying least from it.
+            let next = Facing::ALL
+                .into_iter()
+                .map(|f| volley_core::geometry::step(at, f))
+                .max_by(|a, b| {
+                    let score = |h: Hex| {
+                        let p = sub(point(h), origin);
+                        let along = p.0 * dir.0 + p.1 * dir.1;
+                        let off = (p.0 * dir.1 - p.1 * dir.0).abs();
+                        along - 2.0 * off
+                    };
+                    score(*a).total_cmp(&score(*b))
+                })
+                .expect("six neighbours");
+            out.push(next);
+            at = next;
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use volley_core::geometry::{hex_at, step};
+
+    #[test]
+    fn a_line_of_four_stands_covers_the_three_hexes_ahead_and_narrows_to_one_beyond() {
+        let from = hex_at(5, 5);
+        let f = Facing::N;
+        let d = |h: Hex| sub(point(h), point(from));
+        for h in volley_core::geometry::front_hexes(from, f) {
+            assert!(in_cone_of(d(h), f, 10.0), "front hex {h:?}");
+        }
+        // A single stand fires into the hex straight ahead only.
+        assert!(in_cone_of(d(step(from, f)), f, 2.5));
+        assert!(!in_cone_of(d(step(from, Facing::NE)), f, 2.5));
+        assert!(!in_cone_of(d(step(from, Facing::S)), f, 10.0));
+    }
+
+    #[test]
+    fn rounding_centimetres_to_hexes() {
+        assert_eq!(hexes(10), 2);
+        assert_eq!(hexes(8), 2);
+        assert_eq!(hexes(12), 2);
+        assert_eq!(hexes(15), 3);
+        assert_eq!(hexes(3), 1);
+        assert_eq!(hexes(2), 1);
+        assert_eq!(hexes(0), 0);
+    }
+}

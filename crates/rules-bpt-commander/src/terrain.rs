@@ -1,0 +1,146 @@
+//! What the map's terrain is in this book's terms ("Terrain", "Visibility"): open ground,
+//! low and high area terrain, wet terrain, mountains, linear obstacles, and the cover each
+//! gives against fire ("Scoring Hits"). The map letters are the shared ones of Volley's maps;
+//! docs/rules/bpt-commander.md gives the table of what each letter is here.
+
+use crate::troops::{Arm, Unit};
+use volley_core::map::{Hexside, Map, Terrain};
+use volley_core::Hex;
+
+/// Area terrain ("Area Terrain").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Area {
+    /// Crops, tall grass, scrub, heath: half speed; seen into 20 cm.
+    Low,
+    /// Orchards, woods, built-up areas: quarter speed; seen into 10 cm.
+    High,
+}
+
+/// The area a hex is part of: light woods and rough are low area terrain, woods and towns
+/// high area terrain, and marsh (partially wet) moves as high area terrain.
+pub fn area(t: Terrain) -> Option<Area> {
+    match t {
+        Terrain::LightWoods | Terrain::Rough => Some(Area::Low),
+        Terrain::Woods | Terrain::Town | Terrain::Marsh => Some(Area::High),
+        _ => None,
+    }
+}
+
+/// Whether a hexside feature is linear terrain: walls, fences, hedges, and streams (shallow
+/// wet terrain counts as linear).
+pub fn linear(side: Option<Hexside>) -> bool {
+    matches!(
+        side,
+        Some(Hexside::Wall | Hexside::Hedge | Hexside::Fence | Hexside::Stream)
+    )
+}
+
+/// Whether a linear feature blocks sight (walls, fences, hedges; a stream does not).
+pub fn screens(side: Option<Hexside>) -> bool {
+    matches!(side, Some(Hexside::Wall | Hexside::Hedge | Hexside::Fence))
+}
+
+/// Whether a unit of this arm may stand in a hex at all.
+pub fn passable(map: &Map, hex: Hex, u: &Unit) -> bool {
+    if !map.contains(hex) {
+        return false;
+    }
+    match map.terrain(hex) {
+        Terrain::Water => false,
+        // Mountains and marsh: troops on foot only, unless a road is marked through.
+        Terrain::Mountain | Terrain::Marsh => {
+            u.arm.on_foot() || (map.has_road(hex) && u.arm != Arm::Artillery)
+        }
+        _ => true,
+    }
+}
+
+/// Whether the terrain is dense for this unit ("Dense Terrain"): marsh for troops on foot and
+/// cavalry; for towed guns everything but open ground, roads and hills.
+pub fn dense(t: Terrain, u: &Unit) -> bool {
+    match u.arm {
+        Arm::Infantry | Arm::Cavalry => t == Terrain::Marsh,
+        Arm::Artillery => !matches!(t, Terrain::Clear | Terrain::Bridge),
+        Arm::Command => false,
+    }
+}
+
+/// What entering a hex costs in cm of the move (the hex is 5 cm across): open 5, low area
+/// half speed 10, high area, marsh and dense terrain quarter speed 20. A road between the two
+/// hexes keeps open-ground speed for a column on it.
+pub fn cost_cm(map: &Map, from: Hex, to: Hex, u: &Unit, on_road: bool) -> u32 {
+    if on_road && map.road_between(from, to) {
+        return 5;
+    }
+    if u.is_hq() {
+        return 5;
+    }
+    let t = map.terrain(to);
+    if dense(t, u) {
+        return 20;
+    }
+    match area(t) {
+        Some(Area::Low) => 10,
+        Some(Area::High) => 20,
+        None => 5,
+    }
+}
+
+/// Cover against fire, in the order of the to-hit table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Cover {
+    Open,
+    /// Behind walls and hedges, in woods and built-up areas: hit on 5+.
+    Soft,
+    /// Fortified works: hit on 6.
+    Hard,
+}
+
+impl Cover {
+    pub fn to_hit(self) -> u32 {
+        match self {
+            Cover::Open => 4,
+            Cover::Soft => 5,
+            Cover::Hard => 6,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Cover::Open => "in the open",
+            Cover::Soft => "in soft cover",
+            Cover::Hard => "in hard cover",
+        }
+    }
+
+    pub fn better(self) -> Cover {
+        match self {
+            Cover::Open => Cover::Soft,
+            _ => Cover::Hard,
+        }
+    }
+
+    pub fn easier(self) -> Cover {
+        match self {
+            Cover::Hard => Cover::Soft,
+            _ => Cover::Open,
+        }
+    }
+}
+
+/// The cover of a unit in `target` against fire coming from `from`: its hex's terrain (woods
+/// and towns soft, forts hard; low area terrain none), or soft behind a wall, hedge or fence on
+/// the hexside the fire crosses into its hex.
+pub fn cover(map: &Map, target: Hex, last_before: Hex) -> Cover {
+    let by_ground = match map.terrain(target) {
+        Terrain::Fort => Cover::Hard,
+        Terrain::Woods | Terrain::Town => Cover::Soft,
+        _ => Cover::Open,
+    };
+    let by_obstacle = if screens(map.hexside(last_before, target)) {
+        Cover::Soft
+    } else {
+        Cover::Open
+    };
+    by_ground.max(by_obstacle)
+}
