@@ -17,7 +17,7 @@ pub const CHARGE_CM: u32 = 20;
 
 /// Rounds fought at equal hits before both sides are taken to have drawn apart (the book
 /// fights on while in contact; Volley stops an endless run of even rounds).
-const MAX_ROUNDS: u32 = 10;
+pub const MAX_ROUNDS: u32 = 10;
 
 impl BptGame {
     /// Where a charge from `unit` at `target` would make contact: the last hex of a straight
@@ -587,7 +587,7 @@ impl BptGame {
     }
 
     /// One side's dice in a round: its unit in contact, the modifiers, and in words.
-    fn charge_dice(
+    pub(crate) fn charge_dice(
         &self,
         unit: usize,
         enemy: usize,
@@ -665,6 +665,9 @@ impl BptGame {
     }
 
     pub fn resolve_charge(&mut self, dice: &mut dyn Dice, log: &mut Log) {
+        if self.hold_resolution {
+            return;
+        }
         let Some(c) = self.charge.clone() else { return };
         let (a, d) = (c.charger, c.target);
         let side_a = self.units[a].side;

@@ -165,14 +165,15 @@ impl BptGame {
     /// The end phase: hits become stand losses on every unit, and the active player's units
     /// recover from suppression placed before this player turn (not from this turn's).
     pub fn end_phase(&mut self, dice: &mut dyn Dice, log: &mut Log) {
-        let ex = self.table().exhaustion_hit;
         let pt = self.player_turn();
         for k in 0..self.units.len() {
             let u = &self.units[k];
             if u.ko || u.turn_hits == 0 {
                 continue;
             }
-            let lost = u.turn_hits / u.stand_hits(ex);
+            // Stands go by the list's hits a stand: a disorder that began after the hits were
+            // taken (a charge's winners) does not make them cost more stands.
+            let lost = u.turn_hits / u.hits_per_stand;
             let left = u.stands.saturating_sub(lost);
             if left == 0 {
                 self.knock_out(k, "its last stand was lost", log);

@@ -23,6 +23,7 @@ pub mod end;
 pub mod firing;
 pub mod initiative;
 pub mod movement;
+pub mod odds;
 pub mod order;
 pub mod scenario;
 pub mod state;

@@ -136,6 +136,8 @@ pub struct BptGame {
     pub order_id: u32,
     /// Where the charger of the charge in progress started.
     pub charge_start: Hex,
+    /// Set on a copy to stop a charge just before its combat (the odds read it there).
+    pub hold_resolution: bool,
     /// Hits of units knocked out in the charge in progress, for its outcome.
     pub ko_hits: std::collections::BTreeMap<usize, u32>,
     pub outcome: Option<Outcome>,
@@ -166,6 +168,7 @@ impl BptGame {
             order_id: 0,
             charge_start: Hex::ZERO,
             ko_hits: Default::default(),
+            hold_resolution: false,
             outcome: None,
             occupant: vec![None; cells],
         };
@@ -325,7 +328,7 @@ impl BptGame {
     }
 
     /// Carries out an order already checked.
-    fn perform(&mut self, o: Order, dice: &mut dyn Dice, log: &mut Log) {
+    pub(crate) fn perform(&mut self, o: Order, dice: &mut dyn Dice, log: &mut Log) {
         match self.interrupt {
             Some(Interrupt::Response) => self.perform_response(o, dice, log),
             Some(Interrupt::Support(_)) => self.perform_support(o, dice, log),
@@ -528,6 +531,7 @@ impl BptGame {
                 full: u.full_stands,
             }),
             formation: u.formed_troops().then(|| u.formation.name().into()),
+            cone: Vec::new(),
             flags,
             commander: if hq {
                 None
@@ -536,6 +540,27 @@ impl BptGame {
                     .find(|&h| self.units[h].side == u.side)
                     .map(|h| self.units[h].name.clone())
             },
+        }
+    }
+
+    /// A charge waits for the charged side's answer and the supports: a preview takes none of
+    /// them (cavalry that must answer counter-charges) and fights it out at once.
+    pub fn answer_charge_for_preview(&mut self, dice: &mut dyn Dice, events: &mut Vec<Event>) {
+        while self.charge.is_some()
+            && matches!(
+                self.interrupt,
+                Some(Interrupt::Response | Interrupt::Support(_))
+            )
+        {
+            let mut log = Log::new();
+            match self.interrupt {
+                Some(Interrupt::Response) if self.check(Order::End).is_err() => {
+                    let t = self.charge.as_ref().map(|c| c.target).expect("charge");
+                    self.perform(Order::CounterCharge { unit: t }, dice, &mut log);
+                }
+                _ => self.perform(Order::End, dice, &mut log),
+            }
+            events.extend(log.into_events());
         }
     }
 
@@ -639,7 +664,8 @@ impl Game for BptGame {
         let exhaustion = self.table().exhaustion_hit;
         for (k, u) in self.units.iter_mut().enumerate() {
             if u.turn_hits != before[k] && !u.ko {
-                let lost = u.turn_hits / u.stand_hits(exhaustion);
+                let lost = u.turn_hits / u.hits_per_stand;
+                let _ = exhaustion;
                 u.stands = u.stands.saturating_sub(lost);
             }
         }
@@ -655,7 +681,10 @@ impl Game for BptGame {
         {
             return None;
         }
-        self.cases(o)
+        match o {
+            Order::Charge { .. } => self.charge_cases(o),
+            _ => self.cases(o),
+        }
     }
 
     fn notation(&self, action: Action) -> String {
@@ -811,7 +840,7 @@ impl Game for BptGame {
                     u.full_stands
                 ));
             }
-            if u.turn_hits >= u.capacity(self.table().exhaustion_hit) {
+            if u.turn_hits >= u.stands * u.hits_per_stand {
                 return Err(format!(
                     "{} has {} hits and is still in play",
                     u.label(),

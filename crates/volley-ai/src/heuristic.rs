@@ -186,6 +186,7 @@ impl Worlds {
                 n += 1;
                 continue;
             }
+            see_through_interrupt(&mut *g, self.side, &mut dice);
             total += eval.evaluate(&g.view(Some(self.side))) - base;
             n += 1;
             if dice.rolls == 0 && self.open {
@@ -195,6 +196,32 @@ impl Worlds {
         total / n.max(1) as f64
     }
 }
+
+/// Interrupts the action opened for the other side (a charge's answer, opportunity fire)
+/// are passed over as if the other side let them go: it ends each (or, where it must answer,
+/// takes its first answer) until the decision comes back, so the action is judged by what it
+/// settles (a charge by its combat) rather than by the half-way position.
+fn see_through_interrupt(g: &mut dyn Game, side: Side, dice: &mut dyn Dice) {
+    for _ in 0..MAX_PASSES {
+        let Some(other) = g.to_decide() else { return };
+        if other == side || g.view(None).phasing != Some(side) {
+            return;
+        }
+        let legal = g.legal_actions();
+        let pass = legal
+            .iter()
+            .copied()
+            .find(|&a| g.describe(a).kind == ActionKind::End)
+            .or_else(|| legal.first().copied());
+        match pass {
+            Some(a) if g.apply_quiet(a, dice).is_ok() => {}
+            _ => return,
+        }
+    }
+}
+
+/// Answers passed over at most, after one action.
+const MAX_PASSES: usize = 8;
 
 struct Counting {
     inner: SeededDice,
