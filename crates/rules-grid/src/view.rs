@@ -60,6 +60,7 @@ impl GridGame {
                     strength: Some(u.strength as u32),
                     elements: None,
                     formation: None,
+                    cone: Vec::new(),
                     flags,
                     commander: self
                         .commanders

@@ -141,6 +141,7 @@ impl MechGame {
                     strength: elements.as_ref().map(|e| e.now),
                     elements,
                     formation: None,
+                    cone: Vec::new(),
                     flags,
                     commander: self
                         .commander_with(i)

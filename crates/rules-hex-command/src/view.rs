@@ -137,6 +137,7 @@ fn unit_view(s: &State, i: usize) -> UnitView {
         strength: None,
         elements: None,
         formation: None,
+        cone: Vec::new(),
         flags,
         commander: u.commander.map(|c| s.commanders[c].name.clone()),
     }

@@ -381,6 +381,7 @@ impl StandAndDieGame {
                 full: u.starting_figures,
             }),
             formation: None,
+            cone: Vec::new(),
             flags,
             commander: None,
         }

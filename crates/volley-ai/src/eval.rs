@@ -501,6 +501,7 @@ mod tests {
             strength: None,
             elements: None,
             formation: None,
+            cone: Vec::new(),
             flags: flags.iter().map(|f| f.to_string().into()).collect(),
             commander: None,
         }

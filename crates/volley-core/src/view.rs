@@ -138,6 +138,10 @@ pub struct UnitView {
     /// The formation it is in (`line`, `column`, `square`, …), for rulesets that have them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub formation: Option<Word>,
+    /// The hexes the unit's fire reaches now: its firing cone within its range, for rulesets
+    /// that have firing cones (empty otherwise, and for units that cannot fire).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cone: Vec<Place>,
     /// Conditions: `routed`, `fatigued`, `fired`, `limbered`, `in melee`, `standing`, …
     pub flags: Vec<Word>,
     pub commander: Option<Name>,

@@ -152,6 +152,7 @@ impl Game for Salvo {
             strength: Some(self.strength),
             elements: None,
             formation: None,
+            cone: Vec::new(),
             flags: Vec::new(),
             commander: None,
         };
