@@ -72,6 +72,7 @@
  * @property {number | null} strength
  * @property {Elements} [elements]
  * @property {string} [formation]
+ * @property {Place[]} [cone]  the hexes its fire reaches now (rulesets with firing cones)
  * @property {string[]} flags
  * @property {string | null} commander
  */

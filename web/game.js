@@ -4,7 +4,7 @@
 import * as api from "./api.js";
 import { fill, h } from "./dom.js";
 import { FACINGS, parseLabel } from "./hex.js";
-import { MapCanvas, SIDE_COLOUR } from "./map.js";
+import { BPT, MapCanvas, SIDE_COLOUR, bptLegend, formationMark } from "./map.js";
 import { errorText, gameLink, joinLink } from "./lobby.js";
 
 /** @typedef {import("./api.js").View} View */
@@ -63,6 +63,7 @@ export function parseAction(text, view) {
   const words = text.trim().split(/\s+/);
   const verb = words[0];
   let unit = null;
+  /** @type {string[]} */
   const rest = [];
   for (const w of words.slice(1)) {
     if (!unit && view.units.some((u) => u.id === w)) {
@@ -80,11 +81,14 @@ export function parseAction(text, view) {
     rest.push(w);
   }
   const last = rest[rest.length - 1] ?? "";
+  // Tactical Commander names its targets by unit (`fire fr1 ru2`, `order fr-hq fr1`): the
+  // target's hex is where the map marks the action.
+  const target = view.ruleset === BPT && !parseLabel(last) ? view.units.find((u) => rest.includes(u.id)) : undefined;
   return {
     text,
     verb,
     unit,
-    hex: parseLabel(last) ? last : null,
+    hex: parseLabel(last) ? last : target ? api.hexOf(target) : null,
     facing: facingsOf(view).includes(last) ? last : null,
   };
 }
@@ -203,6 +207,12 @@ export class GameScreen {
     this.bar = h("header", { class: "phasebar" });
     this.mapHost = h("div", { class: "maphost" });
     this.confirm = h("div", { class: "confirm", hidden: true });
+    /** A decision put to this seat in the middle of the other side's turn (Tactical Commander). */
+    this.decision = h("div", { class: "decision", hidden: true, "aria-label": "decision" });
+    /** The latest command roll (Tactical Commander), shown above the map. */
+    this.orderLine = h("div", { class: "orderroll", hidden: true, role: "status" });
+    /** @type {LoggedEvent | null} */
+    this.lastOrder = null;
     this.unitPanel = h("section", { class: "unitpanel panel" });
     this.sidesPanel = h("section", { class: "sides panel" });
     this.logList = h("ol", { class: "log", "aria-label": "event log" });
@@ -234,7 +244,8 @@ export class GameScreen {
         "div",
         { class: "game" },
         this.bar,
-        h("div", { class: "gamebody" }, h("div", { class: "mapcol" }, this.mapHost, this.confirm, this.message), h("aside", { class: "side" }, this.unitPanel, this.sidesPanel, this.chatPanel, h("section", { class: "logpanel panel" }, h("h2", {}, "Log"), this.logList))),
+        this.orderLine,
+        h("div", { class: "gamebody" }, h("div", { class: "mapcol" }, this.mapHost, this.confirm, this.decision, this.message), h("aside", { class: "side" }, this.unitPanel, this.sidesPanel, this.chatPanel, h("section", { class: "logpanel panel" }, h("h2", {}, "Log"), this.logList))),
         this.card,
         this.curtain,
         this.help,
@@ -372,6 +383,7 @@ export class GameScreen {
       this.map.onHex = (label, ev) => this.clickHex(label, ev);
       this.map.onHover = (id, ev) => this.hover(id, ev);
     }
+    this.map.ruleset = view.ruleset;
     this.map.setPieces(view.units, view.markers, view.objectives);
     this.legal = [];
     this.pending = null;
@@ -386,6 +398,8 @@ export class GameScreen {
     this.map.setReady(new Set(this.legal.flatMap((a) => (a.unit ? [a.unit] : []))));
     this.drawBar();
     this.drawSides();
+    this.drawDecision();
+    this.drawOrderLine();
     let keep = this.selected && view.units.some((u) => u.id === this.selected) ? this.selected : null;
     // A decision that concerns one unit only (stand or fall back, say): select it, so that its
     // choices are in front of the player.
@@ -531,6 +545,7 @@ export class GameScreen {
       if (e.seq <= this.lastEvent) continue;
       this.lastEvent = e.seq;
       this.log.push(e);
+      if (e.kind === "order" && orderRoll(e.text)) this.lastOrder = e;
       // A move made hex by hex reads as one line: the steps fold into the first one's entry.
       const last = /** @type {HTMLElement | null} */ (this.logList.lastElementChild);
       const unit = e.kind === "move" && e.units?.length === 1 ? e.units[0] : null;
@@ -551,6 +566,7 @@ export class GameScreen {
       }
       this.logList.append(li);
     }
+    this.drawOrderLine();
     // Pinned to the newest entry, once the entries are laid out.
     const pin = () => {
       this.logList.scrollTop = this.logList.scrollHeight;
@@ -632,6 +648,64 @@ export class GameScreen {
     );
   }
 
+  /** The latest command roll, above the map: who ordered whom, the number needed and the dice. */
+  drawOrderLine() {
+    const e = this.lastOrder;
+    const roll = e ? orderRoll(e.text) : null;
+    if (!e || !roll || this.replay || this.view?.ruleset !== BPT) {
+      this.orderLine.hidden = true;
+      return;
+    }
+    const fresh = this.orderLine.dataset.seq !== String(e.seq);
+    this.orderLine.dataset.seq = String(e.seq);
+    this.orderLine.className = `orderroll ${e.side ?? ""} ${roll.result}`;
+    this.orderLine.title = e.text;
+    fill(
+      this.orderLine,
+      h("span", { class: "ordertag" }, `T${e.turn} ${e.side ? sideName(/** @type {View} */ (this.view), e.side) : ""}`),
+      " ",
+      h("strong", {}, `Order ${roll.units}`),
+      ` (${roll.hq}): needs ${roll.needs}, rolled ${roll.dice} — `,
+      h("strong", { class: "orderresult" }, roll.outcome),
+      roll.why ? h("span", { class: "orderwhy" }, ` · ${roll.why}`) : null,
+    );
+    this.orderLine.hidden = false;
+    if (fresh) {
+      this.orderLine.classList.remove("flash");
+      void this.orderLine.offsetWidth;
+      this.orderLine.classList.add("flash");
+    }
+  }
+
+  /**
+   * A decision put to this seat in the middle of the other side's turn (a charge to answer,
+   * opportunity fire): the prompt and every answer as a button, so that none is missed.
+   */
+  drawDecision() {
+    const v = this.view;
+    const mine = !!v && !this.replay && !v.outcome && v.to_decide === this.seat && !!v.to_decide && v.phasing !== v.to_decide;
+    if (!v || !mine || v.ruleset !== BPT || !this.legal.length) {
+      this.decision.hidden = true;
+      return;
+    }
+    const answers = this.legal.filter((a) => a.verb !== "move" && a.verb !== "end");
+    const end = this.legal.find((a) => a.verb === "end");
+    const moves = this.legal.some((a) => a.verb === "move");
+    fill(
+      this.decision,
+      h("h3", {}, "Your answer"),
+      h("p", { class: "decisionprompt" }, v.prompt ?? ""),
+      h(
+        "div",
+        { class: "answers" },
+        ...answers.map((a) => h("button", { onclick: () => this.act(a.text), title: a.text, "data-action": a.text }, answerLabel(a, v))),
+        end ? h("button", { class: "primary", onclick: () => this.act(end.text), title: end.text, "data-action": end.text }, endLabel(v)) : null,
+      ),
+      moves ? h("p", { class: "hint" }, "Units may also move: select one and click a marked hex.") : null,
+    );
+    this.decision.hidden = false;
+  }
+
   drawSides() {
     const v = this.view;
     if (!v) return;
@@ -710,13 +784,16 @@ export class GameScreen {
         continue;
       }
       const o = this.odds.get(`${this.seq}|${a.text}`);
-      const kind = a.verb === "fire" ? "fire" : a.verb === "melee" ? "melee" : "other";
+      const bpt = v.ruleset === BPT;
+      const kind = a.verb === "fire" || (bpt && a.verb === "canister") ? "fire" : a.verb === "melee" || (bpt && a.verb === "charge") ? "melee" : "other";
       // A chance only where dice decide: an order with one outcome (a push, a limber) is
       // labelled by its verb alone, not "100%".
       const text = !o ? `${a.verb} …` : o.outcomes.length > 1 ? `${a.verb === "fire" ? "hit" : a.verb} ${percent(effectChance(o))}` : a.verb;
       if (!marks.has(a.hex) || marks.get(a.hex)?.kind === "reach" || marks.get(a.hex)?.kind === "move") marks.set(a.hex, { kind, text });
     }
-    this.map.setOverlay(marks, unit ? api.hexOf(unit) : null, this.pending?.hex ?? null);
+    // The selected unit's fire cone within range, shaded beneath the marks.
+    const cone = (unit?.cone ?? []).flatMap((p) => (p.hex ? [p.hex] : []));
+    this.map.setOverlay(marks, unit ? api.hexOf(unit) : null, this.pending?.hex ?? null, cone);
     this.drawUnitPanel(unit, mine);
     this.drawConfirm();
   }
@@ -1210,8 +1287,9 @@ export class GameScreen {
           ...l.ground.map((g) => h("li", {}, chip(g.colour), ` ${g.name}`)),
           ...l.hills.map((x) => h("li", {}, h("span", { class: "chip", style: `background:linear-gradient(${x.colour},${x.colour}),#ebe6c8` }), ` hill, level ${x.level}`)),
           h("li", {}, h("span", { class: "chip star" }, "★"), " objective (points; the holder's colour)"),
-          ...l.flags.map((f) => h("li", {}, h("span", { class: "chip flag", style: `background:${f.colour}` }, f.letter), ` ${f.name}`)),
+          ...(this.view?.ruleset === BPT ? [] : l.flags.map((f) => h("li", {}, h("span", { class: "chip flag", style: `background:${f.colour}` }, f.letter), ` ${f.name}`))),
         ),
+        this.view?.ruleset === BPT ? bptLegendBox(chip) : null,
       ),
       box.querySelector(".hint"),
     );
@@ -1301,6 +1379,8 @@ export class GameScreen {
       this.map?.setOverlay(new Map(), null, null);
       this.map?.highlight(r.events.flatMap((e) => e.units ?? []));
       this.drawBar();
+      this.drawDecision();
+      this.drawOrderLine();
       this.drawSides();
     } catch (e) {
       this.say(`Replay: ${errorText(e)}`);
@@ -1515,7 +1595,9 @@ function unitCard(u, v) {
   const side = u.facing ?? u.flags.find((f) => f.startsWith("facing "))?.slice(7);
   rows.push(["Hex", `${api.hexOf(u) ?? ""}${side ? `, facing ${side}` : ""}`]);
   if (u.elements) rows.push([u.elements.kind === "figures" ? "Figures" : "Stands", `${u.elements.now}/${u.elements.full}`]);
-  else if (u.strength !== null) rows.push(["Strength", String(u.strength)]);
+  else if (u.strength !== null) rows.push([v.ruleset === BPT && u.arm === "command" ? "Command value" : "Strength", String(u.strength)]);
+  if (u.formation) rows.push(["Formation", `${u.formation} (${formationMark(u.formation)})`]);
+  if (u.cone?.length) rows.push(["Fire reaches", `${u.cone.length} hex${u.cone.length === 1 ? "" : "es"} (its cone, shaded when selected)`]);
   // Mechanized damage blocks (C combat, D defence, M movement; doubled when heavier) apart.
   const blocks = u.flags.filter((f) => /^(C|D|M)\1?$/.test(f));
   const words = { C: "combat", D: "defence", M: "movement" };
@@ -1524,4 +1606,82 @@ function unitCard(u, v) {
   if (state.length) rows.push(["State", state.join(", ")]);
   if (u.commander) rows.push(["Commander", cmd ? `★ ${cmd.name} (+${cmd.value})` : u.commander]);
   return h("table", { class: "card", "data-card": u.id }, ...rows.map(([k, val]) => h("tr", {}, h("th", {}, k), h("td", {}, val))));
+}
+
+/**
+ * A Tactical Commander command roll read from its log line: "fr-hq Gen. Brun orders fr1:
+ * needs 6 or less (…), rolled 4+3: failed, no more orders from this command unit".
+ * @param {string} text
+ * @returns {{hq: string, units: string, needs: string, why: string, dice: string, outcome: string, result: "ok" | "failed" | "bonus" | "blunder"} | null}
+ */
+export function orderRoll(text) {
+  const m = text.match(/^(.*?) orders (.*?): needs (-?\d+) or less \((.*)\), rolled (\d+\+\d+): (.*)$/);
+  if (!m) return null;
+  const [, hq, units, needs, why, dice, rest] = m;
+  const result = rest.startsWith("double one") ? "bonus" : rest.startsWith("double six") ? "blunder" : rest.startsWith("failed") ? "failed" : "ok";
+  const outcome = { bonus: "bonus: two actions each", blunder: "blunder", failed: "failed", ok: "issued" }[result];
+  return { hq, units, needs, why, dice, outcome, result };
+}
+
+/**
+ * An answer to a charge or a chance of opportunity fire, in words.
+ * @param {Parsed} a
+ * @param {View} v
+ */
+function answerLabel(a, v) {
+  const [verb, ...rest] = a.text.split(" ");
+  const name = (/** @type {string | undefined} */ id) => v.units.find((u) => u.id === id)?.name ?? id ?? "";
+  const [who, whom] = rest;
+  switch (verb) {
+    case "fire":
+      return `Fire at ${name(whom)} (${name(who)})`;
+    case "canister":
+      return `Canister at ${name(whom)} (${name(who)})`;
+    case "evade":
+      return `Evade (${name(who)})`;
+    case "square":
+      return `Form square (${name(who)})`;
+    case "countercharge":
+      return `Countercharge (${name(who)})`;
+    case "support":
+      return `Support ${name(whom)} with ${name(who)}`;
+    default:
+      return actionLabel(a.text, v);
+  }
+}
+
+/**
+ * The end of an answer, in words: what ending means here.
+ * @param {View} v
+ */
+function endLabel(v) {
+  const p = v.prompt ?? "";
+  if (p.includes("opportunity fire")) return "Hold fire (end)";
+  if (p.includes(" charges ")) return "Stand and receive the charge (end)";
+  return "Done (end)";
+}
+
+/**
+ * The legend of Tactical Commander counters, for the help.
+ * @param {(colour: string) => HTMLElement} chip
+ */
+function bptLegendBox(chip) {
+  const l = bptLegend();
+  return h(
+    "div",
+    { class: "bptlegend" },
+    h("h2", {}, "Counters (Tactical Commander)"),
+    h(
+      "ul",
+      {},
+      ...l.formations.map((f) => h("li", {}, h("span", { class: "chip mark" }, f.mark), ` ${f.name}`)),
+      h("li", {}, h("span", { class: "chip mark" }, "5/6"), " stands now / at full strength"),
+      h("li", {}, h("span", { class: "chip", style: "background:#a01818;border-radius:50%" }, "3"), " hits taken this turn"),
+      h("li", {}, h("span", { class: "chip ring" }), " red ring: suppressed"),
+      h("li", {}, h("span", { class: "chip dashed" }), " dashed outline: disordered"),
+      h("li", {}, h("span", { class: "chip cmdchip" }, "7"), " command unit (CO/HQ) and its command value"),
+      h("li", {}, chip("#ff8c1a55"), " the selected unit's fire cone within range"),
+      ...l.flags.map((f) => h("li", {}, h("span", { class: "chip flag", style: `background:${f.colour}` }, f.letter), ` ${f.name}`)),
+    ),
+  );
 }

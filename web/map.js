@@ -99,6 +99,8 @@ export class MapCanvas {
     this.overlay = svg("g", { class: "overlay" }, this.root);
     this.pieces = svg("g", { class: "pieces" }, this.root);
     this.top = svg("g", { class: "top" }, this.root);
+    /** The rule system of the pieces drawn: counters read as its rules have them. */
+    this.ruleset = "";
     /** @type {(label: string, ev?: PointerEvent) => void} */
     this.onHex = () => {};
     /** @type {(id: string | null, ev: MouseEvent) => void} */
@@ -417,6 +419,10 @@ export class MapCanvas {
    * @param {number} [scale]  below 1 when the hex holds more than one piece
    */
   counter(u, c, scale = 1) {
+    if (this.ruleset === BPT) {
+      this.bptCounter(u, c, scale);
+      return;
+    }
     const routed = u.flags.includes("routed");
     const g = svg("g", { class: `counter unit ${u.side}${routed ? " routed" : ""}`, transform: `translate(${c.x} ${c.y}) scale(${scale})`, "data-unit": u.id, "data-hex": hexOf(u) ?? "" }, this.pieces);
     const squareSide = u.flags.find((f) => f.startsWith("facing "))?.slice(7);
@@ -479,6 +485,82 @@ export class MapCanvas {
   }
 
   /**
+   * A Black Powder Tactical Commander counter: the formation mark (L, XL, MC, AC, SQ, D) and
+   * the stands now/full along the bottom, this turn's hits in the corner, a red ring round a
+   * suppressed unit and a dashed outline round a disordered one; command units as command
+   * counters showing their command value.
+   * @param {UnitView} u
+   * @param {Point} c
+   * @param {number} scale
+   */
+  bptCounter(u, c, scale) {
+    const command = u.arm === "command";
+    const suppressed = u.flags.includes("suppressed");
+    const disordered = u.flags.includes("disordered") || u.formation === "disordered";
+    const cls = `counter unit ${u.side}${command ? " command" : ""}${suppressed ? " suppressed" : ""}${disordered ? " disordered" : ""}`;
+    const g = svg("g", { class: cls, transform: `translate(${c.x} ${c.y}) scale(${scale})`, "data-unit": u.id, "data-hex": hexOf(u) ?? "" }, this.pieces);
+    if (suppressed) svg("circle", { cx: 0, cy: 0, r: 29, fill: "#c0181833", stroke: "#d01010", "stroke-width": 3.5, class: "suppressring" }, g);
+    const d = u.facing ? this.grid.direction(u.facing) : null;
+    if (d) {
+      const px = -d.y;
+      const py = d.x;
+      svg("polygon", { points: `${d.x * 35},${d.y * 35} ${d.x * 22 + px * 9},${d.y * 22 + py * 9} ${d.x * 22 - px * 9},${d.y * 22 - py * 9}`, fill: "#1d1d1d", stroke: "#fff", "stroke-width": 1, class: "facing" }, g);
+    }
+    if (command) {
+      // A command counter: a pennant, CO or HQ, and the command value large.
+      svg("rect", { x: -17, y: -17, width: 34, height: 34, rx: 17, fill: SIDE_COLOUR[u.side], stroke: "#1d1d1d", "stroke-width": 1.5, class: "body" }, g);
+      svg("circle", { cx: 0, cy: 1, r: 11, fill: "#f6f2e6", stroke: "#1d1d1d", "stroke-width": 1 }, g);
+      svg("path", { d: "M-9 -21 V-9 M-9 -21 L3 -17.5 L-9 -14", fill: "#ffd23f", stroke: "#1d1d1d", "stroke-width": 1 }, g);
+      const value = svg("text", { x: 0, y: 10.5, class: "cmdvalue" }, g);
+      value.textContent = String(u.strength ?? "");
+      const kind = svg("text", { x: 0, y: -2, class: "cmdkind" }, g);
+      kind.textContent = u.class ?? "HQ";
+      const id = svg("text", { x: 0, y: 24, class: "cmdid" }, g);
+      id.textContent = u.id;
+      return;
+    }
+    const body = svg("rect", { x: -22, y: -22, width: 44, height: 44, rx: 3, fill: SIDE_COLOUR[u.side], stroke: "#1d1d1d", "stroke-width": 1.5, class: "body" }, g);
+    if (disordered) {
+      body.setAttribute("stroke", "#fff");
+      body.setAttribute("stroke-width", "2.5");
+      body.setAttribute("stroke-dasharray", "5 3");
+    }
+    this.armSymbol(g, u.arm);
+    const id = svg("text", { x: 0, y: 8.5, class: "unitid" }, g);
+    id.textContent = u.id;
+    if (u.elements) {
+      const st = svg("text", { x: -20, y: 19.5, class: "stands" }, g);
+      st.textContent = `${u.elements.now}/${u.elements.full}`;
+    }
+    const mark = formationMark(u.formation);
+    if (mark) {
+      const w = mark.length * 6 + 4;
+      svg("rect", { x: 20 - w, y: 11.5, width: w, height: 10, rx: 1.5, fill: "#f6f2e6", stroke: "#1d1d1d", "stroke-width": 0.7, class: "formationbox" }, g);
+      const f = svg("text", { x: 20 - w / 2, y: 19.3, class: "formation" }, g);
+      f.textContent = mark;
+    }
+    if (u.hits > 0) {
+      svg("circle", { cx: 20, cy: -20, r: 7, fill: "#a01818", stroke: "#1d1d1d", "stroke-width": 1 }, g);
+      const hits = svg("text", { x: 20, y: -16.8, class: "badge light" }, g);
+      hits.textContent = String(u.hits);
+    }
+    if (u.commander) {
+      const star = svg("text", { x: -19, y: -12, class: "cmdstar" }, g);
+      star.textContent = "★";
+    }
+    // Shown by the ring and the outline, or the normal state of a gun: no badge.
+    const quiet = ["suppressed", "disordered", "unlimbered"];
+    u.flags.filter((f) => !quiet.includes(f)).forEach((flag, i) => {
+      const y = -6 + i * 12;
+      const { letter, colour } = bptFlag(flag);
+      const w = letter.length > 1 ? 6 + letter.length * 5 : 12;
+      svg("rect", { x: 17, y: y - 5.5, width: w, height: 11, rx: 2, fill: colour, stroke: "#1d1d1d", "stroke-width": 0.8 }, g);
+      const t = svg("text", { x: 17 + w / 2, y: y + 3.2, class: "badge light" }, g);
+      t.textContent = letter;
+    });
+  }
+
+  /**
    * The NATO-style box with the arm's symbol.
    * @param {SVGElement} g
    * @param {string} arm
@@ -521,10 +603,15 @@ export class MapCanvas {
    * @param {Map<string, Mark>} marks
    * @param {string | null} selectedHex
    * @param {string | null} pendingHex
+   * @param {string[]} [cone]  the hexes the selected unit's fire reaches, shaded beneath the marks
    */
-  setOverlay(marks, selectedHex, pendingHex) {
+  setOverlay(marks, selectedHex, pendingHex, cone = []) {
     this.overlay.replaceChildren();
     this.top.replaceChildren();
+    for (const label of cone) {
+      const c = this.grid.at(label);
+      if (c) svg("polygon", { points: this.grid.outline(c, 0.98), class: "cone", "data-cone": label }, this.overlay);
+    }
     for (const [label, m] of marks) {
       const c = this.grid.at(label);
       if (!c) continue;
@@ -775,4 +862,55 @@ function flagLetter(flag) {
   // Hex Command: Mechanized damage blocks (C, CC, D, DD, M, MM) read whole.
   if (/^(C|D|M)\1?$/.test(flag)) return flag;
   return { moved: "→", fired: "F", limbered: "L", fatigued: "Z", "in melee": "M", standing: "S" }[flag] ?? flag.slice(0, 1).toUpperCase();
+}
+
+/** The rule system whose counters `bptCounter` draws. */
+export const BPT = "bpt-commander";
+
+/** @type {Record<string, string>} */
+const FORMATION_MARK = { line: "L", "extended line": "XL", "march column": "MC", "attack column": "AC", square: "SQ", disordered: "D" };
+
+/**
+ * A formation's short mark on a counter: L, XL, MC, AC, SQ, D.
+ * @param {string | undefined} formation
+ */
+export function formationMark(formation) {
+  if (!formation) return "";
+  return FORMATION_MARK[formation] ?? formation.slice(0, 2).toUpperCase();
+}
+
+/** @type {Record<string, {letter: string, colour: string}>} */
+const BPT_FLAGS = {
+  exhausted: { letter: "E", colour: "#6b3fa0" },
+  limbered: { letter: "L", colour: "#7a5326" },
+  "dug in": { letter: "DI", colour: "#5b4a2a" },
+  "refused left": { letter: "RL", colour: "#4a4a4a" },
+  "refused right": { letter: "RR", colour: "#4a4a4a" },
+  "acted on initiative": { letter: "I", colour: "#2f6f8f" },
+  joined: { letter: "J", colour: "#3c6e47" },
+  "opportunity fired": { letter: "OF", colour: "#8b1d1d" },
+};
+
+/**
+ * A Tactical Commander flag's badge: letter and colour ("2 actions left" reads "2").
+ * @param {string} flag
+ */
+function bptFlag(flag) {
+  const actions = flag.match(/^(\d+) actions? left$/);
+  if (actions) return { letter: actions[1], colour: "#2d7a2d" };
+  return BPT_FLAGS[flag] ?? { letter: flag.slice(0, 1).toUpperCase(), colour: "#555" };
+}
+
+/**
+ * The legend of Tactical Commander counters: formation marks and flag badges.
+ * @returns {{formations: {mark: string, name: string}[], flags: {letter: string, name: string, colour: string}[]}}
+ */
+export function bptLegend() {
+  return {
+    formations: Object.entries(FORMATION_MARK).map(([name, mark]) => ({ mark, name })),
+    flags: [
+      ...Object.entries(BPT_FLAGS).map(([name, b]) => ({ letter: b.letter, name, colour: b.colour })),
+      { letter: "1", name: "actions left from its order", colour: "#2d7a2d" },
+    ],
+  };
 }

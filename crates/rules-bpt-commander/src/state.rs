@@ -531,7 +531,11 @@ impl BptGame {
                 full: u.full_stands,
             }),
             formation: u.formed_troops().then(|| u.formation.name().into()),
-            cone: Vec::new(),
+            cone: if hq || u.ko || (u.arm == Arm::Artillery && u.limbered) {
+                Vec::new()
+            } else {
+                self.cone_hexes(key).into_iter().map(Place::Hex).collect()
+            },
             flags,
             commander: if hq {
                 None

@@ -187,6 +187,24 @@ impl BptGame {
     }
 }
 
+impl BptGame {
+    /// The map hexes `unit`'s fire reaches now: every hex within its range (at least one hex)
+    /// that lies in its firing cone, by the same test as [`Table::in_cone`] (an infantry
+    /// square's cone is all round). Its own hex is left out.
+    pub fn cone_hexes(&self, unit: usize) -> Vec<Hex> {
+        let u = &self.units[unit];
+        let reach = hexes(u.range_cm).max(1);
+        let all_round = u.formation == Formation::Square && u.arm == Arm::Infantry;
+        let frontage = frontage_cm(u);
+        let map = self.map();
+        u.hex
+            .range(reach)
+            .filter(|&h| h != u.hex && map.contains(h))
+            .filter(|&h| all_round || in_cone_of(sub(point(h), point(u.hex)), u.facing, frontage))
+            .collect()
+    }
+}
+
 /// Units block sight, except command units, skirmishers and unlimbered guns.
 fn blocks_sight(u: &Unit) -> bool {
     !(u.is_hq()

@@ -5,10 +5,14 @@
 //! action may roll at most
 //! [`MAX_ROLLS`] dice from the walker; past that the dice run through their faces in turn
 //! (which ends any "roll again" loop) and the walk is marked as cut short.
+//!
+//! A game that gives the action's odds cases ([`Game::odds_cases`]) is not capped: each case
+//! is one sequence of die results, played once from a script that ends, and a case may well
+//! hold more than [`MAX_ROLLS`] dice (a whole brigade's volley).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use volley_core::odds::Odds;
+use volley_core::odds::{Odds, OddsCase};
 use volley_core::{Action, ActionInfo, Dice, Event, Game, Illegal, Outcome, Reach, Side, View};
 
 /// Dice one application of an action may take from the walker.
@@ -23,9 +27,12 @@ pub enum OddsRefusal {
 /// The outcome distribution of `action` as `viewer` sees it.
 pub fn odds(game: Box<dyn Game>, action: Action, viewer: Side) -> Result<Odds, OddsRefusal> {
     let cut_short = Arc::new(AtomicBool::new(false));
+    // The ruleset's own cases are finite scripts: no cap on them.
+    let cap = game.odds_cases(action).is_none().then_some(MAX_ROLLS);
     let watched = Watched {
         game,
         cut_short: cut_short.clone(),
+        cap,
     };
     let odds = volley_core::odds::odds(&watched, action, Some(viewer))
         .map_err(|e| OddsRefusal::Illegal(e.0))?;
@@ -48,11 +55,11 @@ struct Capped<'a> {
 }
 
 impl<'a> Capped<'a> {
-    /// `inner`'s first [`MAX_ROLLS`] rolls, then made-up ones, noting that it cut short.
-    fn new(inner: &'a mut dyn Dice, cut_short: &'a AtomicBool) -> Capped<'a> {
+    /// `inner`'s first `cap` rolls, then made-up ones, noting that it cut short.
+    fn new(inner: &'a mut dyn Dice, cap: u32, cut_short: &'a AtomicBool) -> Capped<'a> {
         Capped {
             inner,
-            left: MAX_ROLLS,
+            left: cap,
             face: 0,
             cut_short,
         }
@@ -71,10 +78,34 @@ impl Dice for Capped<'_> {
     }
 }
 
-/// A game whose `apply` rolls at most [`MAX_ROLLS`] dice from the dice it is handed.
+/// `apply` or `preview` of a game.
+type Play = fn(&mut dyn Game, Action, &mut dyn Dice) -> Result<Vec<Event>, Illegal>;
+
+/// A game whose `apply` rolls at most `cap` dice from the dice it is handed (no limit when
+/// `cap` is `None`).
 struct Watched {
     game: Box<dyn Game>,
     cut_short: Arc<AtomicBool>,
+    cap: Option<u32>,
+}
+
+impl Watched {
+    /// Applies or previews `action` with the dice capped (when there is a cap).
+    fn play(
+        &mut self,
+        action: Action,
+        dice: &mut dyn Dice,
+        how: Play,
+    ) -> Result<Vec<Event>, Illegal> {
+        match self.cap {
+            Some(cap) => how(
+                self.game.as_mut(),
+                action,
+                &mut Capped::new(dice, cap, &self.cut_short),
+            ),
+            None => how(self.game.as_mut(), action, dice),
+        }
+    }
 }
 
 impl Game for Watched {
@@ -100,12 +131,13 @@ impl Game for Watched {
         self.game.describe(action)
     }
     fn apply(&mut self, action: Action, dice: &mut dyn Dice) -> Result<Vec<Event>, Illegal> {
-        self.game
-            .apply(action, &mut Capped::new(dice, &self.cut_short))
+        self.play(action, dice, |g, a, d| g.apply(a, d))
     }
     fn preview(&mut self, action: Action, dice: &mut dyn Dice) -> Result<Vec<Event>, Illegal> {
-        self.game
-            .preview(action, &mut Capped::new(dice, &self.cut_short))
+        self.play(action, dice, |g, a, d| g.preview(a, d))
+    }
+    fn odds_cases(&self, action: Action) -> Option<Vec<OddsCase>> {
+        self.game.odds_cases(action)
     }
     fn notation(&self, action: Action) -> String {
         self.game.notation(action)
@@ -126,12 +158,14 @@ impl Game for Watched {
         Box::new(Watched {
             game: self.game.clone_game(),
             cut_short: self.cut_short.clone(),
+            cap: self.cap,
         })
     }
     fn determinize(&self, side: Side, dice: &mut dyn Dice) -> Box<dyn Game> {
         Box::new(Watched {
             game: self.game.determinize(side, dice),
             cut_short: self.cut_short.clone(),
+            cap: self.cap,
         })
     }
     fn reach(&self, unit: &str) -> Vec<Reach> {
@@ -221,6 +255,102 @@ mod tests {
         fn check_invariants(&self) -> Result<(), String> {
             Ok(())
         }
+    }
+
+    /// A volley of a hundred dice that hits if any die is a six, with the two classes of
+    /// sequences given as odds cases: more dice than [`MAX_ROLLS`] in each.
+    #[derive(Clone)]
+    struct Volley {
+        hit: Option<bool>,
+    }
+
+    const VOLLEY_DICE: usize = 100;
+
+    impl Game for Volley {
+        fn ruleset(&self) -> &'static str {
+            "volley"
+        }
+        fn start(&mut self, _: &mut dyn Dice) -> Vec<Event> {
+            Vec::new()
+        }
+        fn to_decide(&self) -> Option<Side> {
+            self.hit.is_none().then_some(Side::Red)
+        }
+        fn legal_actions_into(&self, out: &mut Vec<Action>) {
+            *out = vec![Action(0)];
+        }
+        fn describe(&self, _: Action) -> ActionInfo {
+            ActionInfo::new("fire", volley_core::ActionKind::Other)
+        }
+        fn apply(&mut self, _: Action, dice: &mut dyn Dice) -> Result<Vec<Event>, Illegal> {
+            let sixes = (0..VOLLEY_DICE).filter(|_| dice.roll(6) == 6).count();
+            self.hit = Some(sixes > 0);
+            Ok(Vec::new())
+        }
+        fn preview(&mut self, action: Action, dice: &mut dyn Dice) -> Result<Vec<Event>, Illegal> {
+            self.apply(action, dice)
+        }
+        fn odds_cases(&self, _: Action) -> Option<Vec<OddsCase>> {
+            let miss = (5.0f64 / 6.0).powi(VOLLEY_DICE as i32);
+            let mut hit = vec![1; VOLLEY_DICE];
+            hit[VOLLEY_DICE - 1] = 6;
+            Some(vec![
+                OddsCase {
+                    probability: miss,
+                    dice: vec![1; VOLLEY_DICE],
+                },
+                OddsCase {
+                    probability: 1.0 - miss,
+                    dice: hit,
+                },
+            ])
+        }
+        fn notation(&self, _: Action) -> String {
+            "fire".into()
+        }
+        fn parse_action(&self, _: &str) -> Result<Action, Illegal> {
+            Ok(Action(0))
+        }
+        fn turn(&self) -> u32 {
+            1
+        }
+        fn outcome(&self) -> Option<Outcome> {
+            None
+        }
+        fn view(&self, viewer: Option<Side>) -> View {
+            let mut v = Initiative { winner: None }.view(viewer);
+            v.phase = format!("{:?}", self.hit);
+            v
+        }
+        fn clone_game(&self) -> Box<dyn Game> {
+            Box::new(self.clone())
+        }
+        fn check_invariants(&self) -> Result<(), String> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn odds_cases_are_forwarded_and_not_capped() {
+        let game: Box<dyn Game> = Box::new(Volley { hit: None });
+        let watched = Watched {
+            game: game.clone_game(),
+            cut_short: Arc::new(AtomicBool::new(false)),
+            cap: None,
+        };
+        assert_eq!(
+            watched.odds_cases(Action(0)).map(|c| c.len()),
+            Some(2),
+            "the wrapper gives the game's cases"
+        );
+        let odds = match odds(game, Action(0), Side::Red) {
+            Ok(o) => o,
+            Err(OddsRefusal::Endless(m) | OddsRefusal::Illegal(m)) => panic!("refused: {m}"),
+        };
+        assert!(odds.exact, "exact from the cases");
+        assert_eq!(odds.trials, 2, "one play of each case");
+        let total: f64 = odds.outcomes.iter().map(|o| o.probability).sum();
+        assert!((total - 1.0).abs() < 1e-9, "{:?}", odds.outcomes);
     }
 
     #[test]
