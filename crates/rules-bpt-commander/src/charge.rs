@@ -159,7 +159,7 @@ impl BptGame {
             match step {
                 Interrupt::Response => self.response_candidates(&mut c),
                 Interrupt::Support(side) => self.support_candidates(side, &mut c),
-                Interrupt::Opportunity { .. } => {}
+                Interrupt::Opportunity { .. } | Interrupt::Consolidate(_) => {}
             }
             if c.iter().any(|o| self.check(*o).is_ok()) {
                 return;
@@ -673,6 +673,7 @@ impl BptGame {
         let side_a = self.units[a].side;
         let mut round = 1;
         let id = self.next_attack();
+        let mut consolidators: Vec<usize> = Vec::new();
         loop {
             if self.units[a].ko || self.units[d].ko {
                 break;
@@ -758,6 +759,7 @@ impl BptGame {
                     )
                     .side(side_a)
                 });
+                consolidators = ua.iter().chain(ud.iter()).copied().collect();
                 break;
             }
             let (win, lose, wc, lc, wh, lh) = if ha < hd {
@@ -765,7 +767,7 @@ impl BptGame {
             } else {
                 (ud, ua, d, a, hd, ha)
             };
-            let _ = win;
+            consolidators = win.clone();
             let double = lh >= 2 * wh.max(1) || wh == 0;
             let _ = double;
             let big = lh.max(wh);
@@ -838,6 +840,188 @@ impl BptGame {
         self.charge = None;
         self.interrupt = None;
         self.check_end_of_battle(log);
+        if self.outcome.is_none() {
+            self.consolidating = consolidators
+                .into_iter()
+                .filter(|&k| !self.units[k].ko)
+                .collect();
+            self.consolidated.clear();
+            self.next_consolidation(Some(side_a));
+        }
+    }
+
+    // Consolidation.
+
+    /// Gives the next side with a unit that can consolidate its decision (the attacker
+    /// first), or closes the charge.
+    fn next_consolidation(&mut self, from: Option<Side>) {
+        let order = match from {
+            Some(s) => vec![s, s.other()],
+            None => vec![],
+        };
+        for side in order {
+            let mut c = Vec::new();
+            self.interrupt = Some(Interrupt::Consolidate(side));
+            self.consolidate_candidates(side, &mut c);
+            if c.iter().any(|o| self.check_consolidate(*o).is_ok()) {
+                return;
+            }
+        }
+        self.interrupt = None;
+        self.consolidating.clear();
+        self.consolidated.clear();
+    }
+
+    pub fn consolidate_candidates(&self, side: Side, out: &mut Vec<Order>) {
+        for &k in &self.consolidating {
+            let u = &self.units[k];
+            if u.side != side || u.ko {
+                continue;
+            }
+            for h in volley_core::geometry::front_hexes(u.hex, u.facing) {
+                out.push(Order::Move { unit: k, to: h });
+            }
+            if u.formed_troops() {
+                for f in Facing::ALL {
+                    out.push(Order::Pivot { unit: k, facing: f });
+                }
+            }
+        }
+    }
+
+    /// "Consolidate": up to 5 cm (a hex) in the facing direction, never closer than 3 cm to
+    /// a visible enemy (not next to one), and a new facing; each unit once.
+    pub fn check_consolidate(&self, o: Order) -> Result<(), Illegal> {
+        let (unit, moving) = match o {
+            Order::End => return Ok(()),
+            Order::Move { unit, .. } => (unit, true),
+            Order::Pivot { unit, .. } => (unit, false),
+            _ => {
+                return Err(Illegal::new(
+                    "now only consolidation: a hex forward, a new facing, or end",
+                ))
+            }
+        };
+        if !self.consolidating.contains(&unit) {
+            return Err(Illegal::new(format!(
+                "{} does not consolidate",
+                self.units[unit].label()
+            )));
+        }
+        if self.consolidated.contains(&(unit, moving)) {
+            return Err(Illegal::new(format!(
+                "{} has done that already",
+                self.units[unit].label()
+            )));
+        }
+        let u = &self.units[unit];
+        match o {
+            Order::Move { to, .. } => {
+                if !volley_core::geometry::front_hexes(u.hex, u.facing).contains(&to)
+                    || !terrain::passable(self.map(), to, u)
+                    || self.occupant(to).is_some()
+                    || self.hqs_in(to).any(|h| self.units[h].side != u.side)
+                    || terrain::linear(self.map().hexside(u.hex, to))
+                {
+                    return Err(Illegal::new(format!(
+                        "{} cannot consolidate into {}",
+                        u.label(),
+                        label(to)
+                    )));
+                }
+                let near_enemy = (0..self.units.len()).any(|e| {
+                    let t = &self.units[e];
+                    t.side != u.side
+                        && !t.ko
+                        && !t.is_hq()
+                        && distance(t.hex, to) <= 1
+                        && self.sees(unit, e)
+                });
+                if near_enemy {
+                    return Err(Illegal::new(
+                        "consolidation may not end next to a visible enemy",
+                    ));
+                }
+                Ok(())
+            }
+            Order::Pivot { facing, .. } => {
+                if !u.formed_troops() || facing == u.facing {
+                    return Err(Illegal::new(format!("{} cannot turn so", u.label())));
+                }
+                Ok(())
+            }
+            _ => unreachable!(),
+        }
+    }
+
+    pub fn perform_consolidate(&mut self, side: Side, o: Order, log: &mut Log) {
+        match o {
+            Order::Move { unit, to } => {
+                self.consolidated.push((unit, true));
+                let from = self.units[unit].hex;
+                self.move_with_hqs(unit, to);
+                let u = &self.units[unit];
+                log.add(|| {
+                    Event::new(
+                        "move",
+                        rule("Consolidate"),
+                        format!(
+                            "{} consolidates {} to {}",
+                            u.label(),
+                            label(from),
+                            label(to)
+                        ),
+                    )
+                    .side(u.side)
+                    .units([u.id.clone()])
+                });
+            }
+            Order::Pivot { unit, facing } => {
+                self.consolidated.push((unit, false));
+                self.units[unit].facing = facing;
+                let u = &self.units[unit];
+                log.add(|| {
+                    Event::new(
+                        "turn",
+                        rule("Consolidate"),
+                        format!("{} consolidates facing {}", u.label(), facing.name()),
+                    )
+                    .side(u.side)
+                    .units([u.id.clone()])
+                });
+            }
+            _ => {
+                let next = if side == self.active {
+                    Some(side.other())
+                } else {
+                    None
+                };
+                match next {
+                    Some(s) => {
+                        // The other side's turn to consolidate, if it has any to.
+                        let mut c = Vec::new();
+                        self.interrupt = Some(Interrupt::Consolidate(s));
+                        self.consolidate_candidates(s, &mut c);
+                        if !c.iter().any(|o| self.check_consolidate(*o).is_ok()) {
+                            self.interrupt = None;
+                            self.consolidating.clear();
+                            self.consolidated.clear();
+                        }
+                    }
+                    None => {
+                        self.interrupt = None;
+                        self.consolidating.clear();
+                        self.consolidated.clear();
+                    }
+                }
+                return;
+            }
+        }
+        let mut c = Vec::new();
+        self.consolidate_candidates(side, &mut c);
+        if !c.iter().any(|o| self.check_consolidate(*o).is_ok()) {
+            self.perform_consolidate(side, Order::End, log);
+        }
     }
 
     /// A round's hits on one unit: saves, then knocked out if the turn's hits reach its

@@ -44,6 +44,19 @@ impl BptGame {
         !u.formed_troops() || (u.traits.light && u.formation == Formation::ExtendedLine)
     }
 
+    /// What [`BptGame::reachable`] gives, from the cache a listing of the legal actions fills
+    /// (one search a unit rather than one a destination).
+    pub fn reach_of(&self, unit: usize) -> std::sync::Arc<Vec<(Hex, Stop)>> {
+        if let Ok(cache) = self.reach_cache.lock() {
+            if let Some((k, r)) = cache.as_ref() {
+                if *k == unit {
+                    return r.clone();
+                }
+            }
+        }
+        std::sync::Arc::new(self.reachable(unit))
+    }
+
     /// Every hex one move action can reach, with its cost ("Movement", "Terrain", "Road Bonus
     /// Movement"). Command units never stop for terrain; others stop on entering or leaving
     /// area terrain, cross a linear obstacle or a ford only from contact (the first step of
@@ -170,11 +183,12 @@ impl BptGame {
     /// Why a unit may not move to `to` now, if it may not (the order's dense-terrain modifier
     /// is checked by the command phase).
     pub fn check_move(&self, unit: usize, to: Hex) -> Result<Stop, Illegal> {
+        let reach = self.reach_of(unit);
         let u = &self.units[unit];
-        self.reachable(unit)
-            .into_iter()
+        reach
+            .iter()
             .find(|(h, _)| *h == to)
-            .map(|(_, s)| s)
+            .map(|(_, s)| *s)
             .ok_or_else(|| {
                 Illegal::new(format!(
                     "{} cannot move to {} in one move",

@@ -69,6 +69,32 @@ pub struct TableRules {
     pub nearest_only: bool,
 }
 
+/// One unit's move search, kept while the legal actions are listed. A copy of the game starts
+/// with an empty one.
+#[derive(Debug, Default)]
+pub struct ReachCache(
+    std::sync::Mutex<Option<(usize, std::sync::Arc<Vec<(Hex, crate::movement::Stop)>>)>>,
+);
+
+impl Clone for ReachCache {
+    fn clone(&self) -> ReachCache {
+        ReachCache::default()
+    }
+}
+
+impl ReachCache {
+    pub fn lock(
+        &self,
+    ) -> std::sync::LockResult<
+        std::sync::MutexGuard<
+            '_,
+            Option<(usize, std::sync::Arc<Vec<(Hex, crate::movement::Stop)>>)>,
+        >,
+    > {
+        self.0.lock()
+    }
+}
+
 /// The player turn's phases.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Phase {
@@ -89,6 +115,9 @@ pub enum Interrupt {
     Support(Side),
     /// The inactive side may fire at a unit that just moved or fired.
     Opportunity { target: usize },
+    /// A side's units that came out of a charge on top consolidate: a hex forward, a new
+    /// facing.
+    Consolidate(Side),
 }
 
 /// A charge between its declaration and its outcome ("Charge").
@@ -136,6 +165,13 @@ pub struct BptGame {
     pub order_id: u32,
     /// Where the charger of the charge in progress started.
     pub charge_start: Hex,
+    /// Units of the charge just fought that may consolidate, and what they have done of it
+    /// (unit, moved: true / turned: false).
+    pub consolidating: Vec<usize>,
+    pub consolidated: Vec<(usize, bool)>,
+    /// The move search of one unit, kept while the legal actions are listed (never while the
+    /// position changes: it is cleared before and after each listing).
+    pub reach_cache: ReachCache,
     /// Set on a copy to stop a charge just before its combat (the odds read it there).
     pub hold_resolution: bool,
     /// Hits of units knocked out in the charge in progress, for its outcome.
@@ -169,6 +205,9 @@ impl BptGame {
             charge_start: Hex::ZERO,
             ko_hits: Default::default(),
             hold_resolution: false,
+            reach_cache: Default::default(),
+            consolidating: Vec::new(),
+            consolidated: Vec::new(),
             outcome: None,
             occupant: vec![None; cells],
         };
@@ -290,7 +329,7 @@ impl BptGame {
         }
         Some(match self.interrupt {
             Some(Interrupt::Response) | Some(Interrupt::Opportunity { .. }) => self.active.other(),
-            Some(Interrupt::Support(side)) => side,
+            Some(Interrupt::Support(side)) | Some(Interrupt::Consolidate(side)) => side,
             None => self.active,
         })
     }
@@ -317,6 +356,7 @@ impl BptGame {
         match self.interrupt {
             Some(Interrupt::Response) => self.check_response(o),
             Some(Interrupt::Support(_)) => self.check_support(o),
+            Some(Interrupt::Consolidate(_)) => self.check_consolidate(o),
             Some(Interrupt::Opportunity { target }) => self.check_opportunity(o, target),
             None => match self.phase {
                 Phase::Initiative => self.check_initiative(o),
@@ -332,6 +372,7 @@ impl BptGame {
         match self.interrupt {
             Some(Interrupt::Response) => self.perform_response(o, dice, log),
             Some(Interrupt::Support(_)) => self.perform_support(o, dice, log),
+            Some(Interrupt::Consolidate(side)) => self.perform_consolidate(side, o, log),
             Some(Interrupt::Opportunity { target }) => {
                 self.perform_opportunity(o, target, dice, log)
             }
@@ -349,6 +390,7 @@ impl BptGame {
         match self.interrupt {
             Some(Interrupt::Response) => self.response_candidates(out),
             Some(Interrupt::Support(side)) => self.support_candidates(side, out),
+            Some(Interrupt::Consolidate(side)) => self.consolidate_candidates(side, out),
             Some(Interrupt::Opportunity { target }) => self.opportunity_candidates(target, out),
             None => match self.phase {
                 Phase::Initiative => self.initiative_candidates(out),
@@ -363,9 +405,34 @@ impl BptGame {
     fn unit_candidates(&self, unit: usize, out: &mut Vec<Order>) {
         let mut all = Vec::new();
         self.candidates(&mut all);
-        out.extend(all.into_iter().filter(|o| {
-            self.describe_order(*o).unit == Some(unit as u32) && self.check(*o).is_ok()
-        }));
+        all.retain(|o| self.describe_order(*o).unit == Some(unit as u32));
+        out.extend(self.checked(all));
+    }
+
+    /// The candidates that pass their check, in order and without repeats. A unit's move
+    /// search is made once for all its moves.
+    fn checked(&self, all: Vec<Order>) -> Vec<Order> {
+        let mut seen = std::collections::HashSet::new();
+        let mut out = Vec::new();
+        for o in all {
+            if !seen.insert(o) {
+                continue;
+            }
+            if let Order::Move { unit, .. } = o {
+                if let Ok(mut c) = self.reach_cache.lock() {
+                    if c.as_ref().is_none_or(|(k, _)| *k != unit) {
+                        *c = Some((unit, std::sync::Arc::new(self.reachable(unit))));
+                    }
+                }
+            }
+            if self.check(o).is_ok() {
+                out.push(o);
+            }
+        }
+        if let Ok(mut c) = self.reach_cache.lock() {
+            *c = None;
+        }
+        out
     }
 
     pub fn phase_words(&self) -> String {
@@ -392,6 +459,9 @@ impl BptGame {
                 )
             }
             Some(Interrupt::Support(_)) => format!("{who}: move units in support of the charge, then end"),
+            Some(Interrupt::Consolidate(_)) => format!(
+                "{who}: consolidate — the charge's winners may go a hex forward (not next to a visible enemy) and turn, then end"
+            ),
             Some(Interrupt::Opportunity { target }) => format!(
                 "{who}: opportunity fire at {}? (each firer loses its initiative and -1 command next turn)",
                 self.units[target].label()
@@ -548,13 +618,15 @@ impl BptGame {
     }
 
     /// A charge waits for the charged side's answer and the supports: a preview takes none of
-    /// them (cavalry that must answer counter-charges) and fights it out at once.
+    /// them (cavalry that must answer counter-charges), fights it out at once, and leaves the
+    /// winners where they stand.
     pub fn answer_charge_for_preview(&mut self, dice: &mut dyn Dice, events: &mut Vec<Event>) {
-        while self.charge.is_some()
+        while (self.charge.is_some()
             && matches!(
                 self.interrupt,
                 Some(Interrupt::Response | Interrupt::Support(_))
-            )
+            ))
+            || matches!(self.interrupt, Some(Interrupt::Consolidate(_)))
         {
             let mut log = Log::new();
             match self.interrupt {
@@ -602,12 +674,7 @@ impl Game for BptGame {
         out.clear();
         let mut all = Vec::new();
         self.candidates(&mut all);
-        let mut seen = std::collections::HashSet::new();
-        for o in all {
-            if seen.insert(o) && self.check(o).is_ok() {
-                out.push(o.pack());
-            }
-        }
+        out.extend(self.checked(all).into_iter().map(Order::pack));
     }
 
     fn unit_actions(&self, unit: u32, out: &mut Vec<Action>) {
@@ -644,32 +711,12 @@ impl Game for BptGame {
     fn preview(&mut self, action: Action, dice: &mut dyn Dice) -> Result<Vec<Event>, Illegal> {
         let before: Vec<u32> = self.units.iter().map(|u| u.turn_hits).collect();
         let mut events = self.apply(action, dice)?;
-        // A charge waits for the charged side's answer and the supports: the preview takes
-        // none of them, and fights it out at once.
         if matches!(Order::unpack(action), Some(Order::Charge { .. })) {
-            while self.charge.is_some()
-                && matches!(
-                    self.interrupt,
-                    Some(Interrupt::Response | Interrupt::Support(_))
-                )
-            {
-                let mut log = Log::new();
-                match self.interrupt {
-                    Some(Interrupt::Response) if self.check(Order::End).is_err() => {
-                        // Cavalry must answer: it counter-charges.
-                        let t = self.charge.as_ref().map(|c| c.target).expect("charge");
-                        self.perform(Order::CounterCharge { unit: t }, dice, &mut log);
-                    }
-                    _ => self.perform(Order::End, dice, &mut log),
-                }
-                events.extend(log.into_events());
-            }
+            self.answer_charge_for_preview(dice, &mut events);
         }
-        let exhaustion = self.table().exhaustion_hit;
         for (k, u) in self.units.iter_mut().enumerate() {
             if u.turn_hits != before[k] && !u.ko {
                 let lost = u.turn_hits / u.hits_per_stand;
-                let _ = exhaustion;
                 u.stands = u.stands.saturating_sub(lost);
             }
         }

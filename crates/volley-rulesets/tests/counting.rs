@@ -144,7 +144,7 @@ const PINNED: &[(&str, u64, usize, usize, u64)] = &[
     ("bptc-napoleonic", 2, 10, 3, 0x8aeb4cfb82703941),
     ("bptc-napoleonic", 2, 50, 253, 0xd56f42a2eb265b70),
     ("bptc-napoleonic", 2, 200, 7, 0x3b8e0055e076ca6b),
-    ("bptc-napoleonic", 2, 242, 0, 0xd28eda9e084c4b66),
+    ("bptc-napoleonic", 2, 258, 0, 0x8afeb415a4b719ac),
 ];
 
 /// FNV-1a over everything a player reads in the log.
