@@ -162,7 +162,7 @@ fn passing_through_friends_costs_half_the_allowance() {
 }
 
 #[test]
-fn marsh_and_water_bar_guns_and_water_bars_everyone() {
+fn deep_water_bars_every_unit() {
     let rows = rows_with(&[(6, 9, "~")]);
     let rows: Vec<&str> = rows.iter().map(|s| s.as_str()).collect();
     let mut g = ordered(&[], Some(&rows));
