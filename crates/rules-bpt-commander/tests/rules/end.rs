@@ -1,0 +1,150 @@
+//! End Phase, End of the Battle, Breakpoint, Reaching an Objective, Deciding the Winner.
+
+use crate::common::*;
+use rules_bpt_commander::state::Phase;
+use volley_core::{Game, Log, Side};
+
+/// Red with four units, `lost` of them knocked out before the battle starts.
+fn losing(lost: usize) -> Scen {
+    Scen::new()
+        .inf("red", "r1", "0110", "N", &[])
+        .inf("red", "r2", "0310", "N", &[])
+        .inf("red", "r3", "0510", "N", &[])
+        .inf("red", "r4", "0710", "N", &[])
+        .inf("blue", "b1", "1201", "S", &[])
+        .top(&format!("# {lost} lost"))
+}
+
+fn start_losing(lost: usize, dice: &[u32]) -> rules_bpt_commander::BptGame {
+    let mut g = losing(lost).load();
+    for id in ["r1", "r2", "r3", "r4"].iter().take(lost) {
+        let u = k(&g, id);
+        g.knock_out(u, "test", &mut Log::silent());
+    }
+    let mut d = volley_core::ScriptedDice::new(dice.iter().copied());
+    g.start(&mut d);
+    assert_eq!(d.remaining(), 0);
+    g
+}
+
+#[test]
+fn below_the_breakpoint_no_roll_is_made() {
+    let g = start_losing(1, &[]);
+    assert_eq!(g.phase, Phase::Command);
+}
+
+#[test]
+fn at_the_breakpoint_a_command_roll_on_the_cos_value_holds() {
+    let g = start_losing(2, &[4, 4]);
+    assert_eq!(g.phase, Phase::Command);
+    assert_eq!(g.broken, None);
+}
+
+#[test]
+fn breakpoint_roll_is_one_worse_for_each_unit_beyond() {
+    let mut g = losing(3).load();
+    for id in ["r1", "r2", "r3"] {
+        let u = k(&g, id);
+        g.knock_out(u, "test", &mut Log::silent());
+    }
+    let mut d = volley_core::ScriptedDice::new([4, 3]);
+    let e = g.start(&mut d);
+    assert!(log(&e).contains("needs 7 or less"), "{}", log(&e));
+    assert_eq!(g.broken, None);
+}
+
+#[test]
+fn breakpoint_roll_failure_breaks_the_command() {
+    let mut g = start_losing(2, &[5, 4]);
+    assert_eq!(g.broken, Some(Side::Red));
+    // The other side finishes the game turn, then the battle is over.
+    assert_eq!(g.active, Side::Blue);
+    while g.outcome.is_none() {
+        play(&mut g, "end", &[]);
+    }
+    let o = g.outcome.clone().unwrap();
+    assert_eq!(o.winner, Some(Side::Blue));
+    assert!(o.reason.contains("broke"), "{}", o.reason);
+}
+
+#[test]
+fn a_major_objective_held_at_the_end_of_a_game_turn_ends_the_battle_decisively() {
+    let mut g = Scen::new()
+        .inf("red", "r1", "0608", "N", &[])
+        .inf("blue", "b1", "1201", "S", &[])
+        .top("majors = [\"0608\"]")
+        .raw("[[objectives]]\nhex = \"0608\"\nname = \"Village\"\npoints = 50\n")
+        .command();
+    play(&mut g, "end", &[]);
+    play(&mut g, "end", &[]);
+    assert!(g.outcome.is_none());
+    while g.outcome.is_none() {
+        play(&mut g, "end", &[]);
+    }
+    let o = g.outcome.clone().unwrap();
+    assert_eq!(g.turn, 1);
+    assert_eq!(o.winner, Some(Side::Red));
+    assert!(o.reason.contains("a decisive victory"), "{}", o.reason);
+}
+
+#[test]
+fn a_minor_objective_against_none_is_a_minor_victory_at_the_turn_limit() {
+    let mut g = Scen::new()
+        .inf("red", "r1", "0608", "N", &[])
+        .inf("blue", "b1", "1201", "S", &[])
+        .raw("[[objectives]]\nhex = \"0608\"\nname = \"Hill\"\npoints = 20\n")
+        .command();
+    while g.outcome.is_none() {
+        play(&mut g, "end", &[]);
+    }
+    let o = g.outcome.clone().unwrap();
+    assert_eq!(g.turn, 4);
+    assert_eq!(o.winner, Some(Side::Red));
+    assert!(o.reason.contains("a minor victory"), "{}", o.reason);
+    assert!(o.reason.contains("4 turns are played"));
+}
+
+#[test]
+fn twice_the_enemys_victory_points_raise_the_result_a_step() {
+    let mut g = Scen::new()
+        .inf("red", "r1", "0608", "N", &[])
+        .inf("blue", "b1", "1201", "S", &[])
+        .inf("blue", "b2", "1101", "S", &[])
+        .inf("blue", "b3", "1001", "S", &[])
+        .inf("blue", "b4", "0901", "S", &[])
+        .command();
+    let b2 = k(&g, "b2");
+    g.knock_out(b2, "test", &mut Log::silent());
+    // 10 points a stand × 4 stands.
+    assert_eq!(g.victory_points(Side::Red), 40);
+    while g.outcome.is_none() {
+        play(&mut g, "end", &[]);
+    }
+    let o = g.outcome.clone().unwrap();
+    assert_eq!(o.winner, Some(Side::Red));
+    assert!(o.reason.contains("a minor victory"), "{}", o.reason);
+    assert_eq!(o.score, [40, 0]);
+}
+
+#[test]
+fn knocked_out_command_units_score_their_points() {
+    let mut g = Scen::new()
+        .inf("red", "r1", "0608", "N", &[])
+        .inf("blue", "b1", "1201", "S", &[])
+        .command();
+    let h = k(&g, "bhq");
+    g.knock_out(h, "test", &mut Log::silent());
+    assert_eq!(g.victory_points(Side::Red), 55);
+}
+
+#[test]
+fn a_side_with_no_units_left_loses_at_once() {
+    let mut g = Scen::new()
+        .inf("red", "r1", "0608", "N", &[])
+        .inf("blue", "b1", "0605", "S", &[("stands", "1")])
+        .start_with(&[]);
+    play(&mut g, "fire r1 b1", &[4, 4, 4, 1]);
+    let o = g.outcome.clone().expect("over");
+    assert_eq!(o.winner, Some(Side::Red));
+    assert!(o.reason.contains("no units left"), "{}", o.reason);
+}
