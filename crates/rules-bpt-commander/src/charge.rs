@@ -825,12 +825,13 @@ impl BptGame {
                     }
                 }
             }
-            // The winners in contact have concluded a charge: disordered, and charging
-            // cavalry exhausted as well. They consolidate where they stand.
-            if !self.units[wc].ko {
+            // A winner in contact that charged (the charger, or a defender that
+            // counter-charged) has concluded a charge: disordered, and cavalry exhausted as
+            // well. A defender that held its ground is not.
+            let charged = wc == a || c.counter;
+            if !self.units[wc].ko && charged {
                 self.disorder(wc, log, "concluded a charge");
-                let charged = wc == a || c.counter;
-                if charged && self.units[wc].arm == Arm::Cavalry {
+                if self.units[wc].arm == Arm::Cavalry {
                     self.units[wc].exhausted = true;
                 }
             }

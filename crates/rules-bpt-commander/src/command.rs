@@ -12,6 +12,15 @@ use crate::troops::{Arm, Formation};
 use volley_core::geometry::{distance, Facing};
 use volley_core::{Dice, Event, Illegal, Log};
 
+/// Hexes between a command unit and the farthest unit of an order, in cm.
+fn units_far(g: &BptGame, hq: volley_core::Hex, units: &[usize]) -> u32 {
+    units
+        .iter()
+        .map(|&k| distance(hq, g.units[k].hex) * HEX_CM)
+        .max()
+        .unwrap_or(0)
+}
+
 /// A command roll's target and its reckoning.
 #[derive(Clone, Debug)]
 pub struct CommandValue {
@@ -165,12 +174,13 @@ impl BptGame {
             -(before as i32),
             format!("successive order ({} before)", before),
         );
-        // Note 2: up to 20 cm free, then -1 a 20 cm begun (21–40 cm -1, 41–60 cm -2).
-        let far = units
-            .iter()
-            .map(|&k| distance(h.hex, self.units[k].hex) * HEX_CM)
-            .max()
-            .unwrap_or(0);
+        // Note 2: up to 20 cm free, then -1 a 20 cm begun (21–40 cm -1, 41–60 cm -2); none
+        // for a move all along a road.
+        let far = if self.road_order {
+            0
+        } else {
+            units_far(self, h.hex, units)
+        };
         let dist = if far <= 20 {
             0
         } else {
@@ -510,9 +520,15 @@ impl BptGame {
             // modifiers the declared action brings.
             let hq = self.implicit_hq(unit).expect("checked");
             let charge = matches!(o, Order::Charge { target, .. } if self.within(unit, target, self.table().charge_penalty_cm));
-            let dense = matches!(o, Order::Move { to, .. } if self.check_move(unit, to).is_ok_and(|s| s.dense));
+            let stop = match o {
+                Order::Move { to, .. } => self.check_move(unit, to).ok(),
+                _ => None,
+            };
+            let dense = stop.is_some_and(|s| s.dense);
             self.joined.clear();
+            self.road_order = stop.is_some_and(|s| s.road);
             self.command_roll(hq, unit, charge, dense, dice, log);
+            self.road_order = false;
             if self.units[unit].actions == 0 {
                 return;
             }

@@ -18,6 +18,8 @@ use volley_core::{Event, Hex, Illegal, Log};
 pub struct Stop {
     pub cost_cm: u32,
     pub dense: bool,
+    /// Reached by a move all along a road (no distance modifier for its order).
+    pub road: bool,
 }
 
 impl BptGame {
@@ -154,16 +156,17 @@ impl BptGame {
                     && (!u.is_hq() || occupant.is_none_or(|o| self.units[o].side == u.side))
                     && n != start
                 {
-                    let entry = out.entry(n).or_insert(Stop {
+                    let here = Stop {
                         cost_cm: c,
                         dense: d,
-                    });
-                    // Prefer a way that keeps out of dense terrain, then the cheaper.
-                    if (entry.dense && !d) || (entry.dense == d && c < entry.cost_cm) {
-                        *entry = Stop {
-                            cost_cm: c,
-                            dense: d,
-                        };
+                        road: road_only,
+                    };
+                    let entry = out.entry(n).or_insert(here);
+                    // Prefer a way that keeps out of dense terrain, then one all along a road,
+                    // then the cheaper.
+                    let key = |s: &Stop| (s.dense, !s.road, s.cost_cm);
+                    if key(&here) < key(entry) {
+                        *entry = here;
                     }
                 }
                 // Area terrain stops a move on entering and on leaving it.

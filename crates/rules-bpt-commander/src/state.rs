@@ -172,6 +172,8 @@ pub struct BptGame {
     /// The move search of one unit, kept while the legal actions are listed (never while the
     /// position changes: it is cleared before and after each listing).
     pub reach_cache: ReachCache,
+    /// The order being rolled moves its unit all along a road (no distance modifier).
+    pub road_order: bool,
     /// Set on a copy to stop a charge just before its combat (the odds read it there).
     pub hold_resolution: bool,
     /// Hits of units knocked out in the charge in progress, for its outcome.
@@ -206,6 +208,7 @@ impl BptGame {
             ko_hits: Default::default(),
             hold_resolution: false,
             reach_cache: Default::default(),
+            road_order: false,
             consolidating: Vec::new(),
             consolidated: Vec::new(),
             outcome: None,

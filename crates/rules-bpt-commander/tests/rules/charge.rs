@@ -76,6 +76,42 @@ fn equal_hits_fight_another_round_without_the_charge_bonus() {
 }
 
 #[test]
+fn winners_consolidate_a_hex_forward_not_next_to_a_visible_enemy_and_may_turn() {
+    let mut g = charged(close(&[], &[]));
+    play(&mut g, "end", &cat(&[dice(9, 2), dice(8, 1)]));
+    let r1 = k(&g, "r1");
+    let from = g.units[r1].hex;
+    let ahead = volley_core::geometry::step(from, g.units[r1].facing);
+    assert_eq!(
+        g.decider(),
+        Some(Side::Red),
+        "the winners decide their consolidation"
+    );
+    let to = volley_core::geometry::label(ahead);
+    play(&mut g, &format!("move r1 {to}"), &[]);
+    assert_eq!(g.units[r1].hex, ahead);
+    // Once moved, it may still turn, but not move again.
+    assert!(g
+        .check(
+            g.read_order(&format!(
+                "move r1 {}",
+                volley_core::geometry::label(volley_core::geometry::step(
+                    ahead,
+                    g.units[r1].facing
+                ))
+            ))
+            .unwrap()
+        )
+        .is_err());
+    play(&mut g, "pivot r1 S", &[]);
+    assert_eq!(g.units[r1].facing, volley_core::geometry::Facing::S);
+    assert!(
+        g.interrupt.is_none(),
+        "with nothing left to do the consolidation closes"
+    );
+}
+
+#[test]
 fn winners_of_a_charge_are_disordered_cavalry_exhausted() {
     let mut g = charged(close(&[], &[]));
     play(&mut g, "end", &cat(&[dice(9, 2), dice(8, 1)]));
@@ -96,6 +132,9 @@ fn disorder_lasts_to_the_end_of_the_sides_next_initiative_phase() {
     let mut g = charged(close(&[], &[]));
     play(&mut g, "end", &cat(&[dice(9, 2), dice(8, 1)]));
     let r1 = k(&g, "r1");
+    // The winner may consolidate first; it stays where it is.
+    assert!(g.interrupt.is_some(), "the winner is offered consolidation");
+    play(&mut g, "end", &[]);
     play(&mut g, "end", &[]);
     play(&mut g, "end", &[]);
     assert_eq!(g.active, Side::Blue);
@@ -275,4 +314,14 @@ fn unlimbered_guns_that_lose_a_charge_are_knocked_out() {
     // Guns: 1 attack a gun.
     play(&mut g, "end", &cat(&[dice(9, 3), dice(2, 2)]));
     assert!(g.units[k(&g, "g1")].ko);
+}
+
+#[test]
+fn a_defender_that_wins_without_charging_is_not_disordered() {
+    let mut g = charged(close(&[], &[]));
+    // The charger takes two hits to the defender's one: the defender wins, holding its ground.
+    play(&mut g, "end", &cat(&[dice(9, 1), dice(8, 2)]));
+    let b1 = &g.units[k(&g, "b1")];
+    assert!(!b1.ko && !b1.disordered(), "{:?}", b1.formation);
+    assert_ne!(b1.formation, Formation::Disordered);
 }

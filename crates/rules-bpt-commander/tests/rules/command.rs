@@ -522,3 +522,24 @@ fn deploy_follows_the_deployment_table() {
     play(&mut g, "form r1 march", &[]);
     assert_eq!(g.units[k(&g, "r1")].formation, Formation::MarchColumn);
 }
+
+#[test]
+fn a_move_all_along_a_road_is_free_of_the_distance_modifier() {
+    // r1 in march column on a road, 30 cm from its command unit: -1 for distance, except
+    // when the move it is ordered to make goes all along the road.
+    let road: Vec<String> = (1..=12).rev().map(|r| format!("\"06{r:02}\"")).collect();
+    let scen = Scen::new()
+        .inf("red", "r1", "0610", "N", &[("formation", "\"march\"")])
+        .inf("blue", "b1", "1201", "S", &[])
+        .hqs("red", &[hq("rhq", 8, "0604", true)])
+        .map(&format!("roads = [[{}]]", road.join(", ")));
+    let mut g = scen.command();
+    let e = play(&mut g, "move r1 0608", &[4, 4]);
+    assert!(log(&e).contains("needs 8 or less"), "{}", log(&e));
+    assert_eq!(g.units[k(&g, "r1")].hex, hex("0608"));
+    // Off the road, the same distance costs its -1.
+    let mut g = scen.command();
+    let e = play(&mut g, "move r1 0709", &[4, 4]);
+    assert!(log(&e).contains("needs 7 or less"), "{}", log(&e));
+    assert!(log(&e).contains("farthest unit 30 cm away"), "{}", log(&e));
+}

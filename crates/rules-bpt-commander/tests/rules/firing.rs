@@ -325,7 +325,7 @@ fn hits_become_stand_losses_at_the_end_phase() {
 }
 
 #[test]
-fn disordered_units_take_one_hit_less_a_stand_and_roll_two_dice_fewer() {
+fn disordered_units_are_knocked_out_a_hit_a_stand_sooner_and_roll_two_dice_fewer() {
     let mut g = duel(&[], &[]).load();
     let (r1, b1) = (k(&g, "r1"), k(&g, "b1"));
     g.units[r1].disorder_until = Some(5);
@@ -336,11 +336,14 @@ fn disordered_units_take_one_hit_less_a_stand_and_roll_two_dice_fewer() {
     // 2 × 4 - 2 = 6 dice.
     let e = play(&mut g, "fire r1 b1", &[4, 4, 4, 4, 1, 1, 1, 1, 1, 1]);
     assert!(log(&e).contains("-2 disordered"), "{}", log(&e));
+    // Disordered, its 4 stands take 8 hits before it is knocked out (not 12)…
+    assert_eq!(g.units[b1].capacity(false), 8);
     play(&mut g, "end", &[]);
     play(&mut g, "end", &[]);
     play(&mut g, "end", &[]);
-    // 4 hits at 2 a stand: two stands lost.
-    assert_eq!(g.units[b1].stands, 2);
+    // …but the end phase turns the 4 hits into stands at the list's 3 a stand
+    // (Interpretation 54): one stand lost, not two.
+    assert_eq!(g.units[b1].stands, 3);
 }
 
 #[test]
