@@ -25,7 +25,7 @@ impl BptGame {
     /// the charger starts against it or the target stands behind it.
     pub fn contact_hex(&self, unit: usize, target: usize) -> Option<Hex> {
         let (u, t) = (&self.units[unit], &self.units[target]);
-        if distance(u.hex, t.hex) == 1 {
+        if self.touching(unit, target) {
             return Some(u.hex);
         }
         let map = self.map();
@@ -245,9 +245,7 @@ impl BptGame {
             }
         };
         let (charger, target) = (c.charger, c.target);
-        let near = |k: usize, cm: u32| {
-            distance(self.units[k].hex, self.units[target].hex) * crate::table::HEX_CM <= cm
-        };
+        let near = |k: usize, cm: u32| k == target || self.within(k, target, cm);
         match o {
             Order::End => {
                 if self.must_answer() {
@@ -387,7 +385,7 @@ impl BptGame {
             self.end_charge();
             return false;
         }
-        if distance(self.units[charger].hex, self.units[target].hex) == 1 {
+        if self.touching(charger, target) {
             return true;
         }
         // The target evaded (or the charger fell back): follow it if the 20 cm allow.
@@ -395,7 +393,7 @@ impl BptGame {
         let start = self.charge_start;
         let fell_back = self.units[charger].is_suppressed()
             && self.units[charger].hex != self.units[target].hex
-            && distance(self.units[charger].hex, self.units[target].hex) > 1
+            && !self.touching(charger, target)
             && !c.answered.contains(&target);
         if !fell_back && distance(start, self.units[target].hex) <= reach + 1 {
             if let Some(h) = self.contact_hex(charger, target) {
@@ -462,7 +460,7 @@ impl BptGame {
     /// supporter.
     fn support_hex(&self, unit: usize, friend: usize) -> Option<Hex> {
         let (u, f) = (&self.units[unit], &self.units[friend]);
-        if distance(u.hex, f.hex) == 1 {
+        if self.touching(unit, friend) {
             return Some(u.hex);
         }
         Facing::ALL
@@ -514,7 +512,7 @@ impl BptGame {
                 if c.supporters[u.side.index()].contains(&unit) {
                     return Err(Illegal::new(format!("{} supports already", u.label())));
                 }
-                if distance(u.hex, f.hex) * crate::table::HEX_CM > 10 || !self.sees(unit, friend) {
+                if !self.within(unit, friend, 10) || !self.sees(unit, friend) {
                     return Err(Illegal::new(format!(
                         "{} is not within 10 cm and sight of {}",
                         u.label(),
@@ -817,8 +815,7 @@ impl BptGame {
                             k,
                             enemy_hex,
                             half.max(1),
-                            false,
-                            "Retreat",
+                            crate::firing::Giving::Retreat,
                             "retreats half a move",
                             log,
                         );

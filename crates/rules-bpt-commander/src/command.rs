@@ -7,16 +7,16 @@
 
 use crate::order::Order;
 use crate::state::{rule, BptGame, Phase};
-use crate::table::{hexes, Table, HEX_CM};
+use crate::table::{hexes, Table};
 use crate::troops::{Arm, Formation};
 use volley_core::geometry::{distance, Facing};
 use volley_core::{Dice, Event, Illegal, Log};
 
-/// Hexes between a command unit and the farthest unit of an order, in cm.
-fn units_far(g: &BptGame, hq: volley_core::Hex, units: &[usize]) -> u32 {
+/// How far the farthest unit of an order is from its command unit, in cm.
+fn units_far(g: &BptGame, hq: usize, units: &[usize]) -> u32 {
     units
         .iter()
-        .map(|&k| distance(hq, g.units[k].hex) * HEX_CM)
+        .map(|&k| g.distance_cm(hq, k))
         .max()
         .unwrap_or(0)
 }
@@ -179,7 +179,7 @@ impl BptGame {
         let far = if self.road_order {
             0
         } else {
-            units_far(self, h.hex, units)
+            units_far(self, hq, units)
         };
         let dist = if far <= 20 {
             0
@@ -211,9 +211,7 @@ impl BptGame {
         }
         if units.iter().any(|&k| {
             let u = &self.units[k];
-            u.formed_troops()
-                && u.formation == Formation::MarchColumn
-                && distance(u.hex, h.hex) <= 1
+            u.formed_troops() && u.formation == Formation::MarchColumn && self.touching(k, hq)
         }) {
             add(1, "touching units in march column".into());
         }
@@ -753,7 +751,7 @@ impl BptGame {
                         !self.units[k].ko && !self.units[k].is_hq() && self.units[k].side == side
                     })
                     .collect();
-                near.sort_by_key(|&k| (distance(self.units[k].hex, hq_hex), k));
+                near.sort_by_key(|&k| (self.distance_cm(k, hq), k));
                 for k in near.into_iter().take(3) {
                     let cover =
                         crate::terrain::cover(self.map(), self.units[k].hex, self.units[k].hex);
@@ -887,9 +885,11 @@ impl BptGame {
     /// 20 cm (Volley's reading, docs/rules/bpt-commander.md).
     pub fn isolated(&self, unit: usize) -> bool {
         let u = &self.units[unit];
-        !self.units.iter().enumerate().any(|(k, f)| {
-            k != unit && !f.ko && f.side == u.side && distance(f.hex, u.hex) * HEX_CM <= 20
-        })
+        !self
+            .units
+            .iter()
+            .enumerate()
+            .any(|(k, f)| k != unit && !f.ko && f.side == u.side && self.within(k, unit, 20))
     }
 
     fn check_self_order(&self, unit: usize) -> Result<(), Illegal> {

@@ -12,6 +12,15 @@ use volley_core::geometry::{distance, Aspect, Facing};
 use volley_core::odds::OddsCase;
 use volley_core::{chance, Dice, Event, Hex, Illegal, Log};
 
+/// Ground given under fire or after a lost charge.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Giving {
+    /// "Fall-back": away from the firer, turning to face it.
+    FallBack,
+    /// "Retreat": away from the enemy, facing unchanged; into suppressed friends both are lost.
+    Retreat,
+}
+
 /// One attack on one unit, as "Testing For Casualties" resolves it.
 #[derive(Clone, Debug)]
 pub struct Attack {
@@ -57,12 +66,8 @@ impl BptGame {
     /// Whether a unit is in a state to fire at all.
     pub fn may_fire(&self, unit: usize) -> bool {
         let u = &self.units[unit];
-        !u.ko
-            && !u.is_hq()
-            && !u.is_suppressed()
-            && u.dice > 0
-            && u.range_cm > 0
-            && !(u.arm == Arm::Artillery && u.limbered)
+        let limbered_guns = u.arm == Arm::Artillery && u.limbered;
+        !(u.ko || u.is_hq() || u.is_suppressed() || limbered_guns) && u.dice > 0 && u.range_cm > 0
     }
 
     /// Why `unit` may not fire at `target` now (range, sight, cone), if it may not.
@@ -358,29 +363,31 @@ impl BptGame {
             unit,
             from,
             steps,
-            true,
-            "Fall-back",
+            Giving::FallBack,
             &format!("falls back {cm} cm"),
             log,
         );
     }
 
     /// Moves a unit `steps` hexes straight away from `from`, as fall-backs and retreats do,
-    /// with their knock-out cases. `face` turns it to face `from` at the end.
+    /// with their knock-out cases. A fall-back ends facing `from`; a retreat keeps its facing.
     pub fn retreat_path(
         &mut self,
         unit: usize,
         from: Hex,
         steps: u32,
-        face: bool,
-        section: &str,
+        giving: Giving,
         what: &str,
         log: &mut Log,
     ) {
         let path = self.straight_path(unit, from, steps, false);
         let start = self.units[unit].hex;
         let mut at = start;
-        let retreat = section == "Retreat";
+        let retreat = giving == Giving::Retreat;
+        let (face, section) = match giving {
+            Giving::FallBack => (true, "Fall-back"),
+            Giving::Retreat => (false, "Retreat"),
+        };
         for h in path {
             let u = &self.units[unit];
             if !crate::terrain::passable(self.map(), h, u) {
@@ -490,7 +497,7 @@ impl BptGame {
                         && self.in_cone(unit, k)
                 })
                 .collect();
-            zone.sort_by_key(|&k| (distance(self.units[unit].hex, self.units[k].hex), k));
+            zone.sort_by_key(|&k| (self.distance_cm(unit, k), k));
             for k in zone {
                 if self.units[k].ko {
                     continue;
@@ -588,11 +595,8 @@ impl BptGame {
             return;
         }
         let near = |side| {
-            self.units.iter().any(|c| {
-                !c.ko
-                    && c.arm == Arm::Cavalry
-                    && c.side == side
-                    && distance(c.hex, t.hex) * HEX_CM <= 30
+            self.units.iter().enumerate().any(|(k, c)| {
+                !c.ko && c.arm == Arm::Cavalry && c.side == side && self.within(k, target, 30)
             })
         };
         if near(t.side.other()) && !near(t.side) {

@@ -117,14 +117,14 @@ impl BptGame {
                     continue;
                 }
                 let side = map.hexside(at, n);
-                if !hq {
-                    if terrain::linear(side) || map.terrain(n) == Terrain::Ford {
-                        if u.arm == Arm::Artillery && u.limbered && terrain::linear(side) {
-                            continue;
-                        }
-                        if at != start {
-                            continue;
-                        }
+                // Obstacles and fords are crossed only from contact (the first step), never
+                // by limbered guns over an obstacle; command units cross freely.
+                if !hq && (terrain::linear(side) || map.terrain(n) == Terrain::Ford) {
+                    if u.arm == Arm::Artillery && u.limbered && terrain::linear(side) {
+                        continue;
+                    }
+                    if at != start {
+                        continue;
                     }
                 }
                 let mut step_cost = if hq {
@@ -235,7 +235,6 @@ impl BptGame {
         if self.units[mover].is_hq() || self.units[mover].ko {
             return;
         }
-        let at = self.units[mover].hex;
         let side = self.units[mover].side;
         let near: Vec<usize> = (0..self.units.len())
             .filter(|&h| {
@@ -243,7 +242,7 @@ impl BptGame {
                 c.is_hq()
                     && !c.ko
                     && c.side != side
-                    && volley_core::geometry::distance(c.hex, at) <= 1
+                    && self.touching(h, mover)
                     && self
                         .occupant(c.hex)
                         .is_none_or(|o| self.units[o].side == side)
@@ -251,17 +250,13 @@ impl BptGame {
             .filter(|&h| self.occupant(self.units[h].hex).is_none())
             .collect();
         for h in near {
-            let reach = hexes(self.units[h].move_cm / 2);
-            let hex = self.units[h].hex;
+            let half = self.units[h].move_cm / 2;
             let friend = (0..self.units.len())
                 .filter(|&k| {
                     let f = &self.units[k];
-                    !f.ko
-                        && !f.is_hq()
-                        && f.side == self.units[h].side
-                        && volley_core::geometry::distance(f.hex, hex) <= reach
+                    !f.ko && !f.is_hq() && f.side == self.units[h].side && self.within(k, h, half)
                 })
-                .min_by_key(|&k| (volley_core::geometry::distance(self.units[k].hex, hex), k));
+                .min_by_key(|&k| (self.distance_cm(k, h), k));
             match friend {
                 Some(k) => {
                     let to = self.units[k].hex;

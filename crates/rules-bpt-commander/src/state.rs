@@ -72,9 +72,10 @@ pub struct TableRules {
 /// One unit's move search, kept while the legal actions are listed. A copy of the game starts
 /// with an empty one.
 #[derive(Debug, Default)]
-pub struct ReachCache(
-    std::sync::Mutex<Option<(usize, std::sync::Arc<Vec<(Hex, crate::movement::Stop)>>)>>,
-);
+pub struct ReachCache(std::sync::Mutex<Option<CachedReach>>);
+
+/// A unit and its move search.
+pub type CachedReach = (usize, std::sync::Arc<Vec<(Hex, crate::movement::Stop)>>);
 
 impl Clone for ReachCache {
     fn clone(&self) -> ReachCache {
@@ -83,14 +84,7 @@ impl Clone for ReachCache {
 }
 
 impl ReachCache {
-    pub fn lock(
-        &self,
-    ) -> std::sync::LockResult<
-        std::sync::MutexGuard<
-            '_,
-            Option<(usize, std::sync::Arc<Vec<(Hex, crate::movement::Stop)>>)>,
-        >,
-    > {
+    pub fn lock(&self) -> std::sync::LockResult<std::sync::MutexGuard<'_, Option<CachedReach>>> {
         self.0.lock()
     }
 }

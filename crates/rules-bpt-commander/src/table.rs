@@ -35,6 +35,9 @@ pub trait Table {
     /// Whether `b` is within `cm` of `a`, as ranges and "within" distances are judged (a
     /// distance short of the next hex still reaches the adjacent one).
     fn within(&self, a: usize, b: usize, cm: u32) -> bool;
+    /// Whether two units are in base contact (next to each other, or a command unit with the
+    /// unit it is with).
+    fn touching(&self, a: usize, b: usize) -> bool;
     /// Whether `observer` can trace a line of sight to `target`.
     fn sees(&self, observer: usize, target: usize) -> bool;
     /// Whether `target` lies in `firer`'s firing cone.
@@ -215,6 +218,10 @@ fn blocks_sight(u: &Unit) -> bool {
 impl Table for BptGame {
     fn distance_cm(&self, a: usize, b: usize) -> u32 {
         distance(self.units[a].hex, self.units[b].hex) * HEX_CM
+    }
+
+    fn touching(&self, a: usize, b: usize) -> bool {
+        distance(self.units[a].hex, self.units[b].hex) <= 1
     }
 
     fn within(&self, a: usize, b: usize, cm: u32) -> bool {

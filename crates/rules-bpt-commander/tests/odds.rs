@@ -12,7 +12,7 @@ use volley_core::{Game, Options, ScenarioSource, Seed, SeededDice, Side};
 /// A small open field: a red and a blue unit, each with its command unit far behind.
 fn field(red: &str, blue: &str) -> BptGame {
     let rows: Vec<String> = (0..8)
-        .map(|_| format!("  \"{}\",", vec!["."; 10].join(" ")))
+        .map(|_| format!("  \"{}\",", ["."; 10].join(" ")))
         .collect();
     let text = format!(
         r#"ruleset = "bpt-commander"

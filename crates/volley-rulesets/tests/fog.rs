@@ -167,7 +167,7 @@ fn closing(game: &dyn Game, side: Side, mix: &mut u64) -> volley_core::Action {
     *mix ^= *mix >> 7;
     *mix ^= *mix << 17;
     let legal = game.legal_actions();
-    if *mix % 2 == 0 {
+    if (*mix).is_multiple_of(2) {
         return legal[(*mix >> 8) as usize % legal.len()];
     }
     let view = game.view(Some(side));
