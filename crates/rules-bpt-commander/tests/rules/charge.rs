@@ -325,3 +325,24 @@ fn a_defender_that_wins_without_charging_is_not_disordered() {
     assert!(!b1.ko && !b1.disordered(), "{:?}", b1.formation);
     assert_ne!(b1.formation, Formation::Disordered);
 }
+
+#[test]
+fn saber_charge_gives_mounted_cavalry_four_attacks_a_stand() {
+    let scen = |saber: &str| {
+        close(&[], &[])
+            .cav("red", "c1", "0708", "N", &[])
+            .option("saber_charge", saber)
+    };
+    for (saber, per_stand, n) in [("off", 3, 10), ("on", 4, 13)] {
+        let mut g = scen(saber).command();
+        play(&mut g, "order rhq c1 charge", &[2, 2]);
+        play(&mut g, "charge c1 b1", &[]);
+        // Cavalry must be answered by nothing here (b1 is infantry): the combat follows.
+        let e = play(&mut g, "end", &cat(&[dice(n, 2), dice(8, 1)]));
+        let text = log(&e);
+        assert!(
+            text.contains(&format!("{n} dice ({per_stand} × 3 stands +1 charging")),
+            "saber {saber}: {text}"
+        );
+    }
+}

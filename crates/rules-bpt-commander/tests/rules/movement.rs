@@ -289,3 +289,52 @@ fn deployment_table_bars_extended_line_to_column() {
     play(&mut g, "form r1 line", &[]);
     assert_eq!(g.units[k(&g, "r1")].formation, Formation::Line);
 }
+
+#[test]
+fn high_ground_hides_what_stands_behind_its_crest() {
+    // A hill two hexes deep (elevation 1) between r1 on the plain and the blue units: b1 on
+    // the forward slope is seen, b2 behind the crest is not; from the hill top b3 sees r1.
+    let rows = rows_with(&[(6, 5, ".1"), (6, 4, ".1"), (6, 3, ".1")]);
+    let rows: Vec<&str> = rows.iter().map(|s| s.as_str()).collect();
+    let g = Scen::new()
+        .rows(&rows)
+        .inf("red", "r1", "0608", "N", &[])
+        .inf("blue", "b1", "0605", "S", &[])
+        .inf("blue", "b2", "0603", "S", &[])
+        .hqs("blue", &[hq("bhq", 8, "1201", true)])
+        .load();
+    assert!(
+        g.sees(k(&g, "r1"), k(&g, "b1")),
+        "the forward slope is in sight"
+    );
+    assert!(
+        !g.sees(k(&g, "r1"), k(&g, "b2")),
+        "behind the crest is out of sight"
+    );
+    assert!(g.sees(k(&g, "b1"), k(&g, "r1")));
+}
+
+#[test]
+fn from_high_ground_low_area_terrain_is_seen_over() {
+    // Three hexes of scrub between: too wide to see across from the plain, but a unit on a
+    // hill sees over it.
+    let scrub = [(6, 4, "w"), (6, 5, "w"), (6, 6, "w")];
+    let rows = rows_with(&scrub);
+    let rows: Vec<&str> = rows.iter().map(|s| s.as_str()).collect();
+    let g = Scen::new()
+        .rows(&rows)
+        .inf("red", "r1", "0607", "N", &[])
+        .inf("blue", "b1", "0603", "S", &[])
+        .load();
+    assert!(!g.sees(k(&g, "r1"), k(&g, "b1")));
+    let mut high: Vec<(usize, usize, &str)> = scrub.to_vec();
+    high.push((6, 7, ".1"));
+    let rows = rows_with(&high);
+    let rows: Vec<&str> = rows.iter().map(|s| s.as_str()).collect();
+    let g = Scen::new()
+        .rows(&rows)
+        .inf("red", "r1", "0607", "N", &[])
+        .inf("blue", "b1", "0603", "S", &[])
+        .load();
+    assert!(g.sees(k(&g, "r1"), k(&g, "b1")));
+}
