@@ -472,7 +472,7 @@ impl BptGame {
                         "{who}: carry out {}'s order, or give the next (join units, then order)",
                         self.units[h].label()
                     ),
-                    _ => format!("{who}: command — join units into a formation, then order them with a command unit"),
+                    _ => format!("{who}: command — give a unit its action (the order's command roll comes first), or join units and order them together; end when done"),
                 },
                 Phase::HqMoves => format!("{who}: each command unit may move once"),
                 Phase::Setup | Phase::Over => return None,

@@ -146,7 +146,8 @@ pub fn state_of_play(view: &View) -> String {
     out
 }
 
-/// One unit a row: id, name, side, arm, hex, facing, hits, TE, (strength), flags, commander.
+/// One unit a row: id, name, side, arm, hex, facing, (formation), hits, TE, (strength), flags,
+/// commander.
 fn units(view: &View) -> String {
     if view.units.is_empty() {
         return "No units to show.\n".into();
@@ -155,7 +156,12 @@ fn units(view: &View) -> String {
         .units
         .iter()
         .any(|u| u.strength.is_some() || u.elements.is_some());
-    let mut headers = vec!["ID", "NAME", "SIDE", "ARM", "HEX", "FACING", "HITS", "TE"];
+    let with_formation = view.units.iter().any(|u| u.formation.is_some());
+    let mut headers = vec!["ID", "NAME", "SIDE", "ARM", "HEX", "FACING"];
+    if with_formation {
+        headers.push("FORMATION");
+    }
+    headers.extend(["HITS", "TE"]);
     if with_strength {
         headers.push("STRENGTH");
     }
@@ -176,9 +182,12 @@ fn units(view: &View) -> String {
                 u.place.to_string(),
                 u.facing
                     .map_or("-".into(), |f| format!("{} {}", arrow(f), f.name())),
-                format!("{}/{}", u.hits, u.max_hits),
-                format!("{}/{}", u.te, u.max_te),
             ];
+            if with_formation {
+                row.push(u.formation.as_deref().unwrap_or("-").to_string());
+            }
+            row.push(format!("{}/{}", u.hits, u.max_hits));
+            row.push(format!("{}/{}", u.te, u.max_te));
             if with_strength {
                 row.push(match (u.elements, u.strength) {
                     (Some(e), _) => format!("{}/{} {}", e.now, e.full, elements_word(e.kind)),
