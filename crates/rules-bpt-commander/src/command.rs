@@ -594,7 +594,7 @@ impl BptGame {
     }
 
     /// A command roll for the formation of `unit` (and the units joined to it).
-    fn command_roll(
+    pub(crate) fn command_roll(
         &mut self,
         hq: usize,
         unit: usize,
@@ -690,9 +690,21 @@ impl BptGame {
                 .side(self.active)
             });
         }
-        if blunder {
+        if blunder && !self.hold_blunder {
             self.blunder(hq, &units, dice, log);
         }
+    }
+
+    /// The three units of the side nearest a command unit, as the cross-fire blunder finds
+    /// them.
+    pub(crate) fn nearest_three(&self, hq: usize) -> Vec<usize> {
+        let side = self.units[hq].side;
+        let mut near: Vec<usize> = (0..self.units.len())
+            .filter(|&k| !self.units[k].ko && !self.units[k].is_hq() && self.units[k].side == side)
+            .collect();
+        near.sort_by_key(|&k| (self.distance_cm(k, hq), k));
+        near.truncate(3);
+        near
     }
 
     /// The blunder table (a d6): what the command unit and the units it was ordering do.
@@ -746,13 +758,7 @@ impl BptGame {
             }
             2 => {
                 let hq_hex = self.units[hq].hex;
-                let mut near: Vec<usize> = (0..self.units.len())
-                    .filter(|&k| {
-                        !self.units[k].ko && !self.units[k].is_hq() && self.units[k].side == side
-                    })
-                    .collect();
-                near.sort_by_key(|&k| (self.distance_cm(k, hq), k));
-                for k in near.into_iter().take(3) {
+                for k in self.nearest_three(hq) {
                     let cover =
                         crate::terrain::cover(self.map(), self.units[k].hex, self.units[k].hex);
                     let a = crate::firing::Attack {

@@ -526,10 +526,16 @@ impl BptGame {
                 id,
                 reckoning: format!("{reckoning}; {why}"),
             };
-            let before = self.units[target].hex;
+            // What stands behind the target when the shot is fired, not where the target may
+            // fall back to.
+            let behind = if self.units[unit].arm == Arm::Artillery {
+                self.round_shot_path(unit, self.units[target].hex)
+            } else {
+                Vec::new()
+            };
             self.resolve_attack(target, &a, dice, log);
-            if self.units[unit].arm == Arm::Artillery {
-                self.round_shot_through(unit, before, id, dice, log);
+            if !behind.is_empty() {
+                self.round_shot_through(unit, &behind, id, dice, log);
             }
         }
         let u = &mut self.units[unit];
@@ -539,27 +545,36 @@ impl BptGame {
 
     /// Round shot goes on 5 cm behind its target, one attack on each stand it reaches,
     /// unless a wall, a hedge, high area terrain or a building stops it ("Round Shot").
-    fn round_shot_through(
-        &mut self,
-        gun: usize,
-        target_hex: Hex,
-        id: u32,
-        dice: &mut dyn Dice,
-        log: &mut Log,
-    ) {
+    /// The units round shot fired from `gun` at a target in `target_hex` would go on into:
+    /// those in the next hex, unless a wall, a hedge, high area terrain or a building stops
+    /// it.
+    pub fn round_shot_path(&self, gun: usize, target_hex: Hex) -> Vec<usize> {
         let gun_hex = self.units[gun].hex;
-        let dir = self.straight_from(gun_hex, target_hex);
-        let Some(next) = dir else { return };
+        let Some(next) = self.straight_from(gun_hex, target_hex) else {
+            return Vec::new();
+        };
         let map = self.map();
         if !map.contains(next)
             || crate::terrain::linear(map.hexside(target_hex, next))
             || crate::terrain::area(map.terrain(next)) == Some(crate::terrain::Area::High)
         {
-            return;
+            return Vec::new();
         }
         let mut struck: Vec<usize> = self.occupant(next).into_iter().collect();
         struck.extend(self.hqs_in(next));
-        for k in struck {
+        struck
+    }
+
+    fn round_shot_through(
+        &mut self,
+        gun: usize,
+        struck: &[usize],
+        id: u32,
+        dice: &mut dyn Dice,
+        log: &mut Log,
+    ) {
+        let gun_hex = self.units[gun].hex;
+        for &k in struck {
             if self.units[k].ko {
                 continue;
             }
@@ -746,8 +761,9 @@ impl BptGame {
         }
         if self.units[unit].arm == Arm::Artillery {
             // Round shot going on into a unit behind the target rolls again: enumerated.
-            let behind = crate::table::beyond(self.units[unit].hex, self.units[target].hex);
-            if behind.is_some_and(|h| self.occupant(h).is_some() || self.hqs_in(h).next().is_some())
+            if !self
+                .round_shot_path(unit, self.units[target].hex)
+                .is_empty()
             {
                 return None;
             }
@@ -765,6 +781,21 @@ impl BptGame {
         let (n, _) = self.fire_dice(unit, target);
         let (t, _) = self.to_hit(unit, target);
         let flank = self.flank_shot(target, unit);
+        Some(self.attack_classes(target, n, t, flank, true, id))
+    }
+
+    /// The outcome classes of one attack of `n` dice needing `t` on `target` ("Testing For
+    /// Casualties"): hits by the binomial law, saves likewise, then the suppression test or
+    /// the fall-back sum; each with its chance and one sequence of dice.
+    pub fn attack_classes(
+        &self,
+        target: usize,
+        n: u32,
+        t: u32,
+        flank: bool,
+        ranged: bool,
+        id: u32,
+    ) -> Vec<OddsCase> {
         let p_hit = chance::d6_at_least(t);
         let tgt = &self.units[target];
         let cap = tgt.capacity(self.table().exhaustion_hit);
@@ -772,7 +803,7 @@ impl BptGame {
         for (k, pk) in chance::binomial(n, p_hit).into_iter().enumerate() {
             let k = k as u32;
             let hit_dice = chance::dice_for_count(n, k, t);
-            let save = self.saves(target, k, flank, true);
+            let save = self.saves(target, k, flank, ranged);
             let save_classes: Vec<(u32, f64, Vec<u32>)> = match save {
                 None => vec![(0, 1.0, Vec::new())],
                 Some((sv, m)) => chance::binomial(m, chance::d6_at_least(sv))
@@ -832,7 +863,7 @@ impl BptGame {
                 }
             }
         }
-        Some(out)
+        out
     }
 }
 

@@ -7,6 +7,7 @@
 use crate::charge::MAX_ROUNDS;
 use crate::order::Order;
 use crate::state::BptGame;
+use crate::table::Table;
 use crate::terrain::Cover;
 use crate::troops::{Arm, Formation};
 use std::collections::BTreeMap;
@@ -90,7 +91,7 @@ impl BptGame {
         );
         let ex = g.table().exhaustion_hit;
         let (cap_a, cap_d) = (g.units[a].capacity(ex), g.units[d].capacity(ex));
-        use crate::table::Table;
+
         let flank = g.aspect_of(d, a) != Aspect::Front
             || (g.units[d].formed_troops() && g.units[d].formation == Formation::MarchColumn);
         let round_params = |round: u32| {
@@ -159,3 +160,182 @@ impl BptGame {
 
 #[allow(dead_code)]
 fn _uses(_: &mut dyn Dice) {}
+
+/// A case of a command roll put in front of the cases of what follows it.
+fn prefixed(prefix: &[u32], p: f64, rest: Vec<OddsCase>) -> impl Iterator<Item = OddsCase> + '_ {
+    rest.into_iter().map(move |c| {
+        let mut dice = prefix.to_vec();
+        dice.extend(c.dice);
+        OddsCase {
+            probability: p * c.probability,
+            dice,
+        }
+    })
+}
+
+impl BptGame {
+    /// The outcome classes of an action that is its own order: the command roll's classes
+    /// (issued, issued with the bonus, failed, blundered — each blunder of the table with its
+    /// own dice) each followed by what the action then rolls. `None` where a part of it must be
+    /// walked instead.
+    pub fn own_order_cases(&self, o: Order) -> Option<Vec<OddsCase>> {
+        use crate::state::Phase;
+        let unit = o.actor()?;
+        if self.phase != Phase::Command || self.interrupt.is_some() || self.units[unit].actions != 0
+        {
+            return None;
+        }
+        if self.check(o).is_err() {
+            return None;
+        }
+        let hq = self.implicit_hq(unit)?;
+        let charge = matches!(o, Order::Charge { target, .. } if self.within(unit, target, self.table().charge_penalty_cm));
+        let stop = match o {
+            Order::Move { to, .. } => self.check_move(unit, to).ok(),
+            _ => None,
+        };
+        let dense = stop.is_some_and(|s| s.dense);
+        let road = stop.is_some_and(|s| s.road);
+        let rolled = |pair: [u32; 2], hold: bool| {
+            let mut g = self.clone();
+            g.joined.clear();
+            g.road_order = road;
+            g.hold_blunder = hold;
+            g.command_roll(
+                hq,
+                unit,
+                charge,
+                dense,
+                &mut ScriptedDice::tolerant(pair),
+                &mut volley_core::Log::silent(),
+            );
+            g.road_order = false;
+            g.hold_blunder = false;
+            g
+        };
+        let mut probe = self.clone();
+        probe.joined.clear();
+        probe.road_order = road;
+        let v = probe.command_value(hq, &[unit], charge, dense).value;
+        let pairs: Vec<[u32; 2]> = (1..=6).flat_map(|a| (1..=6).map(move |b| [a, b])).collect();
+        let special = |p: &[u32; 2]| *p == [1, 1] || *p == [6, 6];
+        let issued: Vec<[u32; 2]> = pairs
+            .iter()
+            .copied()
+            .filter(|p| !special(p) && (p[0] + p[1]) as i32 <= v)
+            .collect();
+        let failed: Vec<[u32; 2]> = pairs
+            .iter()
+            .copied()
+            .filter(|p| !special(p) && (p[0] + p[1]) as i32 > v)
+            .collect();
+        let what_follows = |g: &BptGame| -> Option<Vec<OddsCase>> {
+            match o {
+                Order::Fire { .. } => g.cases(o),
+                Order::Charge { .. } => g.charge_cases(o),
+                _ => Some(vec![OddsCase {
+                    probability: 1.0,
+                    dice: Vec::new(),
+                }]),
+            }
+        };
+        let mut out = Vec::new();
+        if let Some(&pair) = issued.first() {
+            let p = issued.len() as f64 / 36.0;
+            out.extend(prefixed(&pair, p, what_follows(&rolled(pair, false))?).collect::<Vec<_>>());
+        }
+        out.extend(
+            prefixed(&[1, 1], 1.0 / 36.0, what_follows(&rolled([1, 1], false))?)
+                .collect::<Vec<_>>(),
+        );
+        if let Some(&pair) = failed.first() {
+            out.push(OddsCase {
+                probability: failed.len() as f64 / 36.0,
+                dice: pair.to_vec(),
+            });
+        }
+        let g = rolled([6, 6], true);
+        let blunder = g.blunder_cases(hq, unit)?;
+        out.extend(prefixed(&[6, 6], 1.0 / 36.0, blunder).collect::<Vec<_>>());
+        Some(out)
+    }
+
+    /// The blunder table's classes, from the position just after the failed roll: its d6, and
+    /// the dice each result rolls.
+    fn blunder_cases(&self, hq: usize, unit: usize) -> Option<Vec<OddsCase>> {
+        let id = self.attack_seq + 1;
+        let sixth = 1.0 / 6.0;
+        let mut out = Vec::new();
+        for r in 1..=6u32 {
+            match r {
+                1 => {
+                    for n in 1..=6u32 {
+                        let classes = self.attack_classes(hq, n, 6, false, true, id);
+                        out.extend(prefixed(&[1, n], sixth * sixth, classes).collect::<Vec<_>>());
+                    }
+                }
+                2 => {
+                    let mut acc = vec![OddsCase {
+                        probability: 1.0,
+                        dice: vec![2],
+                    }];
+                    for k in self.nearest_three(hq) {
+                        let cover =
+                            crate::terrain::cover(self.map(), self.units[k].hex, self.units[k].hex);
+                        let classes = self.attack_classes(k, 3, cover.to_hit(), true, true, id);
+                        let mut next = Vec::new();
+                        for a in &acc {
+                            next.extend(
+                                prefixed(&a.dice, a.probability, classes.clone())
+                                    .collect::<Vec<_>>(),
+                            );
+                        }
+                        acc = next;
+                    }
+                    out.extend(acc.into_iter().map(|c| OddsCase {
+                        probability: c.probability * sixth,
+                        dice: c.dice,
+                    }));
+                }
+                5 => {
+                    let u = &self.units[unit];
+                    let target = (!u.ko && !u.is_suppressed())
+                        .then(|| {
+                            self.nearest_visible_enemies(unit)
+                                .into_iter()
+                                .find(|&e| self.check_shot(unit, e, false).is_ok())
+                        })
+                        .flatten();
+                    match target {
+                        None => out.push(OddsCase {
+                            probability: sixth,
+                            dice: vec![5],
+                        }),
+                        Some(e) => {
+                            if self.units[unit].arm == Arm::Artillery
+                                && !self.round_shot_path(unit, self.units[e].hex).is_empty()
+                            {
+                                return None;
+                            }
+                            let mut probe = self.clone();
+                            probe.force_square(e, &mut volley_core::Log::silent());
+                            if probe.units[e].formation != self.units[e].formation {
+                                return None;
+                            }
+                            let (n, _) = self.fire_dice(unit, e);
+                            let (t, _) = self.to_hit(unit, e);
+                            let classes =
+                                self.attack_classes(e, n, t, self.flank_shot(e, unit), true, id);
+                            out.extend(prefixed(&[5], sixth, classes).collect::<Vec<_>>());
+                        }
+                    }
+                }
+                _ => out.push(OddsCase {
+                    probability: sixth,
+                    dice: vec![r],
+                }),
+            }
+        }
+        Some(out)
+    }
+}

@@ -168,6 +168,9 @@ pub struct BptGame {
     pub reach_cache: ReachCache,
     /// The order being rolled moves its unit all along a road (no distance modifier).
     pub road_order: bool,
+    /// Set on a copy to stop a failed command roll before its blunder table (the odds read
+    /// the position there).
+    pub hold_blunder: bool,
     /// Set on a copy to stop a charge just before its combat (the odds read it there).
     pub hold_resolution: bool,
     /// Hits of units knocked out in the charge in progress, for its outcome.
@@ -201,6 +204,7 @@ impl BptGame {
             charge_start: Hex::ZERO,
             ko_hits: Default::default(),
             hold_resolution: false,
+            hold_blunder: false,
             reach_cache: Default::default(),
             road_order: false,
             consolidating: Vec::new(),
@@ -727,7 +731,7 @@ impl Game for BptGame {
             && self.phase == Phase::Command
             && self.interrupt.is_none()
         {
-            return None;
+            return self.own_order_cases(o);
         }
         match o {
             Order::Charge { .. } => self.charge_cases(o),

@@ -159,3 +159,33 @@ fn thirty_dice_of_fire_are_counted_exactly() {
     let total: f64 = o.outcomes.iter().map(|l| l.probability).sum();
     assert!((total - 1.0).abs() < 1e-9);
 }
+
+#[test]
+fn a_volley_that_is_its_own_order_has_exact_odds_with_its_command_roll_and_blunders() {
+    // In the command phase, fire given to a unit without an order rolls the order first: the
+    // odds count the roll (issued, bonus, failed, each blunder) and then the volley.
+    let mut g = field(
+        "stands = 8\nhits = 3\nsave = 0",
+        "stands = 4\nhits = 3\nsave = 5",
+    );
+    let mut dice = volley_core::ScriptedDice::tolerant(Vec::<u32>::new());
+    if g.phase == rules_bpt_commander::state::Phase::Initiative {
+        let end = g.parse_action("end").unwrap();
+        g.apply(end, &mut dice).unwrap();
+    }
+    let action = g.parse_action("fire r1 b1").unwrap();
+    let o = odds(&g, action, Some(Side::Red)).expect("odds");
+    assert!(o.exact, "exact with the command roll in front");
+    let total: f64 = o.outcomes.iter().map(|l| l.probability).sum();
+    assert!((total - 1.0).abs() < 1e-9, "{total}");
+    // The order fails (no effect) on 7+ of 2d6 with command 7 less nothing: 15/36 plus the
+    // blunders that change nothing visible (re-locate with no enemy in sight of the command
+    // unit, for one).
+    let nothing: f64 = o
+        .outcomes
+        .iter()
+        .filter(|l| l.outcome == "no effect")
+        .map(|l| l.probability)
+        .sum();
+    assert!(nothing >= 15.0 / 36.0 - 1e-9, "{nothing}");
+}

@@ -507,3 +507,23 @@ fn opportunity_fire_is_offered_after_a_move_and_taken_once_a_turn() {
     // A wheel is a move, but b1 has had its opportunity shot this turn: no interrupt.
     assert_eq!(g.decider(), Some(Side::Red));
 }
+
+#[test]
+fn round_shot_goes_on_into_what_stood_behind_not_into_the_target_falling_back() {
+    let mut g = Scen::new()
+        .gun("red", "g1", "0609", "N", &[])
+        .inf("blue", "b1", "0606", "S", &[])
+        .start_with(&[]);
+    let b1 = k(&g, "b1");
+    // Already suppressed: a hit makes it fall back, straight away from the gun, into the hex
+    // the shot goes on through. The shot goes on through what stood there when it was fired:
+    // nothing.
+    g.units[b1].suppressed = Some(rules_bpt_commander::troops::Suppression {
+        placed: 0,
+        by_attack: 99,
+    });
+    let e = play(&mut g, "fire g1 b1", &[4, 1, 1, 1, 3]);
+    assert_eq!(g.units[b1].hex, hex("0605"), "{}", log(&e));
+    assert_eq!(g.units[b1].turn_hits, 1);
+    assert!(!log(&e).contains("round shot going on"), "{}", log(&e));
+}
