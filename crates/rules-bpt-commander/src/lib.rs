@@ -22,6 +22,7 @@ pub mod command;
 pub mod end;
 pub mod firing;
 pub mod initiative;
+pub mod lists;
 pub mod movement;
 pub mod odds;
 pub mod order;
