@@ -11,11 +11,11 @@
 //! the book and are authored by Volley (`source = "volley"`). `docs/rules/bpt-commander-lists.md`
 //! lists every fix and the mechanic vocabulary.
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
 
 /// Branch of service of a troop row.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Arm {
     Infantry,
@@ -27,7 +27,7 @@ pub enum Arm {
 }
 
 /// The period a list, command chart or rule set belongs to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
 pub enum Period {
     #[serde(rename = "acw")]
     Acw,
@@ -55,7 +55,7 @@ impl Period {
 }
 
 /// Whether a list's troop chart is printed in the book or authored by Volley.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Source {
     Book,
@@ -63,7 +63,7 @@ pub enum Source {
 }
 
 /// One troop stat line.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Troop {
     /// As printed, years kept in the name.
@@ -98,7 +98,7 @@ pub struct Troop {
 }
 
 /// One army list.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct ArmyList {
     pub id: String,
@@ -133,7 +133,7 @@ impl ArmyList {
 }
 
 /// Level of a command unit.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Level {
     Brigade,
@@ -145,7 +145,7 @@ pub enum Level {
 }
 
 /// Quality of a command unit as printed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Quality {
     Uninspiring,
@@ -157,7 +157,7 @@ pub enum Quality {
 }
 
 /// One command stat line.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Command {
     pub level: Level,
@@ -187,7 +187,7 @@ pub struct Command {
 }
 
 /// A command chart.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct CommandChart {
     pub id: String,
@@ -205,7 +205,7 @@ impl CommandChart {
 }
 
 /// One numbered special rule (number 0: the unnumbered first-fire rule).
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Note {
     pub number: u8,
@@ -216,7 +216,7 @@ pub struct Note {
 }
 
 /// One period's special rules.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct RuleSet {
     pub period: Period,

@@ -175,9 +175,10 @@ pub fn view(s: &State, viewer: Option<Side>) -> View {
                     name: c.name.clone(),
                     value: c.value,
                     supreme: c.supreme,
+                    // Only a unit the view shows: one the viewer sees and still on the map.
                     attached_to: c
                         .attached
-                        .filter(|&u| sees(u))
+                        .filter(|&u| s.units[u].active() && sees(u))
                         .map(|u| s.units[u].id.clone()),
                     status: match c.status {
                         CommanderStatus::Ready if c.attached.is_some() => "attached",

@@ -650,3 +650,28 @@ fn glossary_explains_a_rule_systems_words_by_id_or_scenario() {
     let err = fails(&["glossary", "no-such-thing"]);
     assert!(err.contains("neither a rule system"), "{err}");
 }
+
+#[test]
+fn army_lists_and_show_read_the_black_powder_lists() {
+    let out = volley(&["army", "lists", "--json"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let lists: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let lists = lists.as_array().expect("an array");
+    assert_eq!(lists.len(), 12);
+    let troops: u64 = lists.iter().map(|l| l["troops"].as_u64().unwrap()).sum();
+    // 199 rows printed in the book, and the 32 rows of the two charts Volley authored.
+    assert_eq!(troops, 199 + 32);
+    let out = volley(&["army", "show", "napoleonic-french"]);
+    assert!(out.status.success());
+    let shown = text(&out.stdout);
+    let old_guard = shown
+        .lines()
+        .find(|l| l.starts_with("Old Guard"))
+        .expect("the Old Guard row");
+    for cell in ["10", "1/10", "3", "4+", "105", "4/-", "1, 2, 21"] {
+        assert!(old_guard.contains(cell), "{old_guard}");
+    }
+    let out = volley(&["army", "show", "napoleonic-belgian"]);
+    assert!(!out.status.success());
+    assert!(text(&out.stderr).contains("there is no army list \"napoleonic-belgian\""));
+}

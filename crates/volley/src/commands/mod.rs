@@ -1,6 +1,7 @@
 //! One module per command, each with its clap `Args` and a `run`.
 
 pub mod apply;
+pub mod army;
 pub mod glossary;
 pub mod legal;
 pub mod log;

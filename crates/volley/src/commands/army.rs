@@ -1,0 +1,207 @@
+//! `volley army`: the army lists of Black Powder Tactical Commander, as data.
+
+use super::{line, stdout, Failure, Outcome};
+use rules_bpt_commander::lists::{self, ArmyList};
+use std::io::Write;
+
+/// Read the army lists of Black Powder Tactical Commander: every troop and command chart of
+/// the book (and the British and Prussian Napoleonic charts Volley authored where the book
+/// has none), with each row's stat line, points and limits.
+#[derive(clap::Args)]
+#[command(after_help = "\
+Examples:
+  volley army lists
+  volley army show napoleonic-french
+  volley army show acw-union --json | jq '.troops[] | {name, points}'")]
+pub struct Args {
+    #[command(subcommand)]
+    what: What,
+}
+
+#[derive(clap::Subcommand)]
+enum What {
+    /// List the army lists: id, period, troop rows, and whether the chart is the book's or
+    /// Volley's.
+    Lists {
+        /// Print a JSON array of {id, name, period, source, troops} instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Show one army list: its troop chart, its command chart and its special rules.
+    Show {
+        /// The list's id (see `volley army lists`).
+        list: String,
+        /// Print the list, its command chart and its rules as JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+pub fn run(args: Args) -> Outcome {
+    let mut out = stdout();
+    match args.what {
+        What::Lists { json } => {
+            if json {
+                let rows: Vec<serde_json::Value> = lists::lists()
+                    .iter()
+                    .map(|l| {
+                        serde_json::json!({
+                            "id": l.id, "name": l.name, "period": l.period.id(),
+                            "source": l.source, "troops": l.troops.len(),
+                        })
+                    })
+                    .collect();
+                line(
+                    &mut out,
+                    &serde_json::to_string_pretty(&rows).expect("serialises"),
+                )?;
+            } else {
+                line(
+                    &mut out,
+                    &format!(
+                        "{:<20} {:<13} {:>6}  {:<6} NAME",
+                        "ID", "PERIOD", "TROOPS", "CHART"
+                    ),
+                )?;
+                for l in lists::lists() {
+                    let source = match l.source {
+                        lists::Source::Book => "book",
+                        lists::Source::Volley => "Volley",
+                    };
+                    line(
+                        &mut out,
+                        &format!(
+                            "{:<20} {:<13} {:>6}  {:<6} {}",
+                            l.id,
+                            l.period.id(),
+                            l.troops.len(),
+                            source,
+                            l.name
+                        ),
+                    )?;
+                }
+            }
+        }
+        What::Show { list, json } => {
+            let l = lists::find(&list).ok_or_else(|| {
+                let ids: Vec<&str> = lists::lists().iter().map(|l| l.id.as_str()).collect();
+                Failure::Message(format!(
+                    "there is no army list \"{list}\"; the lists are: {}",
+                    ids.join(", ")
+                ))
+            })?;
+            if json {
+                let v = serde_json::json!({
+                    "list": l, "commands": l.command_chart(), "rules": l.rule_set(),
+                });
+                line(
+                    &mut out,
+                    &serde_json::to_string_pretty(&v).expect("serialises"),
+                )?;
+            } else {
+                show(&mut out, l)?;
+            }
+        }
+    }
+    out.flush()?;
+    Ok(())
+}
+
+fn show(out: &mut impl Write, l: &ArmyList) -> Outcome {
+    line(
+        out,
+        &format!(
+            "{} ({}, {} chart)",
+            l.name,
+            l.period.id(),
+            if l.source == lists::Source::Book {
+                "the book's"
+            } else {
+                "Volley's"
+            }
+        ),
+    )?;
+    if let Some(o) = &l.organisation {
+        line(out, &format!("  {o}"))?;
+    }
+    line(out, "")?;
+    line(
+        out,
+        &format!(
+            "{:<42} {:<10} {:>5} {:>7} {:>4} {:>4} {:>6} {:>7}  NOTES",
+            "TROOP STAND", "ARM", "MOVE", "ATTACK", "HITS", "SAVE", "POINTS", "MIN/MAX"
+        ),
+    )?;
+    for t in &l.troops {
+        let mv = match t.move2 {
+            Some(b) => format!("{}/{b}", t.move_cm),
+            None => t.move_cm.to_string(),
+        };
+        let attack = if t.cc_only {
+            "CC only".to_string()
+        } else if t.dice == 0 {
+            "-".into()
+        } else {
+            format!("{}/{}", t.dice, t.range)
+        };
+        let opt = |v: Option<u8>| v.map_or("-".to_string(), |x| x.to_string());
+        let notes: Vec<String> = t.notes.iter().map(|n| n.to_string()).collect();
+        line(
+            out,
+            &format!(
+                "{:<42} {:<10} {:>5} {:>7} {:>4} {:>4} {:>6} {:>7}  {}{}",
+                t.name,
+                format!("{:?}", t.arm).to_lowercase(),
+                mv,
+                attack,
+                t.hits,
+                if t.save == 0 {
+                    "-".to_string()
+                } else {
+                    format!("{}+", t.save)
+                },
+                t.points.map_or("-".to_string(), |p| p.to_string()),
+                format!("{}/{}", opt(t.min), opt(t.max)),
+                notes.join(", "),
+                if t.fix.is_some() {
+                    "  (Volley's fix)"
+                } else {
+                    ""
+                }
+            ),
+        )?;
+    }
+    let chart = l.command_chart();
+    line(out, "")?;
+    line(out, &format!("Command units ({}):", chart.name))?;
+    for c in &chart.rows {
+        line(
+            out,
+            &format!(
+                "  {:?} {:?}: command {}, move {}/{}, presence +{}, hits {}, save {}+, {} points{}",
+                c.level,
+                c.quality,
+                c.command,
+                c.move_cm,
+                c.move_mounted,
+                c.presence,
+                c.hits,
+                c.save,
+                c.points,
+                c.limit
+                    .as_ref()
+                    .map_or(String::new(), |x| format!(", limit {x}"))
+            ),
+        )?;
+    }
+    let rules = l.rule_set();
+    line(out, "")?;
+    line(out, &format!("Special rules ({}):", rules.name))?;
+    for n in &rules.notes {
+        line(
+            out,
+            &format!("  {:>2}. {} [{}]", n.number, n.summary, n.mechanic),
+        )?;
+    }
+    Ok(())
+}
