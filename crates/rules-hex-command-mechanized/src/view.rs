@@ -166,8 +166,12 @@ impl MechGame {
                             name: cm.name.clone(),
                             value: cm.value,
                             supreme: cm.supreme,
+                            // Only an item the viewer sees: a hidden one is not named.
                             attached_to: self.placed[c]
-                                .and_then(|h| self.items_at(h).next())
+                                .and_then(|h| {
+                                    self.items_at(h)
+                                        .find(|&i| viewer.is_none_or(|v| self.visible_to(i, v)))
+                                })
                                 .map(|i| self.item(i).id.clone()),
                             status: match (self.fallen[c], self.placed[c]) {
                                 (Some(Fallen::Killed), _) => "killed",
