@@ -1,7 +1,8 @@
-//! Charges ("Charge", "Charging", "Counter-Initiative", "Counter-Charge", "Support",
-//! "Response", "Contact", "Resolution", "Calculating Hits", "Allocating Hits", "Outcome",
-//! "Consolidate", "Retreat"): the charge move to contact, the charged side's answers, the
-//! supports of both sides, the rounds of combat and the outcome table.
+//! Close combat, from the CHARGE chapter and the charge paragraphs of the initiative phase:
+//! the move into contact, what the charged side may do about it (fire, evade, square,
+//! counter-charge), friends moving up in support on both sides, rounds of combat fought to a
+//! result, and the winners' and losers' moves afterwards. Events cite each paragraph by its
+//! heading.
 
 use crate::firing::Attack;
 use crate::order::Order;

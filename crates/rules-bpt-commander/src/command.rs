@@ -711,14 +711,12 @@ impl BptGame {
     fn blunder(&mut self, hq: usize, units: &[usize], dice: &mut dyn Dice, log: &mut Log) {
         let roll = dice.roll(6);
         let what = match roll {
-            1 => "CEASE FIRING! the command unit comes under fire",
-            2 => "CROSS-FIRE! the three units nearest the command unit are fired on in the flank",
-            3 => {
-                "RE-LOCATE! the command unit moves half a move away from the nearest visible enemy"
-            }
-            4 => "PULL BACK! the units in the open go half a move back",
-            5 => "OPEN FIRE! the units fire at the nearest visible enemy",
-            _ => "LET'S GET 'EM! the units in the open go half a move forward",
+            1 => "cease firing: friendly shots fall on the commander",
+            2 => "cross-fire: 3 attacks into the flank of each of the 3 friendly units closest to the commander",
+            3 => "re-locate: the commander rides half its move back from the closest enemy it sees",
+            4 => "pull back: the ordered units standing in the open give half a move of ground",
+            5 => "open fire: the ordered units shoot at the closest enemy they can see and reach",
+            _ => "let's get 'em: the ordered units standing in the open press half a move forward",
         };
         let side = self.units[hq].side;
         log.add(|| {

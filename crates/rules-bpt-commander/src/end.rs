@@ -1,5 +1,5 @@
-//! The turn's ends and the battle's ("End Phase", "End of the Battle", "Breakpoint",
-//! "Reaching an Objective", "Deciding the Winner", "Replacing a Command Units"): hits become
+//! How a player turn closes and how the battle is decided (the END PHASE and END OF THE BATTLE
+//! chapters, with the replacement of lost commanders): hits become
 //! stand losses, suppression lifts, the next player turn begins with its breakpoint roll and
 //! any replacement command unit; the battle ends at the turn limit, on a major objective, or
 //! when a Command breaks.

@@ -124,7 +124,7 @@ fn blunder_4_pulls_back_units_in_the_open() {
 fn blunder_5_ordered_units_open_fire_at_the_nearest_enemy() {
     let mut g = duel(&[], &[]).command();
     let e = play(&mut g, "order rhq r1", &[6, 6, 5, 4, 1, 1, 1, 2]);
-    assert!(log(&e).contains("OPEN FIRE"));
+    assert!(log(&e).contains("open fire:"));
     let b1 = &g.units[k(&g, "b1")];
     assert_eq!(b1.turn_hits, 1);
     assert!(!b1.is_suppressed());

@@ -1,4 +1,5 @@
-//! End Phase, End of the Battle, Breakpoint, Reaching an Objective, Deciding the Winner.
+//! Tests of the closing chapters: stand losses and recovery at the turn's close, the
+//! breakpoint roll, objectives and victory points.
 
 use crate::common::*;
 use rules_bpt_commander::state::Phase;
