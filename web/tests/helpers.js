@@ -88,3 +88,16 @@ export async function hotseatDecider(page) {
   const side = (await get("view", red)).view.to_decide;
   return { get, token: side === "red" ? red : blue };
 }
+
+/**
+ * Ends this seat's phase with the page's button, or, where the decision put to the seat cannot
+ * be ended (a retreat or an advance after combat to choose), takes its first answer through the
+ * API: a test that only wants the turn to move on must not wait for a button that is not there.
+ * @param {Page} page
+ */
+export async function endPhase(page) {
+  /** @type {string[]} */
+  const actions = (await api(page, "legal")).actions;
+  if (actions.includes("end")) await page.getByRole("button", { name: "End phase" }).click();
+  else if (actions.length) await api(page, "actions", { action: actions[0] });
+}

@@ -3,11 +3,11 @@
 import { expect, test } from "@playwright/test";
 import fs from "node:fs";
 import path from "node:path";
-import { api, clickHex, waitMyTurn } from "./helpers.js";
+import { api, clickHex, endPhase, waitMyTurn } from "./helpers.js";
 
 const artifacts = path.join(import.meta.dirname, "artifacts");
 
-test.setTimeout(900_000);
+test.setTimeout(300_000);
 
 test("solo game against the computer: move, fire with odds, log, reload", async ({ page }) => {
   /** @type {string[]} */
@@ -96,7 +96,7 @@ test("solo game against the computer: move, fire with odds, log, reload", async 
       continue;
     }
     const before = (await api(page, "view")).seq;
-    await page.getByRole("button", { name: "End phase" }).click();
+    await endPhase(page);
     await expect.poll(async () => (await api(page, "view")).seq).toBeGreaterThan(before);
   }
   expect(moved || fired, "red moved a unit or fired").toBeTruthy();
@@ -120,7 +120,7 @@ test("solo game against the computer: move, fire with odds, log, reload", async 
   if (!sv.view.outcome) {
     await expect(page.locator(".phasebar .decide")).toHaveText("Your decision");
     const shown = await page.locator(".log .event").count();
-    await page.getByRole("button", { name: "End phase" }).click();
+    await endPhase(page);
     await expect.poll(async () => (await api(page, "view")).seq).toBeGreaterThan(sv.seq);
     await expect.poll(() => page.locator(".log .event").count()).toBeGreaterThan(shown);
   }

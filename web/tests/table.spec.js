@@ -2,7 +2,7 @@
 // drawn side by side, the bar says what is being decided and by whom, and while the computer
 // plays the bar counts its actions.
 import { expect, test } from "@playwright/test";
-import { api, clickHex, hotseatDecider, startGame, waitMyTurn } from "./helpers.js";
+import { api, clickHex, endPhase, hotseatDecider, startGame, waitMyTurn } from "./helpers.js";
 
 test.setTimeout(300_000);
 
@@ -45,7 +45,7 @@ test("while the computer plays, the bar counts its actions", async ({ page }) =>
     const sv = await api(page, "view");
     if (sv.view.to_decide === "red") {
       const before = sv.seq;
-      await page.getByRole("button", { name: "End phase" }).click();
+      await endPhase(page);
       await expect.poll(async () => (await api(page, "view")).seq).toBeGreaterThan(before);
     }
     await expect(bar).toHaveText(/The computer \(hard\) is playing .*: \d+ actions? so far/, { timeout: 2_000 });
@@ -104,7 +104,7 @@ test("the dice commitment stays on show after the computer moves and after a rel
   for (let i = 0; i < 20 && (await view()).seq <= before + 3; i++) {
     const sv = await view();
     if (sv.view.to_decide === "red") {
-      await page.getByRole("button", { name: "End phase" }).click();
+      await endPhase(page);
     }
     await expect.poll(async () => (await view()).seq, { timeout: 30_000 }).toBeGreaterThan(sv.seq);
   }
