@@ -453,6 +453,20 @@ impl BptGame {
             .side(u.side)
             .units([u.id.clone()])
         });
+        self.ko_if_past_capacity(unit, log);
+    }
+
+    /// A unit whose hits this turn already reach what it can take, now that disorder or
+    /// exhaustion took a hit off each stand, is knocked out at once (Knock-Out).
+    pub fn ko_if_past_capacity(&mut self, unit: usize, log: &mut Log) {
+        let u = &self.units[unit];
+        if !u.ko && u.turn_hits > 0 && u.turn_hits >= u.capacity(self.table().exhaustion_hit) {
+            self.knock_out(
+                unit,
+                "its hits this turn reach what it can take once disordered",
+                log,
+            );
+        }
     }
 
     // Supports.
@@ -831,6 +845,7 @@ impl BptGame {
                 self.disorder(wc, log, "concluded a charge");
                 if self.units[wc].arm == Arm::Cavalry {
                     self.units[wc].exhausted = true;
+                    self.ko_if_past_capacity(wc, log);
                 }
             }
             break;

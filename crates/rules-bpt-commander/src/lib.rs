@@ -17,6 +17,8 @@
 //! `docs/rules/bpt-commander.md` maps every section to its code and tests, gives the
 //! centimetres-to-hexes table and the readings chosen where the text is unclear.
 
+pub mod army;
+pub mod battle;
 pub mod charge;
 pub mod command;
 pub mod end;

@@ -434,12 +434,16 @@ pub fn read_save(path: &Path) -> Result<SaveFile, SessionError> {
 
 /// Writes a saved game atomically: a temporary file beside it, then a rename.
 pub fn write_save(path: &Path, save: &SaveFile) -> Result<(), SessionError> {
-    let shown = path.display().to_string();
-    let io = |source| SessionError::Io {
-        path: shown.clone(),
-        source,
-    };
     let text = serde_json::to_string_pretty(save).expect("saves serialise") + "\n";
+    write_atomic(path, &text).map_err(|source| SessionError::Io {
+        path: path.display().to_string(),
+        source,
+    })
+}
+
+/// Writes a text file atomically: a temporary file beside it, then a rename, so a failure
+/// leaves whatever was there whole.
+pub fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
     let dir = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
@@ -447,11 +451,10 @@ pub fn write_save(path: &Path, save: &SaveFile) -> Result<(), SessionError> {
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "game".into());
+        .unwrap_or_else(|| "file".into());
     let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    std::fs::write(&tmp, text).map_err(io)?;
-    std::fs::rename(&tmp, path).map_err(|e| {
+    std::fs::write(&tmp, text)?;
+    std::fs::rename(&tmp, path).inspect_err(|_| {
         let _ = std::fs::remove_file(&tmp);
-        io(e)
     })
 }

@@ -50,7 +50,9 @@ pub fn bundled() -> &'static [Bundled] {
         "hcm-breakthrough",
         "hcm-night-ambush",
         "bptc-first-lesson",
-        "bptc-napoleonic"
+        "bptc-napoleonic",
+        "bptc-acw",
+        "bptc-18th-century"
     ]
 }
 

@@ -675,3 +675,117 @@ fn army_lists_and_show_read_the_black_powder_lists() {
     assert!(!out.status.success());
     assert!(text(&out.stderr).contains("there is no army list \"napoleonic-belgian\""));
 }
+
+#[test]
+fn army_check_reports_every_problem_at_its_line_and_column() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let path = dir.path().join("bad.toml");
+    std::fs::write(
+        &path,
+        "list = \"napoleonic-russian\"\npoints = 1500\n\n[[unit]]\ntroop = \"Line Infantry\"\nstands = 12\n\n[[unit]]\ntroop = \"Limbered Artillery\"\n",
+    )
+    .unwrap();
+    let p = path.to_str().unwrap();
+    let err = fails(&["army", "check", p]);
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 5, "{err}");
+    assert!(
+        lines[0].starts_with(&format!("{p}:1:8: compulsory: at least 4 infantry units")),
+        "{err}"
+    );
+    assert!(
+        lines[1].starts_with(&format!("{p}:1:8: no command units")),
+        "{err}"
+    );
+    assert_eq!(
+        lines[2],
+        format!("{p}:6:10: a unit of infantry has 2 to 8 stands, not 12")
+    );
+    assert!(
+        lines[3].starts_with(&format!("{p}:9:9: limbers come with the guns they tow")),
+        "{err}"
+    );
+    assert!(
+        lines[4].contains("3 problems") || lines[4].contains("4 problems"),
+        "{err}"
+    );
+    let out = volley(&["army", "check", p, "--json"]);
+    assert!(!out.status.success());
+    let v: Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(v["ok"], false);
+    assert_eq!(v["errors"][2]["line"], 6);
+    assert_eq!(v["errors"][2]["column"], 10);
+    let good = ok(&[
+        "army",
+        "check",
+        "../../scenarios/armies/acw-union.toml",
+        "--json",
+    ]);
+    let v: Value = serde_json::from_str(&good).unwrap();
+    assert_eq!(v["ok"], true);
+    assert_eq!(v["army"]["cost"], 2725);
+    assert_eq!(v["army"]["points"], 3000);
+}
+
+#[test]
+fn battle_deploys_two_armies_into_a_scenario_that_plays_and_writes_nothing_on_error() {
+    let tmp = tempfile::tempdir().expect("a temporary directory");
+    let dir = tmp.path();
+    let out = dir.join("b.toml");
+    let o = out.to_str().unwrap();
+    let said = ok(&[
+        "battle",
+        "../../scenarios/armies/prussia-1757.toml",
+        "../../scenarios/armies/austria-1757.toml",
+        "--map",
+        "bptc-first-lesson",
+        "--out",
+        o,
+    ]);
+    assert!(said.contains("against"), "{said}");
+    let checked = ok(&["validate", o]);
+    assert!(checked.contains("ok"), "{checked}");
+    let played = ok(&[
+        "play",
+        o,
+        "--red",
+        "heuristic",
+        "--blue",
+        "random",
+        "--seed",
+        "3",
+        "--json",
+    ]);
+    let summary: Value = serde_json::from_str(played.lines().last().unwrap()).unwrap();
+    assert!(summary["turns"].as_u64().unwrap() >= 1, "{summary}");
+    // A bad army or field: a clear message, and the old file is left as it was.
+    let before = std::fs::read_to_string(&out).unwrap();
+    let bad = dir.join("bad.toml");
+    std::fs::write(&bad, "list = \"acw-union\"\npoints = 100\n").unwrap();
+    let err = fails(&[
+        "battle",
+        bad.to_str().unwrap(),
+        "../../scenarios/armies/austria-1757.toml",
+        "--out",
+        o,
+    ]);
+    assert!(
+        err.contains(&format!("{}:2:10: the army costs", bad.display()))
+            || err.contains("no command units"),
+        "{err}"
+    );
+    let err = fails(&[
+        "battle",
+        "../../scenarios/armies/prussia-1757.toml",
+        "../../scenarios/armies/austria-1757.toml",
+        "--map",
+        "hc-first-clash",
+        "--out",
+        o,
+    ]);
+    assert!(
+        err.contains("a hex-command scenario: --map takes a Black Powder Tactical Commander field"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), before);
+}

@@ -128,6 +128,30 @@ fn winners_of_a_charge_are_disordered_cavalry_exhausted() {
 }
 
 #[test]
+fn a_winner_whose_hits_reach_its_disordered_capacity_is_knocked_out() {
+    // r1 comes into the fight one hit short of what its stands can take once each holds one
+    // hit fewer, b1 with 9 of its 12: the fight adds 1 and 2, r1 wins (8 against 11, not
+    // double), is disordered by its charge, and its 8 hits now knock it out.
+    let mut g = charged(close(&[], &[]));
+    let r1 = k(&g, "r1");
+    let u = &g.units[r1];
+    let disordered_capacity = u.stands * (u.hits_per_stand - 1);
+    assert!(disordered_capacity < u.capacity(false));
+    g.units[r1].turn_hits = disordered_capacity - 1;
+    let b1 = k(&g, "b1");
+    g.units[b1].turn_hits = 9;
+    let e = play(&mut g, "end", &cat(&[dice(9, 2), dice(8, 1)]));
+    assert!(g.units[r1].ko, "{e:?}");
+    assert!(!g.units[b1].ko, "{e:?}");
+    assert!(
+        e.iter().any(|e| e
+            .text
+            .contains("its hits this turn reach what it can take once disordered")),
+        "{e:?}"
+    );
+}
+
+#[test]
 fn disorder_lasts_to_the_end_of_the_sides_next_initiative_phase() {
     let mut g = charged(close(&[], &[]));
     play(&mut g, "end", &cat(&[dice(9, 2), dice(8, 1)]));

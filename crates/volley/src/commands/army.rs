@@ -12,7 +12,26 @@ use std::io::Write;
 Examples:
   volley army lists
   volley army show napoleonic-french
-  volley army show acw-union --json | jq '.troops[] | {name, points}'")]
+  volley army show acw-union --json | jq '.troops[] | {name, points}'
+  volley army check my-division.toml
+  volley army check scenarios/armies/acw-union-brigade.toml --points 3000 --json
+
+An army file names its list, its points total, its command units and its units:
+
+  list = \"napoleonic-french\"
+  name = \"Division Morand\"
+  points = 3000
+  [[command]]
+  level = \"division\"        # brigade, division, corps, army (colonial: hq)
+  quality = \"average\"       # uninspiring, average, exceptional (colonial: six grades)
+  [[unit]]
+  troop = \"Line Infantry (08-12)\"   # a row of `volley army show LIST`
+  stands = 5                          # optional (infantry 5, cavalry 4, guns 2)
+  count = 4                           # optional: this many such units
+  # grade = \"elite\" | \"poor\"      (ACW Regular Infantry), horse = true (ACW guns),
+  # dismounted = true (cavalry that start on foot)
+
+Turn armies into a battle with `volley battle`.")]
 pub struct Args {
     #[command(subcommand)]
     what: What,
@@ -24,6 +43,18 @@ enum What {
     /// Volley's.
     Lists {
         /// Print a JSON array of {id, name, period, source, troops} instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Check an army file against its list: points, limits per full 1500 points, compulsory
+    /// troops, command units. Every problem is printed as FILE:LINE:COLUMN: message.
+    Check {
+        /// The army file (TOML).
+        army: std::path::PathBuf,
+        /// Check it at this points total instead of the file's own.
+        #[arg(long)]
+        points: Option<u32>,
+        /// Print {ok, cost, points, units, commands} or {ok: false, errors: [...]} as JSON.
         #[arg(long)]
         json: bool,
     },
@@ -79,6 +110,36 @@ pub fn run(args: Args) -> Outcome {
                             l.name
                         ),
                     )?;
+                }
+            }
+        }
+        What::Check { army, points, json } => {
+            let src = read_army(&army)?;
+            match rules_bpt_commander::army::check(&src, points) {
+                Ok(a) => {
+                    if json {
+                        let v = serde_json::json!({ "ok": true, "army": a });
+                        line(
+                            &mut out,
+                            &serde_json::to_string_pretty(&v).expect("serialises"),
+                        )?;
+                    } else {
+                        summary(&mut out, &a)?;
+                    }
+                }
+                Err(errors) => {
+                    if json {
+                        let v = serde_json::json!({ "ok": false, "errors": errors.iter().map(|e| serde_json::json!({
+                            "file": e.file, "line": e.line, "column": e.column, "message": e.message,
+                        })).collect::<Vec<_>>() });
+                        line(
+                            &mut out,
+                            &serde_json::to_string_pretty(&v).expect("serialises"),
+                        )?;
+                        out.flush()?;
+                        return Err(report(&army, &errors));
+                    }
+                    return Err(report(&army, &errors));
                 }
             }
         }
@@ -204,4 +265,84 @@ fn show(out: &mut impl Write, l: &ArmyList) -> Outcome {
         )?;
     }
     Ok(())
+}
+
+/// Reads an army file, or says in plain words why it cannot.
+pub fn read_army(path: &std::path::Path) -> Result<volley_core::ScenarioSource, Failure> {
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        Failure::Message(format!(
+            "{}: cannot read the army file: {e}",
+            path.display()
+        ))
+    })?;
+    Ok(volley_core::ScenarioSource::new(
+        path.display().to_string(),
+        text,
+    ))
+}
+
+/// What a clean army buys, and what it costs.
+fn summary(out: &mut impl Write, a: &rules_bpt_commander::army::Army) -> Outcome {
+    line(
+        out,
+        &format!(
+            "{} ({}): {} of {} points, {} units, {} command units — ready to fight",
+            a.name,
+            a.list.name,
+            a.cost,
+            a.points,
+            a.units.len(),
+            a.commands.len()
+        ),
+    )?;
+    let co = a.co();
+    for (i, c) in a.commands.iter().enumerate() {
+        line(
+            out,
+            &format!(
+                "  HQ   {:<36} {} {} (command {}){}  {:>5}",
+                c.name,
+                rules_bpt_commander::army::quality_name(c.quality),
+                rules_bpt_commander::army::level_name(c.level),
+                c.row.command,
+                if i == co { ", commanding officer" } else { "" },
+                c.cost
+            ),
+        )?;
+    }
+    for u in &a.units {
+        line(
+            out,
+            &format!(
+                "  {:<4} {:<36} {} stands × {} {:>5}",
+                match u.troop.arm {
+                    lists::Arm::Infantry => "INF",
+                    lists::Arm::Cavalry => "CAV",
+                    lists::Arm::Artillery => "ART",
+                    lists::Arm::Engineers => "ENG",
+                    lists::Arm::Transport => "TRN",
+                    lists::Arm::Armour => "ARM",
+                },
+                u.name,
+                u.stands,
+                u.stand_points,
+                u.cost
+            ),
+        )?;
+    }
+    Ok(())
+}
+
+/// Prints every problem of an army on its own line as FILE:LINE:COLUMN: message (on stderr),
+/// and gives the failure that ends the command.
+pub fn report(path: &std::path::Path, errors: &[volley_core::ScenarioError]) -> Failure {
+    for e in errors {
+        eprintln!("{e}");
+    }
+    Failure::Message(format!(
+        "{}: {} problem{}; the army is not ready to fight",
+        path.display(),
+        errors.len(),
+        if errors.len() == 1 { "" } else { "s" }
+    ))
 }

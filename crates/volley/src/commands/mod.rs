@@ -2,6 +2,7 @@
 
 pub mod apply;
 pub mod army;
+pub mod battle;
 pub mod glossary;
 pub mod legal;
 pub mod log;

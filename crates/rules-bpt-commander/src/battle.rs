@@ -1,0 +1,540 @@
+//! Deploying two checked armies on a field into a scenario (`volley battle`): red along the
+//! west edge, blue along the east; guns and foot in the front line from the centre out,
+//! cavalry on the wings behind them, command units behind the centre, every unit facing the
+//! enemy. The field (map, objectives, turn limit) comes from a map file of `data/maps/` or
+//! from any Black Powder scenario.
+
+use crate::army::{Army, BoughtUnit, Grade};
+use crate::lists::{Arm, ArmyList, Period, Troop};
+use std::collections::HashSet;
+use toml::{Table, Value};
+use volley_core::{Options, ScenarioError, ScenarioSource, Side};
+
+macro_rules! maps {
+    ($($name:literal),* $(,)?) => {
+        &[$(($name, include_str!(concat!("../data/maps/", $name, ".toml")))),*]
+    };
+}
+
+/// The fields `volley battle --map` knows by name besides the bundled scenarios.
+pub const MAPS: &[(&str, &str)] = maps!["rolling-farmland", "creek-crossing", "ridge-and-village"];
+
+/// The ground of a battle: everything of a scenario but its troops.
+#[derive(Clone, Debug)]
+pub struct Field {
+    pub name: String,
+    pub title: String,
+    pub map: Table,
+    pub objectives: Vec<Value>,
+    pub majors: Vec<Value>,
+    pub turn_limit: i64,
+    /// Terrain code and elevation of each hex, by row then column.
+    grid: Vec<Vec<char>>,
+}
+
+/// Reads a field from a map file or a scenario (its troops are ignored).
+pub fn field(src: &ScenarioSource) -> Result<Field, ScenarioError> {
+    let table: Table = src.parse()?;
+    let map = match table.get("map") {
+        Some(Value::Table(t)) => t.clone(),
+        _ => return Err(src.error("no [map] table: a field needs its map")),
+    };
+    let rows = match map.get("rows") {
+        Some(Value::Array(rows)) => rows,
+        _ => return Err(src.error("[map] has no rows")),
+    };
+    let grid: Vec<Vec<char>> = rows
+        .iter()
+        .map(|r| {
+            r.as_str()
+                .unwrap_or("")
+                .split_whitespace()
+                .map(|t| t.chars().next().unwrap_or('.'))
+                .collect()
+        })
+        .collect();
+    if grid.is_empty() || grid.iter().any(|r| r.len() != grid[0].len()) {
+        return Err(src.error("[map] rows must all have the same number of hexes"));
+    }
+    let text = |k: &str| {
+        table
+            .get(k)
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string()
+    };
+    Ok(Field {
+        name: text("name"),
+        title: text("title"),
+        map,
+        objectives: table
+            .get("objectives")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default(),
+        majors: table
+            .get("majors")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default(),
+        turn_limit: table
+            .get("turn_limit")
+            .and_then(Value::as_integer)
+            .unwrap_or(10),
+        grid,
+    })
+}
+
+/// A map of `data/maps/` by name.
+pub fn named_map(name: &str) -> Option<ScenarioSource> {
+    MAPS.iter()
+        .find(|(n, _)| *n == name)
+        .map(|(n, text)| ScenarioSource::new(format!("maps/{n}.toml"), *text))
+}
+
+fn label(col: usize, row: usize) -> String {
+    format!("{:02}{:02}", col + 1, row + 1)
+}
+
+/// The canister of a gun row: attacks and range in cm (the lists' special rules).
+fn canister(list: &ArmyList, troop: &Troop) -> Option<(u32, u32)> {
+    let m = crate::army::mechanics(list, troop);
+    let fortress = m.contains(&"fortress-artillery");
+    let rifled = m.contains(&"rifled-artillery");
+    let smoothbore = m.contains(&"smoothbore-artillery");
+    if !(fortress || rifled || smoothbore) {
+        return None;
+    }
+    Some(match list.period {
+        Period::Acw if rifled => (2, 10),
+        Period::Acw => (3, 10),
+        Period::Fpw => (4, 20),
+        _ if fortress => (3, 15),
+        Period::Colonial => (3, 10),
+        _ => (4, 15),
+    })
+}
+
+
+/// The scenario row of one bought unit (hex and facing added by the caller).
+fn unit_row(list: &ArmyList, u: &BoughtUnit) -> Option<Table> {
+    let troop = u.dismounted.unwrap_or(u.troop);
+    let m = crate::army::mechanics(list, troop);
+    let has = |k: &str| m.contains(&k);
+    let arm = match troop.arm {
+        Arm::Infantry | Arm::Engineers => "infantry",
+        Arm::Cavalry | Arm::Armour => "cavalry",
+        Arm::Artillery => "artillery",
+        Arm::Transport => return None,
+    };
+    let elite = u.grade == Grade::Elite || has("elite");
+    let mut t = Table::new();
+    t.insert("name".into(), Value::String(u.name.clone()));
+    t.insert("arm".into(), Value::String(arm.into()));
+    t.insert("stands".into(), Value::Integer(u.stands as i64));
+    let immobile = has("fortress-artillery") || has("immobile") || troop.move_cm == 0;
+    let mut traits = Vec::new();
+    if troop.arm == Arm::Artillery {
+        let limber = list.troop("Limbered Artillery");
+        let horse = u.horse || has("horse-artillery");
+        let towed = limber.map_or(10, |l| {
+            if horse {
+                l.move2.unwrap_or(l.move_cm) as i64
+            } else {
+                l.move_cm as i64
+            }
+        });
+        t.insert(
+            "move".into(),
+            Value::Integer(if immobile { 0 } else { towed }),
+        );
+        t.insert(
+            "manhandle".into(),
+            Value::Integer(if immobile { 0 } else { troop.move_cm as i64 }),
+        );
+        t.insert(
+            "prolonge".into(),
+            Value::Integer(if immobile {
+                0
+            } else {
+                troop.move2.unwrap_or(0) as i64
+            }),
+        );
+        if let Some((d, r)) = canister(list, troop) {
+            t.insert(
+                "canister".into(),
+                Value::Array(vec![Value::Integer(d as i64), Value::Integer(r as i64)]),
+            );
+        }
+        if canister(list, troop).is_some() {
+            traits.push("cover_shift");
+        }
+        if troop.name.contains("Howitzer")
+            || troop.name.contains("Mortar")
+            || has("mortar-save")
+            || has("indirect-fire")
+        {
+            traits.push("howitzer");
+        }
+        if immobile || troop.name.contains("Mortar") || troop.name.contains("Siege") {
+            traits.push("no_manhandle");
+        }
+    } else {
+        t.insert("move".into(), Value::Integer(troop.move_cm as i64));
+        t.insert("formation".into(), Value::String("line".into()));
+    }
+    t.insert("dice".into(), Value::Integer(troop.dice as i64));
+    t.insert("range".into(), Value::Integer(troop.range as i64));
+    t.insert(
+        "hits".into(),
+        Value::Integer(troop.hits as i64 + i64::from(elite)),
+    );
+    t.insert("save".into(), Value::Integer(troop.save as i64));
+    t.insert("points".into(), Value::Integer(u.stand_points as i64));
+    if elite {
+        traits.push("elite");
+    }
+    if u.grade == Grade::Poor || has("poor") {
+        traits.push("poor");
+    }
+    if has("skirmish") && troop.arm == Arm::Infantry {
+        traits.push("light");
+    }
+    if has("heavy") {
+        traits.push("heavy");
+    }
+    if has("lancers") {
+        traits.push("lancers");
+    }
+    if has("irregular") {
+        traits.push("irregular");
+    }
+    if has("no-square") {
+        traits.push("no_square");
+    }
+    if troop.arm == Arm::Infantry && list.period == Period::Acw && troop.name.contains("Rifled") {
+        traits.push("rifled_musket");
+    }
+    traits.dedup();
+    if !traits.is_empty() {
+        t.insert(
+            "traits".into(),
+            Value::Array(traits.iter().map(|s| Value::String((*s).into())).collect()),
+        );
+    }
+    Some(t)
+}
+
+/// Hexes of one side's deployment zone, front column first, each column from the centre out.
+fn zone(field: &Field, side: Side) -> Vec<Vec<(usize, usize)>> {
+    let rows = field.grid.len();
+    let cols = field.grid[0].len();
+    let depth = (cols / 4).max(3).min(cols / 2);
+    let centre = rows / 2;
+    let mut order: Vec<usize> = vec![centre];
+    for d in 1..rows {
+        if centre + d < rows {
+            order.push(centre + d);
+        }
+        if d <= centre {
+            order.push(centre - d);
+        }
+    }
+    (0..depth)
+        .map(|k| {
+            let col = match side {
+                Side::Red => depth - 1 - k,
+                Side::Blue => cols - depth + k,
+            };
+            order.iter().map(|&r| (col, r)).collect()
+        })
+        .collect()
+}
+
+/// What a deployed scenario is called, and the command that made it (kept in its header).
+#[derive(Clone, Debug, Default)]
+pub struct Words {
+    pub name: String,
+    pub title: Option<String>,
+    pub description: Option<String>,
+    pub command: String,
+}
+
+/// Deploys the armies on the field and returns the scenario's text, checked by loading it.
+pub fn muster(
+    red: &Army,
+    blue: &Army,
+    field: &Field,
+    words: &Words,
+    path: &str,
+) -> Result<String, ScenarioError> {
+    let name = words.name.as_str();
+    let bad = |message: String| ScenarioError {
+        file: path.to_string(),
+        line: 0,
+        column: 0,
+        message,
+    };
+    let mut top = Table::new();
+    top.insert("ruleset".into(), Value::String(crate::ID.into()));
+    top.insert("name".into(), Value::String(name.into()));
+    top.insert(
+        "title".into(),
+        Value::String(
+            words
+                .title
+                .clone()
+                .unwrap_or_else(|| format!("{} against {}", red.name, blue.name)),
+        ),
+    );
+    top.insert(
+        "description".into(),
+        Value::String(words.description.clone().unwrap_or_else(|| format!(
+            "{} ({}, {} of {} points) against {} ({}, {} of {} points) on {}. Deployed by volley battle.",
+            red.name, red.list.name, red.cost, red.points, blue.name, blue.list.name, blue.cost, blue.points,
+            if field.title.is_empty() { &field.name } else { &field.title }
+        ))),
+    );
+    top.insert("turn_limit".into(), Value::Integer(field.turn_limit));
+    top.insert("first".into(), Value::String("red".into()));
+    if !field.majors.is_empty() {
+        top.insert("majors".into(), Value::Array(field.majors.clone()));
+    }
+    top.insert("map".into(), Value::Table(field.map.clone()));
+    let centre_row = field.grid.len() / 2;
+    let mut taken: HashSet<(usize, usize)> = HashSet::new();
+    // Objectives are left clear for the fight.
+    let mut units = Vec::new();
+    let mut sides = Table::new();
+    for (side, army) in [(Side::Red, red), (Side::Blue, blue)] {
+        let prefix = match side {
+            Side::Red => "r",
+            Side::Blue => "b",
+        };
+        let facing = |row: usize| -> &'static str {
+            match (side, row < centre_row) {
+                (Side::Red, true) => "SE",
+                (Side::Red, false) => "NE",
+                (Side::Blue, true) => "SW",
+                (Side::Blue, false) => "NW",
+            }
+        };
+        let columns = zone(field, side);
+        let free = |taken: &HashSet<(usize, usize)>, (c, r): (usize, usize), arm: &str| {
+            let code = field.grid[r][c];
+            !taken.contains(&(c, r))
+                && (code == '.' || (arm == "infantry" && (code == 'w' || code == 'T')))
+        };
+        let place = |taken: &mut HashSet<(usize, usize)>,
+                     from: usize,
+                     arm: &str,
+                     wings: bool|
+         -> Option<(usize, usize)> {
+            for col in columns.iter().skip(from) {
+                let it: Box<dyn Iterator<Item = &(usize, usize)>> = if wings {
+                    Box::new(col.iter().rev())
+                } else {
+                    Box::new(col.iter())
+                };
+                for &h in it {
+                    if free(taken, h, arm) {
+                        taken.insert(h);
+                        return Some(h);
+                    }
+                }
+            }
+            None
+        };
+        // Guns first, then foot, in the front line; horse on the wings a line behind.
+        let mut order: Vec<&BoughtUnit> = army.units.iter().collect();
+        order.sort_by_key(|u| match u.dismounted.unwrap_or(u.troop).arm {
+            Arm::Artillery => 0,
+            Arm::Infantry | Arm::Engineers => 1,
+            _ => 2,
+        });
+        for (n, u) in order.into_iter().enumerate() {
+            let Some(mut row) = unit_row(army.list, u) else {
+                continue;
+            };
+            let arm = row["arm"].as_str().unwrap_or("infantry").to_string();
+            let spot = if arm == "cavalry" {
+                place(&mut taken, 1, &arm, true).or_else(|| place(&mut taken, 0, &arm, true))
+            } else {
+                place(&mut taken, 0, &arm, false)
+            };
+            let Some((c, r)) = spot else {
+                return Err(bad(format!(
+                    "{} has no room left in its deployment zone for {}: take a larger map or fewer units",
+                    army.name, u.name
+                )));
+            };
+            row.insert("side".into(), Value::String(side.to_string()));
+            row.insert("id".into(), Value::String(format!("{prefix}{}", n + 1)));
+            row.insert("hex".into(), Value::String(label(c, r)));
+            row.insert("facing".into(), Value::String(facing(r).into()));
+            units.push(Value::Table(row));
+        }
+        let co = army.co();
+        let mut commanders = Vec::new();
+        for (k, c) in army.commands.iter().enumerate() {
+            let Some((col, r)) = place(&mut taken, 2, "infantry", false)
+                .or_else(|| place(&mut taken, 1, "infantry", false))
+            else {
+                return Err(bad(format!(
+                    "{} has no room left in its deployment zone for {}",
+                    army.name, c.name
+                )));
+            };
+            let mut t = Table::new();
+            t.insert("id".into(), Value::String(format!("{prefix}hq{}", k + 1)));
+            t.insert("name".into(), Value::String(c.name.clone()));
+            t.insert("value".into(), Value::Integer(c.row.command as i64));
+            if k == co {
+                t.insert("supreme".into(), Value::Boolean(true));
+            }
+            t.insert("hex".into(), Value::String(label(col, r)));
+            let mut traits = Table::new();
+            traits.insert("presence".into(), Value::Integer(c.row.presence as i64));
+            traits.insert("move".into(), Value::Integer(c.row.move_mounted as i64));
+            traits.insert("save".into(), Value::Integer(c.row.save as i64));
+            traits.insert("points".into(), Value::Integer(c.row.points as i64));
+            t.insert("traits".into(), Value::Table(traits));
+            commanders.push(Value::Table(t));
+        }
+        let mut s = Table::new();
+        s.insert("name".into(), Value::String(army.name.clone()));
+        s.insert("commanders".into(), Value::Array(commanders));
+        sides.insert(side.to_string(), Value::Table(s));
+    }
+    top.insert("sides".into(), Value::Table(sides));
+    if !field.objectives.is_empty() {
+        top.insert("objectives".into(), Value::Array(field.objectives.clone()));
+    }
+    top.insert("units".into(), Value::Array(units));
+    let body = emit(&top);
+    let made_by = if words.command.is_empty() {
+        String::new()
+    } else {
+        format!("# Made by: volley {}\n", words.command)
+    };
+    let text = format!(
+        "# Black Powder Tactical Commander: {} against {}, deployed by `volley battle`.\n{made_by}# Rules: docs/rules/bpt-commander.md.\n{body}",
+        red.name, blue.name
+    );
+    crate::scenario::load(
+        &ScenarioSource::new(path, text.clone()),
+        &Options::default(),
+    )?;
+    Ok(text)
+}
+
+/// A value as inline TOML.
+fn inline(v: &Value) -> String {
+    match v {
+        Value::Table(t) => {
+            let parts: Vec<String> = t
+                .iter()
+                .map(|(k, v)| format!("{k} = {}", inline(v)))
+                .collect();
+            format!("{{ {} }}", parts.join(", "))
+        }
+        Value::Array(a) => {
+            let parts: Vec<String> = a.iter().map(inline).collect();
+            format!("[{}]", parts.join(", "))
+        }
+        other => other.to_string(),
+    }
+}
+
+/// The scenario as a person would write it: the header first, the map's rows one a line, a
+/// block for each objective and unit, keys in the order the scenario format documents.
+fn emit(top: &Table) -> String {
+    let mut out = String::new();
+    let key = |out: &mut String, t: &Table, k: &str| {
+        if let Some(v) = t.get(k) {
+            out.push_str(&format!("{k} = {}\n", inline(v)));
+        }
+    };
+    for k in [
+        "ruleset",
+        "name",
+        "title",
+        "description",
+        "turn_limit",
+        "first",
+        "majors",
+    ] {
+        key(&mut out, top, k);
+    }
+    if let Some(Value::Table(map)) = top.get("map") {
+        out.push_str("\n[map]\n");
+        for (k, v) in map {
+            match (k.as_str(), v) {
+                ("rows", Value::Array(rows)) => {
+                    out.push_str("rows = [\n");
+                    for r in rows {
+                        out.push_str(&format!("  {},\n", inline(r)));
+                    }
+                    out.push_str("]\n");
+                }
+                _ => out.push_str(&format!("{k} = {}\n", inline(v))),
+            }
+        }
+    }
+    if let Some(Value::Table(sides)) = top.get("sides") {
+        for (side, v) in sides {
+            let Value::Table(s) = v else { continue };
+            out.push_str(&format!("\n[sides.{side}]\n"));
+            key(&mut out, s, "name");
+            if let Some(Value::Array(cs)) = s.get("commanders") {
+                out.push_str("commanders = [\n");
+                for c in cs {
+                    out.push_str(&format!("  {},\n", inline(c)));
+                }
+                out.push_str("]\n");
+            }
+        }
+    }
+    for (block, order) in [
+        ("objectives", &["hex", "name", "points"][..]),
+        (
+            "units",
+            &[
+                "side",
+                "id",
+                "name",
+                "arm",
+                "hex",
+                "facing",
+                "stands",
+                "move",
+                "dice",
+                "range",
+                "hits",
+                "save",
+                "points",
+                "formation",
+                "canister",
+                "manhandle",
+                "prolonge",
+                "traits",
+            ][..],
+        ),
+    ] {
+        if let Some(Value::Array(items)) = top.get(block) {
+            for item in items {
+                let Value::Table(t) = item else { continue };
+                out.push_str(&format!("\n[[{block}]]\n"));
+                for k in order {
+                    key(&mut out, t, k);
+                }
+                for (k, v) in t {
+                    if !order.contains(&k.as_str()) {
+                        out.push_str(&format!("{k} = {}\n", inline(v)));
+                    }
+                }
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Regenerates the Black Powder scenarios deployed by `volley battle` from the armies in
+# scenarios/armies/. Run from the repository root after changing an army or the deployment.
+set -euo pipefail
+volley() { if [ -n "${VOLLEY:-}" ]; then "$VOLLEY" "$@"; else cargo run -q --release -p volley -- "$@"; fi; }
+volley battle scenarios/armies/acw-union.toml scenarios/armies/acw-confederate.toml \
+  --map creek-crossing --out scenarios/bptc-acw.toml \
+  --title "Across the Creek, 1862" \
+  --description "A Union division of the ACW Union list attacks across a creek against a Confederate division of equal points (3000) holding the church beyond it: infantry regiments, cavalry and two batteries a side. Both armies are in scenarios/armies/."
+volley battle scenarios/armies/prussia-1757.toml scenarios/armies/austria-1757.toml \
+  --map ridge-and-village --out scenarios/bptc-18th-century.toml \
+  --title "The Ridge at Leuthen, 1757" \
+  --description "A Prussian and an Austrian division of the 18th century list, 3000 points each, meet on a ridge with a walled village on it. Both armies are in scenarios/armies/."
