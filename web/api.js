@@ -458,3 +458,30 @@ export function chat(id, token) {
 export function say(id, token, text) {
   return call(`${game(id)}/chat`, { token, body: { text } });
 }
+
+/** Black Powder army lists, fields and example armies. @returns {Promise<any>} */
+export function armies() {
+  return call("/api/armies");
+}
+
+/** One army list with what can be bought of it. @param {string} id @returns {Promise<any>} */
+export function armyList(id) {
+  return call(`/api/armies/lists/${encodeURIComponent(id)}`);
+}
+
+/** Checks an army file's text. @param {string} army @returns {Promise<any>} */
+export function checkArmy(army) {
+  return call("/api/armies/check", { body: { army } });
+}
+
+/**
+ * A battle between two armies (army files' text) on a field.
+ * @param {{red: string, blue: string, map: string}} armies
+ * @param {string} red  "human" or a bot spec
+ * @param {string} blue
+ * @param {"red" | "blue" | "both"} seat
+ * @returns {Promise<{id: string, seats: {red: string | null, blue: string | null}, invites: {red: string | null, blue: string | null}, commitment: string, started: boolean}>}
+ */
+export function createArmyGame(armies, red, blue, seat) {
+  return call("/api/games", { body: { armies, red, blue, seat, entropy: entropy() } });
+}

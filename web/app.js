@@ -5,6 +5,7 @@
 
 import { gameLink, showLobby } from "./lobby.js";
 import { GameScreen } from "./game.js";
+import { showArmyBuilder } from "./army.js";
 import * as api from "./api.js";
 
 const app = /** @type {HTMLElement} */ (document.getElementById("app"));
@@ -18,6 +19,10 @@ function route() {
   const join = location.hash.match(/^#\/join\/([^?]+)\?claim=(.+)$/);
   if (join) {
     takeSeat(decodeURIComponent(join[1]), decodeURIComponent(join[2]));
+    return;
+  }
+  if (location.hash === "#/army") {
+    showArmyBuilder(app);
     return;
   }
   const m = location.hash.match(/^#\/game\/([^?]+)(?:\?(.*))?$/);

@@ -40,7 +40,7 @@ export async function showLobby(app, notice) {
   const mine = h("section", { class: "mygames panel" });
   fill(
     app,
-    h("header", { class: "lobbyhead" }, h("h1", {}, "Volley"), h("p", {}, "A digital table for hex-and-musket wargames.")),
+    h("header", { class: "lobbyhead" }, h("h1", {}, "Volley"), h("p", {}, "A digital table for hex-and-musket wargames. ", h("a", { href: "#/army", class: "builderlink" }, "Build a Black Powder army"))),
     notice ? h("p", { class: "error" }, notice) : null,
     h("div", { class: "lobby" }, h("section", { class: "panel" }, h("h2", {}, "Scenarios"), list), h("div", { class: "lobbyside" }, setup, mine)),
   );
@@ -178,7 +178,7 @@ function renderSetup(setup, s) {
  * @param {string} theirs  the open seat's one-time claim
  * @param {string} mine
  */
-function invite(id, other, theirs, mine) {
+export function invite(id, other, theirs, mine) {
   const link = joinLink(id, theirs);
   const field = h("input", { class: "invite", readonly: true, value: link, "aria-label": "invite link" });
   const copy = h("button", {

@@ -384,12 +384,7 @@ pub fn check(src: &ScenarioSource, points: Option<u32>) -> Result<Army, Vec<Scen
         };
         let horse = match &u.horse {
             Some(h) if *h.get_ref() => {
-                if list.period == Period::Acw
-                    && troop.arm == Arm::Artillery
-                    && !troop.name.contains("Siege")
-                    && troop.name != "Mortar"
-                    && troop.name != "Gatling Gun"
-                {
+                if row_options(list, troop).1 {
                     true
                 } else {
                     errors.push(src.error_at(
@@ -711,4 +706,94 @@ pub fn arm_name(arm: Arm) -> &'static str {
         Arm::Transport => "transport",
         Arm::Armour => "armoured",
     }
+}
+
+/// Whether one more of each troop row and command row could be bought now: `None` where it
+/// can, or the problem it would make (over the total, past a maximum or a cap). The browser's
+/// builder greys out what cannot be added.
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct Addable {
+    /// By troop row name.
+    pub troops: Vec<(String, Option<String>)>,
+    /// By "level quality".
+    pub commands: Vec<(String, Option<String>)>,
+}
+
+/// What the check says of `text` with one more row, beyond what it says already.
+fn new_problem(src_path: &str, text: &str, extra: &str, before: &[String], points: Option<u32>) -> Option<String> {
+    let with = format!("{text}\n{extra}");
+    match check(&ScenarioSource::new(src_path, with), points) {
+        Ok(_) => None,
+        Err(errors) => errors
+            .into_iter()
+            .map(|e| e.message)
+            .find(|m| !before.contains(m) && !m.starts_with("compulsory") && !m.starts_with("no command units")),
+    }
+}
+
+/// [`Addable`] for an army file's text. Rows that are never bought on their own are left
+/// out (the list says why).
+pub fn addable(text: &str, points: Option<u32>) -> Addable {
+    let src = ScenarioSource::new("army", text);
+    let Ok(file) = src.parse::<ArmyFile>() else {
+        return Addable::default();
+    };
+    let Some(list) = lists::find(file.list.get_ref()) else {
+        return Addable::default();
+    };
+    let before: Vec<String> = match check(&src, points) {
+        Ok(_) => Vec::new(),
+        Err(e) => e.into_iter().map(|e| e.message).collect(),
+    };
+    let quote = |s: &str| toml::Value::String(s.to_string()).to_string();
+    let troops = list
+        .troops
+        .iter()
+        .filter(|t| not_for_sale(list, t).is_none())
+        .map(|t| {
+            let extra = format!("[[unit]]\ntroop = {}\n", quote(&t.name));
+            (t.name.clone(), new_problem("army", text, &extra, &before, points))
+        })
+        .collect();
+    let commands = list
+        .command_chart()
+        .rows
+        .iter()
+        .map(|r| {
+            let extra = format!(
+                "[[command]]\nlevel = \"{}\"\nquality = \"{}\"\n",
+                level_id(r.level),
+                quality_name(r.quality)
+            );
+            (
+                format!("{} {}", level_id(r.level), quality_name(r.quality)),
+                new_problem("army", text, &extra, &before, points),
+            )
+        })
+        .collect();
+    Addable { troops, commands }
+}
+
+/// A level as army files write it.
+pub fn level_id(level: Level) -> &'static str {
+    match level {
+        Level::Hq => "hq",
+        other => level_name(other),
+    }
+}
+
+/// Why a row is not bought on its own, or `None` when it is (for the builder's list).
+pub fn why_not_for_sale(list: &ArmyList, troop: &Troop) -> Option<String> {
+    not_for_sale(list, troop)
+}
+
+/// Whether a row may be bought elite or poor, with horse teams, or dismounted.
+pub fn row_options(list: &'static ArmyList, troop: &Troop) -> (bool, bool, bool) {
+    let grades = mechanics(list, troop).contains(&"elite-poor-option") && troop.name.starts_with("Regular");
+    let horse = list.period == Period::Acw
+        && troop.arm == Arm::Artillery
+        && !troop.name.contains("Siege")
+        && troop.name != "Mortar"
+        && troop.name != "Gatling Gun";
+    (grades, horse, dismounted_row(list, troop).is_some())
 }

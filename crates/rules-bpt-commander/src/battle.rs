@@ -19,6 +19,15 @@ macro_rules! maps {
 /// The fields `volley battle --map` knows by name besides the bundled scenarios.
 pub const MAPS: &[(&str, &str)] = maps!["rolling-farmland", "creek-crossing", "ridge-and-village"];
 
+/// The armies that come with Volley (`scenarios/armies/`), by file name: examples to fight
+/// against and to start from.
+pub const ARMIES: &[(&str, &str)] = &[
+    ("acw-union", include_str!("../../../scenarios/armies/acw-union.toml")),
+    ("acw-confederate", include_str!("../../../scenarios/armies/acw-confederate.toml")),
+    ("prussia-1757", include_str!("../../../scenarios/armies/prussia-1757.toml")),
+    ("austria-1757", include_str!("../../../scenarios/armies/austria-1757.toml")),
+];
+
 /// The ground of a battle: everything of a scenario but its troops.
 #[derive(Clone, Debug)]
 pub struct Field {

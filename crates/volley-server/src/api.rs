@@ -103,12 +103,15 @@ impl From<Refusal> for ApiError {
     }
 }
 
-type ApiResult<T> = Result<T, ApiError>;
+pub(crate) type ApiResult<T> = Result<T, ApiError>;
 
 pub fn router(app: Arc<App>) -> Router {
     Router::new()
         .route("/api/scenarios", get(scenarios))
         .route("/api/rulesets/{id}/glossary", get(glossary))
+        .route("/api/armies", get(crate::armies::index))
+        .route("/api/armies/check", post(crate::armies::check))
+        .route("/api/armies/lists/{id}", get(crate::armies::list))
         .route("/api/games", post(create_game))
         .route("/api/games/{id}/view", get(view))
         .route("/api/games/{id}/claim", post(claim))
@@ -146,7 +149,7 @@ async fn method_not_allowed() -> ApiError {
 }
 
 /// Reads a JSON body, turning every way it can be wrong into a 4xx with a sentence.
-fn json_body<T: DeserializeOwned>(body: Result<Bytes, BytesRejection>) -> ApiResult<T> {
+pub(crate) fn json_body<T: DeserializeOwned>(body: Result<Bytes, BytesRejection>) -> ApiResult<T> {
     let bytes = body.map_err(|r| {
         let status = r.status();
         if status == StatusCode::PAYLOAD_TOO_LARGE {
@@ -225,7 +228,13 @@ async fn glossary(Path(id): Path<String>) -> ApiResult<Json<Vec<volley_core::glo
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct CreateRequest {
+    /// A bundled scenario's name; or, with `armies`, empty.
+    #[serde(default)]
     scenario: String,
+    /// Two Black Powder armies (army files' text) and the field to fight them on, in place
+    /// of a bundled scenario.
+    #[serde(default)]
+    armies: Option<ArmiesRequest>,
     #[serde(default)]
     options: BTreeMap<String, Value>,
     red: String,
@@ -237,6 +246,19 @@ struct CreateRequest {
     /// What the creator adds to the dice seed (any text; the browser sends random hex).
     #[serde(default)]
     entropy: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ArmiesRequest {
+    red: String,
+    blue: String,
+    #[serde(default = "default_field")]
+    map: String,
+}
+
+fn default_field() -> String {
+    "rolling-farmland".into()
 }
 
 #[derive(Serialize)]
@@ -260,7 +282,7 @@ struct CreateReply {
     started: bool,
 }
 
-fn bad_request(message: impl Into<String>) -> ApiError {
+pub(crate) fn bad_request(message: impl Into<String>) -> ApiError {
     ApiError::new(StatusCode::BAD_REQUEST, message)
 }
 
@@ -277,17 +299,30 @@ async fn create_game(
         ))
         .into());
     }
-    let bundled = volley_rulesets::bundled()
-        .iter()
-        .find(|b| b.name == req.scenario)
-        .ok_or_else(|| {
-            let names: Vec<&str> = volley_rulesets::bundled().iter().map(|b| b.name).collect();
-            bad_request(format!(
-                "no scenario \"{}\" (this server has: {})",
-                req.scenario,
-                names.join(", ")
-            ))
-        })?;
+    let (scenario_name, scenario_text) = match &req.armies {
+        Some(a) => {
+            if a.red.len() + a.blue.len() > 128 * 1024 {
+                return Err(bad_request("army files are at most 64 KiB each"));
+            }
+            crate::armies::muster(&a.red, &a.blue, &a.map).map_err(bad_request)?
+        }
+        None => {
+            let bundled = volley_rulesets::bundled()
+                .iter()
+                .find(|b| b.name == req.scenario)
+                .ok_or_else(|| {
+                    let names: Vec<&str> =
+                        volley_rulesets::bundled().iter().map(|b| b.name).collect();
+                    bad_request(format!(
+                        "no scenario \"{}\" (this server has: {})",
+                        req.scenario,
+                        names.join(", ")
+                    ))
+                })?;
+            (bundled.name.to_string(), bundled.text.to_string())
+        }
+    };
+
     let mut options = Options::new();
     for (key, value) in req.options {
         let text = match value {
@@ -349,8 +384,8 @@ async fn create_game(
     let created = app
         .games
         .create(NewGame {
-            scenario_name: bundled.name.to_string(),
-            scenario_text: bundled.text.to_string(),
+            scenario_name,
+            scenario_text,
             options,
             bots,
             takes,

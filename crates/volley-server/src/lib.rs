@@ -11,6 +11,7 @@
 //! ```
 
 mod api;
+mod armies;
 mod assets;
 mod catalog;
 mod games;
