@@ -720,14 +720,21 @@ pub struct Addable {
 }
 
 /// What the check says of `text` with one more row, beyond what it says already.
-fn new_problem(src_path: &str, text: &str, extra: &str, before: &[String], points: Option<u32>) -> Option<String> {
+fn new_problem(
+    src_path: &str,
+    text: &str,
+    extra: &str,
+    before: &[String],
+    points: Option<u32>,
+) -> Option<String> {
     let with = format!("{text}\n{extra}");
     match check(&ScenarioSource::new(src_path, with), points) {
         Ok(_) => None,
-        Err(errors) => errors
-            .into_iter()
-            .map(|e| e.message)
-            .find(|m| !before.contains(m) && !m.starts_with("compulsory") && !m.starts_with("no command units")),
+        Err(errors) => errors.into_iter().map(|e| e.message).find(|m| {
+            !before.contains(m)
+                && !m.starts_with("compulsory")
+                && !m.starts_with("no command units")
+        }),
     }
 }
 
@@ -752,7 +759,10 @@ pub fn addable(text: &str, points: Option<u32>) -> Addable {
         .filter(|t| not_for_sale(list, t).is_none())
         .map(|t| {
             let extra = format!("[[unit]]\ntroop = {}\n", quote(&t.name));
-            (t.name.clone(), new_problem("army", text, &extra, &before, points))
+            (
+                t.name.clone(),
+                new_problem("army", text, &extra, &before, points),
+            )
         })
         .collect();
     let commands = list
@@ -789,7 +799,8 @@ pub fn why_not_for_sale(list: &ArmyList, troop: &Troop) -> Option<String> {
 
 /// Whether a row may be bought elite or poor, with horse teams, or dismounted.
 pub fn row_options(list: &'static ArmyList, troop: &Troop) -> (bool, bool, bool) {
-    let grades = mechanics(list, troop).contains(&"elite-poor-option") && troop.name.starts_with("Regular");
+    let grades =
+        mechanics(list, troop).contains(&"elite-poor-option") && troop.name.starts_with("Regular");
     let horse = list.period == Period::Acw
         && troop.arm == Arm::Artillery
         && !troop.name.contains("Siege")

@@ -22,10 +22,22 @@ pub const MAPS: &[(&str, &str)] = maps!["rolling-farmland", "creek-crossing", "r
 /// The armies that come with Volley (`scenarios/armies/`), by file name: examples to fight
 /// against and to start from.
 pub const ARMIES: &[(&str, &str)] = &[
-    ("acw-union", include_str!("../../../scenarios/armies/acw-union.toml")),
-    ("acw-confederate", include_str!("../../../scenarios/armies/acw-confederate.toml")),
-    ("prussia-1757", include_str!("../../../scenarios/armies/prussia-1757.toml")),
-    ("austria-1757", include_str!("../../../scenarios/armies/austria-1757.toml")),
+    (
+        "acw-union",
+        include_str!("../../../scenarios/armies/acw-union.toml"),
+    ),
+    (
+        "acw-confederate",
+        include_str!("../../../scenarios/armies/acw-confederate.toml"),
+    ),
+    (
+        "prussia-1757",
+        include_str!("../../../scenarios/armies/prussia-1757.toml"),
+    ),
+    (
+        "austria-1757",
+        include_str!("../../../scenarios/armies/austria-1757.toml"),
+    ),
 ];
 
 /// The ground of a battle: everything of a scenario but its troops.
@@ -123,7 +135,6 @@ fn canister(list: &ArmyList, troop: &Troop) -> Option<(u32, u32)> {
         _ => (4, 15),
     })
 }
-
 
 /// The scenario row of one bought unit (hex and facing added by the caller).
 fn unit_row(list: &ArmyList, u: &BoughtUnit) -> Option<Table> {

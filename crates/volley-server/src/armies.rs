@@ -82,7 +82,11 @@ pub async fn check(body: Result<Bytes, BytesRejection>) -> ApiResult<Json<Value>
     }
     let src = ScenarioSource::new("army", req.army.clone());
     let (ok, army, errors) = match army::check(&src, req.points) {
-        Ok(a) => (true, serde_json::to_value(&a).unwrap_or(Value::Null), Vec::new()),
+        Ok(a) => (
+            true,
+            serde_json::to_value(&a).unwrap_or(Value::Null),
+            Vec::new(),
+        ),
         Err(e) => (
             false,
             Value::Null,
@@ -92,30 +96,44 @@ pub async fn check(body: Result<Bytes, BytesRejection>) -> ApiResult<Json<Value>
         ),
     };
     let addable = army::addable(&req.army, req.points);
-    Ok(Json(json!({ "ok": ok, "army": army, "errors": errors, "addable": addable })))
+    Ok(Json(
+        json!({ "ok": ok, "army": army, "errors": errors, "addable": addable }),
+    ))
 }
 
 /// Two armies the check accepts, deployed on a field: the scenario's text, or why not.
 pub fn muster(red: &str, blue: &str, map: &str) -> Result<(String, String), String> {
     let mut armies = Vec::new();
     for (side, text) in [("red", red), ("blue", blue)] {
-        let a = army::check(&ScenarioSource::new(format!("{side} army"), text), None).map_err(|e| {
-            format!(
-                "the {side} army is not ready: {}",
-                e.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("; ")
-            )
-        })?;
+        let a =
+            army::check(&ScenarioSource::new(format!("{side} army"), text), None).map_err(|e| {
+                format!(
+                    "the {side} army is not ready: {}",
+                    e.iter()
+                        .map(|e| e.to_string())
+                        .collect::<Vec<_>>()
+                        .join("; ")
+                )
+            })?;
         armies.push(a);
     }
     let src = battle::named_map(map).ok_or_else(|| {
         format!(
             "no field \"{map}\": one of {}",
-            battle::MAPS.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ")
+            battle::MAPS
+                .iter()
+                .map(|(n, _)| *n)
+                .collect::<Vec<_>>()
+                .join(", ")
         )
     })?;
     let field = battle::field(&src).map_err(|e| e.to_string())?;
     let name = format!("army-battle-{map}");
-    let words = battle::Words { name: name.clone(), ..Default::default() };
-    let text = battle::muster(&armies[0], &armies[1], &field, &words, &name).map_err(|e| e.message)?;
+    let words = battle::Words {
+        name: name.clone(),
+        ..Default::default()
+    };
+    let text =
+        battle::muster(&armies[0], &armies[1], &field, &words, &name).map_err(|e| e.message)?;
     Ok((name, text))
 }

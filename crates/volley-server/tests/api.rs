@@ -648,3 +648,113 @@ async fn the_two_seats_chat_and_the_lines_are_kept() {
     let again = t.restart().await;
     assert_eq!(again.api.get(&path, Some(&blue)).await.body, lines);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn armies_are_checked_as_the_builder_asks_and_fought_on_a_field() {
+    let t = common::start().await;
+    let api = &t.api;
+    let index = api.get("/api/armies", None).await;
+    assert_eq!(index.status, StatusCode::OK);
+    assert_eq!(index.body["lists"].as_array().unwrap().len(), 12);
+    assert!(index.body["maps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|m| m["name"] == "creek-crossing"));
+    let armies = index.body["armies"].as_array().unwrap();
+    let union = armies.iter().find(|a| a["name"] == "acw-union").unwrap()["text"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let rebels = armies
+        .iter()
+        .find(|a| a["name"] == "acw-confederate")
+        .unwrap()["text"]
+        .as_str()
+        .unwrap()
+        .to_string();
+
+    let list = api.get("/api/armies/lists/napoleonic-russian", None).await;
+    assert_eq!(list.status, StatusCode::OK);
+    let limber = list.body["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["troop"]["name"] == "Limbered Artillery")
+        .unwrap();
+    assert!(limber["why_not"]
+        .as_str()
+        .unwrap()
+        .contains("limbers come with the guns"));
+    assert_eq!(
+        api.get("/api/armies/lists/atlantis", None).await.status,
+        StatusCode::NOT_FOUND
+    );
+
+    // One heavy cavalry unit bought: a second is refused in `addable`, with the reason.
+    let army = "list = \"napoleonic-russian\"\npoints = 1500\n[[command]]\nlevel = \"brigade\"\nquality = \"average\"\n[[unit]]\ntroop = \"Line Infantry\"\ncount = 4\n[[unit]]\ntroop = \"Heavy Cavalry\"\n";
+    let r = api
+        .post("/api/armies/check", None, &json!({ "army": army }))
+        .await;
+    assert_eq!(r.status, StatusCode::OK);
+    assert_eq!(r.body["ok"], true);
+    assert_eq!(r.body["army"]["cost"], 55 + 4 * 225 + 4 * 60);
+    let troops = r.body["addable"]["troops"].as_array().unwrap();
+    let heavy = troops.iter().find(|t| t[0] == "Heavy Cavalry").unwrap();
+    assert!(
+        heavy[1]
+            .as_str()
+            .unwrap()
+            .contains("at most 1 units of \"Heavy Cavalry\""),
+        "{heavy}"
+    );
+    let line = troops.iter().find(|t| t[0] == "Line Infantry").unwrap();
+    assert!(line[1].is_null(), "{line}");
+    let r = api
+        .post(
+            "/api/armies/check",
+            None,
+            &json!({ "army": "list = \"acw-union\"\npoints = 1500\n" }),
+        )
+        .await;
+    assert_eq!(r.body["ok"], false);
+    assert_eq!(r.body["errors"][0]["line"], 1);
+
+    // A battle of two armies: a solo game against the computer that starts at once.
+    let r = api
+        .post("/api/games", None, &json!({ "armies": { "red": union, "blue": rebels, "map": "creek-crossing" }, "red": "human", "blue": "random", "seat": "red", "entropy": "x" }))
+        .await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.body);
+    let id = r.body["id"].as_str().unwrap();
+    let token = r.body["seats"]["red"].as_str().unwrap();
+    let view = api.view(id, token).await;
+    assert_eq!(
+        view["view"]["title"],
+        "Doubleday's division against Hood's division"
+    );
+    // A bad army is a 400 that names the side, and no game is made.
+    let r = api
+        .post("/api/games", None, &json!({ "armies": { "red": union, "blue": "list = \"acw-union\"\npoints = 10\n", "map": "creek-crossing" }, "red": "human", "blue": "random", "seat": "red" }))
+        .await;
+    assert_eq!(r.status, StatusCode::BAD_REQUEST);
+    assert!(
+        r.body["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("the blue army is not ready"),
+        "{}",
+        r.body
+    );
+    let r = api
+        .post("/api/games", None, &json!({ "armies": { "red": union, "blue": rebels, "map": "atlantis" }, "red": "human", "blue": "random" }))
+        .await;
+    assert_eq!(r.status, StatusCode::BAD_REQUEST);
+    assert!(
+        r.body["error"]
+            .as_str()
+            .unwrap()
+            .contains("no field \"atlantis\""),
+        "{}",
+        r.body
+    );
+}
