@@ -206,6 +206,15 @@ impl BptGame {
         {
             add(-1, "opportunity fire last turn".into());
         }
+        let weather = self.weather.command_penalty();
+        if weather != 0 {
+            let why = if self.table().weather == crate::weather::WeatherRule::Night {
+                "night".to_string()
+            } else {
+                self.weather.name().to_string()
+            };
+            add(weather, why);
+        }
         if h.co && units.iter().any(|&k| self.units[k].tried) {
             add(-1, "the CO ordering units an HQ failed to order".into());
         }

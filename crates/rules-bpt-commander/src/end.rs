@@ -237,6 +237,7 @@ impl BptGame {
                 );
                 return;
             }
+            self.weather_change(dice, log);
             self.turn += 1;
             self.active = self.setting.first;
         }

@@ -33,6 +33,7 @@ pub mod state;
 pub mod table;
 pub mod terrain;
 pub mod troops;
+pub mod weather;
 
 pub use state::BptGame;
 use volley_core::{Game, OptionSpec, Options, Ruleset, ScenarioError, ScenarioSource};

@@ -69,6 +69,14 @@ pub const OPTIONS: &[OptionSpec] = &[
         range: None,
         help: "any: an order may fire at any visible enemy in range and cone; nearest: only at the nearest visible enemy, as initiative fire must.",
     },
+    OptionSpec {
+        key: "weather",
+        label: "Weather",
+        default: "off",
+        choices: &["off", "roll", "normal", "poor", "extreme", "night"],
+        range: None,
+        help: "The weather optional rule. off: not used. roll: two dice before the battle (12 extreme, 10-11 poor). normal, poor, extreme: the scenario's weather at the start. Either way a double six at the end of a game turn worsens it and a double one clears it. Poor weather costs command rolls 1 and limits sight to 40 cm, extreme 2 and 10 cm. night: poor weather that never changes.",
+    },
 ];
 
 #[derive(Deserialize)]
@@ -189,6 +197,8 @@ pub fn load(src: &ScenarioSource, overrides: &Options) -> Result<BptGame, Scenar
         first_fire: option(o, "first_fire") == "on",
         squares: option(o, "squares") == "allowed",
         nearest_only: option(o, "order_fire") == "nearest",
+        weather: crate::weather::WeatherRule::parse(option(o, "weather"))
+            .unwrap_or(crate::weather::WeatherRule::Off),
     };
     let map = battle.map.clone();
     let mut units = Vec::new();

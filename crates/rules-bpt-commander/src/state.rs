@@ -3,7 +3,6 @@
 //! `Game` API over them. The procedures live in the file of the chapter they come from.
 
 use crate::order::Order;
-use crate::table::VISIBILITY_CM;
 use crate::troops::{Arm, Unit};
 use std::sync::Arc;
 use volley_core::geometry::label;
@@ -67,6 +66,8 @@ pub struct TableRules {
     pub squares: bool,
     /// Per-order fire: any visible enemy in range (false) or the nearest only (true).
     pub nearest_only: bool,
+    /// The weather and night optional rules.
+    pub weather: crate::weather::WeatherRule,
 }
 
 /// One unit's move search, kept while the legal actions are listed. A copy of the game starts
@@ -176,6 +177,8 @@ pub struct BptGame {
     /// Hits of units knocked out in the charge in progress, for its outcome.
     pub ko_hits: std::collections::BTreeMap<usize, u32>,
     pub outcome: Option<Outcome>,
+    /// The weather now (normal throughout unless the weather or night rule is used).
+    pub weather: crate::weather::Weather,
     /// Per map cell, the unit (not command unit) standing there.
     occupant: Vec<Option<u16>>,
 }
@@ -210,8 +213,10 @@ impl BptGame {
             consolidating: Vec::new(),
             consolidated: Vec::new(),
             outcome: None,
+            weather: Default::default(),
             occupant: vec![None; cells],
         };
+        g.weather = g.setting.table.weather.opening();
         for k in 0..g.units.len() {
             if !g.units[k].is_hq() && !g.units[k].ko {
                 let c = g.cell(g.units[k].hex);
@@ -230,7 +235,7 @@ impl BptGame {
     }
 
     pub fn visibility_cm(&self) -> u32 {
-        VISIBILITY_CM
+        self.weather.visibility_cm()
     }
 
     fn cell(&self, hex: Hex) -> usize {
@@ -437,6 +442,15 @@ impl BptGame {
     }
 
     pub fn phase_words(&self) -> String {
+        let words = self.phase_name();
+        match self.table().weather {
+            crate::weather::WeatherRule::Off => words,
+            crate::weather::WeatherRule::Night => format!("{words} · night"),
+            _ => format!("{words} · {}", self.weather.name()),
+        }
+    }
+
+    fn phase_name(&self) -> String {
         let s = self.side_name(self.active);
         match self.phase {
             Phase::Setup => "setting up".into(),
@@ -662,6 +676,7 @@ impl Game for BptGame {
     fn start(&mut self, dice: &mut dyn Dice) -> Vec<Event> {
         let mut log = Log::new();
         if self.phase == Phase::Setup {
+            self.roll_opening_weather(dice, &mut log);
             self.begin_player_turn(dice, &mut log);
         }
         log.into_events()

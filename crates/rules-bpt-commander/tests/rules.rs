@@ -17,3 +17,5 @@ mod firing;
 mod movement;
 #[path = "rules/odds.rs"]
 mod odds;
+#[path = "rules/optional.rs"]
+mod optional;
