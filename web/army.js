@@ -10,7 +10,7 @@ import { errorText, gameLink, invite } from "./lobby.js";
 const SAVED = "volley.armies";
 
 /**
- * @typedef {{troop: string, stands: number, name?: string, grade?: string, horse?: boolean, dismounted?: boolean}} UnitEntry
+ * @typedef {{troop: string, stands: number, name?: string, grade?: string, horse?: boolean, dismounted?: boolean, morale?: string}} UnitEntry
  * @typedef {{level: string, quality: string, name?: string}} CommandEntry
  * @typedef {{list: string, name: string, points: number, commands: CommandEntry[], units: UnitEntry[]}} ArmyDraft
  */
@@ -35,6 +35,7 @@ export function toToml(a) {
     if (u.grade && u.grade !== "regular") lines.push(`grade = ${str(u.grade)}`);
     if (u.horse) lines.push("horse = true");
     if (u.dismounted) lines.push("dismounted = true");
+    if (u.morale && u.morale !== "regular") lines.push(`morale = ${str(u.morale)}`);
   }
   return lines.join("\n") + "\n";
 }
@@ -255,6 +256,7 @@ export async function showArmyBuilder(app) {
           row?.grades ? h("select", { "aria-label": "Grade", onchange: (/** @type {Event} */ ev) => ((u.grade = /** @type {HTMLSelectElement} */ (ev.target).value), recheck()) }, ...["regular", "elite", "poor"].map((g) => h("option", { value: g, selected: (u.grade ?? "regular") === g }, g))) : null,
           row?.horse ? h("label", {}, h("input", { type: "checkbox", checked: !!u.horse, onchange: (/** @type {Event} */ ev) => ((u.horse = /** @type {HTMLInputElement} */ (ev.target).checked), recheck()) }), " horse") : null,
           row?.dismount ? h("label", {}, h("input", { type: "checkbox", checked: !!u.dismounted, onchange: (/** @type {Event} */ ev) => ((u.dismounted = /** @type {HTMLInputElement} */ (ev.target).checked), recheck()) }), " on foot") : null,
+          h("select", { "aria-label": `Morale of ${u.troop}`, title: "Morale grade (the optional Morale rule): -25% or +25% a stand", onchange: (/** @type {Event} */ ev) => ((u.morale = /** @type {HTMLSelectElement} */ (ev.target).value), recheck()) }, ...["regular", "unmotivated", "motivated"].map((g) => h("option", { value: g, selected: (u.morale ?? "regular") === g }, g))),
           h("span", { class: "cost" }, each !== undefined ? String(each) : ""),
           h("button", { class: "remove", title: "Remove", "aria-label": `Remove ${u.troop}`, onclick: () => (draft.units.splice(i, 1), recheck()) }, "×"),
         );
@@ -281,7 +283,9 @@ export async function showArmyBuilder(app) {
     let sum = 0;
     for (const u of draft.units) {
       const p = list?.rows.find((/** @type {any} */ r) => r.troop.name === u.troop)?.troop.points ?? 0;
-      sum += (p + (u.grade === "elite" ? 5 : u.grade === "poor" ? -5 : 0) + (u.horse ? 10 : 0)) * u.stands;
+      const graded = p + (u.grade === "elite" ? 5 : u.grade === "poor" ? -5 : 0) + (u.horse ? 10 : 0);
+      const pct = u.morale === "unmotivated" ? 75 : u.morale === "motivated" ? 125 : 100;
+      sum += Math.floor((graded * pct + 50) / 100) * u.stands;
     }
     for (const c of draft.commands) {
       sum += list?.commands.command.find((/** @type {any} */ r) => r.level === c.level && r.quality === c.quality)?.points ?? 0;

@@ -69,6 +69,9 @@ struct UnitEntry {
     horse: Option<Spanned<bool>>,
     #[serde(default)]
     dismounted: Option<Spanned<bool>>,
+    /// Morale grade (the optional Morale rule): unmotivated -25%, motivated +25% a stand.
+    #[serde(default)]
+    morale: Option<Spanned<String>>,
 }
 
 /// A unit's grade where its row lets it be bought better or worse (the ACW Regular Infantry).
@@ -95,7 +98,10 @@ pub struct BoughtUnit {
     /// Starts the battle on foot, fighting with its list's dismounted row.
     #[serde(skip)]
     pub dismounted: Option<&'static Troop>,
-    /// Points a stand, with the grade and horse teams.
+    /// Morale grade (the optional Morale rule).
+    #[serde(skip)]
+    pub morale: crate::ideas::Morale,
+    /// Points a stand, with the grade, horse teams and morale.
     pub stand_points: u32,
     pub cost: u32,
 }
@@ -412,12 +418,27 @@ pub fn check(src: &ScenarioSource, points: Option<u32>) -> Result<Army, Vec<Scen
             },
             _ => None,
         };
+        let morale = match &u.morale {
+            None => crate::ideas::Morale::Regular,
+            Some(m) => match crate::ideas::Morale::parse(m.get_ref()) {
+                Some(m) => m,
+                None => {
+                    errors.push(src.error_at(
+                        m.span(),
+                        format!("morale \"{}\"? unmotivated, regular or motivated", m.get_ref()),
+                    ));
+                    continue;
+                }
+            },
+        };
         let base = troop.points.expect("for sale") as u32;
-        let stand_points = match grade {
+        let graded = match grade {
             Grade::Elite => base + 5,
             Grade::Poor => base.saturating_sub(5),
             Grade::Regular => base,
         } + if horse { 10 } else { 0 };
+        // Morale grades: a quarter off or on, to the nearest point.
+        let stand_points = (graded * morale.points_percent() + 50) / 100;
         for k in 0..count {
             let name = match (&u.name, count) {
                 (Some(n), 1) => n.clone(),
@@ -434,6 +455,7 @@ pub fn check(src: &ScenarioSource, points: Option<u32>) -> Result<Army, Vec<Scen
                     grade,
                     horse,
                     dismounted,
+                    morale,
                     stand_points,
                     cost: stand_points * stands,
                 },

@@ -211,6 +211,9 @@ fn unit_row(list: &ArmyList, u: &BoughtUnit) -> Option<Table> {
     );
     t.insert("save".into(), Value::Integer(troop.save as i64));
     t.insert("points".into(), Value::Integer(u.stand_points as i64));
+    if u.morale != crate::ideas::Morale::Regular {
+        t.insert("morale".into(), Value::String(u.morale.name().into()));
+    }
     if elite {
         traits.push("elite");
     }
@@ -537,6 +540,7 @@ fn emit(top: &Table) -> String {
                 "canister",
                 "manhandle",
                 "prolonge",
+                "morale",
                 "traits",
             ][..],
         ),

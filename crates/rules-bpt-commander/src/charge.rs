@@ -733,7 +733,7 @@ impl BptGame {
             });
             let on_d = Attack {
                 dice: ad,
-                to_hit: defender_cover.to_hit(),
+                to_hit: self.charge_to_hit(d, defender_cover.to_hit()),
                 flank,
                 ranged: false,
                 from: self.units[a].hex,
@@ -742,7 +742,7 @@ impl BptGame {
             };
             let on_a = Attack {
                 dice: dd,
-                to_hit: 4,
+                to_hit: self.charge_to_hit(a, 4),
                 flank: false,
                 ranged: false,
                 from: self.units[d].hex,

@@ -289,7 +289,8 @@ impl BptGame {
             None => {}
             Some(false) => {
                 let test: Vec<u32> = (0..net).map(|_| dice.roll(6)).collect();
-                if test.iter().any(|&r| r >= a.to_hit) {
+                let score = self.suppression_score(&self.units[target], a.to_hit);
+                if test.iter().any(|&r| r >= score) {
                     self.suppress(target, a.id, log, &test);
                     out.suppressed = true;
                 }
@@ -342,7 +343,8 @@ impl BptGame {
     pub fn fall_back(&mut self, unit: usize, cm: u32, from: Hex, log: &mut Log) {
         let u = &self.units[unit];
         let holds = u.dug_in || (u.arm == Arm::Artillery && !u.limbered);
-        if cm > 20 || (holds && cm > 10) {
+        let limit = self.fall_back_limit_cm(u);
+        if cm > limit || (holds && cm > limit.min(10)) {
             self.knock_out(unit, &format!("fell back {cm} cm, too far"), log);
             return;
         }
@@ -830,7 +832,7 @@ impl BptGame {
                         dice: head,
                     }),
                     Some(false) => {
-                        let yes = chance::any_at_least(net, t);
+                        let yes = chance::any_at_least(net, self.suppression_score(tgt, t));
                         let mut a = head.clone();
                         a.push(6);
                         a.extend(std::iter::repeat_n(1, net as usize - 1));

@@ -23,6 +23,7 @@ pub mod charge;
 pub mod command;
 pub mod end;
 pub mod firing;
+pub mod ideas;
 pub mod initiative;
 pub mod lists;
 pub mod movement;

@@ -111,8 +111,8 @@ impl BptGame {
                 Cover::Open
             };
             (
-                net_hits(&g, d, ad, cover.to_hit(), flank),
-                net_hits(&g, a, dd, 4, false),
+                net_hits(&g, d, ad, g.charge_to_hit(d, cover.to_hit()), flank),
+                net_hits(&g, a, dd, g.charge_to_hit(a, 4), false),
             )
         };
         // States at the start of a round: the contact units' hits this turn.

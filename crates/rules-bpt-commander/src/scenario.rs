@@ -77,6 +77,14 @@ pub const OPTIONS: &[OptionSpec] = &[
         range: None,
         help: "The weather optional rule. off: not used. roll: two dice before the battle (12 extreme, 10-11 poor). normal, poor, extreme: the scenario's weather at the start. Either way a double six at the end of a game turn worsens it and a double one clears it. Poor weather costs command rolls 1 and limits sight to 40 cm, extreme 2 and 10 cm. night: poor weather that never changes.",
     },
+    OptionSpec {
+        key: "morale",
+        label: "Morale grades",
+        default: "off",
+        choices: &["off", "grades", "grades-and-charge"],
+        range: None,
+        help: "The Morale optional rule. grades: each unit's grade (morale = unmotivated, regular or motivated in the scenario) replaces the suppression score (4+, 5+, 6) and the fall-back that knocks it out (beyond 5, 10, 15 cm). grades-and-charge: the grade is also the score that hits the unit in a charge.",
+    },
 ];
 
 #[derive(Deserialize)]
@@ -131,6 +139,9 @@ struct UnitSpec {
     traits: Vec<Spanned<String>>,
     #[serde(default)]
     dug_in: bool,
+    /// Morale grade: unmotivated, regular or motivated (with option `morale`).
+    #[serde(default)]
+    morale: Option<Spanned<String>>,
 }
 
 fn blank(side: Side, arm: Arm, id: &str, name: &str) -> Unit {
@@ -162,6 +173,7 @@ fn blank(side: Side, arm: Arm, id: &str, name: &str) -> Unit {
         limbered: false,
         refused: 0,
         dug_in: false,
+        morale: Default::default(),
         has_fired: false,
         ko: false,
         turn_hits: 0,
@@ -199,6 +211,7 @@ pub fn load(src: &ScenarioSource, overrides: &Options) -> Result<BptGame, Scenar
         nearest_only: option(o, "order_fire") == "nearest",
         weather: crate::weather::WeatherRule::parse(option(o, "weather"))
             .unwrap_or(crate::weather::WeatherRule::Off),
+        morale: crate::ideas::MoraleRule::parse(option(o, "morale")).unwrap_or_default(),
     };
     let map = battle.map.clone();
     let mut units = Vec::new();
@@ -255,6 +268,17 @@ pub fn load(src: &ScenarioSource, overrides: &Options) -> Result<BptGame, Scenar
         u.prolonge_cm = spec.prolonge;
         u.limbered = arm == Arm::Artillery && spec.limbered;
         u.dug_in = spec.dug_in;
+        if let Some(m) = &spec.morale {
+            u.morale = crate::ideas::Morale::parse(m.get_ref()).ok_or_else(|| {
+                src.error_at(
+                    m.span(),
+                    format!(
+                        "morale \"{}\"? unmotivated, regular or motivated",
+                        m.get_ref()
+                    ),
+                )
+            })?;
+        }
         u.formation = match &spec.formation {
             None => Formation::Line,
             Some(f) => {

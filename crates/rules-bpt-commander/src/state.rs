@@ -68,6 +68,8 @@ pub struct TableRules {
     pub nearest_only: bool,
     /// The weather and night optional rules.
     pub weather: crate::weather::WeatherRule,
+    /// The Morale optional rule.
+    pub morale: crate::ideas::MoraleRule,
 }
 
 /// One unit's move search, kept while the legal actions are listed. A copy of the game starts

@@ -518,3 +518,16 @@ fn random_armies_are_accepted_often_enough_for_the_property_to_bite() {
         "only {accepted} of 400 random armies pass the check"
     );
 }
+
+#[test]
+fn morale_grades_cost_a_quarter_less_or_more_a_stand_and_reach_the_battle() {
+    let a = accept(&RUSSIANS.replace("count = 4", "count = 3\n\n[[unit]]\ntroop = \"Line Infantry\"\nmorale = \"motivated\"\n\n[[unit]]\ntroop = \"Field Artillery\"\nstands = 1\nmorale = \"unmotivated\""));
+    let motivated = &a.units[3];
+    assert_eq!((motivated.stand_points, motivated.cost), (56, 280)); // 45 × 1.25 = 56.25
+    let guns = &a.units[4];
+    assert_eq!(guns.stand_points, 56); // 75 × 0.75 = 56.25
+    let text = battle::muster(&a, &a, &field("rolling-farmland"), &words("m"), "m.toml").unwrap();
+    assert!(text.contains("morale = \"motivated\""), "{text}");
+    let e = reject(&RUSSIANS.replace("count = 4", "count = 4\nmorale = \"fearless\""));
+    assert!(e.iter().any(|e| e.contains("morale \"fearless\"? unmotivated, regular or motivated")), "{e:?}");
+}

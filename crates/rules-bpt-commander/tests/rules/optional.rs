@@ -92,3 +92,93 @@ fn a_double_six_at_the_end_of_a_game_turn_worsens_the_weather_and_a_double_one_c
     assert_eq!(g.weather, Weather::Poor);
     assert!(g.phase_words().ends_with("· night"), "{}", g.phase_words());
 }
+
+fn suppressed(g: &mut rules_bpt_commander::BptGame, id: &str) {
+    let u = k(g, id);
+    g.units[u].suppressed = Some(rules_bpt_commander::troops::Suppression {
+        placed: 0,
+        by_attack: 99,
+    });
+}
+
+#[test]
+fn morale_grades_set_the_suppression_score_4_5_or_6() {
+    // Two hits in the open (4 dice: 4, 3, 6, 1); the test dice then decide.
+    for (grade, test, is) in [
+        ("unmotivated", [4, 1], true),
+        ("unmotivated", [3, 3], false),
+        ("regular", [5, 1], true),
+        ("regular", [4, 4], false),
+        ("motivated", [5, 5], false),
+        ("motivated", [1, 6], true),
+    ] {
+        let mut g = duel(&[], &[("morale", &format!("\"{grade}\""))])
+            .option("morale", "grades")
+            .start_with(&[]);
+        let mut d = vec![4, 3, 6, 1];
+        d.extend(test);
+        let e = play(&mut g, "fire r1 b1", &d);
+        assert_eq!(g.units[k(&g, "b1")].is_suppressed(), is, "{grade} {test:?}\n{}", log(&e));
+    }
+    // Without the rule the test is at the to-hit score (4 in the open), whatever the grade.
+    let mut g = duel(&[], &[("morale", "\"motivated\"")]).start_with(&[]);
+    play(&mut g, "fire r1 b1", &[4, 3, 6, 1, 4, 1]);
+    assert!(g.units[k(&g, "b1")].is_suppressed());
+}
+
+#[test]
+fn morale_grades_knock_out_a_unit_falling_back_beyond_5_10_or_15_cm() {
+    // Two hits on a suppressed unit: it falls back the sum of two dice.
+    for (grade, fall, ko) in [
+        ("unmotivated", [3, 3], true),
+        ("unmotivated", [1, 4], false),
+        ("regular", [5, 6], true),
+        ("regular", [6, 4], false),
+        ("motivated", [6, 6], false),
+    ] {
+        let mut g = duel(&[], &[("morale", &format!("\"{grade}\""))])
+            .option("morale", "grades")
+            .start_with(&[]);
+        suppressed(&mut g, "b1");
+        let mut d = vec![4, 4, 1, 1];
+        d.extend(fall);
+        let e = play(&mut g, "fire r1 b1", &d);
+        assert_eq!(g.units[k(&g, "b1")].ko, ko, "{grade} {fall:?}\n{}", log(&e));
+    }
+    // A motivated unit falling back 12 cm goes two hexes, where the book's 20 cm would too.
+    let mut g = duel(&[], &[("morale", "\"motivated\"")]).option("morale", "grades").start_with(&[]);
+    suppressed(&mut g, "b1");
+    play(&mut g, "fire r1 b1", &[4, 4, 1, 1, 6, 6]);
+    assert_eq!(g.units[k(&g, "b1")].hex, hex("0603"));
+}
+
+#[test]
+fn with_grades_and_charge_the_grade_is_the_score_that_hits_in_a_charge() {
+    let s = Scen::new()
+        .inf("red", "r1", "0608", "N", &[("morale", "\"unmotivated\"")])
+        .inf("blue", "b1", "0606", "S", &[("morale", "\"motivated\"")])
+        .inf("blue", "b9", "1201", "S", &[])
+        .hqs("blue", &[hq("bhq", 8, "1202", true)]);
+    let mut g = s.option("morale", "grades-and-charge").command();
+    play(&mut g, "order rhq r1 charge", &[2, 2]);
+    play(&mut g, "charge r1 b1", &[]);
+    // Red 9 dice on the motivated defender (6s), blue 8 on the unmotivated charger (4+).
+    let mut d = vec![6, 5, 5, 5, 5, 5, 5, 5, 5];
+    d.extend([4, 4, 1, 1, 1, 1, 1, 1]);
+    let e = play(&mut g, "end", &d);
+    let text = log(&e);
+    assert!(text.contains("needing 6+: rolled [6, 5, 5, 5, 5, 5, 5, 5, 5], 1 hit"), "{text}");
+    assert!(text.contains("needing 4+: rolled [4, 4, 1, 1, 1, 1, 1, 1], 2 hits"), "{text}");
+}
+
+#[test]
+fn the_morale_option_reads_grades_from_the_scenario_and_refuses_unknown_ones() {
+    let s = duel(&[], &[("morale", "\"fearless\"")]);
+    let e = rules_bpt_commander::scenario::load(
+        &volley_core::ScenarioSource::new("test.toml", s.text()),
+        &s.options,
+    )
+    .err()
+    .expect("refused");
+    assert!(e.message.contains("morale \"fearless\"? unmotivated, regular or motivated"), "{e}");
+}
