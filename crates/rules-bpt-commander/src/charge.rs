@@ -109,6 +109,7 @@ impl BptGame {
         let t_hex = self.units[target].hex;
         let u = &mut self.units[unit];
         u.dug_in = false;
+        u.prone = false;
         u.refused = 0;
         if let Some(f) = crate::firing::facing_towards(contact, t_hex) {
             u.facing = f;
@@ -551,6 +552,7 @@ impl BptGame {
             self.move_with_hqs(unit, to);
             self.units[unit].supported = true;
             self.units[unit].dug_in = false;
+            self.units[unit].prone = false;
             self.charge.as_mut().expect("charge").supporters[side.index()].push(unit);
             let (u, f) = (&self.units[unit], &self.units[friend]);
             log.add(|| {

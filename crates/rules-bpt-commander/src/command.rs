@@ -298,6 +298,9 @@ impl BptGame {
         for side in [-1, 0, 1] {
             out.push(Order::Refuse { unit: k, side });
         }
+        if self.table().prone {
+            out.push(Order::Prone { unit: k, down: !u.prone });
+        }
         for e in 0..self.units.len() {
             let t = &self.units[e];
             if t.side != u.side && !t.ko && !t.is_hq() {
@@ -440,7 +443,17 @@ impl BptGame {
             }
             Order::Form { unit, formation } => {
                 has_action(unit)?;
+                if self.units[unit].prone {
+                    return Err(Illegal::new(format!(
+                        "{} is prone: it must rise first",
+                        self.units[unit].label()
+                    )));
+                }
                 self.check_form(unit, formation)
+            }
+            Order::Prone { unit, down } => {
+                has_action(unit)?;
+                self.check_prone(unit, down)
             }
             Order::Limber { unit } => {
                 has_action(unit)?;
@@ -569,6 +582,10 @@ impl BptGame {
             Order::Form { unit, formation } => {
                 moved_or_fired = false;
                 self.form(unit, formation, log);
+            }
+            Order::Prone { unit, down } => {
+                moved_or_fired = false;
+                self.go_prone(unit, down, log);
             }
             Order::Limber { unit } => {
                 moved_or_fired = false;

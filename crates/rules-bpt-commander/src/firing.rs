@@ -67,7 +67,10 @@ impl BptGame {
     pub fn may_fire(&self, unit: usize) -> bool {
         let u = &self.units[unit];
         let limbered_guns = u.arm == Arm::Artillery && u.limbered;
-        !(u.ko || u.is_hq() || u.is_suppressed() || limbered_guns) && u.dice > 0 && u.range_cm > 0
+        let prone_close_order = u.prone && !u.skirmish_order();
+        !(u.ko || u.is_hq() || u.is_suppressed() || limbered_guns || prone_close_order)
+            && u.dice > 0
+            && u.range_cm > 0
     }
 
     /// Why `unit` may not fire at `target` now (range, sight, cone), if it may not.
@@ -243,7 +246,9 @@ impl BptGame {
             save_rolls = (0..n).map(|_| dice.roll(6)).collect();
             saved = (save_rolls.iter().filter(|&&r| r >= sv).count() as u32).min(hits);
         }
-        let net = hits - saved;
+        // Prone Movement: a prone unit takes one hit fewer from each unit firing at it.
+        let prone = u32::from(a.ranged && self.units[target].prone && hits > saved);
+        let net = hits - saved - prone;
         out.hits = net;
         out.saved = saved;
         let t = &self.units[target];
@@ -543,6 +548,7 @@ impl BptGame {
         let u = &mut self.units[unit];
         u.has_fired = true;
         u.dug_in = false;
+        u.prone = false;
     }
 
     /// Round shot goes on 5 cm behind its target, one attack on each stand it reaches,
@@ -815,7 +821,8 @@ impl BptGame {
                     .collect(),
             };
             for (s, ps, save_dice) in save_classes {
-                let net = k - s.min(k);
+                let net = (k - s.min(k))
+                    .saturating_sub(u32::from(ranged && tgt.prone && k > s.min(k)));
                 let mut head = hit_dice.clone();
                 head.extend(&save_dice);
                 let p = pk * ps;

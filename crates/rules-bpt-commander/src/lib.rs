@@ -29,6 +29,7 @@ pub mod lists;
 pub mod movement;
 pub mod odds;
 pub mod order;
+pub mod prone;
 pub mod scenario;
 pub mod state;
 pub mod table;

@@ -35,6 +35,7 @@ impl BptGame {
                 }
             }
             _ if u.formed_troops() && u.formation == Formation::Square => 0,
+            _ if u.prone => 0,
             _ => u.move_cm,
         }
     }
@@ -205,6 +206,7 @@ impl BptGame {
         let from = self.units[unit].hex;
         let u = &mut self.units[unit];
         u.dug_in = false;
+        u.prone = false;
         u.refused = 0;
         if u.arm == Arm::Artillery && u.limbered {
             if let Some(f) = crate::firing::facing_towards(from, to) {
@@ -305,6 +307,7 @@ impl BptGame {
         u.wheeled = true;
         u.refused = 0;
         u.dug_in = false;
+        u.prone = false;
         let u = &self.units[unit];
         log.add(|| {
             Event::new(
@@ -330,6 +333,7 @@ impl BptGame {
         u.facing = u.facing.opposite();
         u.refused = 0;
         u.dug_in = false;
+        u.prone = false;
         let u = &self.units[unit];
         log.add(|| {
             Event::new(
@@ -400,6 +404,7 @@ impl BptGame {
     pub fn step_back(&mut self, unit: usize, to: Hex, section: &str, log: &mut Log) {
         let from = self.units[unit].hex;
         self.units[unit].dug_in = false;
+        self.units[unit].prone = false;
         self.move_with_hqs(unit, to);
         let u = &self.units[unit];
         log.add(|| {
@@ -591,6 +596,7 @@ impl BptGame {
             self.units[unit].limbered = true;
         }
         self.units[unit].dug_in = false;
+        self.units[unit].prone = false;
         self.move_with_hqs(unit, to);
         if let Some(f) = crate::firing::facing_towards(to, from) {
             self.units[unit].facing = f;

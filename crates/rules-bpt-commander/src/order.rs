@@ -96,6 +96,11 @@ pub enum Order {
         unit: usize,
         friend: usize,
     },
+    /// Goes prone (`down`) or stands up again (the optional Prone Movement rule).
+    Prone {
+        unit: usize,
+        down: bool,
+    },
 }
 
 const KIND_SHIFT: u32 = 56;
@@ -149,6 +154,7 @@ impl Order {
             Order::Square { unit } => (17, unit, 0, 0, 0),
             Order::CounterCharge { unit } => (18, unit, 0, 0, 0),
             Order::Support { unit, friend } => (19, unit, friend, 0, 0),
+            Order::Prone { unit, down } => (20, unit, 0, down as u64, 0),
         };
         Action(
             kind << KIND_SHIFT
@@ -217,6 +223,10 @@ impl Order {
                 unit,
                 friend: target,
             },
+            20 if small < 2 => Order::Prone {
+                unit,
+                down: small == 1,
+            },
             _ => return None,
         };
         (order.pack() == action).then_some(order)
@@ -243,7 +253,8 @@ impl Order {
             | Order::Join { unit }
             | Order::SelfOrder { unit }
             | Order::Square { unit }
-            | Order::CounterCharge { unit } => vec![unit],
+            | Order::CounterCharge { unit }
+            | Order::Prone { unit, .. } => vec![unit],
         }
     }
 
@@ -315,6 +326,9 @@ impl BptGame {
             Order::Square { unit } => format!("square {}", id(unit)),
             Order::CounterCharge { unit } => format!("countercharge {}", id(unit)),
             Order::Support { unit, friend } => format!("support {} {}", id(unit), id(friend)),
+            Order::Prone { unit, down } => {
+                format!("{} {}", if down { "prone" } else { "rise" }, id(unit))
+            }
         }
     }
 
@@ -398,9 +412,11 @@ impl BptGame {
             "square" => Order::Square { unit: unit(1)? },
             "countercharge" => Order::CounterCharge { unit: unit(1)? },
             "support" => Order::Support { unit: unit(1)?, friend: unit(2)? },
+            "prone" => Order::Prone { unit: unit(1)?, down: true },
+            "rise" => Order::Prone { unit: unit(1)?, down: false },
             w => {
                 return Err(Illegal::new(format!(
-                    "\"{w}\" is not an action here: order, join, move, wheel, about-face, retire, prolonge, form, limber, unlimber, pivot, refuse, fire, canister, charge, evade, square, countercharge, support, self-order, end"
+                    "\"{w}\" is not an action here: order, join, move, wheel, about-face, retire, prolonge, form, limber, unlimber, pivot, refuse, fire, canister, charge, evade, square, countercharge, support, prone, rise, self-order, end"
                 )))
             }
         };
@@ -460,6 +476,8 @@ mod tests {
             Order::Square { unit: 5 },
             Order::CounterCharge { unit: 5 },
             Order::Support { unit: 5, friend: 6 },
+            Order::Prone { unit: 5, down: true },
+            Order::Prone { unit: 5, down: false },
         ];
         for o in all {
             assert_eq!(Order::unpack(o.pack()), Some(o), "{o:?}");

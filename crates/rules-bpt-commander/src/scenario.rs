@@ -85,6 +85,14 @@ pub const OPTIONS: &[OptionSpec] = &[
         range: None,
         help: "The Morale optional rule. grades: each unit's grade (morale = unmotivated, regular or motivated in the scenario) replaces the suppression score (4+, 5+, 6) and the fall-back that knocks it out (beyond 5, 10, 15 cm). grades-and-charge: the grade is also the score that hits the unit in a charge.",
     },
+    OptionSpec {
+        key: "prone",
+        label: "Prone movement",
+        default: "off",
+        choices: &["off", "on"],
+        range: None,
+        help: "The Prone Movement optional rule: by an order foot lie down (prone) and stand up again (rise). Prone, a unit takes one hit fewer from each unit firing at it; in extended line it may still fire but not move, in close order it may neither fire nor move.",
+    },
 ];
 
 #[derive(Deserialize)]
@@ -174,6 +182,7 @@ fn blank(side: Side, arm: Arm, id: &str, name: &str) -> Unit {
         refused: 0,
         dug_in: false,
         morale: Default::default(),
+        prone: false,
         has_fired: false,
         ko: false,
         turn_hits: 0,
@@ -212,6 +221,7 @@ pub fn load(src: &ScenarioSource, overrides: &Options) -> Result<BptGame, Scenar
         weather: crate::weather::WeatherRule::parse(option(o, "weather"))
             .unwrap_or(crate::weather::WeatherRule::Off),
         morale: crate::ideas::MoraleRule::parse(option(o, "morale")).unwrap_or_default(),
+        prone: option(o, "prone") == "on",
     };
     let map = battle.map.clone();
     let mut units = Vec::new();

@@ -70,6 +70,8 @@ pub struct TableRules {
     pub weather: crate::weather::WeatherRule,
     /// The Morale optional rule.
     pub morale: crate::ideas::MoraleRule,
+    /// The Prone Movement optional rule.
+    pub prone: bool,
 }
 
 /// One unit's move search, kept while the legal actions are listed. A copy of the game starts
@@ -535,6 +537,9 @@ impl BptGame {
             Order::Command { .. } => ActionInfo::new("order", ActionKind::Other),
             Order::SelfOrder { .. } => ActionInfo::new("self-order", ActionKind::Other),
             Order::Square { .. } => ActionInfo::new("square", ActionKind::Other),
+            Order::Prone { down, .. } => {
+                ActionInfo::new(if down { "prone" } else { "rise" }, ActionKind::Other)
+            }
             Order::CounterCharge { .. } => ActionInfo::new("countercharge", ActionKind::Other),
             Order::Support { friend, .. } => {
                 ActionInfo::new("support", ActionKind::Other).at(at(friend))

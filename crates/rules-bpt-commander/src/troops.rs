@@ -207,6 +207,8 @@ pub struct Unit {
     /// A refused flank: the hexside turned to front on that side (-1 left, +1 right).
     pub refused: i8,
     pub dug_in: bool,
+    /// Lying down (the optional Prone Movement rule).
+    pub prone: bool,
     /// Morale grade (used with the optional Morale rule).
     pub morale: crate::ideas::Morale,
     /// Has fired since the start of the battle (first-fire bonus; concealed guns).
