@@ -72,6 +72,12 @@ impl BptGame {
         if u.traits.irregular && t.formation == Formation::Square && t.arm == Arm::Infantry {
             return Err(Illegal::new("irregular cavalry do not charge squares"));
         }
+        if u.arm == Arm::Cavalry && t.traits.pikes && self.aspect_of(target, unit) == Aspect::Front {
+            return Err(Illegal::new(format!(
+                "cavalry may not charge the pikes of {} from the front (Pikes): take it in the flank or rear",
+                t.label()
+            )));
+        }
         if self.distance_cm(unit, target) > CHARGE_CM {
             return Err(Illegal::new(format!(
                 "{} is beyond the 20 cm charge distance",
@@ -457,6 +463,21 @@ impl BptGame {
         self.ko_if_past_capacity(unit, log);
     }
 
+    /// The defender's cover in a charge's first round: its ground as seen from the charger,
+    /// one level better for a square against cavalry ("Square") and for pikes against foot
+    /// ("Pikes").
+    pub fn first_round_cover(&self, d: usize, a: usize) -> Cover {
+        let mut cover = self.cover_against(d, a);
+        let (t, c) = (&self.units[d], &self.units[a]);
+        if c.arm == Arm::Cavalry && t.arm == Arm::Infantry && t.formation == Formation::Square {
+            cover = cover.better();
+        }
+        if c.arm == Arm::Infantry && t.traits.pikes {
+            cover = cover.better();
+        }
+        cover
+    }
+
     /// A unit whose hits this turn already reach what it can take, now that disorder or
     /// exhaustion took a hit off each stand, is knocked out at once (Knock-Out).
     pub fn ko_if_past_capacity(&mut self, unit: usize, log: &mut Log) {
@@ -708,15 +729,7 @@ impl BptGame {
                 round,
             );
             let defender_cover = if round == 1 {
-                let mut cover = self.cover_against(d, a);
-                let t = &self.units[d];
-                if self.units[a].arm == Arm::Cavalry
-                    && t.arm == Arm::Infantry
-                    && t.formation == Formation::Square
-                {
-                    cover = cover.better();
-                }
-                cover
+                self.first_round_cover(d, a)
             } else {
                 Cover::Open
             };

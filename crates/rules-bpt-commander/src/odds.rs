@@ -98,15 +98,7 @@ impl BptGame {
             let (ad, _) = g.charge_dice(a, d, true, sup_a, false, round);
             let (dd, _) = g.charge_dice(d, a, c.counter, sup_d, flank, round);
             let cover = if round == 1 {
-                let mut cover = g.cover_against(d, a);
-                let t = &g.units[d];
-                if g.units[a].arm == Arm::Cavalry
-                    && t.arm == Arm::Infantry
-                    && t.formation == Formation::Square
-                {
-                    cover = cover.better();
-                }
-                cover
+                g.first_round_cover(d, a)
             } else {
                 Cover::Open
             };

@@ -324,10 +324,11 @@ pub fn load(src: &ScenarioSource, overrides: &Options) -> Result<BptGame, Scenar
                 "howitzer" => tr.no_half_range = true,
                 "no_manhandle" => tr.no_manhandle = true,
                 "rifled_musket" => tr.rifled_musket = true,
+                "pikes" => tr.pikes = true,
                 other => {
                     return Err(src.error_at(
                         t.span(),
-                        format!("unknown trait \"{other}\": elite, poor, light, heavy, lancers, irregular, no_square, cover_shift, howitzer, no_manhandle, rifled_musket"),
+                        format!("unknown trait \"{other}\": elite, poor, light, heavy, lancers, irregular, no_square, cover_shift, howitzer, no_manhandle, rifled_musket, pikes"),
                     ))
                 }
             }

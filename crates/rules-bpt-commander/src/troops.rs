@@ -149,6 +149,9 @@ pub struct Traits {
     pub no_half_range: bool,
     /// Guns that may not be man-handled (mortars, siege guns).
     pub no_manhandle: bool,
+    /// Carries pikes (to 1721): cavalry may not charge it from the front, and against foot
+    /// it fights a level of cover better.
+    pub pikes: bool,
     /// Infantry armed with rifled muskets (+1 attack against charging cavalry with the saber
     /// charge option).
     pub rifled_musket: bool,

@@ -232,3 +232,44 @@ fn a_prone_unit_takes_one_hit_fewer_from_each_unit_firing_at_it() {
     play(&mut g, "fire r1 b1", &[4, 3, 1, 1]);
     assert_eq!(g.units[b1].turn_hits, 0);
 }
+
+#[test]
+fn cavalry_may_not_charge_pikes_from_the_front_but_may_from_the_flank() {
+    let s = |facing: &str| {
+        Scen::new()
+            .cav("red", "c1", "0608", "N", &[])
+            .inf("blue", "p1", "0606", facing, &[("traits", "[\"pikes\"]")])
+            .inf("blue", "b9", "1201", "S", &[])
+            .hqs("blue", &[hq("bhq", 8, "1202", true)])
+    };
+    let mut g = s("S").command();
+    play(&mut g, "order rhq c1 charge", &[2, 2]);
+    let m = refused(&mut g, "charge c1 p1");
+    assert!(m.contains("may not charge the pikes of"), "{m}");
+    // Facing away: the charge comes in on the rear.
+    let mut g = s("N").command();
+    play(&mut g, "order rhq c1 charge", &[2, 2]);
+    play(&mut g, "charge c1 p1", &[]);
+    assert!(g.charge.is_some());
+}
+
+#[test]
+fn pikes_fight_foot_from_a_level_of_cover_better() {
+    let s = Scen::new()
+        .inf("red", "r1", "0608", "N", &[])
+        .inf("blue", "p1", "0606", "S", &[("traits", "[\"pikes\"]")])
+        .inf("blue", "b9", "1201", "S", &[])
+        .hqs("blue", &[hq("bhq", 8, "1202", true)]);
+    let mut g = s.command();
+    play(&mut g, "order rhq r1 charge", &[2, 2]);
+    play(&mut g, "charge r1 p1", &[]);
+    // In the open the defender is hit on 4+; pikes make it soft cover, 5+: a 4 misses.
+    let mut d = vec![5, 4, 4, 1, 1, 1, 1, 1, 1];
+    d.extend([1; 8]);
+    let e = play(&mut g, "end", &d);
+    assert!(
+        log(&e).contains("defender in soft cover) needing 5+: rolled [5, 4, 4, 1, 1, 1, 1, 1, 1], 1 hit"),
+        "{}",
+        log(&e)
+    );
+}
