@@ -83,6 +83,9 @@ impl BptGame {
                 u.label()
             )));
         }
+        if let Some(hq) = hq {
+            self.may_command(hq, unit)?;
+        }
         if let (Some(by), Some(hq)) = (u.ordered_by, hq) {
             if by != hq {
                 return Err(Illegal::new(format!(

@@ -4,6 +4,7 @@
 //! command rolls already give the uncertainty solo play relies on.
 
 use crate::state::BptGame;
+use volley_core::Illegal;
 use crate::troops::Unit;
 
 /// A unit's morale grade (the optional Morale rule).
@@ -91,6 +92,43 @@ impl MoraleRule {
 }
 
 impl BptGame {
+    /// Whether command unit `hq` may order `unit` at all: in a multi-national army only the
+    /// commanding officer and command units of the unit's nation (or of a nation that trained
+    /// it) may; with fixed formations only the unit's own command unit may.
+    pub fn may_command(&self, hq: usize, unit: usize) -> Result<(), Illegal> {
+        let (h, u) = (&self.units[hq], &self.units[unit]);
+        if let Some(n) = u.nation {
+            let own = h.nation == Some(n);
+            let trained = h.nation.is_some_and(|m| u.trained_by & (1 << m) != 0);
+            if !(h.co || own || trained) {
+                let name = |k: Option<u8>| {
+                    k.and_then(|k| self.setting.nations.get(k as usize))
+                        .map_or("no nation".to_string(), |s| s.clone())
+                };
+                return Err(Illegal::new(format!(
+                    "{} ({}) takes orders only from the commanding officer and {} command units, not from {} ({}) (Multi-National Armies)",
+                    u.label(),
+                    name(Some(n)),
+                    name(Some(n)),
+                    h.label(),
+                    name(h.nation)
+                )));
+            }
+        }
+        if self.table().fixed_formations {
+            if let Some(f) = u.formation_hq {
+                if f as usize != hq {
+                    return Err(Illegal::new(format!(
+                        "{} belongs to {}'s formation and takes orders from it only (Fixed Formations)",
+                        u.label(),
+                        self.units[f as usize].label()
+                    )));
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// The score a suppression test die must reach: the attack's to-hit score, or with morale
     /// grades the unit's grade.
     pub fn suppression_score(&self, unit: &Unit, to_hit: u32) -> u32 {

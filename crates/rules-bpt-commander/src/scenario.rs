@@ -93,6 +93,14 @@ pub const OPTIONS: &[OptionSpec] = &[
         range: None,
         help: "The Prone Movement optional rule: by an order foot lie down (prone) and stand up again (rise). Prone, a unit takes one hit fewer from each unit firing at it; in extended line it may still fire but not move, in close order it may neither fire nor move.",
     },
+    OptionSpec {
+        key: "fixed_formations",
+        label: "Fixed formations",
+        default: "off",
+        choices: &["off", "on"],
+        range: None,
+        help: "The Fixed Formations optional rule: a unit given a formation (hq = \"ID\" in the scenario) takes orders from that command unit only; units with none take them from any.",
+    },
 ];
 
 #[derive(Deserialize)]
@@ -108,7 +116,7 @@ struct ScenarioFile {
 const OWN_KEYS: OwnKeys = OwnKeys {
     top: &["units", "first", "majors"],
     side: &[],
-    commander: &["traits", "hex"],
+    commander: &["traits", "hex", "nation"],
 };
 
 #[derive(Deserialize)]
@@ -150,6 +158,15 @@ struct UnitSpec {
     /// Morale grade: unmotivated, regular or motivated (with option `morale`).
     #[serde(default)]
     morale: Option<Spanned<String>>,
+    /// Nation, in a multi-national army.
+    #[serde(default)]
+    nation: Option<Spanned<String>>,
+    /// Nations whose command units may also order it (e.g. Portuguese trained by the British).
+    #[serde(default)]
+    trained_by: Vec<Spanned<String>>,
+    /// The command unit (id) of its fixed formation.
+    #[serde(default)]
+    hq: Option<Spanned<String>>,
 }
 
 fn blank(side: Side, arm: Arm, id: &str, name: &str) -> Unit {
@@ -183,6 +200,9 @@ fn blank(side: Side, arm: Arm, id: &str, name: &str) -> Unit {
         dug_in: false,
         morale: Default::default(),
         prone: false,
+        nation: None,
+        trained_by: 0,
+        formation_hq: None,
         has_fired: false,
         ko: false,
         turn_hits: 0,
@@ -222,8 +242,25 @@ pub fn load(src: &ScenarioSource, overrides: &Options) -> Result<BptGame, Scenar
             .unwrap_or(crate::weather::WeatherRule::Off),
         morale: crate::ideas::MoraleRule::parse(option(o, "morale")).unwrap_or_default(),
         prone: option(o, "prone") == "on",
+        fixed_formations: option(o, "fixed_formations") == "on",
     };
     let map = battle.map.clone();
+    let mut nations: Vec<String> = Vec::new();
+    let mut nation_of = |n: &Spanned<String>| -> Result<u8, ScenarioError> {
+        let name = n.get_ref().trim().to_lowercase();
+        if name.is_empty() {
+            return Err(src.error_at(n.span(), "a nation needs a name"));
+        }
+        if let Some(k) = nations.iter().position(|x| *x == name) {
+            return Ok(k as u8);
+        }
+        if nations.len() == 32 {
+            return Err(src.error_at(n.span(), "at most 32 nations a scenario"));
+        }
+        nations.push(name);
+        Ok((nations.len() - 1) as u8)
+    };
+    let mut formation_of: Vec<(usize, Spanned<String>)> = Vec::new();
     let mut units = Vec::new();
     let mut taken = HashSet::new();
     for spec in &file.units {
@@ -278,6 +315,15 @@ pub fn load(src: &ScenarioSource, overrides: &Options) -> Result<BptGame, Scenar
         u.prolonge_cm = spec.prolonge;
         u.limbered = arm == Arm::Artillery && spec.limbered;
         u.dug_in = spec.dug_in;
+        if let Some(n) = &spec.nation {
+            u.nation = Some(nation_of(n)?);
+        }
+        for n in &spec.trained_by {
+            u.trained_by |= 1 << nation_of(n)?;
+        }
+        if let Some(h) = &spec.hq {
+            formation_of.push((units.len(), h.clone()));
+        }
         if let Some(m) = &spec.morale {
             u.morale = crate::ideas::Morale::parse(m.get_ref()).ok_or_else(|| {
                 src.error_at(
@@ -413,6 +459,9 @@ pub fn load(src: &ScenarioSource, overrides: &Options) -> Result<BptGame, Scenar
             u.save = Some(traits.get("save").copied().unwrap_or(6).clamp(2, 6) as u32);
             u.points = traits.get("points").copied().unwrap_or(55).max(0) as u32;
             u.hits_per_stand = 6;
+            if let Some(n) = &c.nation {
+                u.nation = Some(nation_of(n)?);
+            }
             if !crate::terrain::passable(&map, hex, &u) {
                 return Err(src.error_at(
                     hex_text.span(),
@@ -421,6 +470,18 @@ pub fn load(src: &ScenarioSource, overrides: &Options) -> Result<BptGame, Scenar
             }
             units.push(u);
         }
+    }
+    for (k, h) in formation_of {
+        let hq = units
+            .iter()
+            .position(|u| u.is_hq() && &*u.id == h.get_ref().as_str())
+            .ok_or_else(|| {
+                src.error_at(h.span(), format!("no command unit \"{}\"", h.get_ref()))
+            })?;
+        if units[hq].side != units[k].side {
+            return Err(src.error_at(h.span(), format!("{} is the enemy's", h.get_ref())));
+        }
+        units[k].formation_hq = Some(hq as u16);
     }
     if units.len() > MAX_UNITS {
         return Err(src.error(format!("{} units: at most {MAX_UNITS}", units.len())));
@@ -462,6 +523,7 @@ pub fn load(src: &ScenarioSource, overrides: &Options) -> Result<BptGame, Scenar
         objectives,
         first,
         table,
+        nations,
     };
     Ok(BptGame::new(setting, units))
 }

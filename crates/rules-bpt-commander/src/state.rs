@@ -33,6 +33,8 @@ pub struct Setting {
     /// The side that plays the first player turn of each game turn.
     pub first: Side,
     pub table: TableRules,
+    /// The nations of a multi-national scenario (units and command units name them).
+    pub nations: Vec<String>,
 }
 
 #[derive(Clone, Debug)]
@@ -72,6 +74,8 @@ pub struct TableRules {
     pub morale: crate::ideas::MoraleRule,
     /// The Prone Movement optional rule.
     pub prone: bool,
+    /// The Fixed Formations optional rule.
+    pub fixed_formations: bool,
 }
 
 /// One unit's move search, kept while the legal actions are listed. A copy of the game starts

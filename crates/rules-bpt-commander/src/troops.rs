@@ -212,6 +212,12 @@ pub struct Unit {
     pub dug_in: bool,
     /// Lying down (the optional Prone Movement rule).
     pub prone: bool,
+    /// Nation (Multi-National Armies), an index into the scenario's nations.
+    pub nation: Option<u8>,
+    /// Nations whose command units may order it besides its own (bit k: nation k).
+    pub trained_by: u32,
+    /// The command unit of its fixed formation (the optional Fixed Formations rule).
+    pub formation_hq: Option<u16>,
     /// Morale grade (used with the optional Morale rule).
     pub morale: crate::ideas::Morale,
     /// Has fired since the start of the battle (first-fire bonus; concealed guns).

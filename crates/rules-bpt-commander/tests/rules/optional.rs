@@ -273,3 +273,60 @@ fn pikes_fight_foot_from_a_level_of_cover_better() {
         log(&e)
     );
 }
+
+fn allies() -> Scen {
+    Scen::new()
+        .inf("red", "r1", "0608", "N", &[("nation", "\"spanish\"")])
+        .inf("red", "r2", "0508", "N", &[("nation", "\"portuguese\""), ("trained_by", "[\"british\"]")])
+        .inf("red", "r3", "0708", "N", &[("nation", "\"british\"")])
+        .inf("blue", "b1", "0603", "S", &[])
+        .hqs(
+            "red",
+            &[
+                hq("rhq", 8, "0610", true),
+                "{ id = \"wel\", name = \"wel\", value = 7, hex = \"0510\", nation = \"british\" }".to_string(),
+            ],
+        )
+}
+
+#[test]
+fn a_multi_national_army_takes_orders_from_the_co_and_its_own_nations_command_units() {
+    let mut g = allies().command();
+    let m = refused(&mut g, "order wel r1");
+    assert!(
+        m.contains("(spanish) takes orders only from the commanding officer and spanish command units, not from wel wel (british)"),
+        "{m}"
+    );
+    // Portuguese trained by the British, and the British themselves: yes.
+    play(&mut g, "order wel r2", &[2, 2]);
+    assert_eq!(g.units[k(&g, "r2")].actions, 1);
+    play(&mut g, "order wel r3", &[2, 3]);
+    assert_eq!(g.units[k(&g, "r3")].actions, 1);
+    // The commanding officer orders anyone.
+    play(&mut g, "order rhq r1", &[2, 2]);
+    assert_eq!(g.units[k(&g, "r1")].actions, 1);
+}
+
+#[test]
+fn with_fixed_formations_a_unit_takes_orders_from_its_own_command_unit_only() {
+    let s = Scen::new()
+        .inf("red", "r1", "0608", "N", &[("hq", "\"rhq2\"")])
+        .inf("red", "r2", "0508", "N", &[])
+        .inf("blue", "b1", "0603", "S", &[])
+        .hqs("red", &[hq("rhq", 8, "0610", true), hq("rhq2", 7, "0510", false)]);
+    let mut g = s.option("fixed_formations", "on").command();
+    let m = refused(&mut g, "order rhq r1");
+    assert!(m.contains("belongs to rhq2 rhq2's formation and takes orders from it only"), "{m}");
+    play(&mut g, "order rhq2 r1", &[2, 2]);
+    assert_eq!(g.units[k(&g, "r1")].actions, 1);
+    // A unit of no formation takes orders from any command unit.
+    play(&mut g, "order rhq r2", &[2, 2]);
+    // Without the rule the formation is only a note.
+    let s = Scen::new()
+        .inf("red", "r1", "0608", "N", &[("hq", "\"rhq2\"")])
+        .inf("blue", "b1", "0603", "S", &[])
+        .hqs("red", &[hq("rhq", 8, "0610", true), hq("rhq2", 7, "0510", false)]);
+    let mut g = s.command();
+    play(&mut g, "order rhq r1", &[2, 2]);
+    assert_eq!(g.units[k(&g, "r1")].actions, 1);
+}
