@@ -258,6 +258,13 @@ impl BptGame {
                     }
                 }
                 out.push(Order::SelfOrder { unit: k });
+                if self.table().fixed_formations {
+                    for h in 0..self.units.len() {
+                        if self.units[h].is_hq() && self.units[h].side == side {
+                            out.push(Order::Transfer { unit: k, hq: h });
+                        }
+                    }
+                }
             }
             if u.actions > 0 {
                 self.action_candidates(k, out);
@@ -345,6 +352,7 @@ impl BptGame {
         };
         match o {
             Order::End => Ok(()),
+            Order::Transfer { unit, hq } => self.check_transfer(unit, hq),
             Order::Join { unit } => {
                 self.orderable(unit, None)?;
                 if self.joined.contains(&unit) {
@@ -500,6 +508,10 @@ impl BptGame {
             }
             Order::Join { unit } => {
                 self.joined.push(unit);
+                return;
+            }
+            Order::Transfer { unit, hq } => {
+                self.transfer(unit, hq, dice, log);
                 return;
             }
             Order::Command {

@@ -3,8 +3,10 @@
 //! one seat (its players share it, or one plays the CO and passes the screen), and the
 //! command rolls already give the uncertainty solo play relies on.
 
-use crate::state::BptGame;
-use volley_core::Illegal;
+use crate::state::{rule, BptGame};
+use crate::table::Table;
+use volley_core::geometry::{distance, label, line_between};
+use volley_core::{Dice, Event, Illegal, Log};
 use crate::troops::Unit;
 
 /// A unit's morale grade (the optional Morale rule).
@@ -153,5 +155,140 @@ impl BptGame {
             MoraleRule::GradesAndCharge => self.units[unit].morale.hit_in_charge_on(),
             _ => by_cover,
         }
+    }
+}
+
+impl BptGame {
+    /// The side's commanding officer, if still in play.
+    pub fn co_of(&self, side: volley_core::Side) -> Option<usize> {
+        (0..self.units.len()).find(|&k| {
+            let u = &self.units[k];
+            u.co && u.side == side && !u.ko
+        })
+    }
+
+    /// Why the CO may not try to move `unit` to `hq`'s formation now, if it may not.
+    pub fn check_transfer(&self, unit: usize, hq: usize) -> Result<(), Illegal> {
+        if !self.table().fixed_formations {
+            return Err(Illegal::new("the fixed formations rule is not in play (option fixed_formations)"));
+        }
+        let co = self
+            .co_of(self.active)
+            .ok_or_else(|| Illegal::new("no commanding officer to move units between formations"))?;
+        self.may_order(co)?;
+        self.orderable(unit, Some(co))?;
+        let (u, h) = (&self.units[unit], &self.units[hq]);
+        if u.actions > 0 || u.orders > 0 {
+            return Err(Illegal::new(format!("{} has had an order this turn", u.label())));
+        }
+        if !h.is_hq() || h.ko || h.side != u.side || hq == co {
+            return Err(Illegal::new(format!(
+                "{} is not another command unit of the side to move {} to",
+                h.label(),
+                u.label()
+            )));
+        }
+        if u.formation_hq == Some(hq as u16) {
+            return Err(Illegal::new(format!("{} is in {}'s formation already", u.label(), h.label())));
+        }
+        Ok(())
+    }
+
+    /// The command value of a transfer: the CO's, less the successive orders, one a full
+    /// 10 cm from the CO to the receiving command unit (in place of the distance to the unit),
+    /// one for each dense section or enemy unit between them, and the weather.
+    pub fn transfer_value(&self, co: usize, unit: usize, hq: usize) -> (i32, Vec<String>) {
+        let c = &self.units[co];
+        let mut v = c.command as i32;
+        let mut words = vec![format!("{} command {}", c.label(), c.command)];
+        let mut add = |d: i32, why: String| {
+            if d != 0 {
+                v += d;
+                words.push(format!("{d:+} {why}"));
+            }
+        };
+        let u = &self.units[unit];
+        add(-(u.orders as i32 + i32::from(u.initiative_used)), "successive order".into());
+        let cm = self.distance_cm(co, hq);
+        add(-((cm / 10) as i32), format!("{cm} cm from the CO to {}", self.units[hq].label()));
+        let (from, to) = (c.hex, self.units[hq].hex);
+        // The line between them (the first of its two where it runs along a hexside).
+        let between: Vec<_> = line_between(from, to, 0).filter(|&x| x != from && x != to).collect();
+        let dense = between
+            .iter()
+            .filter(|&&x| crate::terrain::dense(self.map().terrain(x), u))
+            .count() as i32;
+        add(-dense, "dense terrain between them".into());
+        let enemies = between
+            .iter()
+            .filter(|&&x| self.occupant(x).is_some_and(|k| self.units[k].side != c.side))
+            .count() as i32;
+        add(-enemies, "enemy units between them".into());
+        add(self.weather.command_penalty(), self.weather.name().into());
+        (v, words)
+    }
+
+    /// The CO's roll to move a unit of its formation to another command unit's: on a success
+    /// the unit goes to within 10 cm of that command unit and takes no more orders this turn;
+    /// a failure is the CO's failure, which ends the side's orders.
+    pub fn transfer(&mut self, unit: usize, hq: usize, dice: &mut dyn Dice, log: &mut Log) {
+        let co = self.co_of(self.active).expect("checked");
+        if let Some(prev) = self.current_hq {
+            if prev != co && !self.finished.contains(&prev) {
+                self.finished.push(prev);
+            }
+        }
+        self.current_hq = Some(co);
+        let (value, words) = self.transfer_value(co, unit, hq);
+        let (a, b) = (dice.roll(6), dice.roll(6));
+        let success = (a == 1 && b == 1) || (!(a == 6 && b == 6) && (a + b) as i32 <= value);
+        let (cl, ul, hl) = (self.units[co].label(), self.units[unit].label(), self.units[hq].label());
+        log.add(|| {
+            Event::new(
+                "order",
+                rule("Fixed Formations"),
+                format!(
+                    "{cl} moves {ul} to {hl}'s formation: needs {value} or less ({}), rolled {a}+{b}: {}",
+                    words.join(" "),
+                    if success { "done" } else { "failed: the CO's orders are over this turn" }
+                ),
+            )
+            .side(self.active)
+            .units([self.units[unit].id.clone(), self.units[hq].id.clone()])
+        });
+        if !success {
+            self.units[unit].tried = true;
+            self.finished.push(co);
+            self.co_failed = true;
+            return;
+        }
+        // To within 10 cm of the receiving command unit: the nearest open hex to the unit.
+        let at = self.units[hq].hex;
+        let here = self.units[unit].hex;
+        let spot = at
+            .range(2)
+            .filter(|&x| self.map().contains(x))
+            .filter(|&x| x == here || self.occupant(x).is_none())
+            .filter(|&x| crate::terrain::passable(self.map(), x, &self.units[unit]))
+            .min_by_key(|&x| (distance(x, here), distance(x, at), label(x)));
+        if let Some(to) = spot {
+            if to != here {
+                self.relocate(unit, to);
+            }
+        }
+        let u = &mut self.units[unit];
+        u.formation_hq = Some(hq as u16);
+        u.orders += 1;
+        u.closed = true;
+        let (ul, where_) = (u.label(), label(u.hex));
+        log.add(|| {
+            Event::new(
+                "move",
+                rule("Fixed Formations"),
+                format!("{ul} joins {hl}'s formation at {where_}"),
+            )
+            .side(self.active)
+            .units([self.units[unit].id.clone()])
+        });
     }
 }

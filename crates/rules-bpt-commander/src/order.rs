@@ -101,6 +101,11 @@ pub enum Order {
         unit: usize,
         down: bool,
     },
+    /// The CO moves a unit of its own formation to another command unit's (Fixed Formations).
+    Transfer {
+        unit: usize,
+        hq: usize,
+    },
 }
 
 const KIND_SHIFT: u32 = 56;
@@ -155,6 +160,7 @@ impl Order {
             Order::CounterCharge { unit } => (18, unit, 0, 0, 0),
             Order::Support { unit, friend } => (19, unit, friend, 0, 0),
             Order::Prone { unit, down } => (20, unit, 0, down as u64, 0),
+            Order::Transfer { unit, hq } => (21, unit, hq, 0, 0),
         };
         Action(
             kind << KIND_SHIFT
@@ -227,6 +233,7 @@ impl Order {
                 unit,
                 down: small == 1,
             },
+            21 => Order::Transfer { unit, hq: target },
             _ => return None,
         };
         (order.pack() == action).then_some(order)
@@ -239,6 +246,7 @@ impl Order {
             Order::Fire { unit, target, .. } | Order::Charge { unit, target } => vec![unit, target],
             Order::Command { hq, unit, .. } => vec![hq, unit],
             Order::Support { unit, friend } => vec![unit, friend],
+            Order::Transfer { unit, hq } => vec![unit, hq],
             Order::Evade { unit }
             | Order::Move { unit, .. }
             | Order::Wheel { unit, .. }
@@ -329,6 +337,7 @@ impl BptGame {
             Order::Prone { unit, down } => {
                 format!("{} {}", if down { "prone" } else { "rise" }, id(unit))
             }
+            Order::Transfer { unit, hq } => format!("transfer {} {}", id(unit), id(hq)),
         }
     }
 
@@ -414,9 +423,10 @@ impl BptGame {
             "support" => Order::Support { unit: unit(1)?, friend: unit(2)? },
             "prone" => Order::Prone { unit: unit(1)?, down: true },
             "rise" => Order::Prone { unit: unit(1)?, down: false },
+            "transfer" => Order::Transfer { unit: unit(1)?, hq: unit(2)? },
             w => {
                 return Err(Illegal::new(format!(
-                    "\"{w}\" is not an action here: order, join, move, wheel, about-face, retire, prolonge, form, limber, unlimber, pivot, refuse, fire, canister, charge, evade, square, countercharge, support, prone, rise, self-order, end"
+                    "\"{w}\" is not an action here: order, join, move, wheel, about-face, retire, prolonge, form, limber, unlimber, pivot, refuse, fire, canister, charge, evade, square, countercharge, support, prone, rise, transfer, self-order, end"
                 )))
             }
         };
@@ -478,6 +488,7 @@ mod tests {
             Order::Support { unit: 5, friend: 6 },
             Order::Prone { unit: 5, down: true },
             Order::Prone { unit: 5, down: false },
+            Order::Transfer { unit: 5, hq: 2 },
         ];
         for o in all {
             assert_eq!(Order::unpack(o.pack()), Some(o), "{o:?}");

@@ -541,6 +541,7 @@ impl BptGame {
             Order::Command { .. } => ActionInfo::new("order", ActionKind::Other),
             Order::SelfOrder { .. } => ActionInfo::new("self-order", ActionKind::Other),
             Order::Square { .. } => ActionInfo::new("square", ActionKind::Other),
+            Order::Transfer { hq, .. } => ActionInfo::new("transfer", ActionKind::Other).at(at(hq)),
             Order::Prone { down, .. } => {
                 ActionInfo::new(if down { "prone" } else { "rise" }, ActionKind::Other)
             }

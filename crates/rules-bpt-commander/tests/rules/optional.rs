@@ -330,3 +330,35 @@ fn with_fixed_formations_a_unit_takes_orders_from_its_own_command_unit_only() {
     play(&mut g, "order rhq r1", &[2, 2]);
     assert_eq!(g.units[k(&g, "r1")].actions, 1);
 }
+
+#[test]
+fn the_co_moves_a_unit_of_its_formation_to_another_command_units_within_10_cm_of_it() {
+    let s = || {
+        Scen::new()
+            .inf("red", "r1", "0608", "N", &[("hq", "\"rhq\"")])
+            .inf("blue", "b1", "0603", "S", &[])
+            .hqs("red", &[hq("rhq", 8, "0610", true), hq("rhq2", 7, "0210", false)])
+            .option("fixed_formations", "on")
+    };
+    let mut g = s().command();
+    // 20 cm from the CO to rhq2: -2, so 6 or less.
+    let e = play(&mut g, "transfer r1 rhq2", &[2, 3]);
+    assert!(log(&e).contains("needs 6 or less"), "{}", log(&e));
+    assert!(log(&e).contains("-2 20 cm from the CO to rhq2"), "{}", log(&e));
+    let (r1, h2) = (k(&g, "r1"), k(&g, "rhq2"));
+    assert_eq!(g.units[r1].formation_hq, Some(h2 as u16));
+    assert!(volley_core::geometry::distance(g.units[r1].hex, g.units[h2].hex) <= 2);
+    // No further orders to it this turn.
+    let m = refused(&mut g, "order rhq2 r1");
+    assert!(m.contains("orders are over for this turn"), "{m}");
+    // A failure is the CO's: the side's orders are over.
+    let mut g = s().command();
+    let e = play(&mut g, "transfer r1 rhq2", &[4, 3]);
+    assert!(log(&e).contains("failed: the CO's orders are over this turn"), "{}", log(&e));
+    let m = refused(&mut g, "order rhq2 r1");
+    assert!(m.contains("the CO failed"), "{m}");
+    // Without the rule there are no formations to move units between.
+    let mut g = duel(&[], &[]).command();
+    let m = refused(&mut g, "transfer r1 rhq");
+    assert!(m.contains("fixed formations rule is not in play"), "{m}");
+}
