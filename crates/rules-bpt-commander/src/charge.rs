@@ -137,6 +137,7 @@ impl BptGame {
             .units([u.id.clone(), t.id.clone()])
         });
         self.overrun(unit, log);
+        self.screen_flees(target, log);
         self.charge = Some(Charge {
             charger: unit,
             target,

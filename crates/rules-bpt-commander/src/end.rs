@@ -167,6 +167,8 @@ impl BptGame {
     pub fn end_phase(&mut self, dice: &mut dyn Dice, log: &mut Log) {
         let pt = self.player_turn();
         for k in 0..self.units.len() {
+            // A skirmish stand's hits short of losing it are dropped, as a unit's are.
+            self.units[k].screen_hits = 0;
             let u = &self.units[k];
             if u.ko || u.turn_hits == 0 {
                 continue;

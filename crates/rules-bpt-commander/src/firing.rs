@@ -161,6 +161,9 @@ impl BptGame {
         if presence > 0 {
             add(presence as i32, "command presence");
         }
+        if t.screened() {
+            add(-1, "target screened by skirmishers");
+        }
         (n.max(1) as u32, words.join(" "))
     }
 
@@ -248,7 +251,10 @@ impl BptGame {
         }
         // Prone Movement: a prone unit takes one hit fewer from each unit firing at it.
         let prone = u32::from(a.ranged && self.units[target].prone && hits > saved);
-        let net = hits - saved - prone;
+        let mut net = hits - saved - prone;
+        if a.ranged {
+            net = self.screen_absorbs(target, net, log);
+        }
         out.hits = net;
         out.saved = saved;
         let t = &self.units[target];
@@ -821,8 +827,11 @@ impl BptGame {
                     .collect(),
             };
             for (s, ps, save_dice) in save_classes {
-                let net = (k - s.min(k))
+                let mut net = (k - s.min(k))
                     .saturating_sub(u32::from(ranged && tgt.prone && k > s.min(k)));
+                if ranged {
+                    net -= tgt.screen_takes(net);
+                }
                 let mut head = hit_dice.clone();
                 head.extend(&save_dice);
                 let p = pk * ps;

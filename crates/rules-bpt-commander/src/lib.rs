@@ -31,6 +31,7 @@ pub mod odds;
 pub mod order;
 pub mod prone;
 pub mod scenario;
+pub mod skirmishers;
 pub mod state;
 pub mod table;
 pub mod terrain;

@@ -158,6 +158,9 @@ struct UnitSpec {
     /// Morale grade: unmotivated, regular or motivated (with option `morale`).
     #[serde(default)]
     morale: Option<Spanned<String>>,
+    /// Brigade skirmish stands screening the unit (after 1760).
+    #[serde(default)]
+    skirmishers: Option<Spanned<u32>>,
     /// Nation, in a multi-national army.
     #[serde(default)]
     nation: Option<Spanned<String>>,
@@ -199,6 +202,8 @@ fn blank(side: Side, arm: Arm, id: &str, name: &str) -> Unit {
         refused: 0,
         dug_in: false,
         morale: Default::default(),
+        screen: 0,
+        screen_hits: 0,
         prone: false,
         nation: None,
         trained_by: 0,
@@ -315,6 +320,15 @@ pub fn load(src: &ScenarioSource, overrides: &Options) -> Result<BptGame, Scenar
         u.prolonge_cm = spec.prolonge;
         u.limbered = arm == Arm::Artillery && spec.limbered;
         u.dug_in = spec.dug_in;
+        if let Some(s) = &spec.skirmishers {
+            if arm != Arm::Infantry || *s.get_ref() > 6 {
+                return Err(src.error_at(
+                    s.span(),
+                    "brigade skirmishers screen infantry units, 0 to 6 stands",
+                ));
+            }
+            u.screen = *s.get_ref() as u8;
+        }
         if let Some(n) = &spec.nation {
             u.nation = Some(nation_of(n)?);
         }

@@ -210,6 +210,9 @@ pub struct Unit {
     /// A refused flank: the hexside turned to front on that side (-1 left, +1 right).
     pub refused: i8,
     pub dug_in: bool,
+    /// Brigade skirmish stands screening the unit, and the hits they hold this turn.
+    pub screen: u8,
+    pub screen_hits: u8,
     /// Lying down (the optional Prone Movement rule).
     pub prone: bool,
     /// Nation (Multi-National Armies), an index into the scenario's nations.

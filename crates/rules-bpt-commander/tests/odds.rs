@@ -125,6 +125,16 @@ fn fire_odds_counted_match_every_roll_walked() {
         "stands = 2\nhits = 3\nsave = 5",
     );
     same(&counted(&g, "fire r1 b1"), &walked(&g, "fire r1 b1"));
+    // Behind a skirmish screen (a die less, the first hits on the skirmishers), and prone
+    // (a hit less): the counted classes still match every roll.
+    let mut g = field(
+        "stands = 2\nhits = 3\nsave = 0",
+        "stands = 1\nhits = 3\nsave = 0\nskirmishers = 1",
+    );
+    same(&counted(&g, "fire r1 b1"), &walked(&g, "fire r1 b1"));
+    g.units[b1].screen = 0;
+    g.units[b1].prone = true;
+    same(&counted(&g, "fire r1 b1"), &walked(&g, "fire r1 b1"));
 }
 
 #[test]
