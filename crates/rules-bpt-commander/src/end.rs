@@ -133,7 +133,8 @@ impl BptGame {
             .max_by_key(|u| (u.co, u.command))
             .map(|u| (u.label(), u.command as i32));
         let (who, value) = leader.unwrap_or_else(|| ("no command unit".into(), 0));
-        let need = value - (lost - bp) as i32;
+        // The weather's command penalty applies to this command roll as to any.
+        let need = value - (lost - bp) as i32 + self.weather.command_penalty();
         let (a, b) = (dice.roll(6), dice.roll(6));
         let holds = (a == 1 && b == 1) || (!(a == 6 && b == 6) && (a + b) as i32 <= need);
         log.add(|| {
