@@ -235,6 +235,15 @@ fn unit_row(list: &ArmyList, u: &BoughtUnit) -> Option<Table> {
     if has("no-square") {
         traits.push("no_square");
     }
+    if has("extra-die") {
+        traits.push("extra_die");
+    }
+    if has("attack-column-charge") {
+        traits.push("attack_column_charge");
+    }
+    if has("gatling") {
+        traits.push("gatling");
+    }
     if troop.arm == Arm::Infantry && list.period == Period::Acw && troop.name.contains("Rifled") {
         traits.push("rifled_musket");
     }

@@ -69,6 +69,12 @@ impl BptGame {
                 t.label()
             )));
         }
+        if u.traits.attack_column_charge && u.formation != Formation::AttackColumn {
+            return Err(Illegal::new(format!(
+                "{} charges only in attack column (its list's note)",
+                u.label()
+            )));
+        }
         if u.traits.irregular && t.formation == Formation::Square && t.arm == Arm::Infantry {
             return Err(Illegal::new("irregular cavalry do not charge squares"));
         }
@@ -660,6 +666,9 @@ impl BptGame {
         if u.traits.heavy && u.arm == Arm::Cavalry {
             add(1, "heavy cavalry");
         }
+        if u.traits.extra_die {
+            add(1, "an extra die (list note)");
+        }
         if u.traits.lancers && charging && round == 1 {
             add(1, "lancers");
         }
@@ -755,6 +764,7 @@ impl BptGame {
                 from: self.units[a].hex,
                 id,
                 reckoning: format!("{aw}; defender {}", defender_cover.name()),
+                jams: false,
             };
             let on_a = Attack {
                 dice: dd,
@@ -764,6 +774,7 @@ impl BptGame {
                 from: self.units[d].hex,
                 id,
                 reckoning: format!("{dw}; chargers count as in the open"),
+                jams: false,
             };
             self.melee_hits(d, &on_d, dice, log);
             self.melee_hits(a, &on_a, dice, log);

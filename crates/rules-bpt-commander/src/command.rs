@@ -350,6 +350,20 @@ impl BptGame {
                 Ok(())
             }
         };
+        if let Order::Move { unit, .. }
+        | Order::Wheel { unit, .. }
+        | Order::AboutFace { unit }
+        | Order::Retire { unit }
+        | Order::Refuse { unit, .. }
+        | Order::Charge { unit, .. } = o
+        {
+            if self.units[unit].prone {
+                return Err(Illegal::new(format!(
+                    "{} is prone: it must rise before it moves",
+                    self.units[unit].label()
+                )));
+            }
+        }
         match o {
             Order::End => Ok(()),
             Order::Transfer { unit, hq } => self.check_transfer(unit, hq),
@@ -792,6 +806,7 @@ impl BptGame {
                     from: self.units[hq].hex,
                     id,
                     reckoning: format!("{n} attacks of friendly fire; command units hit on 6"),
+                    jams: false,
                 };
                 self.resolve_attack(hq, &a, dice, log);
             }
@@ -811,6 +826,7 @@ impl BptGame {
                             "3 attacks of cross-fire in the flank; {}",
                             cover.name()
                         ),
+                        jams: false,
                     };
                     self.resolve_attack(k, &a, dice, log);
                 }

@@ -36,6 +36,8 @@ pub struct Attack {
     pub id: u32,
     /// How the dice were reckoned, for the log.
     pub reckoning: String,
+    /// A Gatling gun's fire: any double among the dice jams it and makes no attack.
+    pub jams: bool,
 }
 
 /// What an attack did to its target.
@@ -44,6 +46,8 @@ pub struct Struck {
     pub hits: u32,
     pub saved: u32,
     pub ko: bool,
+    /// A Gatling gun jammed: no attack was made.
+    pub jammed: bool,
     pub suppressed: bool,
     pub fell_back_cm: Option<u32>,
 }
@@ -164,6 +168,9 @@ impl BptGame {
         if t.screened() {
             add(-1, "target screened by skirmishers");
         }
+        if u.traits.extra_die {
+            add(1, "an extra die (list note)");
+        }
         (n.max(1) as u32, words.join(" "))
     }
 
@@ -242,6 +249,23 @@ impl BptGame {
     ) -> Struck {
         let mut out = Struck::default();
         let rolls: Vec<u32> = (0..a.dice).map(|_| dice.roll(6)).collect();
+        if a.jams && (1..rolls.len()).any(|i| rolls[..i].contains(&rolls[i])) {
+            let t = &self.units[target];
+            log.add(|| {
+                Event::new(
+                    "fire",
+                    rule("Firing"),
+                    format!(
+                        "the Gatling gun's dice at {} show a double ({rolls:?}): it jams and makes no attack",
+                        t.label()
+                    ),
+                )
+                .side(t.side)
+                .units([t.id.clone()])
+            });
+            out.jammed = true;
+            return out;
+        }
         let hits = rolls.iter().filter(|&&r| r >= a.to_hit).count() as u32;
         let mut saved = 0;
         let mut save_rolls = Vec::new();
@@ -393,6 +417,8 @@ impl BptGame {
         what: &str,
         log: &mut Log,
     ) {
+        // Driven back, prone troops are on their feet again.
+        self.units[unit].prone = false;
         let path = self.straight_path(unit, from, steps, false);
         let start = self.units[unit].hex;
         let mut at = start;
@@ -524,6 +550,7 @@ impl BptGame {
                     from: self.units[unit].hex,
                     id,
                     reckoning: format!("canister {per_gun} × {guns} guns; {why}"),
+                    jams: false,
                 };
                 self.resolve_attack(k, &a, dice, log);
             }
@@ -538,6 +565,7 @@ impl BptGame {
                 from: self.units[unit].hex,
                 id,
                 reckoning: format!("{reckoning}; {why}"),
+                jams: self.units[unit].traits.gatling,
             };
             // What stands behind the target when the shot is fired, not where the target may
             // fall back to.
@@ -546,7 +574,11 @@ impl BptGame {
             } else {
                 Vec::new()
             };
-            self.resolve_attack(target, &a, dice, log);
+            let struck = self.resolve_attack(target, &a, dice, log);
+            if struck.jammed {
+                self.knock_out(unit, "its Gatling gun jammed on a double", log);
+                return;
+            }
             if !behind.is_empty() {
                 self.round_shot_through(unit, &behind, id, dice, log);
             }
@@ -554,7 +586,6 @@ impl BptGame {
         let u = &mut self.units[unit];
         u.has_fired = true;
         u.dug_in = false;
-        u.prone = false;
     }
 
     /// Round shot goes on 5 cm behind its target, one attack on each stand it reaches,
@@ -601,6 +632,7 @@ impl BptGame {
                 from: gun_hex,
                 id,
                 reckoning: format!("round shot going on, one a stand; {why}"),
+                jams: false,
             };
             self.resolve_attack(k, &a, dice, log);
         }
@@ -771,6 +803,10 @@ impl BptGame {
         };
         // An answer to a charge goes on into the charge itself: enumerated.
         if self.check(o).is_err() || self.interrupt == Some(Interrupt::Response) {
+            return None;
+        }
+        // A Gatling gun's jam depends on the dice themselves, not on their count: enumerated.
+        if self.units[unit].traits.gatling {
             return None;
         }
         if self.units[unit].arm == Arm::Artillery {

@@ -36,6 +36,14 @@ impl BptGame {
             }
             _ if u.formed_troops() && u.formation == Formation::Square => 0,
             _ if u.prone => 0,
+            // Light infantry and sharpshooters move 12 cm when acting on their own (the lists'
+            // skirmish notes): not ordered together with other units.
+            _ if u.traits.light
+                && u.arm == Arm::Infantry
+                && !self.order_units.iter().any(|&k| k != unit) =>
+            {
+                u.move_cm.max(12)
+            }
             _ => u.move_cm,
         }
     }

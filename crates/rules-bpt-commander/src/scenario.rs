@@ -385,10 +385,13 @@ pub fn load(src: &ScenarioSource, overrides: &Options) -> Result<BptGame, Scenar
                 "no_manhandle" => tr.no_manhandle = true,
                 "rifled_musket" => tr.rifled_musket = true,
                 "pikes" => tr.pikes = true,
+                "extra_die" => tr.extra_die = true,
+                "attack_column_charge" => tr.attack_column_charge = true,
+                "gatling" => tr.gatling = true,
                 other => {
                     return Err(src.error_at(
                         t.span(),
-                        format!("unknown trait \"{other}\": elite, poor, light, heavy, lancers, irregular, no_square, cover_shift, howitzer, no_manhandle, rifled_musket, pikes"),
+                        format!("unknown trait \"{other}\": elite, poor, light, heavy, lancers, irregular, no_square, cover_shift, howitzer, no_manhandle, rifled_musket, pikes, extra_die, attack_column_charge, gatling"),
                     ))
                 }
             }

@@ -149,6 +149,12 @@ pub struct Traits {
     pub no_half_range: bool,
     /// Guns that may not be man-handled (mortars, siege guns).
     pub no_manhandle: bool,
+    /// Rolls one attack die more, in fire and in a charge (Napoleonic note 22).
+    pub extra_die: bool,
+    /// Must charge in attack column (Napoleonic note 21).
+    pub attack_column_charge: bool,
+    /// A Gatling gun: any double among its attack dice jams it, and it is knocked out.
+    pub gatling: bool,
     /// Carries pikes (to 1721): cavalry may not charge it from the front, and against foot
     /// it fights a level of cover better.
     pub pikes: bool,

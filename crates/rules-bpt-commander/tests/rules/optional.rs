@@ -397,3 +397,59 @@ fn skirmishers_run_back_when_their_unit_is_charged_and_screen_only_line_column_o
     let g = duel(&[], &[("skirmishers", "2"), ("formation", "\"march\"")]).load();
     assert!(!g.units[k(&g, "b1")].screened());
 }
+
+#[test]
+fn note_22_units_roll_an_extra_die_in_fire_and_in_a_charge() {
+    let mut g = duel(&[("traits", "[\"extra_die\"]")], &[]).start_with(&[]);
+    let e = play(&mut g, "fire r1 b1", &[1, 1, 1, 1, 1]);
+    assert!(log(&e).contains("+1 an extra die (list note)"), "{}", log(&e));
+    assert!(log(&e).contains("5 dice"), "{}", log(&e));
+}
+
+#[test]
+fn note_21_units_charge_only_in_attack_column() {
+    let s = |formation: &str| {
+        Scen::new()
+            .inf("red", "r1", "0608", "N", &[("traits", "[\"attack_column_charge\"]"), ("formation", formation)])
+            .inf("blue", "b1", "0606", "S", &[])
+            .inf("blue", "b9", "1201", "S", &[])
+            .hqs("blue", &[hq("bhq", 8, "1202", true)])
+    };
+    let mut g = s("\"line\"").command();
+    play(&mut g, "order rhq r1 charge", &[2, 2]);
+    let m = refused(&mut g, "charge r1 b1");
+    assert!(m.contains("charges only in attack column"), "{m}");
+    let mut g = s("\"attack\"").command();
+    play(&mut g, "order rhq r1 charge", &[2, 2]);
+    play(&mut g, "charge r1 b1", &[]);
+    assert!(g.charge.is_some());
+}
+
+#[test]
+fn a_gatling_gun_jams_on_any_double_and_is_knocked_out() {
+    let gun = [("traits", "[\"gatling\"]"), ("dice", "2"), ("range", "10"), ("stands", "1")];
+    let s = || {
+        Scen::new()
+            .gun("red", "g1", "0608", "N", &gun)
+            .inf("blue", "b1", "0606", "S", &[])
+    };
+    let mut g = s().start_with(&[]);
+    // 2 dice at 10 cm: 5 and 5 is a double.
+    let e = play(&mut g, "fire g1 b1", &[5, 5]);
+    assert!(log(&e).contains("show a double ([5, 5]): it jams"), "{}", log(&e));
+    assert!(g.units[k(&g, "g1")].ko);
+    assert_eq!(g.units[k(&g, "b1")].turn_hits, 0);
+    // No double: it fires as any gun.
+    let mut g = s().start_with(&[]);
+    play(&mut g, "fire g1 b1", &[5, 6, 1, 1]);
+    assert!(!g.units[k(&g, "g1")].ko);
+    assert_eq!(g.units[k(&g, "b1")].turn_hits, 2);
+}
+
+#[test]
+fn light_infantry_move_12_cm_on_their_own() {
+    let g = duel(&[("traits", "[\"light\"]"), ("move", "10")], &[]).load();
+    assert_eq!(g.allowance_cm(k(&g, "r1")), 12);
+    let g = duel(&[("move", "10")], &[]).load();
+    assert_eq!(g.allowance_cm(k(&g, "r1")), 10);
+}
