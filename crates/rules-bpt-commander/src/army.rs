@@ -425,7 +425,10 @@ pub fn check(src: &ScenarioSource, points: Option<u32>) -> Result<Army, Vec<Scen
                 None => {
                     errors.push(src.error_at(
                         m.span(),
-                        format!("morale \"{}\"? unmotivated, regular or motivated", m.get_ref()),
+                        format!(
+                            "morale \"{}\"? unmotivated, regular or motivated",
+                            m.get_ref()
+                        ),
                     ));
                     continue;
                 }

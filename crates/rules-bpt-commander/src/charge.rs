@@ -78,7 +78,8 @@ impl BptGame {
         if u.traits.irregular && t.formation == Formation::Square && t.arm == Arm::Infantry {
             return Err(Illegal::new("irregular cavalry do not charge squares"));
         }
-        if u.arm == Arm::Cavalry && t.traits.pikes && self.aspect_of(target, unit) == Aspect::Front {
+        if u.arm == Arm::Cavalry && t.traits.pikes && self.aspect_of(target, unit) == Aspect::Front
+        {
             return Err(Illegal::new(format!(
                 "cavalry may not charge the pikes of {} from the front (Pikes): take it in the flank or rear",
                 t.label()

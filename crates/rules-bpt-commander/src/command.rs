@@ -309,7 +309,10 @@ impl BptGame {
             out.push(Order::Refuse { unit: k, side });
         }
         if self.table().prone {
-            out.push(Order::Prone { unit: k, down: !u.prone });
+            out.push(Order::Prone {
+                unit: k,
+                down: !u.prone,
+            });
         }
         for e in 0..self.units.len() {
             let t = &self.units[e];

@@ -217,7 +217,11 @@ impl BptGame {
     /// 6) and how many dice (one a hit, one more for a line), or none at all.
     pub fn saves(&self, target: usize, hits: u32, flank: bool, ranged: bool) -> Option<(u32, u32)> {
         let t = &self.units[target];
-        let sv = t.save?;
+        // Infantry in a construction may use its save where it is better (Constructions).
+        let sv = match (t.save, self.construction_save(target)) {
+            (Some(a), Some(b)) => a.min(b),
+            (a, b) => a.or(b)?,
+        };
         if hits == 0
             || (t.formed_troops() && t.formation == Formation::AttackColumn)
             || (ranged && t.formed_troops() && t.formation == Formation::Square)
@@ -574,7 +578,12 @@ impl BptGame {
             } else {
                 Vec::new()
             };
+            let target_hex = self.units[target].hex;
             let struck = self.resolve_attack(target, &a, dice, log);
+            if self.units[unit].arm == Arm::Artillery {
+                // Round shot at troops in a construction strikes the construction too.
+                self.strike_construction(target_hex, n, id, dice, log);
+            }
             if struck.jammed {
                 self.knock_out(unit, "its Gatling gun jammed on a double", log);
                 return;
@@ -805,8 +814,15 @@ impl BptGame {
         if self.check(o).is_err() || self.interrupt == Some(Interrupt::Response) {
             return None;
         }
-        // A Gatling gun's jam depends on the dice themselves, not on their count: enumerated.
-        if self.units[unit].traits.gatling {
+        // A Gatling gun's jam depends on the dice themselves, not on their count; guns firing
+        // at troops in a construction roll against it too: enumerated.
+        if self.units[unit].traits.gatling
+            || (self.units[unit].arm == Arm::Artillery
+                && self.table().constructions
+                && self
+                    .work_at(self.units[target].hex)
+                    .is_some_and(|w| w.kind.construction().is_some()))
+        {
             return None;
         }
         if self.units[unit].arm == Arm::Artillery {
@@ -863,8 +879,8 @@ impl BptGame {
                     .collect(),
             };
             for (s, ps, save_dice) in save_classes {
-                let mut net = (k - s.min(k))
-                    .saturating_sub(u32::from(ranged && tgt.prone && k > s.min(k)));
+                let mut net =
+                    (k - s.min(k)).saturating_sub(u32::from(ranged && tgt.prone && k > s.min(k)));
                 if ranged {
                     net -= tgt.screen_takes(net);
                 }

@@ -5,9 +5,9 @@
 
 use crate::state::{rule, BptGame};
 use crate::table::Table;
+use crate::troops::Unit;
 use volley_core::geometry::{distance, label, line_between};
 use volley_core::{Dice, Event, Illegal, Log};
-use crate::troops::Unit;
 
 /// A unit's morale grade (the optional Morale rule).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -68,7 +68,6 @@ impl Morale {
         }
     }
 }
-
 
 /// How a scenario plays morale (option `morale`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -170,16 +169,21 @@ impl BptGame {
     /// Why the CO may not try to move `unit` to `hq`'s formation now, if it may not.
     pub fn check_transfer(&self, unit: usize, hq: usize) -> Result<(), Illegal> {
         if !self.table().fixed_formations {
-            return Err(Illegal::new("the fixed formations rule is not in play (option fixed_formations)"));
+            return Err(Illegal::new(
+                "the fixed formations rule is not in play (option fixed_formations)",
+            ));
         }
-        let co = self
-            .co_of(self.active)
-            .ok_or_else(|| Illegal::new("no commanding officer to move units between formations"))?;
+        let co = self.co_of(self.active).ok_or_else(|| {
+            Illegal::new("no commanding officer to move units between formations")
+        })?;
         self.may_order(co)?;
         self.orderable(unit, Some(co))?;
         let (u, h) = (&self.units[unit], &self.units[hq]);
         if u.actions > 0 || u.orders > 0 {
-            return Err(Illegal::new(format!("{} has had an order this turn", u.label())));
+            return Err(Illegal::new(format!(
+                "{} has had an order this turn",
+                u.label()
+            )));
         }
         if !h.is_hq() || h.ko || h.side != u.side || hq == co {
             return Err(Illegal::new(format!(
@@ -189,7 +193,11 @@ impl BptGame {
             )));
         }
         if u.formation_hq == Some(hq as u16) {
-            return Err(Illegal::new(format!("{} is in {}'s formation already", u.label(), h.label())));
+            return Err(Illegal::new(format!(
+                "{} is in {}'s formation already",
+                u.label(),
+                h.label()
+            )));
         }
         Ok(())
     }
@@ -208,12 +216,20 @@ impl BptGame {
             }
         };
         let u = &self.units[unit];
-        add(-(u.orders as i32 + i32::from(u.initiative_used)), "successive order".into());
+        add(
+            -(u.orders as i32 + i32::from(u.initiative_used)),
+            "successive order".into(),
+        );
         let cm = self.distance_cm(co, hq);
-        add(-((cm / 10) as i32), format!("{cm} cm from the CO to {}", self.units[hq].label()));
+        add(
+            -((cm / 10) as i32),
+            format!("{cm} cm from the CO to {}", self.units[hq].label()),
+        );
         let (from, to) = (c.hex, self.units[hq].hex);
         // The line between them (the first of its two where it runs along a hexside).
-        let between: Vec<_> = line_between(from, to, 0).filter(|&x| x != from && x != to).collect();
+        let between: Vec<_> = line_between(from, to, 0)
+            .filter(|&x| x != from && x != to)
+            .collect();
         let dense = between
             .iter()
             .filter(|&&x| crate::terrain::dense(self.map().terrain(x), u))
@@ -221,7 +237,10 @@ impl BptGame {
         add(-dense, "dense terrain between them".into());
         let enemies = between
             .iter()
-            .filter(|&&x| self.occupant(x).is_some_and(|k| self.units[k].side != c.side))
+            .filter(|&&x| {
+                self.occupant(x)
+                    .is_some_and(|k| self.units[k].side != c.side)
+            })
             .count() as i32;
         add(-enemies, "enemy units between them".into());
         add(self.weather.command_penalty(), self.weather.name().into());
@@ -242,7 +261,11 @@ impl BptGame {
         let (value, words) = self.transfer_value(co, unit, hq);
         let (a, b) = (dice.roll(6), dice.roll(6));
         let success = (a == 1 && b == 1) || (!(a == 6 && b == 6) && (a + b) as i32 <= value);
-        let (cl, ul, hl) = (self.units[co].label(), self.units[unit].label(), self.units[hq].label());
+        let (cl, ul, hl) = (
+            self.units[co].label(),
+            self.units[unit].label(),
+            self.units[hq].label(),
+        );
         log.add(|| {
             Event::new(
                 "order",

@@ -45,6 +45,7 @@ impl BptGame {
     }
 
     pub fn initiative_candidates(&self, out: &mut Vec<Order>) {
+        self.task_candidates(out);
         for k in 0..self.units.len() {
             let u = &self.units[k];
             if u.side != self.active || u.ko || u.is_hq() {
@@ -86,6 +87,7 @@ impl BptGame {
     pub fn check_initiative(&self, o: Order) -> Result<(), Illegal> {
         match o {
             Order::End => Ok(()),
+            Order::Task { unit, task, hex } => self.check_task(unit, task, hex),
             Order::Fire { unit, target, canister } => {
                 let near = self.initiative_targets(unit)?;
                 if !near.contains(&target) {
@@ -158,6 +160,7 @@ impl BptGame {
                 let from = self.units[near[0]].hex;
                 self.evade(unit, from, log);
             }
+            Order::Task { unit, task, hex } => self.perform_task(unit, task, hex, dice, log),
             Order::Limber { unit } => self.set_limbered(unit, true, None, log),
             Order::Unlimber { unit, facing } => self.set_limbered(unit, false, Some(facing), log),
             _ => {}
@@ -191,7 +194,7 @@ impl BptGame {
         (0..self.units.len()).any(|k| {
             let u = &self.units[k];
             u.side == self.active && !u.ko && self.initiative_targets(k).is_ok()
-        })
+        }) || self.anyone_has_a_task()
     }
 }
 

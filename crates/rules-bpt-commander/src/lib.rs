@@ -37,6 +37,7 @@ pub mod table;
 pub mod terrain;
 pub mod troops;
 pub mod weather;
+pub mod works;
 
 pub use state::BptGame;
 use volley_core::{Game, OptionSpec, Options, Ruleset, ScenarioError, ScenarioSource};

@@ -125,6 +125,11 @@ impl BptGame {
                 if self.hqs_in(n).any(|h| self.units[h].side != u.side) {
                     continue;
                 }
+                // Field defences: stakes and ditches bar all but foot, wire bars horses and
+                // guns; the rest cross them only from contact, as linear terrain.
+                if !hq && self.obstacle_in(n) && (self.obstacle_bars(n, u) || at != start) {
+                    continue;
+                }
                 let side = map.hexside(at, n);
                 // Obstacles and fords are crossed only from contact (the first step), never
                 // by limbered guns over an obstacle; command units cross freely.
@@ -225,6 +230,10 @@ impl BptGame {
             self.relocate(unit, to);
         } else {
             self.move_with_hqs(unit, to);
+        }
+        // A trench (or a dug-out) digs in whoever stands in it.
+        if self.dug_in_by_works(to, &self.units[unit]) {
+            self.units[unit].dug_in = true;
         }
         let u = &self.units[unit];
         log.add(|| {

@@ -106,6 +106,12 @@ pub enum Order {
         unit: usize,
         hq: usize,
     },
+    /// An engineering task at a hex (Engineering).
+    Task {
+        unit: usize,
+        task: crate::works::Task,
+        hex: Hex,
+    },
 }
 
 const KIND_SHIFT: u32 = 56;
@@ -161,6 +167,7 @@ impl Order {
             Order::Support { unit, friend } => (19, unit, friend, 0, 0),
             Order::Prone { unit, down } => (20, unit, 0, down as u64, 0),
             Order::Transfer { unit, hq } => (21, unit, hq, 0, 0),
+            Order::Task { unit, task, hex } => (22, unit, 0, task.index(), pack_hex(hex)),
         };
         Action(
             kind << KIND_SHIFT
@@ -234,6 +241,11 @@ impl Order {
                 down: small == 1,
             },
             21 => Order::Transfer { unit, hq: target },
+            22 => Order::Task {
+                unit,
+                task: crate::works::Task::from_index(small)?,
+                hex: unpack_hex(hex),
+            },
             _ => return None,
         };
         (order.pack() == action).then_some(order)
@@ -262,7 +274,8 @@ impl Order {
             | Order::SelfOrder { unit }
             | Order::Square { unit }
             | Order::CounterCharge { unit }
-            | Order::Prone { unit, .. } => vec![unit],
+            | Order::Prone { unit, .. }
+            | Order::Task { unit, .. } => vec![unit],
         }
     }
 
@@ -338,6 +351,9 @@ impl BptGame {
                 format!("{} {}", if down { "prone" } else { "rise" }, id(unit))
             }
             Order::Transfer { unit, hq } => format!("transfer {} {}", id(unit), id(hq)),
+            Order::Task { unit, task, hex } => {
+                format!("{} {} {}", task.word(), id(unit), label(hex))
+            }
         }
     }
 
@@ -424,9 +440,22 @@ impl BptGame {
             "prone" => Order::Prone { unit: unit(1)?, down: true },
             "rise" => Order::Prone { unit: unit(1)?, down: false },
             "transfer" => Order::Transfer { unit: unit(1)?, hq: unit(2)? },
+            w @ ("clear" | "demolish" | "bridge" | "sap") => {
+                let task = crate::works::Task::ALL
+                    .into_iter()
+                    .find(|t| t.word() == w)
+                    .expect("listed");
+                let at = match words.get(2) {
+                    Some(h) => parse_label(h)
+                        .ok_or_else(|| Illegal::new(format!("\"{h}\" is not a hex label")))?,
+                    None if task == crate::works::Task::Sap => self.units[unit(1)?].hex,
+                    None => return Err(Illegal::new(format!("\"{text}\" is missing a hex"))),
+                };
+                Order::Task { unit: unit(1)?, task, hex: at }
+            }
             w => {
                 return Err(Illegal::new(format!(
-                    "\"{w}\" is not an action here: order, join, move, wheel, about-face, retire, prolonge, form, limber, unlimber, pivot, refuse, fire, canister, charge, evade, square, countercharge, support, prone, rise, transfer, self-order, end"
+                    "\"{w}\" is not an action here: order, join, move, wheel, about-face, retire, prolonge, form, limber, unlimber, pivot, refuse, fire, canister, charge, evade, square, countercharge, support, prone, rise, transfer, clear, demolish, bridge, sap, self-order, end"
                 )))
             }
         };
@@ -486,9 +515,20 @@ mod tests {
             Order::Square { unit: 5 },
             Order::CounterCharge { unit: 5 },
             Order::Support { unit: 5, friend: 6 },
-            Order::Prone { unit: 5, down: true },
-            Order::Prone { unit: 5, down: false },
+            Order::Prone {
+                unit: 5,
+                down: true,
+            },
+            Order::Prone {
+                unit: 5,
+                down: false,
+            },
             Order::Transfer { unit: 5, hq: 2 },
+            Order::Task {
+                unit: 5,
+                task: crate::works::Task::Bridge,
+                hex: h,
+            },
         ];
         for o in all {
             assert_eq!(Order::unpack(o.pack()), Some(o), "{o:?}");

@@ -20,10 +20,15 @@ impl BptGame {
     pub fn check_prone(&self, unit: usize, down: bool) -> Result<(), Illegal> {
         let u = &self.units[unit];
         if !self.table().prone {
-            return Err(Illegal::new("the prone movement rule is not in play (option prone)"));
+            return Err(Illegal::new(
+                "the prone movement rule is not in play (option prone)",
+            ));
         }
         if u.arm != Arm::Infantry {
-            return Err(Illegal::new(format!("{} cannot go prone: foot only", u.label())));
+            return Err(Illegal::new(format!(
+                "{} cannot go prone: foot only",
+                u.label()
+            )));
         }
         match (down, u.prone) {
             (true, true) => Err(Illegal::new(format!("{} is already prone", u.label()))),
@@ -49,9 +54,13 @@ impl BptGame {
             }
         };
         log.add(|| {
-            Event::new("prone", rule("Prone Movement"), format!("{} {what}", u.label()))
-                .side(u.side)
-                .units([u.id.clone()])
+            Event::new(
+                "prone",
+                rule("Prone Movement"),
+                format!("{} {what}", u.label()),
+            )
+            .side(u.side)
+            .units([u.id.clone()])
         });
     }
 }

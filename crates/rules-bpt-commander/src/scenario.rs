@@ -101,6 +101,14 @@ pub const OPTIONS: &[OptionSpec] = &[
         range: None,
         help: "The Fixed Formations optional rule: a unit given a formation (hq = \"ID\" in the scenario) takes orders from that command unit only; units with none take them from any.",
     },
+    OptionSpec {
+        key: "constructions",
+        label: "Constructions",
+        default: "off",
+        choices: &["off", "on"],
+        range: None,
+        help: "The Constructions optional rule: works and buildings ([[works]] in the scenario) have hits and a save; infantry in them may use the save, artillery fire strikes them too on sixes, and at their hits value they collapse on their occupants.",
+    },
 ];
 
 #[derive(Deserialize)]
@@ -111,10 +119,20 @@ struct ScenarioFile {
     /// Hexes of the objectives that are major (the rest are minor).
     #[serde(default)]
     majors: Vec<Spanned<String>>,
+    /// Field defences and constructions.
+    #[serde(default)]
+    works: Vec<WorkSpec>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct WorkSpec {
+    hex: Spanned<String>,
+    kind: Spanned<String>,
 }
 
 const OWN_KEYS: OwnKeys = OwnKeys {
-    top: &["units", "first", "majors"],
+    top: &["units", "first", "majors", "works"],
     side: &[],
     commander: &["traits", "hex", "nation"],
 };
@@ -248,6 +266,7 @@ pub fn load(src: &ScenarioSource, overrides: &Options) -> Result<BptGame, Scenar
         morale: crate::ideas::MoraleRule::parse(option(o, "morale")).unwrap_or_default(),
         prone: option(o, "prone") == "on",
         fixed_formations: option(o, "fixed_formations") == "on",
+        constructions: option(o, "constructions") == "on",
     };
     let map = battle.map.clone();
     let mut nations: Vec<String> = Vec::new();
@@ -388,10 +407,11 @@ pub fn load(src: &ScenarioSource, overrides: &Options) -> Result<BptGame, Scenar
                 "extra_die" => tr.extra_die = true,
                 "attack_column_charge" => tr.attack_column_charge = true,
                 "gatling" => tr.gatling = true,
+                "engineer" => tr.engineer = true,
                 other => {
                     return Err(src.error_at(
                         t.span(),
-                        format!("unknown trait \"{other}\": elite, poor, light, heavy, lancers, irregular, no_square, cover_shift, howitzer, no_manhandle, rifled_musket, pikes, extra_die, attack_column_charge, gatling"),
+                        format!("unknown trait \"{other}\": elite, poor, light, heavy, lancers, irregular, no_square, cover_shift, howitzer, no_manhandle, rifled_musket, pikes, extra_die, attack_column_charge, gatling, engineer"),
                     ))
                 }
             }
@@ -542,7 +562,36 @@ pub fn load(src: &ScenarioSource, overrides: &Options) -> Result<BptGame, Scenar
         table,
         nations,
     };
-    Ok(BptGame::new(setting, units))
+    let mut works = Vec::new();
+    for w in &file.works {
+        let hex = src.hex(&w.hex, &setting.map)?;
+        let kind = crate::works::WorkKind::parse(w.kind.get_ref()).ok_or_else(|| {
+            let all: Vec<&str> = crate::works::WorkKind::ALL
+                .iter()
+                .map(|k| k.word())
+                .collect();
+            src.error_at(
+                w.kind.span(),
+                format!("\"{}\" is not a work: {}", w.kind.get_ref(), all.join(", ")),
+            )
+        })?;
+        if works.iter().any(|x: &crate::works::Work| x.hex == hex) {
+            return Err(src.error_at(
+                w.hex.span(),
+                format!("a second work in {}: one a hex", label(hex)),
+            ));
+        }
+        works.push(crate::works::Work { hex, kind, hits: 0 });
+    }
+    let mut game = BptGame::new(setting, units);
+    game.works = std::sync::Arc::new(works);
+    for k in 0..game.units.len() {
+        let hex = game.units[k].hex;
+        if game.dug_in_by_works(hex, &game.units[k]) {
+            game.units[k].dug_in = true;
+        }
+    }
+    Ok(game)
 }
 
 fn parse_side(src: &ScenarioSource, s: &Spanned<String>) -> Result<Side, ScenarioError> {

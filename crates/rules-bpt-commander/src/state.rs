@@ -20,8 +20,9 @@ pub fn rule(section: &str) -> String {
     format!("{} {section}", crate::ID)
 }
 
-/// What the scenario fixed, which never changes in play.
-#[derive(Debug)]
+/// What the scenario fixed, which changes in play only where engineers bridge water or
+/// demolish a wall (copied then, as rarely as that happens).
+#[derive(Clone, Debug)]
 pub struct Setting {
     pub name: Name,
     pub title: Name,
@@ -76,6 +77,8 @@ pub struct TableRules {
     pub prone: bool,
     /// The Fixed Formations optional rule.
     pub fixed_formations: bool,
+    /// The Constructions optional rule.
+    pub constructions: bool,
 }
 
 /// One unit's move search, kept while the legal actions are listed. A copy of the game starts
@@ -187,6 +190,8 @@ pub struct BptGame {
     pub outcome: Option<Outcome>,
     /// The weather now (normal throughout unless the weather or night rule is used).
     pub weather: crate::weather::Weather,
+    /// Field defences and constructions on the table (shared until one changes).
+    pub works: Arc<Vec<crate::works::Work>>,
     /// Per map cell, the unit (not command unit) standing there.
     occupant: Vec<Option<u16>>,
 }
@@ -222,6 +227,7 @@ impl BptGame {
             consolidated: Vec::new(),
             outcome: None,
             weather: Default::default(),
+            works: Default::default(),
             occupant: vec![None; cells],
         };
         g.weather = g.setting.table.weather.opening();
@@ -236,6 +242,12 @@ impl BptGame {
 
     pub fn map(&self) -> &Map {
         &self.setting.map
+    }
+
+    /// The map, to change (a bridge built, a wall demolished): the setting is copied if
+    /// another game shares it, and the map's view follows.
+    pub fn map_mut(&mut self) -> MapMut<'_> {
+        MapMut(Arc::make_mut(&mut self.setting))
     }
 
     pub fn table(&self) -> TableRules {
@@ -542,6 +554,9 @@ impl BptGame {
             Order::SelfOrder { .. } => ActionInfo::new("self-order", ActionKind::Other),
             Order::Square { .. } => ActionInfo::new("square", ActionKind::Other),
             Order::Transfer { hq, .. } => ActionInfo::new("transfer", ActionKind::Other).at(at(hq)),
+            Order::Task { task, hex, .. } => {
+                ActionInfo::new(task.word(), ActionKind::Other).at(hex)
+            }
             Order::Prone { down, .. } => {
                 ActionInfo::new(if down { "prone" } else { "rise" }, ActionKind::Other)
             }
@@ -959,5 +974,27 @@ impl Game for BptGame {
             return Err("the outcome and the phase disagree".into());
         }
         Ok(())
+    }
+}
+
+/// The map being changed; its view is brought up to date when the change is done.
+pub struct MapMut<'a>(&'a mut Setting);
+
+impl std::ops::Deref for MapMut<'_> {
+    type Target = Map;
+    fn deref(&self) -> &Map {
+        &self.0.map
+    }
+}
+
+impl std::ops::DerefMut for MapMut<'_> {
+    fn deref_mut(&mut self) -> &mut Map {
+        &mut self.0.map
+    }
+}
+
+impl Drop for MapMut<'_> {
+    fn drop(&mut self) {
+        self.0.map_view = Arc::new(self.0.map.to_view());
     }
 }

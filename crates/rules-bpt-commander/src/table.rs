@@ -319,7 +319,13 @@ impl Table for BptGame {
         let (t, f) = (&self.units[target], &self.units[from]);
         let before = line_between(f.hex, t.hex, 0).last().unwrap_or(f.hex);
         let before2 = line_between(f.hex, t.hex, 1).last().unwrap_or(f.hex);
-        terrain::cover(self.map(), t.hex, before).min(terrain::cover(self.map(), t.hex, before2))
+        let ground = terrain::cover(self.map(), t.hex, before).min(terrain::cover(
+            self.map(),
+            t.hex,
+            before2,
+        ));
+        // Field defences and constructions cover the troops in their hex.
+        ground.max(self.works_cover(t.hex))
     }
 
     fn straight_path(&self, unit: usize, from: Hex, steps: u32, towards: bool) -> Vec<Hex> {

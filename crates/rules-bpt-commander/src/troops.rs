@@ -149,6 +149,8 @@ pub struct Traits {
     pub no_half_range: bool,
     /// Guns that may not be man-handled (mortars, siege guns).
     pub no_manhandle: bool,
+    /// Engineers (or infantry with an engineer stand): they do the engineering tasks.
+    pub engineer: bool,
     /// Rolls one attack die more, in fire and in a charge (Napoleonic note 22).
     pub extra_die: bool,
     /// Must charge in attack column (Napoleonic note 21).

@@ -115,7 +115,11 @@ impl BptGame {
             Event::new(
                 "weather",
                 rule("Weather"),
-                format!("the weather before the battle: rolled {a}+{b} = {}: {}", a + b, w.name()),
+                format!(
+                    "the weather before the battle: rolled {a}+{b} = {}: {}",
+                    a + b,
+                    w.name()
+                ),
             )
         });
     }
@@ -138,7 +142,11 @@ impl BptGame {
             let text = if now == before {
                 format!("the weather holds ({a}, {b}): {}", now.name())
             } else {
-                format!("the weather changes ({a}, {b}): {} becomes {}", before.name(), now.name())
+                format!(
+                    "the weather changes ({a}, {b}): {} becomes {}",
+                    before.name(),
+                    now.name()
+                )
             };
             Event::new("weather", rule("Weather"), text)
         });

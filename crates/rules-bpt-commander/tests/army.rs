@@ -529,5 +529,9 @@ fn morale_grades_cost_a_quarter_less_or_more_a_stand_and_reach_the_battle() {
     let text = battle::muster(&a, &a, &field("rolling-farmland"), &words("m"), "m.toml").unwrap();
     assert!(text.contains("morale = \"motivated\""), "{text}");
     let e = reject(&RUSSIANS.replace("count = 4", "count = 4\nmorale = \"fearless\""));
-    assert!(e.iter().any(|e| e.contains("morale \"fearless\"? unmotivated, regular or motivated")), "{e:?}");
+    assert!(
+        e.iter()
+            .any(|e| e.contains("morale \"fearless\"? unmotivated, regular or motivated")),
+        "{e:?}"
+    );
 }

@@ -278,6 +278,11 @@ impl Map {
         self.mark_edge(a, b, |e| (e & !FEATURE) | code);
     }
 
+    /// Takes away the feature along a hexside (a wall demolished), keeping any road.
+    pub fn remove_hexside(&mut self, a: Hex, b: Hex) {
+        self.mark_edge(a, b, |e| e & !FEATURE);
+    }
+
     #[inline]
     pub fn hexside(&self, a: Hex, b: Hex) -> Option<Hexside> {
         match self.edge_byte(a, b) & FEATURE {

@@ -54,7 +54,12 @@ fn poor_weather_costs_command_rolls_one_and_extreme_two() {
 #[test]
 fn sight_reaches_40_cm_in_poor_weather_and_10_in_extreme() {
     // r1 and b1 stand 15 cm apart.
-    for (weather, sees) in [("off", true), ("poor", true), ("night", true), ("extreme", false)] {
+    for (weather, sees) in [
+        ("off", true),
+        ("poor", true),
+        ("night", true),
+        ("extreme", false),
+    ] {
         let g = duel(&[], &[]).option("weather", weather).load();
         let (r1, b1) = (k(&g, "r1"), k(&g, "b1"));
         assert_eq!(g.distance_cm(r1, b1), 15);
@@ -75,17 +80,29 @@ fn a_double_six_at_the_end_of_a_game_turn_worsens_the_weather_and_a_double_one_c
     let mut g = duel(&[], &[]).option("weather", "normal").start_with(&[]);
     let e = finish_game_turn(&mut g, &[6, 6]);
     assert_eq!(g.weather, Weather::Poor, "{}", log(&e));
-    assert!(log(&e).contains("normal weather becomes poor weather"), "{}", log(&e));
+    assert!(
+        log(&e).contains("normal weather becomes poor weather"),
+        "{}",
+        log(&e)
+    );
     finish_game_turn(&mut g, &[6, 6]);
     assert_eq!(g.weather, Weather::Extreme);
     let e = finish_game_turn(&mut g, &[1, 1]);
     assert_eq!(g.weather, Weather::Poor);
-    assert!(log(&e).contains("extreme weather becomes poor weather"), "{}", log(&e));
+    assert!(
+        log(&e).contains("extreme weather becomes poor weather"),
+        "{}",
+        log(&e)
+    );
     // Any other pair leaves it as it is.
     let mut g = duel(&[], &[]).option("weather", "extreme").start_with(&[]);
     let e = finish_game_turn(&mut g, &[3, 3]);
     assert_eq!(g.weather, Weather::Extreme);
-    assert!(log(&e).contains("the weather holds (3, 3): extreme weather"), "{}", log(&e));
+    assert!(
+        log(&e).contains("the weather holds (3, 3): extreme weather"),
+        "{}",
+        log(&e)
+    );
     // Night never changes: nothing is rolled.
     let mut g = duel(&[], &[]).option("weather", "night").start_with(&[]);
     finish_game_turn(&mut g, &[]);
@@ -118,7 +135,12 @@ fn morale_grades_set_the_suppression_score_4_5_or_6() {
         let mut d = vec![4, 3, 6, 1];
         d.extend(test);
         let e = play(&mut g, "fire r1 b1", &d);
-        assert_eq!(g.units[k(&g, "b1")].is_suppressed(), is, "{grade} {test:?}\n{}", log(&e));
+        assert_eq!(
+            g.units[k(&g, "b1")].is_suppressed(),
+            is,
+            "{grade} {test:?}\n{}",
+            log(&e)
+        );
     }
     // Without the rule the test is at the to-hit score (4 in the open), whatever the grade.
     let mut g = duel(&[], &[("morale", "\"motivated\"")]).start_with(&[]);
@@ -146,7 +168,9 @@ fn morale_grades_knock_out_a_unit_falling_back_beyond_5_10_or_15_cm() {
         assert_eq!(g.units[k(&g, "b1")].ko, ko, "{grade} {fall:?}\n{}", log(&e));
     }
     // A motivated unit falling back 12 cm goes two hexes, where the book's 20 cm would too.
-    let mut g = duel(&[], &[("morale", "\"motivated\"")]).option("morale", "grades").start_with(&[]);
+    let mut g = duel(&[], &[("morale", "\"motivated\"")])
+        .option("morale", "grades")
+        .start_with(&[]);
     suppressed(&mut g, "b1");
     play(&mut g, "fire r1 b1", &[4, 4, 1, 1, 6, 6]);
     assert_eq!(g.units[k(&g, "b1")].hex, hex("0603"));
@@ -167,8 +191,14 @@ fn with_grades_and_charge_the_grade_is_the_score_that_hits_in_a_charge() {
     d.extend([4, 4, 1, 1, 1, 1, 1, 1]);
     let e = play(&mut g, "end", &d);
     let text = log(&e);
-    assert!(text.contains("needing 6+: rolled [6, 5, 5, 5, 5, 5, 5, 5, 5], 1 hit"), "{text}");
-    assert!(text.contains("needing 4+: rolled [4, 4, 1, 1, 1, 1, 1, 1], 2 hits"), "{text}");
+    assert!(
+        text.contains("needing 6+: rolled [6, 5, 5, 5, 5, 5, 5, 5, 5], 1 hit"),
+        "{text}"
+    );
+    assert!(
+        text.contains("needing 4+: rolled [4, 4, 1, 1, 1, 1, 1, 1], 2 hits"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -180,14 +210,22 @@ fn the_morale_option_reads_grades_from_the_scenario_and_refuses_unknown_ones() {
     )
     .err()
     .expect("refused");
-    assert!(e.message.contains("morale \"fearless\"? unmotivated, regular or motivated"), "{e}");
+    assert!(
+        e.message
+            .contains("morale \"fearless\"? unmotivated, regular or motivated"),
+        "{e}"
+    );
 }
 
 #[test]
 fn going_prone_and_rising_are_orders_and_only_with_the_rule() {
     let mut g = duel(&[], &[]).option("prone", "on").command();
     let e = play(&mut g, "prone r1", &[2, 2]);
-    assert!(log(&e).contains("r1 goes prone in close order"), "{}", log(&e));
+    assert!(
+        log(&e).contains("r1 goes prone in close order"),
+        "{}",
+        log(&e)
+    );
     assert!(log(&e).contains("needs 8 or less"), "{}", log(&e));
     let r1 = k(&g, "r1");
     assert!(g.units[r1].prone);
@@ -209,7 +247,9 @@ fn going_prone_and_rising_are_orders_and_only_with_the_rule() {
 
 #[test]
 fn prone_in_skirmish_order_may_fire_but_not_move() {
-    let mut g = duel(&[("formation", "\"extended\"")], &[]).option("prone", "on").command();
+    let mut g = duel(&[("formation", "\"extended\"")], &[])
+        .option("prone", "on")
+        .command();
     play(&mut g, "prone r1", &[2, 2]);
     let r1 = k(&g, "r1");
     assert!(g.units[r1].prone && g.units[r1].skirmish_order());
@@ -268,7 +308,9 @@ fn pikes_fight_foot_from_a_level_of_cover_better() {
     d.extend([1; 8]);
     let e = play(&mut g, "end", &d);
     assert!(
-        log(&e).contains("defender in soft cover) needing 5+: rolled [5, 4, 4, 1, 1, 1, 1, 1, 1], 1 hit"),
+        log(&e).contains(
+            "defender in soft cover) needing 5+: rolled [5, 4, 4, 1, 1, 1, 1, 1, 1], 1 hit"
+        ),
         "{}",
         log(&e)
     );
@@ -277,14 +319,24 @@ fn pikes_fight_foot_from_a_level_of_cover_better() {
 fn allies() -> Scen {
     Scen::new()
         .inf("red", "r1", "0608", "N", &[("nation", "\"spanish\"")])
-        .inf("red", "r2", "0508", "N", &[("nation", "\"portuguese\""), ("trained_by", "[\"british\"]")])
+        .inf(
+            "red",
+            "r2",
+            "0508",
+            "N",
+            &[
+                ("nation", "\"portuguese\""),
+                ("trained_by", "[\"british\"]"),
+            ],
+        )
         .inf("red", "r3", "0708", "N", &[("nation", "\"british\"")])
         .inf("blue", "b1", "0603", "S", &[])
         .hqs(
             "red",
             &[
                 hq("rhq", 8, "0610", true),
-                "{ id = \"wel\", name = \"wel\", value = 7, hex = \"0510\", nation = \"british\" }".to_string(),
+                "{ id = \"wel\", name = \"wel\", value = 7, hex = \"0510\", nation = \"british\" }"
+                    .to_string(),
             ],
         )
 }
@@ -313,10 +365,16 @@ fn with_fixed_formations_a_unit_takes_orders_from_its_own_command_unit_only() {
         .inf("red", "r1", "0608", "N", &[("hq", "\"rhq2\"")])
         .inf("red", "r2", "0508", "N", &[])
         .inf("blue", "b1", "0603", "S", &[])
-        .hqs("red", &[hq("rhq", 8, "0610", true), hq("rhq2", 7, "0510", false)]);
+        .hqs(
+            "red",
+            &[hq("rhq", 8, "0610", true), hq("rhq2", 7, "0510", false)],
+        );
     let mut g = s.option("fixed_formations", "on").command();
     let m = refused(&mut g, "order rhq r1");
-    assert!(m.contains("belongs to rhq2 rhq2's formation and takes orders from it only"), "{m}");
+    assert!(
+        m.contains("belongs to rhq2 rhq2's formation and takes orders from it only"),
+        "{m}"
+    );
     play(&mut g, "order rhq2 r1", &[2, 2]);
     assert_eq!(g.units[k(&g, "r1")].actions, 1);
     // A unit of no formation takes orders from any command unit.
@@ -325,7 +383,10 @@ fn with_fixed_formations_a_unit_takes_orders_from_its_own_command_unit_only() {
     let s = Scen::new()
         .inf("red", "r1", "0608", "N", &[("hq", "\"rhq2\"")])
         .inf("blue", "b1", "0603", "S", &[])
-        .hqs("red", &[hq("rhq", 8, "0610", true), hq("rhq2", 7, "0510", false)]);
+        .hqs(
+            "red",
+            &[hq("rhq", 8, "0610", true), hq("rhq2", 7, "0510", false)],
+        );
     let mut g = s.command();
     play(&mut g, "order rhq r1", &[2, 2]);
     assert_eq!(g.units[k(&g, "r1")].actions, 1);
@@ -337,14 +398,21 @@ fn the_co_moves_a_unit_of_its_formation_to_another_command_units_within_10_cm_of
         Scen::new()
             .inf("red", "r1", "0608", "N", &[("hq", "\"rhq\"")])
             .inf("blue", "b1", "0603", "S", &[])
-            .hqs("red", &[hq("rhq", 8, "0610", true), hq("rhq2", 7, "0210", false)])
+            .hqs(
+                "red",
+                &[hq("rhq", 8, "0610", true), hq("rhq2", 7, "0210", false)],
+            )
             .option("fixed_formations", "on")
     };
     let mut g = s().command();
     // 20 cm from the CO to rhq2: -2, so 6 or less.
     let e = play(&mut g, "transfer r1 rhq2", &[2, 3]);
     assert!(log(&e).contains("needs 6 or less"), "{}", log(&e));
-    assert!(log(&e).contains("-2 20 cm from the CO to rhq2"), "{}", log(&e));
+    assert!(
+        log(&e).contains("-2 20 cm from the CO to rhq2"),
+        "{}",
+        log(&e)
+    );
     let (r1, h2) = (k(&g, "r1"), k(&g, "rhq2"));
     assert_eq!(g.units[r1].formation_hq, Some(h2 as u16));
     assert!(volley_core::geometry::distance(g.units[r1].hex, g.units[h2].hex) <= 2);
@@ -354,7 +422,11 @@ fn the_co_moves_a_unit_of_its_formation_to_another_command_units_within_10_cm_of
     // A failure is the CO's: the side's orders are over.
     let mut g = s().command();
     let e = play(&mut g, "transfer r1 rhq2", &[4, 3]);
-    assert!(log(&e).contains("failed: the CO's orders are over this turn"), "{}", log(&e));
+    assert!(
+        log(&e).contains("failed: the CO's orders are over this turn"),
+        "{}",
+        log(&e)
+    );
     let m = refused(&mut g, "order rhq2 r1");
     assert!(m.contains("the CO failed"), "{m}");
     // Without the rule there are no formations to move units between.
@@ -369,15 +441,34 @@ fn brigade_skirmishers_cost_the_firer_a_die_and_take_the_first_hits() {
     let b1 = k(&g, "b1");
     // 4 dice less one for the screen = 3: three hits, all on the skirmishers' 2 × 2.
     let e = play(&mut g, "fire r1 b1", &[4, 4, 4]);
-    assert!(log(&e).contains("-1 target screened by skirmishers"), "{}", log(&e));
-    assert!(log(&e).contains("b1's skirmishers take 3 hits: 1 of 2 skirmish stands lost"), "{}", log(&e));
-    assert_eq!((g.units[b1].screen, g.units[b1].screen_hits, g.units[b1].turn_hits), (1, 1, 0));
+    assert!(
+        log(&e).contains("-1 target screened by skirmishers"),
+        "{}",
+        log(&e)
+    );
+    assert!(
+        log(&e).contains("b1's skirmishers take 3 hits: 1 of 2 skirmish stands lost"),
+        "{}",
+        log(&e)
+    );
+    assert_eq!(
+        (
+            g.units[b1].screen,
+            g.units[b1].screen_hits,
+            g.units[b1].turn_hits
+        ),
+        (1, 1, 0)
+    );
     assert!(!g.units[b1].is_suppressed());
     // One skirmish stand: it takes two of three hits and is gone; the third reaches the
     // battalion and goes through the test as usual.
     let mut g = duel(&[], &[("skirmishers", "1")]).start_with(&[]);
     let e = play(&mut g, "fire r1 b1", &[4, 4, 4, 1]);
-    assert!(log(&e).contains("b1's skirmishers take 2 hits: 1 of 1 skirmish stands lost"), "{}", log(&e));
+    assert!(
+        log(&e).contains("b1's skirmishers take 2 hits: 1 of 1 skirmish stands lost"),
+        "{}",
+        log(&e)
+    );
     assert_eq!((g.units[b1].screen, g.units[b1].turn_hits), (0, 1));
 }
 
@@ -391,7 +482,11 @@ fn skirmishers_run_back_when_their_unit_is_charged_and_screen_only_line_column_o
     let mut g = s.command();
     play(&mut g, "order rhq r1 charge", &[2, 2]);
     let e = play(&mut g, "charge r1 b1", &[]);
-    assert!(log(&e).contains("b1's skirmishers run back to their lines"), "{}", log(&e));
+    assert!(
+        log(&e).contains("b1's skirmishers run back to their lines"),
+        "{}",
+        log(&e)
+    );
     assert_eq!(g.units[k(&g, "b1")].screen, 0);
     // A march column has no screen out.
     let g = duel(&[], &[("skirmishers", "2"), ("formation", "\"march\"")]).load();
@@ -402,7 +497,11 @@ fn skirmishers_run_back_when_their_unit_is_charged_and_screen_only_line_column_o
 fn note_22_units_roll_an_extra_die_in_fire_and_in_a_charge() {
     let mut g = duel(&[("traits", "[\"extra_die\"]")], &[]).start_with(&[]);
     let e = play(&mut g, "fire r1 b1", &[1, 1, 1, 1, 1]);
-    assert!(log(&e).contains("+1 an extra die (list note)"), "{}", log(&e));
+    assert!(
+        log(&e).contains("+1 an extra die (list note)"),
+        "{}",
+        log(&e)
+    );
     assert!(log(&e).contains("5 dice"), "{}", log(&e));
 }
 
@@ -410,7 +509,16 @@ fn note_22_units_roll_an_extra_die_in_fire_and_in_a_charge() {
 fn note_21_units_charge_only_in_attack_column() {
     let s = |formation: &str| {
         Scen::new()
-            .inf("red", "r1", "0608", "N", &[("traits", "[\"attack_column_charge\"]"), ("formation", formation)])
+            .inf(
+                "red",
+                "r1",
+                "0608",
+                "N",
+                &[
+                    ("traits", "[\"attack_column_charge\"]"),
+                    ("formation", formation),
+                ],
+            )
             .inf("blue", "b1", "0606", "S", &[])
             .inf("blue", "b9", "1201", "S", &[])
             .hqs("blue", &[hq("bhq", 8, "1202", true)])
@@ -427,7 +535,12 @@ fn note_21_units_charge_only_in_attack_column() {
 
 #[test]
 fn a_gatling_gun_jams_on_any_double_and_is_knocked_out() {
-    let gun = [("traits", "[\"gatling\"]"), ("dice", "2"), ("range", "10"), ("stands", "1")];
+    let gun = [
+        ("traits", "[\"gatling\"]"),
+        ("dice", "2"),
+        ("range", "10"),
+        ("stands", "1"),
+    ];
     let s = || {
         Scen::new()
             .gun("red", "g1", "0608", "N", &gun)
@@ -436,7 +549,11 @@ fn a_gatling_gun_jams_on_any_double_and_is_knocked_out() {
     let mut g = s().start_with(&[]);
     // 2 dice at 10 cm: 5 and 5 is a double.
     let e = play(&mut g, "fire g1 b1", &[5, 5]);
-    assert!(log(&e).contains("show a double ([5, 5]): it jams"), "{}", log(&e));
+    assert!(
+        log(&e).contains("show a double ([5, 5]): it jams"),
+        "{}",
+        log(&e)
+    );
     assert!(g.units[k(&g, "g1")].ko);
     assert_eq!(g.units[k(&g, "b1")].turn_hits, 0);
     // No double: it fires as any gun.
@@ -452,4 +569,170 @@ fn light_infantry_move_12_cm_on_their_own() {
     assert_eq!(g.allowance_cm(k(&g, "r1")), 12);
     let g = duel(&[("move", "10")], &[]).load();
     assert_eq!(g.allowance_cm(k(&g, "r1")), 10);
+}
+
+fn work(hex: &str, kind: &str) -> String {
+    format!("[[works]]\nhex = \"{hex}\"\nkind = \"{kind}\"")
+}
+
+#[test]
+fn stakes_bar_horse_and_foot_cross_them_only_from_contact() {
+    let s = || {
+        duel(&[], &[])
+            .cav("red", "c1", "0808", "N", &[])
+            .raw(&work("0607", "stakes"))
+            .raw(&work("0807", "stakes"))
+    };
+    let g = s().load();
+    let reach = |g: &rules_bpt_commander::BptGame, id: &str| -> Vec<String> {
+        g.reachable(k(g, id))
+            .iter()
+            .map(|(h, _)| volley_core::geometry::label(*h))
+            .collect()
+    };
+    assert!(reach(&g, "r1").contains(&"0607".to_string()));
+    assert!(!reach(&g, "c1").contains(&"0807".to_string()));
+    // Foot reach the stakes only from contact: r1 two hexes off cannot step into them.
+    let g = Scen::new()
+        .inf("red", "r1", "0609", "N", &[])
+        .inf("blue", "b1", "0603", "S", &[])
+        .raw(&work("0607", "stakes"))
+        .load();
+    assert!(
+        !reach(&g, "r1").contains(&"0607".to_string()),
+        "{:?}",
+        reach(&g, "r1")
+    );
+}
+
+#[test]
+fn works_cover_their_troops_and_a_trench_digs_them_in() {
+    let mut g = duel(&[], &[])
+        .raw(&work("0605", "breastworks"))
+        .start_with(&[]);
+    let e = play(&mut g, "fire r1 b1", &[5, 4, 1, 1, 1]);
+    assert!(log(&e).contains("needing 5+"), "{}", log(&e));
+    let mut g = duel(&[], &[])
+        .raw(&work("0605", "fortified-works"))
+        .start_with(&[]);
+    let e = play(&mut g, "fire r1 b1", &[6, 5, 1, 1, 1]);
+    assert!(log(&e).contains("needing 6+"), "{}", log(&e));
+    let g = duel(&[], &[]).raw(&work("0605", "trench")).load();
+    assert!(g.units[k(&g, "b1")].dug_in);
+}
+
+fn sappers() -> Scen {
+    Scen::new()
+        .inf("red", "e1", "0608", "N", &[("traits", "[\"engineer\"]")])
+        .inf("blue", "b1", "0602", "S", &[])
+}
+
+#[test]
+fn engineers_clear_an_obstacle_on_3_and_take_no_orders_after() {
+    let mut g = sappers().raw(&work("0607", "stakes")).start_with(&[]);
+    let e = play(&mut g, "clear e1 0607", &[2]);
+    assert!(
+        log(&e).contains("needs 3+, rolled 2): the work is not done"),
+        "{}",
+        log(&e)
+    );
+    assert!(g.work_at(hex("0607")).is_some());
+    let mut g = sappers().raw(&work("0607", "wire")).start_with(&[]);
+    let e = play(&mut g, "clear e1 0607", &[3]);
+    assert!(log(&e).contains("the wire in 0607 is gone"), "{}", log(&e));
+    assert!(g.work_at(hex("0607")).is_none());
+    play(&mut g, "end", &[]);
+    let m = refused(&mut g, "order rhq e1");
+    assert!(m.contains("orders are over"), "{m}");
+}
+
+#[test]
+fn engineers_demolish_works_or_a_wall_on_4() {
+    let mut g = sappers().raw(&work("0607", "log-works")).start_with(&[]);
+    play(&mut g, "demolish e1 0607", &[3]);
+    assert!(g.work_at(hex("0607")).is_some());
+    let mut g = sappers().raw(&work("0607", "log-works")).start_with(&[]);
+    play(&mut g, "demolish e1 0607", &[4]);
+    assert!(g.work_at(hex("0607")).is_none());
+    let mut g = sappers()
+        .map("hexsides = [{ between = [\"0608\", \"0607\"], kind = \"wall\" }]")
+        .start_with(&[]);
+    let e = play(&mut g, "demolish e1 0607", &[6]);
+    assert!(
+        log(&e).contains("the wall between 0608 and 0607 is down"),
+        "{}",
+        log(&e)
+    );
+    assert_eq!(g.map().hexside(hex("0608"), hex("0607")), None);
+}
+
+#[test]
+fn engineers_bridge_water_a_section_a_phase_and_dig_trenches() {
+    let mut rows = vec![["."; 12].join(" "); 12];
+    rows[6] = ". . . . . ~ . . . . . .".into();
+    let rows: Vec<&str> = rows.iter().map(|s| s.as_str()).collect();
+    let mut g = sappers().rows(&rows).start_with(&[]);
+    assert!(refused(&mut g, "bridge e1 0606").contains("no water or ditch to bridge"));
+    let e = play(&mut g, "bridge e1 0607", &[]);
+    assert!(
+        log(&e).contains("a bridge section spans 0607"),
+        "{}",
+        log(&e)
+    );
+    assert_eq!(
+        g.map().terrain(hex("0607")),
+        volley_core::map::Terrain::Bridge
+    );
+    let v = volley_core::Game::view(&g, None);
+    let row = &v.map.rows[6];
+    assert!(row.contains('='), "the map the players see shows it: {row}");
+    let mut g = sappers().start_with(&[]);
+    let e = play(&mut g, "sap e1", &[]);
+    assert!(
+        log(&e).contains("a trench is dug in 0608, and they are dug in"),
+        "{}",
+        log(&e)
+    );
+    assert!(g.units[k(&g, "e1")].dug_in);
+}
+
+#[test]
+fn a_construction_lends_its_save_takes_round_shot_on_sixes_and_collapses_on_its_occupants() {
+    let gun = [("dice", "3"), ("range", "60")];
+    let s = || {
+        Scen::new()
+            .gun("red", "g1", "0610", "N", &gun)
+            .inf("blue", "b1", "0605", "S", &[])
+            .inf("blue", "b2", "0705", "S", &[])
+            .raw(&work("0605", "breastworks"))
+            .option("constructions", "on")
+    };
+    let mut g = s().start_with(&[]);
+    // The order (2, 2), then 5 dice (3, +1 within half range, +1 the HQ's presence) at b1 in
+    // breastworks (soft cover, 5+): two hits, no saves, two test dice that fail. Then the
+    // breastworks: the same 5 attacks hitting on sixes, 3 hits of the 3 they take.
+    let e = play(
+        &mut g,
+        "fire g1 b1",
+        &[2, 2, 5, 5, 1, 1, 1, 1, 1, 6, 6, 6, 1, 1],
+    );
+    let text = log(&e);
+    assert!(
+        text.contains(
+            "the breastworks in 0605: 5 attacks needing 6: rolled [6, 6, 6, 1, 1], 3 hits, 3 of 3"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("the breastworks in 0605 collapses"), "{text}");
+    assert!(g.units[k(&g, "b1")].ko);
+    assert!(g.units[k(&g, "b2")].is_suppressed());
+    assert!(g.work_at(hex("0605")).is_none());
+    // Log works save on 5: infantry without a save of their own use it.
+    let g = Scen::new()
+        .inf("red", "r1", "0608", "N", &[])
+        .inf("blue", "b1", "0605", "S", &[])
+        .raw(&work("0605", "log-works"))
+        .option("constructions", "on")
+        .load();
+    assert_eq!(g.saves(k(&g, "b1"), 2, false, true), Some((5, 3)));
 }
