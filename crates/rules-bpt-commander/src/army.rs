@@ -42,6 +42,30 @@ struct ArmyFile {
     commands: Vec<CommandEntry>,
     #[serde(default, rename = "unit")]
     units: Vec<UnitEntry>,
+    /// An attack-defence scenario's defence: "hasty" (10% of the points on field defences,
+    /// the hasty ones only) or "fixed" (25%, all of them).
+    #[serde(default)]
+    defence: Option<Spanned<String>>,
+    #[serde(default, rename = "work")]
+    works: Vec<WorkEntry>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct WorkEntry {
+    kind: Spanned<String>,
+    #[serde(default)]
+    count: Option<Spanned<u32>>,
+}
+
+/// Field defences bought.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct BoughtWork {
+    #[serde(skip)]
+    pub kind: crate::works::WorkKind,
+    pub work: String,
+    pub count: u32,
+    pub cost: u32,
 }
 
 #[derive(Deserialize)]
@@ -130,6 +154,8 @@ pub struct Army {
     pub cost: u32,
     pub commands: Vec<BoughtCommand>,
     pub units: Vec<BoughtUnit>,
+    /// Field defences (an army in defence).
+    pub works: Vec<BoughtWork>,
 }
 
 impl Army {
@@ -467,9 +493,71 @@ pub fn check(src: &ScenarioSource, points: Option<u32>) -> Result<Army, Vec<Scen
     }
     let entry_span = |i: usize| file.units[i].troop.span();
 
+    // Field defences: an army in hasty defence may spend 10% of its points on the hasty
+    // ones, in fixed defence 25% on any.
+    let defence = match &file.defence {
+        None => None,
+        Some(d) => match d.get_ref().as_str() {
+            "hasty" => Some((false, d.span())),
+            "fixed" => Some((true, d.span())),
+            other => {
+                errors.push(src.error_at(d.span(), format!("defence \"{other}\"? hasty or fixed")));
+                None
+            }
+        },
+    };
+    let mut works = Vec::new();
+    for w in &file.works {
+        let Some(kind) = crate::works::WorkKind::parse(w.kind.get_ref()).filter(|k| k.points().is_some()) else {
+            let all: Vec<&str> = crate::works::WorkKind::ALL
+                .iter()
+                .filter(|k| k.points().is_some())
+                .map(|k| k.word())
+                .collect();
+            errors.push(src.error_at(
+                w.kind.span(),
+                format!("\"{}\" is not a field defence: {}", w.kind.get_ref(), all.join(", ")),
+            ));
+            continue;
+        };
+        let count = w.count.as_ref().map_or(1, |c| *c.get_ref()).max(1);
+        match defence {
+            None => errors.push(src.error_at(
+                w.kind.span(),
+                "field defences need the army in defence: defence = \"hasty\" or \"fixed\"",
+            )),
+            Some((false, _)) if !kind.hasty() => errors.push(src.error_at(
+                w.kind.span(),
+                format!("{} need a fixed defence: a hasty one has trenches, stakes and breastworks", kind.word()),
+            )),
+            _ => {}
+        }
+        works.push(BoughtWork {
+            kind,
+            work: kind.word().to_string(),
+            count,
+            cost: kind.points().expect("bought") * count,
+        });
+    }
+    let works_cost: u32 = works.iter().map(|w| w.cost).sum();
+    if let Some((fixed, span)) = defence {
+        let share = if fixed { 25 } else { 10 };
+        let budget = total * share / 100;
+        if works_cost > budget {
+            errors.push(src.error_at(
+                span,
+                format!(
+                    "field defences cost {works_cost} points, over the {share}% ({budget} points) a {} defence may spend",
+                    if fixed { "fixed" } else { "hasty" }
+                ),
+            ));
+        }
+    }
+
     // The points total.
     let cost: u32 = units.iter().map(|(_, u)| u.cost).sum::<u32>()
-        + commands.iter().map(|(_, c)| c.cost).sum::<u32>();
+        + commands.iter().map(|(_, c)| c.cost).sum::<u32>()
+        + works_cost;
     if cost > total {
         errors.push(src.error_at(
             file.points.span(),
@@ -698,6 +786,7 @@ pub fn check(src: &ScenarioSource, points: Option<u32>) -> Result<Army, Vec<Scen
         cost,
         commands: commands.into_iter().map(|(_, c)| c).collect(),
         units: units.into_iter().map(|(_, u)| u).collect(),
+        works,
     })
 }
 

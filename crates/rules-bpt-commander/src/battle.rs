@@ -244,6 +244,9 @@ fn unit_row(list: &ArmyList, u: &BoughtUnit) -> Option<Table> {
     if has("gatling") {
         traits.push("gatling");
     }
+    if troop.arm == Arm::Engineers || has("engineer") {
+        traits.push("engineer");
+    }
     if troop.arm == Arm::Infantry && list.period == Period::Acw && troop.name.contains("Rifled") {
         traits.push("rifled_musket");
     }
@@ -335,8 +338,8 @@ pub fn muster(
     top.insert("map".into(), Value::Table(field.map.clone()));
     let centre_row = field.grid.len() / 2;
     let mut taken: HashSet<(usize, usize)> = HashSet::new();
-    // Objectives are left clear for the fight.
     let mut units = Vec::new();
+    let mut works = Vec::new();
     let mut sides = Table::new();
     for (side, army) in [(Side::Red, red), (Side::Blue, blue)] {
         let prefix = match side {
@@ -384,6 +387,7 @@ pub fn muster(
             Arm::Infantry | Arm::Engineers => 1,
             _ => 2,
         });
+        let mut placed: Vec<(usize, usize, bool)> = Vec::new();
         for (n, u) in order.into_iter().enumerate() {
             let Some(mut row) = unit_row(army.list, u) else {
                 continue;
@@ -404,7 +408,49 @@ pub fn muster(
             row.insert("id".into(), Value::String(format!("{prefix}{}", n + 1)));
             row.insert("hex".into(), Value::String(label(c, r)));
             row.insert("facing".into(), Value::String(facing(r).into()));
+            placed.push((c, r, arm == "artillery"));
             units.push(Value::Table(row));
+        }
+        // Field defences: cover and trenches on the front line's hexes (dug-outs with the
+        // guns), obstacles a hex in front of it.
+        let ahead = |c: usize| match side {
+            Side::Red => c + 1,
+            Side::Blue => c.wrapping_sub(1),
+        };
+        let mut covered: HashSet<(usize, usize)> = HashSet::new();
+        for w in &army.works {
+            for _ in 0..w.count {
+                let spot = if w.kind.obstacle() {
+                    placed
+                        .iter()
+                        .map(|&(c, r, _)| (ahead(c), r))
+                        .find(|&(c, r)| {
+                            c < field.grid[0].len()
+                                && field.grid[r][c] == '.'
+                                && !taken.contains(&(c, r))
+                                && !covered.contains(&(c, r))
+                        })
+                } else {
+                    let guns = w.kind == crate::works::WorkKind::DugOut;
+                    placed
+                        .iter()
+                        .filter(|&&(_, _, g)| g == guns)
+                        .map(|&(c, r, _)| (c, r))
+                        .find(|h| !covered.contains(h))
+                };
+                let Some(h) = spot else {
+                    return Err(bad(format!(
+                        "{} has no place left for its {}: fewer field defences or more troops",
+                        army.name,
+                        w.kind.word()
+                    )));
+                };
+                covered.insert(h);
+                let mut t = Table::new();
+                t.insert("hex".into(), Value::String(label(h.0, h.1)));
+                t.insert("kind".into(), Value::String(w.kind.word().into()));
+                works.push(Value::Table(t));
+            }
         }
         let co = army.co();
         let mut commanders = Vec::new();
@@ -443,6 +489,9 @@ pub fn muster(
         top.insert("objectives".into(), Value::Array(field.objectives.clone()));
     }
     top.insert("units".into(), Value::Array(units));
+    if !works.is_empty() {
+        top.insert("works".into(), Value::Array(works));
+    }
     let body = emit(&top);
     let made_by = if words.command.is_empty() {
         String::new()
@@ -529,6 +578,7 @@ fn emit(top: &Table) -> String {
     }
     for (block, order) in [
         ("objectives", &["hex", "name", "points"][..]),
+        ("works", &["hex", "kind"][..]),
         (
             "units",
             &[

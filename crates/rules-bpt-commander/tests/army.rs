@@ -535,3 +535,25 @@ fn morale_grades_cost_a_quarter_less_or_more_a_stand_and_reach_the_battle() {
         "{e:?}"
     );
 }
+
+#[test]
+fn an_army_in_defence_buys_field_defences_within_its_share_and_battle_sets_them_out() {
+    // `defence` goes at the top (keys after a [[table]] belong to it).
+    let dug_in = RUSSIANS.replacen("points = 1500\n", "points = 1500\ndefence = \"hasty\"\n", 1)
+        + "\n[[work]]\nkind = \"trench\"\ncount = 2\n\n[[work]]\nkind = \"stakes\"\ncount = 2\n";
+    let a = accept(&dug_in);
+    // 2 trenches at 5, 2 stakes at 25: 60 of the 150 (10%) a hasty defence may spend.
+    assert_eq!(a.works.iter().map(|w| w.cost).sum::<u32>(), 60);
+    assert_eq!(a.cost, 955 + 60);
+    let text = battle::muster(&a, &accept(RUSSIANS), &field("rolling-farmland"), &words("w"), "w.toml").unwrap();
+    assert_eq!(text.matches("[[works]]").count(), 4, "{text}");
+    let g = rules_bpt_commander::scenario::load(&ScenarioSource::new("w.toml", text), &Options::default()).unwrap();
+    assert_eq!(g.works.len(), 4);
+    assert_eq!(g.units.iter().filter(|u| u.dug_in).count(), 2);
+    // Over the share, and a fixed defence's work in a hasty one.
+    let e = reject(&dug_in.replace("count = 2\n\n[[work]]\nkind = \"stakes\"", "count = 2\n\n[[work]]\nkind = \"fortification\""));
+    assert!(e.iter().any(|e| e.contains("fortification need a fixed defence")), "{e:?}");
+    assert!(e.iter().any(|e| e.contains("field defences cost 210 points, over the 10% (150 points) a hasty defence may spend")), "{e:?}");
+    let e = reject(&format!("{RUSSIANS}\n[[work]]\nkind = \"wire\"\n"));
+    assert!(e.iter().any(|e| e.contains("field defences need the army in defence")), "{e:?}");
+}
