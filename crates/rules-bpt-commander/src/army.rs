@@ -244,7 +244,7 @@ fn not_for_sale(list: &ArmyList, troop: &Troop) -> Option<String> {
 }
 
 /// The dismounted row a mounted row fights with on foot, if its list has one.
-fn dismounted_row(list: &'static ArmyList, troop: &Troop) -> Option<&'static Troop> {
+pub(crate) fn dismounted_row(list: &'static ArmyList, troop: &Troop) -> Option<&'static Troop> {
     if troop.arm != Arm::Cavalry || !mechanics(list, troop).contains(&"dismount") {
         return None;
     }

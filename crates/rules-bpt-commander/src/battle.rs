@@ -137,7 +137,7 @@ fn canister(list: &ArmyList, troop: &Troop) -> Option<(u32, u32)> {
 }
 
 /// The scenario row of one bought unit (hex and facing added by the caller).
-fn unit_row(list: &ArmyList, u: &BoughtUnit) -> Option<Table> {
+fn unit_row(list: &'static ArmyList, u: &BoughtUnit) -> Option<Table> {
     let troop = u.dismounted.unwrap_or(u.troop);
     let m = crate::army::mechanics(list, troop);
     let has = |k: &str| m.contains(&k);
@@ -211,6 +211,24 @@ fn unit_row(list: &ArmyList, u: &BoughtUnit) -> Option<Table> {
     );
     t.insert("save".into(), Value::Integer(troop.save as i64));
     t.insert("points".into(), Value::Integer(u.stand_points as i64));
+    // The other mode of cavalry that may dismount (or of dismounted cavalry).
+    let other = match u.dismounted {
+        Some(_) => Some(u.troop),
+        None => crate::army::dismounted_row(list, u.troop),
+    };
+    if let Some(o) = other.filter(|o| (o.arm == Arm::Cavalry) != (troop.arm == Arm::Cavalry)) {
+        let mut m = Table::new();
+        m.insert(
+            "arm".into(),
+            Value::String(if o.arm == Arm::Cavalry { "cavalry" } else { "infantry" }.into()),
+        );
+        m.insert("move".into(), Value::Integer(o.move_cm as i64));
+        m.insert("dice".into(), Value::Integer(o.dice as i64));
+        m.insert("range".into(), Value::Integer(o.range as i64));
+        m.insert("save".into(), Value::Integer(o.save as i64));
+        m.insert("hits".into(), Value::Integer(o.hits as i64 + i64::from(elite)));
+        t.insert("other_mode".into(), Value::Table(m));
+    }
     if u.morale != crate::ideas::Morale::Regular {
         t.insert("morale".into(), Value::String(u.morale.name().into()));
     }
@@ -600,6 +618,7 @@ fn emit(top: &Table) -> String {
                 "manhandle",
                 "prolonge",
                 "morale",
+                "other_mode",
                 "traits",
             ][..],
         ),

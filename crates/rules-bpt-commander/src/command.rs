@@ -314,6 +314,12 @@ impl BptGame {
                 down: !u.prone,
             });
         }
+        if u.other_mode.is_some() {
+            out.push(Order::Dismount {
+                unit: k,
+                mount: u.arm == Arm::Infantry,
+            });
+        }
         for e in 0..self.units.len() {
             let t = &self.units[e];
             if t.side != u.side && !t.ko && !t.is_hq() {
@@ -483,6 +489,10 @@ impl BptGame {
                 has_action(unit)?;
                 self.check_prone(unit, down)
             }
+            Order::Dismount { unit, mount } => {
+                has_action(unit)?;
+                self.check_dismount(unit, mount)
+            }
             Order::Limber { unit } => {
                 has_action(unit)?;
                 let u = &self.units[unit];
@@ -618,6 +628,10 @@ impl BptGame {
             Order::Prone { unit, down } => {
                 moved_or_fired = false;
                 self.go_prone(unit, down, log);
+            }
+            Order::Dismount { unit, mount } => {
+                moved_or_fired = false;
+                self.dismount(unit, mount, log);
             }
             Order::Limber { unit } => {
                 moved_or_fired = false;

@@ -21,6 +21,7 @@ pub mod army;
 pub mod battle;
 pub mod charge;
 pub mod command;
+pub mod dismount;
 pub mod end;
 pub mod firing;
 pub mod ideas;

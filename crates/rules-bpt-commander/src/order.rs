@@ -106,6 +106,11 @@ pub enum Order {
         unit: usize,
         hq: usize,
     },
+    /// Cavalry dismount (`mount` false) or mount again.
+    Dismount {
+        unit: usize,
+        mount: bool,
+    },
     /// An engineering task at a hex (Engineering).
     Task {
         unit: usize,
@@ -168,6 +173,7 @@ impl Order {
             Order::Prone { unit, down } => (20, unit, 0, down as u64, 0),
             Order::Transfer { unit, hq } => (21, unit, hq, 0, 0),
             Order::Task { unit, task, hex } => (22, unit, 0, task.index(), pack_hex(hex)),
+            Order::Dismount { unit, mount } => (23, unit, 0, mount as u64, 0),
         };
         Action(
             kind << KIND_SHIFT
@@ -241,6 +247,10 @@ impl Order {
                 down: small == 1,
             },
             21 => Order::Transfer { unit, hq: target },
+            23 if small < 2 => Order::Dismount {
+                unit,
+                mount: small == 1,
+            },
             22 => Order::Task {
                 unit,
                 task: crate::works::Task::from_index(small)?,
@@ -275,7 +285,8 @@ impl Order {
             | Order::Square { unit }
             | Order::CounterCharge { unit }
             | Order::Prone { unit, .. }
-            | Order::Task { unit, .. } => vec![unit],
+            | Order::Task { unit, .. }
+            | Order::Dismount { unit, .. } => vec![unit],
         }
     }
 
@@ -353,6 +364,9 @@ impl BptGame {
             Order::Transfer { unit, hq } => format!("transfer {} {}", id(unit), id(hq)),
             Order::Task { unit, task, hex } => {
                 format!("{} {} {}", task.word(), id(unit), label(hex))
+            }
+            Order::Dismount { unit, mount } => {
+                format!("{} {}", if mount { "mount" } else { "dismount" }, id(unit))
             }
         }
     }
@@ -440,6 +454,8 @@ impl BptGame {
             "prone" => Order::Prone { unit: unit(1)?, down: true },
             "rise" => Order::Prone { unit: unit(1)?, down: false },
             "transfer" => Order::Transfer { unit: unit(1)?, hq: unit(2)? },
+            "dismount" => Order::Dismount { unit: unit(1)?, mount: false },
+            "mount" => Order::Dismount { unit: unit(1)?, mount: true },
             w @ ("clear" | "demolish" | "bridge" | "sap") => {
                 let task = crate::works::Task::ALL
                     .into_iter()
@@ -455,7 +471,7 @@ impl BptGame {
             }
             w => {
                 return Err(Illegal::new(format!(
-                    "\"{w}\" is not an action here: order, join, move, wheel, about-face, retire, prolonge, form, limber, unlimber, pivot, refuse, fire, canister, charge, evade, square, countercharge, support, prone, rise, transfer, clear, demolish, bridge, sap, self-order, end"
+                    "\"{w}\" is not an action here: order, join, move, wheel, about-face, retire, prolonge, form, limber, unlimber, pivot, refuse, fire, canister, charge, evade, square, countercharge, support, prone, rise, transfer, dismount, mount, clear, demolish, bridge, sap, self-order, end"
                 )))
             }
         };
@@ -524,6 +540,10 @@ mod tests {
                 down: false,
             },
             Order::Transfer { unit: 5, hq: 2 },
+            Order::Dismount {
+                unit: 5,
+                mount: true,
+            },
             Order::Task {
                 unit: 5,
                 task: crate::works::Task::Bridge,

@@ -126,6 +126,19 @@ struct ScenarioFile {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
+struct OtherMode {
+    arm: String,
+    #[serde(rename = "move")]
+    move_cm: u32,
+    dice: u32,
+    range: u32,
+    #[serde(default)]
+    save: u32,
+    hits: u32,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct WorkSpec {
     hex: Spanned<String>,
     kind: Spanned<String>,
@@ -176,6 +189,10 @@ struct UnitSpec {
     /// Morale grade: unmotivated, regular or motivated (with option `morale`).
     #[serde(default)]
     morale: Option<Spanned<String>>,
+    /// The stat line of the unit's other mode: cavalry that may dismount, or dismounted
+    /// cavalry that may mount.
+    #[serde(default)]
+    other_mode: Option<Spanned<OtherMode>>,
     /// Brigade skirmish stands screening the unit (after 1760).
     #[serde(default)]
     skirmishers: Option<Spanned<u32>>,
@@ -222,6 +239,8 @@ fn blank(side: Side, arm: Arm, id: &str, name: &str) -> Unit {
         morale: Default::default(),
         screen: 0,
         screen_hits: 0,
+        other_mode: None,
+        holders: 0,
         prone: false,
         nation: None,
         trained_by: 0,
@@ -339,6 +358,27 @@ pub fn load(src: &ScenarioSource, overrides: &Options) -> Result<BptGame, Scenar
         u.prolonge_cm = spec.prolonge;
         u.limbered = arm == Arm::Artillery && spec.limbered;
         u.dug_in = spec.dug_in;
+        if let Some(m) = &spec.other_mode {
+            let o = m.get_ref();
+            let other = match (arm, o.arm.as_str()) {
+                (Arm::Cavalry, "infantry") => Arm::Infantry,
+                (Arm::Infantry, "cavalry") => Arm::Cavalry,
+                _ => {
+                    return Err(src.error_at(
+                        m.span(),
+                        "other_mode: cavalry's is arm = \"infantry\" (on foot), dismounted cavalry's arm = \"cavalry\"",
+                    ))
+                }
+            };
+            u.other_mode = Some(crate::dismount::Mode {
+                arm: other,
+                move_cm: o.move_cm,
+                dice: o.dice,
+                range_cm: o.range,
+                save: (2..=6).contains(&o.save).then_some(o.save),
+                hits: o.hits.max(1),
+            });
+        }
         if let Some(s) = &spec.skirmishers {
             if arm != Arm::Infantry || *s.get_ref() > 6 {
                 return Err(src.error_at(

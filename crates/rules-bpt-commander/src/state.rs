@@ -557,6 +557,9 @@ impl BptGame {
             Order::Task { task, hex, .. } => {
                 ActionInfo::new(task.word(), ActionKind::Other).at(hex)
             }
+            Order::Dismount { mount, .. } => {
+                ActionInfo::new(if mount { "mount" } else { "dismount" }, ActionKind::Other)
+            }
             Order::Prone { down, .. } => {
                 ActionInfo::new(if down { "prone" } else { "rise" }, ActionKind::Other)
             }

@@ -218,6 +218,10 @@ pub struct Unit {
     /// A refused flank: the hexside turned to front on that side (-1 left, +1 right).
     pub refused: i8,
     pub dug_in: bool,
+    /// The stat line of the unit's other mode (mounted or on foot), if it has one.
+    pub other_mode: Option<crate::dismount::Mode>,
+    /// Stands left with the horses while on foot.
+    pub holders: u32,
     /// Brigade skirmish stands screening the unit, and the hits they hold this turn.
     pub screen: u8,
     pub screen_hits: u8,
