@@ -1634,7 +1634,7 @@ function answerLabel(a, v) {
   const [who, whom] = rest;
   switch (verb) {
     case "fire":
-      return `Fire at ${name(whom)} (${name(who)})`;
+      return `Fire ${rest[2] ? `${rest[2]} ` : ""}at ${name(whom)} (${name(who)})`;
     case "canister":
       return `Canister at ${name(whom)} (${name(who)})`;
     case "evade":

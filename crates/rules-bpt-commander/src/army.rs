@@ -508,7 +508,9 @@ pub fn check(src: &ScenarioSource, points: Option<u32>) -> Result<Army, Vec<Scen
     };
     let mut works = Vec::new();
     for w in &file.works {
-        let Some(kind) = crate::works::WorkKind::parse(w.kind.get_ref()).filter(|k| k.points().is_some()) else {
+        let Some(kind) =
+            crate::works::WorkKind::parse(w.kind.get_ref()).filter(|k| k.points().is_some())
+        else {
             let all: Vec<&str> = crate::works::WorkKind::ALL
                 .iter()
                 .filter(|k| k.points().is_some())
@@ -516,7 +518,11 @@ pub fn check(src: &ScenarioSource, points: Option<u32>) -> Result<Army, Vec<Scen
                 .collect();
             errors.push(src.error_at(
                 w.kind.span(),
-                format!("\"{}\" is not a field defence: {}", w.kind.get_ref(), all.join(", ")),
+                format!(
+                    "\"{}\" is not a field defence: {}",
+                    w.kind.get_ref(),
+                    all.join(", ")
+                ),
             ));
             continue;
         };
@@ -528,7 +534,10 @@ pub fn check(src: &ScenarioSource, points: Option<u32>) -> Result<Army, Vec<Scen
             )),
             Some((false, _)) if !kind.hasty() => errors.push(src.error_at(
                 w.kind.span(),
-                format!("{} need a fixed defence: a hasty one has trenches, stakes and breastworks", kind.word()),
+                format!(
+                    "{} need a fixed defence: a hasty one has trenches, stakes and breastworks",
+                    kind.word()
+                ),
             )),
             _ => {}
         }

@@ -180,7 +180,11 @@ fn unit_row(list: &'static ArmyList, u: &BoughtUnit) -> Option<Table> {
                 troop.move2.unwrap_or(0) as i64
             }),
         );
-        if let Some((d, r)) = canister(list, troop) {
+        // Howitzers and mortars fire shell only, at high angle: no canister; their traits
+        // make them smoothbore.
+        let mortar = troop.name.contains("Mortar") || has("mortar-save");
+        let howitzer = !mortar && (troop.name.contains("Howitzer") || has("indirect-fire"));
+        if let Some((d, r)) = canister(list, troop).filter(|_| !mortar && !howitzer) {
             t.insert(
                 "canister".into(),
                 Value::Array(vec![Value::Integer(d as i64), Value::Integer(r as i64)]),
@@ -189,11 +193,9 @@ fn unit_row(list: &'static ArmyList, u: &BoughtUnit) -> Option<Table> {
         if canister(list, troop).is_some() {
             traits.push("cover_shift");
         }
-        if troop.name.contains("Howitzer")
-            || troop.name.contains("Mortar")
-            || has("mortar-save")
-            || has("indirect-fire")
-        {
+        if mortar {
+            traits.push("mortar");
+        } else if howitzer {
             traits.push("howitzer");
         }
         if immobile || troop.name.contains("Mortar") || troop.name.contains("Siege") {
@@ -220,13 +222,23 @@ fn unit_row(list: &'static ArmyList, u: &BoughtUnit) -> Option<Table> {
         let mut m = Table::new();
         m.insert(
             "arm".into(),
-            Value::String(if o.arm == Arm::Cavalry { "cavalry" } else { "infantry" }.into()),
+            Value::String(
+                if o.arm == Arm::Cavalry {
+                    "cavalry"
+                } else {
+                    "infantry"
+                }
+                .into(),
+            ),
         );
         m.insert("move".into(), Value::Integer(o.move_cm as i64));
         m.insert("dice".into(), Value::Integer(o.dice as i64));
         m.insert("range".into(), Value::Integer(o.range as i64));
         m.insert("save".into(), Value::Integer(o.save as i64));
-        m.insert("hits".into(), Value::Integer(o.hits as i64 + i64::from(elite)));
+        m.insert(
+            "hits".into(),
+            Value::Integer(o.hits as i64 + i64::from(elite)),
+        );
         t.insert("other_mode".into(), Value::Table(m));
     }
     if u.morale != crate::ideas::Morale::Regular {
@@ -350,6 +362,13 @@ pub fn muster(
     );
     top.insert("turn_limit".into(), Value::Integer(field.turn_limit));
     top.insert("first".into(), Value::String("red".into()));
+    // Shell fired after 1845 is shrapnel ("Shell"): both armies from the lists of those wars.
+    let late = |a: &Army| matches!(a.list.period, Period::Acw | Period::Fpw | Period::Colonial);
+    if late(red) && late(blue) {
+        let mut options = Table::new();
+        options.insert("shrapnel".into(), Value::String("on".into()));
+        top.insert("options".into(), Value::Table(options));
+    }
     if !field.majors.is_empty() {
         top.insert("majors".into(), Value::Array(field.majors.clone()));
     }
@@ -564,6 +583,12 @@ fn emit(top: &Table) -> String {
         "majors",
     ] {
         key(&mut out, top, k);
+    }
+    if let Some(Value::Table(options)) = top.get("options") {
+        out.push_str("\n[options]\n");
+        for (k, v) in options {
+            out.push_str(&format!("{k} = {}\n", inline(v)));
+        }
     }
     if let Some(Value::Table(map)) = top.get("map") {
         out.push_str("\n[map]\n");

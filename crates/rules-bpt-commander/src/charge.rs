@@ -195,18 +195,7 @@ impl BptGame {
             if u.side != side || u.ko || u.is_hq() {
                 continue;
             }
-            out.push(Order::Fire {
-                unit: k,
-                target: c.charger,
-                canister: false,
-            });
-            if u.canister.is_some() {
-                out.push(Order::Fire {
-                    unit: k,
-                    target: c.charger,
-                    canister: true,
-                });
-            }
+            self.fire_orders(k, c.charger, out);
             out.push(Order::Evade { unit: k });
         }
         out.push(Order::Square { unit: c.target });
@@ -274,12 +263,12 @@ impl BptGame {
                 }
                 Ok(())
             }
-            Order::Fire { unit, target: t, canister } if t == charger => {
+            Order::Fire { unit, target: t, ammo } if t == charger => {
                 answered(unit)?;
                 if !near(unit, 10) {
                     return Err(Illegal::new("only the charged unit and units within 10 cm of it fire at the charger"));
                 }
-                self.check_shot(unit, charger, canister)
+                self.check_shot(unit, charger, ammo)
             }
             Order::Evade { unit } => {
                 answered(unit)?;
@@ -332,7 +321,7 @@ impl BptGame {
             (c.charger, c.target)
         };
         match o {
-            Order::Fire { unit, canister, .. } => {
+            Order::Fire { unit, ammo, .. } => {
                 log.add(|| {
                     Event::new(
                         "response",
@@ -347,7 +336,7 @@ impl BptGame {
                     .units([self.units[unit].id.clone()])
                 });
                 let id = self.next_attack();
-                self.fire(unit, charger, canister, id, dice, log);
+                self.fire(unit, charger, ammo, id, dice, log);
             }
             Order::Evade { unit } => {
                 let from = self.units[charger].hex;
@@ -766,6 +755,7 @@ impl BptGame {
                 id,
                 reckoning: format!("{aw}; defender {}", defender_cover.name()),
                 jams: false,
+                cover_save: None,
             };
             let on_a = Attack {
                 dice: dd,
@@ -776,6 +766,7 @@ impl BptGame {
                 id,
                 reckoning: format!("{dw}; chargers count as in the open"),
                 jams: false,
+                cover_save: None,
             };
             self.melee_hits(d, &on_d, dice, log);
             self.melee_hits(a, &on_a, dice, log);

@@ -86,6 +86,14 @@ impl BptGame {
         if let Some(hq) = hq {
             self.may_command(hq, unit)?;
         }
+        if let Some(h) = hq.filter(|&h| self.units[h].fao) {
+            if u.arm != Arm::Artillery {
+                return Err(Illegal::new(format!(
+                    "{} is a Field Artillery Officer: it orders artillery only",
+                    self.units[h].label()
+                )));
+            }
+        }
         if let (Some(by), Some(hq)) = (u.ordered_by, hq) {
             if by != hq {
                 return Err(Illegal::new(format!(
@@ -104,13 +112,21 @@ impl BptGame {
         if self.orderable(unit, None).is_err() {
             return None;
         }
+        // A Field Artillery Officer orders only grand batteries, never one unit on its own.
         if let Some(h) = self.current_hq {
-            if self.may_order(h).is_ok() && self.orderable(unit, Some(h)).is_ok() {
+            if !self.units[h].fao
+                && self.may_order(h).is_ok()
+                && self.orderable(unit, Some(h)).is_ok()
+            {
                 return Some(h);
             }
         }
         (0..self.units.len())
-            .filter(|&h| self.may_order(h).is_ok() && self.orderable(unit, Some(h)).is_ok())
+            .filter(|&h| {
+                !self.units[h].fao
+                    && self.may_order(h).is_ok()
+                    && self.orderable(unit, Some(h)).is_ok()
+            })
             .max_by_key(|&h| {
                 (
                     self.command_value(h, &[unit], false, false).value,
@@ -323,18 +339,7 @@ impl BptGame {
         for e in 0..self.units.len() {
             let t = &self.units[e];
             if t.side != u.side && !t.ko && !t.is_hq() {
-                out.push(Order::Fire {
-                    unit: k,
-                    target: e,
-                    canister: false,
-                });
-                if u.canister.is_some() {
-                    out.push(Order::Fire {
-                        unit: k,
-                        target: e,
-                        canister: true,
-                    });
-                }
+                self.fire_orders(k, e, out);
                 out.push(Order::Charge { unit: k, target: e });
             }
         }
@@ -356,7 +361,7 @@ impl BptGame {
                     "an isolated unit's own order only moves it towards its command",
                 ))
             } else {
-                Ok(())
+                self.check_battery_action(o)
             }
         };
         if let Order::Move { unit, .. }
@@ -397,6 +402,7 @@ impl BptGame {
                 for &k in &units {
                     self.orderable(k, Some(hq))?;
                 }
+                self.check_grand_battery(hq, &units)?;
                 if charge && !self.charge_in_reach(&units) {
                     return Err(Illegal::new("no unit of the formation has a visible enemy near enough for the charge modifier"));
                 }
@@ -429,18 +435,12 @@ impl BptGame {
                 }
                 Ok(())
             }
-            Order::Fire {
-                unit,
-                target,
-                canister,
-            } => {
+            Order::Fire { unit, target, ammo } => {
                 has_action(unit)?;
-                self.check_shot(unit, target, canister)?;
-                if self.table().nearest_only
-                    && !self.nearest_visible_enemies(unit).contains(&target)
-                {
+                self.check_shot(unit, target, ammo)?;
+                if self.table().nearest_only && !self.nearest_targets(unit).contains(&target) {
                     return Err(Illegal::new(
-                        "fire goes at the nearest visible enemy (option nearest_only)",
+                        "fire goes at the nearest visible enemy, or for guns the nearest visible enemy artillery (option order_fire = nearest)",
                     ));
                 }
                 Ok(())
@@ -599,13 +599,9 @@ impl BptGame {
         let mut moved_or_fired = true;
         match o {
             Order::Move { unit, to } => self.do_move(unit, to, log),
-            Order::Fire {
-                unit,
-                target,
-                canister,
-            } => {
+            Order::Fire { unit, target, ammo } => {
                 let id = self.order_id;
-                self.fire(unit, target, canister, id, dice, log);
+                self.fire(unit, target, ammo, id, dice, log);
             }
             Order::Charge { unit, target } => {
                 moved_or_fired = false;
@@ -824,6 +820,7 @@ impl BptGame {
                     id,
                     reckoning: format!("{n} attacks of friendly fire; command units hit on 6"),
                     jams: false,
+                    cover_save: None,
                 };
                 self.resolve_attack(hq, &a, dice, log);
             }
@@ -844,6 +841,7 @@ impl BptGame {
                             cover.name()
                         ),
                         jams: false,
+                        cover_save: None,
                     };
                     self.resolve_attack(k, &a, dice, log);
                 }
@@ -886,9 +884,10 @@ impl BptGame {
                     let target = self
                         .nearest_visible_enemies(k)
                         .into_iter()
-                        .find(|&e| self.check_shot(k, e, false).is_ok());
+                        .find(|&e| self.check_shot(k, e, self.default_ammo(k)).is_ok());
                     if let Some(e) = target {
-                        self.fire(k, e, false, id, dice, log);
+                        let ammo = self.default_ammo(k);
+                        self.fire(k, e, ammo, id, dice, log);
                     }
                 }
             }

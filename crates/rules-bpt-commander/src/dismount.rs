@@ -36,14 +36,21 @@ impl BptGame {
     pub fn check_dismount(&self, unit: usize, mount: bool) -> Result<(), Illegal> {
         let u = &self.units[unit];
         let Some(other) = u.other_mode else {
-            return Err(Illegal::new(format!("{} has no other mode to change to", u.label())));
+            return Err(Illegal::new(format!(
+                "{} has no other mode to change to",
+                u.label()
+            )));
         };
         let wants = if mount { Arm::Cavalry } else { Arm::Infantry };
         if other.arm != wants || u.arm == wants {
             return Err(Illegal::new(format!(
                 "{} is {} already",
                 u.label(),
-                if u.arm == Arm::Cavalry { "mounted" } else { "on foot" }
+                if u.arm == Arm::Cavalry {
+                    "mounted"
+                } else {
+                    "on foot"
+                }
             )));
         }
         if u.formation == Formation::Square || u.prone {

@@ -2,8 +2,10 @@
 //! "Suppression", "Fall-back", "Opportunity Fire", "Artillery Ammunition"): the dice a unit
 //! rolls, what it needs to hit, saves, hits held to the end phase, suppression, fall-back,
 //! knock-out; round shot going on through the target, canister into the cone, and the
-//! inactive player's opportunity fire.
+//! inactive player's opportunity fire. Shell, howitzers and the other artillery rules are in
+//! [`crate::artillery`].
 
+use crate::artillery::Ammo;
 use crate::order::Order;
 use crate::state::{rule, BptGame, Interrupt, Phase};
 use crate::table::{Table, HEX_CM};
@@ -38,6 +40,9 @@ pub struct Attack {
     pub reckoning: String,
     /// A Gatling gun's fire: any double among the dice jams it and makes no attack.
     pub jams: bool,
+    /// A save the target has at least against this attack, whatever its own (a mortar's
+    /// shell over a wall: 4+).
+    pub cover_save: Option<u32>,
 }
 
 /// What an attack did to its target.
@@ -77,8 +82,10 @@ impl BptGame {
             && u.range_cm > 0
     }
 
-    /// Why `unit` may not fire at `target` now (range, sight, cone), if it may not.
-    pub fn check_shot(&self, unit: usize, target: usize, canister: bool) -> Result<(), Illegal> {
+    /// Why `unit` may not fire at `target` now (range, sight, cone, ammunition), if it may
+    /// not. High-angle shell needs no sight of the target ("High Angle Direct Fire").
+    pub fn check_shot(&self, unit: usize, target: usize, ammo: Ammo) -> Result<(), Illegal> {
+        let canister = ammo == Ammo::Canister;
         let (u, t) = (&self.units[unit], &self.units[target]);
         if !self.may_fire(unit) {
             return Err(Illegal::new(format!("{} cannot fire now", u.label())));
@@ -92,7 +99,9 @@ impl BptGame {
         if t.is_hq() {
             return Err(Illegal::new("command units may not be chosen as targets"));
         }
-        if !self.sees(unit, target) {
+        self.check_ammo(unit, target, ammo)?;
+        let over = ammo.is_shell() && self.high_angle(unit);
+        if !over && !self.sees(unit, target) {
             return Err(Illegal::new(format!(
                 "{} cannot see {}",
                 u.label(),
@@ -112,6 +121,8 @@ impl BptGame {
                 Some((_, r)) => r,
                 None => return Err(Illegal::new(format!("{} has no canister", u.label()))),
             }
+        } else if u.arm != Arm::Artillery && ammo.is_shell() {
+            return Err(Illegal::new(format!("{} has no shell", u.label())));
         } else {
             u.range_cm
         };
@@ -185,9 +196,12 @@ impl BptGame {
     }
 
     /// Whether fire from `attacker` takes `target` in the flank or rear: outside its front, or
-    /// any fire at a march column ("March Column").
+    /// any fire at a march column ("March Column"). Command units have no flank.
     pub fn flank_shot(&self, target: usize, attacker: usize) -> bool {
         let t = &self.units[target];
+        if t.is_hq() {
+            return false;
+        }
         (t.formed_troops() && t.formation == Formation::MarchColumn)
             || self.aspect_of(target, attacker) != Aspect::Front
     }
@@ -216,12 +230,25 @@ impl BptGame {
     /// Saves against an attack: the save value (one worse against flank or rear, a 6 stays a
     /// 6) and how many dice (one a hit, one more for a line), or none at all.
     pub fn saves(&self, target: usize, hits: u32, flank: bool, ranged: bool) -> Option<(u32, u32)> {
+        self.saves_with(target, hits, flank, ranged, None)
+    }
+
+    /// Saves against an attack that gives the target at least the save `cover_save`.
+    pub fn saves_with(
+        &self,
+        target: usize,
+        hits: u32,
+        flank: bool,
+        ranged: bool,
+        cover_save: Option<u32>,
+    ) -> Option<(u32, u32)> {
         let t = &self.units[target];
-        // Infantry in a construction may use its save where it is better (Constructions).
-        let sv = match (t.save, self.construction_save(target)) {
-            (Some(a), Some(b)) => a.min(b),
-            (a, b) => a.or(b)?,
-        };
+        // Infantry in a construction may use its save where it is better (Constructions), and
+        // an attack may give the target a save of its own (a mortar over a wall).
+        let sv = [t.save, self.construction_save(target), cover_save]
+            .into_iter()
+            .flatten()
+            .min()?;
         if hits == 0
             || (t.formed_troops() && t.formation == Formation::AttackColumn)
             || (ranged && t.formed_troops() && t.formation == Formation::Square)
@@ -273,7 +300,7 @@ impl BptGame {
         let hits = rolls.iter().filter(|&&r| r >= a.to_hit).count() as u32;
         let mut saved = 0;
         let mut save_rolls = Vec::new();
-        if let Some((sv, n)) = self.saves(target, hits, a.flank, a.ranged) {
+        if let Some((sv, n)) = self.saves_with(target, hits, a.flank, a.ranged, a.cover_save) {
             save_rolls = (0..n).map(|_| dice.roll(6)).collect();
             saved = (save_rolls.iter().filter(|&&r| r >= sv).count() as u32).min(hits);
         }
@@ -501,27 +528,43 @@ impl BptGame {
         }
     }
 
-    /// A unit's fire at a target: the attack, then round shot going on behind it, or
-    /// canister into every unit in the cone within canister range.
+    /// A unit's fire at a target: the attack, then round shot going on behind it (and a
+    /// regiment's own howitzers), or canister into every unit in the cone within canister
+    /// range, or shell ([`BptGame::fire_shell`]).
     pub fn fire(
         &mut self,
         unit: usize,
         target: usize,
-        canister: bool,
+        ammo: Ammo,
         id: u32,
         dice: &mut dyn Dice,
         log: &mut Log,
     ) {
+        let canister = ammo == Ammo::Canister;
         self.force_square(target, log);
+        if self.in_grand_battery(unit) {
+            self.battery = Some((self.order_id, target));
+        }
         let u = &self.units[unit];
         log.add(|| {
             Event::new(
                 "fire",
-                rule(if canister { "Canister" } else { "Firing" }),
+                rule(match ammo {
+                    Ammo::Canister => "Canister",
+                    Ammo::Shell if self.high_angle(unit) => "High Angle Direct Fire",
+                    Ammo::Shell => "Shell",
+                    Ammo::AirBurst => "Air Burst Shell Fire",
+                    Ammo::Normal => "Firing",
+                }),
                 format!(
                     "{} fires {}at {} ({} cm)",
                     u.label(),
-                    if canister { "canister " } else { "" },
+                    match ammo {
+                        Ammo::Normal => "",
+                        Ammo::Canister => "canister ",
+                        Ammo::Shell => "shell ",
+                        Ammo::AirBurst => "an air burst ",
+                    },
                     self.units[target].label(),
                     self.distance_cm(unit, target)
                 ),
@@ -529,7 +572,9 @@ impl BptGame {
             .side(u.side)
             .units([u.id.clone(), self.units[target].id.clone()])
         });
-        if canister {
+        if ammo.is_shell() {
+            self.fire_shell(unit, target, ammo, id, dice, log);
+        } else if canister {
             let (per_gun, range) = u.canister.expect("checked");
             let guns = u.stands;
             let mut zone: Vec<usize> = (0..self.units.len())
@@ -555,6 +600,7 @@ impl BptGame {
                     id,
                     reckoning: format!("canister {per_gun} × {guns} guns; {why}"),
                     jams: false,
+                    cover_save: None,
                 };
                 self.resolve_attack(k, &a, dice, log);
             }
@@ -570,11 +616,13 @@ impl BptGame {
                 id,
                 reckoning: format!("{reckoning}; {why}"),
                 jams: self.units[unit].traits.gatling,
+                cover_save: None,
             };
             // What stands behind the target when the shot is fired, not where the target may
             // fall back to.
+            let aim = self.units[target].hex;
             let behind = if self.units[unit].arm == Arm::Artillery {
-                self.round_shot_path(unit, self.units[target].hex)
+                self.round_shot_path(unit, aim)
             } else {
                 Vec::new()
             };
@@ -591,6 +639,7 @@ impl BptGame {
             if !behind.is_empty() {
                 self.round_shot_through(unit, &behind, id, dice, log);
             }
+            self.regimental_shot(unit, target, aim, id, dice, log);
         }
         let u = &mut self.units[unit];
         u.has_fired = true;
@@ -642,6 +691,7 @@ impl BptGame {
                 id,
                 reckoning: format!("round shot going on, one a stand; {why}"),
                 jams: false,
+                cover_save: None,
             };
             self.resolve_attack(k, &a, dice, log);
         }
@@ -711,18 +761,7 @@ impl BptGame {
         for k in 0..self.units.len() {
             let u = &self.units[k];
             if u.side == side && !u.ko && !u.is_hq() {
-                out.push(Order::Fire {
-                    unit: k,
-                    target,
-                    canister: false,
-                });
-                if u.canister.is_some() {
-                    out.push(Order::Fire {
-                        unit: k,
-                        target,
-                        canister: true,
-                    });
-                }
+                self.fire_orders(k, target, out);
             }
         }
     }
@@ -733,7 +772,7 @@ impl BptGame {
             Order::Fire {
                 unit,
                 target: t,
-                canister,
+                ammo,
             } if t == target => {
                 let u = &self.units[unit];
                 if u.opportunity == Some(self.player_turn())
@@ -744,7 +783,15 @@ impl BptGame {
                         u.label()
                     )));
                 }
-                self.check_shot(unit, target, canister)
+                // Opportunity fire needs sight of the target, high angle or not.
+                if !self.sees(unit, target) {
+                    return Err(Illegal::new(format!(
+                        "{} cannot see {}",
+                        u.label(),
+                        self.units[target].label()
+                    )));
+                }
+                self.check_shot(unit, target, ammo)
             }
             _ => Err(Illegal::new(format!(
                 "now only opportunity fire at {} (or end)",
@@ -761,11 +808,7 @@ impl BptGame {
         log: &mut Log,
     ) {
         match o {
-            Order::Fire {
-                unit,
-                target,
-                canister,
-            } => {
+            Order::Fire { unit, target, ammo } => {
                 let pt = self.player_turn();
                 self.units[unit].opportunity = Some(pt);
                 self.opportunity_fired.push(unit);
@@ -779,7 +822,7 @@ impl BptGame {
                     .units([self.units[unit].id.clone()])
                 });
                 let id = self.next_attack();
-                self.fire(unit, target, canister, id, dice, log);
+                self.fire(unit, target, ammo, id, dice, log);
                 self.check_end_of_battle(log);
                 if self.units[target].ko || self.outcome.is_some() {
                     self.interrupt = None;
@@ -799,17 +842,17 @@ impl BptGame {
     }
 
     /// The exact outcome classes of a simple fire order ("what are my odds?"): hits by the
-    /// binomial law, saves likewise, then the suppression test or the fall-back sum. Round shot
-    /// that may go on through, canister and forced squares are left to the enumeration.
+    /// binomial law, saves likewise, then the suppression test or the fall-back sum; shell with
+    /// its deviation likewise ([`BptGame::shell_cases`]). Round shot that may go on through,
+    /// a regiment's own howitzers firing after it, canister, bursts on two units and forced
+    /// squares are left to the enumeration.
     pub fn cases(&self, o: Order) -> Option<Vec<OddsCase>> {
-        let Order::Fire {
-            unit,
-            target,
-            canister: false,
-        } = o
-        else {
+        let Order::Fire { unit, target, ammo } = o else {
             return None;
         };
+        if ammo == Ammo::Canister {
+            return None;
+        }
         // An answer to a charge goes on into the charge itself: enumerated.
         if self.check(o).is_err() || self.interrupt == Some(Interrupt::Response) {
             return None;
@@ -825,7 +868,7 @@ impl BptGame {
         {
             return None;
         }
-        if self.units[unit].arm == Arm::Artillery {
+        if ammo == Ammo::Normal && self.units[unit].arm == Arm::Artillery {
             // Round shot going on into a unit behind the target rolls again: enumerated.
             if !self
                 .round_shot_path(unit, self.units[target].hex)
@@ -839,20 +882,31 @@ impl BptGame {
         if probe.units[target].formation != self.units[target].formation {
             return None;
         }
+        if ammo == Ammo::Normal
+            && self.units[unit].regimental_guns > 0
+            && self.regimental_in_range(unit, self.units[target].hex)
+        {
+            return None;
+        }
         let id = if self.phase == Phase::Command && self.interrupt.is_none() {
             self.order_id
         } else {
             self.attack_seq + 1
         };
+        if ammo.is_shell() {
+            return self.shell_cases(unit, target, ammo, id);
+        }
         let (n, _) = self.fire_dice(unit, target);
         let (t, _) = self.to_hit(unit, target);
         let flank = self.flank_shot(target, unit);
-        Some(self.attack_classes(target, n, t, flank, true, id))
+        Some(self.attack_classes(target, n, t, flank, true, id, None))
     }
 
     /// The outcome classes of one attack of `n` dice needing `t` on `target` ("Testing For
     /// Casualties"): hits by the binomial law, saves likewise, then the suppression test or
     /// the fall-back sum; each with its chance and one sequence of dice.
+    /// `cover_save`: a save the attack gives the target at least (see [`Attack`]).
+    #[allow(clippy::too_many_arguments)]
     pub fn attack_classes(
         &self,
         target: usize,
@@ -861,6 +915,7 @@ impl BptGame {
         flank: bool,
         ranged: bool,
         id: u32,
+        cover_save: Option<u32>,
     ) -> Vec<OddsCase> {
         let p_hit = chance::d6_at_least(t);
         let tgt = &self.units[target];
@@ -869,7 +924,7 @@ impl BptGame {
         for (k, pk) in chance::binomial(n, p_hit).into_iter().enumerate() {
             let k = k as u32;
             let hit_dice = chance::dice_for_count(n, k, t);
-            let save = self.saves(target, k, flank, ranged);
+            let save = self.saves_with(target, k, flank, ranged, cover_save);
             let save_classes: Vec<(u32, f64, Vec<u32>)> = match save {
                 None => vec![(0, 1.0, Vec::new())],
                 Some((sv, m)) => chance::binomial(m, chance::d6_at_least(sv))

@@ -55,19 +55,10 @@ impl BptGame {
                 continue;
             };
             for &t in &targets {
-                out.push(Order::Fire {
-                    unit: k,
-                    target: t,
-                    canister: false,
-                });
-                if u.canister.is_some() {
-                    out.push(Order::Fire {
-                        unit: k,
-                        target: t,
-                        canister: true,
-                    });
-                }
                 out.push(Order::Charge { unit: k, target: t });
+            }
+            for t in self.nearest_targets(k) {
+                self.fire_orders(k, t, out);
             }
             out.push(Order::Evade { unit: k });
             if u.arm == Arm::Artillery {
@@ -88,10 +79,10 @@ impl BptGame {
         match o {
             Order::End => Ok(()),
             Order::Task { unit, task, hex } => self.check_task(unit, task, hex),
-            Order::Fire { unit, target, canister } => {
-                let near = self.initiative_targets(unit)?;
-                if !near.contains(&target) {
-                    return Err(Illegal::new("initiative fire goes at the nearest visible enemy"));
+            Order::Fire { unit, target, ammo } => {
+                self.initiative_targets(unit)?;
+                if !self.nearest_targets(unit).contains(&target) {
+                    return Err(Illegal::new("initiative fire goes at the nearest visible enemy (guns: or the nearest visible enemy artillery)"));
                 }
                 if self.distance_cm(unit, target) > self.table().initiative_fire_cm {
                     return Err(Illegal::new(format!(
@@ -99,7 +90,7 @@ impl BptGame {
                         self.table().initiative_fire_cm
                     )));
                 }
-                self.check_shot(unit, target, canister)
+                self.check_shot(unit, target, ammo)
             }
             Order::Charge { unit, target } => {
                 let near = self.initiative_targets(unit)?;
@@ -146,13 +137,9 @@ impl BptGame {
                 self.end_initiative(log);
                 return;
             }
-            Order::Fire {
-                unit,
-                target,
-                canister,
-            } => {
+            Order::Fire { unit, target, ammo } => {
                 let id = self.next_attack();
-                self.fire(unit, target, canister, id, dice, log);
+                self.fire(unit, target, ammo, id, dice, log);
             }
             Order::Charge { unit, target } => self.charge(unit, target, true, dice, log),
             Order::Evade { unit } => {

@@ -11,6 +11,8 @@
 //! - [`command`]: orders, command rolls, bonus, blunders, command movement.
 //! - [`movement`]: moves, wheels, about face, retire, prolonge, formations, limbering, evading.
 //! - [`firing`]: fire, the casualty pipeline, opportunity fire, round shot and canister.
+//! - [`artillery`]: shell and air burst, howitzers, mortars, high-angle fire and its
+//!   deviation, counter-battery fire, regimental guns, Field Artillery Officers.
 //! - [`charge`]: charges, answers, supports, combat and its outcome.
 //! - [`end`]: the end phase, breakpoints, objectives and the winner.
 //!
@@ -18,6 +20,7 @@
 //! centimetres-to-hexes table and the readings chosen where the text is unclear.
 
 pub mod army;
+pub mod artillery;
 pub mod battle;
 pub mod charge;
 pub mod command;

@@ -262,7 +262,7 @@ impl BptGame {
             match r {
                 1 => {
                     for n in 1..=6u32 {
-                        let classes = self.attack_classes(hq, n, 6, false, true, id);
+                        let classes = self.attack_classes(hq, n, 6, false, true, id, None);
                         out.extend(prefixed(&[1, n], sixth * sixth, classes).collect::<Vec<_>>());
                     }
                 }
@@ -274,7 +274,8 @@ impl BptGame {
                     for k in self.nearest_three(hq) {
                         let cover =
                             crate::terrain::cover(self.map(), self.units[k].hex, self.units[k].hex);
-                        let classes = self.attack_classes(k, 3, cover.to_hit(), true, true, id);
+                        let classes =
+                            self.attack_classes(k, 3, cover.to_hit(), true, true, id, None);
                         let mut next = Vec::new();
                         for a in &acc {
                             next.extend(
@@ -293,9 +294,9 @@ impl BptGame {
                     let u = &self.units[unit];
                     let target = (!u.ko && !u.is_suppressed())
                         .then(|| {
-                            self.nearest_visible_enemies(unit)
-                                .into_iter()
-                                .find(|&e| self.check_shot(unit, e, false).is_ok())
+                            self.nearest_visible_enemies(unit).into_iter().find(|&e| {
+                                self.check_shot(unit, e, self.default_ammo(unit)).is_ok()
+                            })
                         })
                         .flatten();
                     match target {
@@ -304,9 +305,14 @@ impl BptGame {
                             dice: vec![5],
                         }),
                         Some(e) => {
+                            // Round shot going on, shell and a regiment's own guns: enumerated.
                             if self.units[unit].arm == Arm::Artillery
-                                && !self.round_shot_path(unit, self.units[e].hex).is_empty()
+                                && (self.high_angle(unit)
+                                    || !self.round_shot_path(unit, self.units[e].hex).is_empty())
                             {
+                                return None;
+                            }
+                            if self.units[unit].regimental_guns > 0 {
                                 return None;
                             }
                             let mut probe = self.clone();
@@ -316,8 +322,15 @@ impl BptGame {
                             }
                             let (n, _) = self.fire_dice(unit, e);
                             let (t, _) = self.to_hit(unit, e);
-                            let classes =
-                                self.attack_classes(e, n, t, self.flank_shot(e, unit), true, id);
+                            let classes = self.attack_classes(
+                                e,
+                                n,
+                                t,
+                                self.flank_shot(e, unit),
+                                true,
+                                id,
+                                None,
+                            );
                             out.extend(prefixed(&[5], sixth, classes).collect::<Vec<_>>());
                         }
                     }

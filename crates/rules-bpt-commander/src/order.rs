@@ -1,7 +1,8 @@
 //! The players' decisions as Volley actions: packed into 64 bits and written in a short text
 //! form that names units by id, e.g. `order hq1 r2 charge`, `move r2 0405`, `fire r2 b3`,
-//! `form r2 attack`, `charge r2 b3`, `end`.
+//! `fire g1 b3 shell`, `form r2 attack`, `charge r2 b3`, `end`.
 
+use crate::artillery::Ammo;
 use crate::state::BptGame;
 use crate::troops::Formation;
 use volley_core::geometry::{col_row, hex_at, label, parse_label, Facing};
@@ -11,11 +12,12 @@ use volley_core::{Action, Hex, Illegal};
 pub enum Order {
     /// Ends the phase, or the answer to an interrupt.
     End,
-    /// Fires at an enemy unit; with `canister`, guns fire canister into their cone.
+    /// Fires at an enemy unit with the ammunition named (small arms and round shot are
+    /// `Ammo::Normal`; canister goes into the gun's cone).
     Fire {
         unit: usize,
         target: usize,
-        canister: bool,
+        ammo: Ammo,
     },
     Charge {
         unit: usize,
@@ -142,11 +144,7 @@ impl Order {
     pub fn pack(self) -> Action {
         let (kind, unit, target, small, hex): (u64, usize, usize, u64, u64) = match self {
             Order::End => (0, 0, 0, 0, 0),
-            Order::Fire {
-                unit,
-                target,
-                canister,
-            } => (1, unit, target, canister as u64, 0),
+            Order::Fire { unit, target, ammo } => (1, unit, target, ammo.index(), 0),
             Order::Charge { unit, target } => (2, unit, target, 0, 0),
             Order::Evade { unit } => (3, unit, 0, 0, 0),
             Order::Move { unit, to } => (4, unit, 0, 0, pack_hex(to)),
@@ -193,10 +191,10 @@ impl Order {
         let facing = || (small < 6).then(|| Facing::from_index(small as u8));
         let order = match b >> KIND_SHIFT {
             0 if b == 0 => Order::End,
-            1 if small < 2 => Order::Fire {
+            1 => Order::Fire {
                 unit,
                 target,
-                canister: small == 1,
+                ammo: Ammo::from_index(small)?,
             },
             2 => Order::Charge { unit, target },
             3 => Order::Evade { unit },
@@ -305,16 +303,11 @@ impl BptGame {
         let id = |k: usize| self.units[k].id.to_string();
         match o {
             Order::End => "end".into(),
-            Order::Fire {
-                unit,
-                target,
-                canister,
-            } => format!(
-                "{} {} {}",
-                if canister { "canister" } else { "fire" },
-                id(unit),
-                id(target)
-            ),
+            Order::Fire { unit, target, ammo } => match ammo {
+                Ammo::Normal => format!("fire {} {}", id(unit), id(target)),
+                Ammo::Canister => format!("canister {} {}", id(unit), id(target)),
+                _ => format!("fire {} {} {}", id(unit), id(target), ammo.word()),
+            },
             Order::Charge { unit, target } => format!("charge {} {}", id(unit), id(target)),
             Order::Evade { unit } => format!("evade {}", id(unit)),
             Order::Move { unit, to } => format!("move {} {}", id(unit), label(to)),
@@ -394,8 +387,19 @@ impl BptGame {
         };
         let order = match words.first().copied().unwrap_or("") {
             "end" | "done" | "pass" => Order::End,
-            "fire" => Order::Fire { unit: unit(1)?, target: unit(2)?, canister: false },
-            "canister" => Order::Fire { unit: unit(1)?, target: unit(2)?, canister: true },
+            "fire" => {
+                let (u, t) = (unit(1)?, unit(2)?);
+                let ammo = match words.get(3) {
+                    None => self.default_ammo(u),
+                    Some(w) => Ammo::parse(w).ok_or_else(|| {
+                        Illegal::new(format!(
+                            "\"{w}\" is not ammunition: shot, shell, airburst, canister"
+                        ))
+                    })?,
+                };
+                Order::Fire { unit: u, target: t, ammo }
+            }
+            "canister" => Order::Fire { unit: unit(1)?, target: unit(2)?, ammo: Ammo::Canister },
             "charge" => Order::Charge { unit: unit(1)?, target: unit(2)? },
             "evade" => Order::Evade { unit: unit(1)? },
             "move" => {
@@ -491,7 +495,12 @@ mod tests {
             Order::Fire {
                 unit: 3,
                 target: 40,
-                canister: true,
+                ammo: Ammo::Canister,
+            },
+            Order::Fire {
+                unit: 3,
+                target: 40,
+                ammo: Ammo::AirBurst,
             },
             Order::Charge {
                 unit: 4095,

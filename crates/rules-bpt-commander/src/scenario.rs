@@ -67,7 +67,31 @@ pub const OPTIONS: &[OptionSpec] = &[
         default: "any",
         choices: &["any", "nearest"],
         range: None,
-        help: "any: an order may fire at any visible enemy in range and cone; nearest: only at the nearest visible enemy, as initiative fire must.",
+        help: "any: an order may fire at any visible enemy in range and cone; nearest: only at the nearest visible enemy, as initiative fire must (guns may pick the nearest visible enemy artillery instead: counter-battery fire).",
+    },
+    OptionSpec {
+        key: "shrapnel",
+        label: "Shell is shrapnel",
+        default: "off",
+        choices: &["off", "on"],
+        range: None,
+        help: "on: the battle is after 1845 and shell is shrapnel, one more attack a gun.",
+    },
+    OptionSpec {
+        key: "air_burst",
+        label: "Air burst shell",
+        default: "off",
+        choices: &["off", "on"],
+        range: None,
+        help: "The optional rule: guns may fire shell as an air burst over open ground, one die fewer, every target counted as in the open.",
+    },
+    OptionSpec {
+        key: "deviation",
+        label: "High-angle deviation die",
+        default: "hit_die",
+        choices: &["hit_die", "always"],
+        range: None,
+        help: "hit_die: howitzer and mortar shells roll a d6 first, 1-2 landing on the aiming point, else a direction d6 and the distance dice; always: no hit die, every shell deviates.",
     },
     OptionSpec {
         key: "weather",
@@ -205,6 +229,9 @@ struct UnitSpec {
     /// The command unit (id) of its fixed formation.
     #[serde(default)]
     hq: Option<Spanned<String>>,
+    /// Infantry: light howitzers of the regiment ("Regimental Artillery").
+    #[serde(default)]
+    regimental_guns: Option<Spanned<u32>>,
 }
 
 fn blank(side: Side, arm: Arm, id: &str, name: &str) -> Unit {
@@ -227,6 +254,8 @@ fn blank(side: Side, arm: Arm, id: &str, name: &str) -> Unit {
         save: None,
         points: 0,
         traits: Traits::default(),
+        regimental_guns: 0,
+        fao: false,
         command: 0,
         presence: 0,
         co: false,
@@ -286,6 +315,9 @@ pub fn load(src: &ScenarioSource, overrides: &Options) -> Result<BptGame, Scenar
         prone: option(o, "prone") == "on",
         fixed_formations: option(o, "fixed_formations") == "on",
         constructions: option(o, "constructions") == "on",
+        shrapnel: option(o, "shrapnel") == "on",
+        air_burst: option(o, "air_burst") == "on",
+        deviation_hit_die: option(o, "deviation") != "always",
     };
     let map = battle.map.clone();
     let mut nations: Vec<String> = Vec::new();
@@ -440,7 +472,18 @@ pub fn load(src: &ScenarioSource, overrides: &Options) -> Result<BptGame, Scenar
                 "irregular" => tr.irregular = true,
                 "no_square" => tr.no_square = true,
                 "cover_shift" => tr.cover_shift = true,
-                "howitzer" => tr.no_half_range = true,
+                // Howitzers and mortars are smoothbore: cover read a step easier.
+                "howitzer" => {
+                    tr.no_half_range = true;
+                    tr.howitzer = true;
+                    tr.cover_shift = true;
+                }
+                "mortar" => {
+                    tr.no_half_range = true;
+                    tr.mortar = true;
+                    tr.cover_shift = true;
+                    tr.no_manhandle = true;
+                }
                 "no_manhandle" => tr.no_manhandle = true,
                 "rifled_musket" => tr.rifled_musket = true,
                 "pikes" => tr.pikes = true,
@@ -451,10 +494,22 @@ pub fn load(src: &ScenarioSource, overrides: &Options) -> Result<BptGame, Scenar
                 other => {
                     return Err(src.error_at(
                         t.span(),
-                        format!("unknown trait \"{other}\": elite, poor, light, heavy, lancers, irregular, no_square, cover_shift, howitzer, no_manhandle, rifled_musket, pikes, extra_die, attack_column_charge, gatling, engineer"),
+                        format!("unknown trait \"{other}\": elite, poor, light, heavy, lancers, irregular, no_square, cover_shift, howitzer, mortar, no_manhandle, rifled_musket, pikes, extra_die, attack_column_charge, gatling, engineer"),
                     ))
                 }
             }
+        }
+        if let Some(g) = &spec.regimental_guns {
+            if arm != Arm::Infantry && *g.get_ref() > 0 {
+                return Err(src.error_at(g.span(), "regimental guns go with an infantry regiment"));
+            }
+            u.regimental_guns = *g.get_ref();
+        }
+        if (u.traits.howitzer || u.traits.mortar) && arm != Arm::Artillery {
+            return Err(src.error_at(
+                spec.arm.span(),
+                "howitzers and mortars are artillery (an infantry regiment's own: regimental_guns)",
+            ));
         }
         if !crate::terrain::passable(&map, hex, &u) {
             return Err(src.error_at(
@@ -511,10 +566,12 @@ pub fn load(src: &ScenarioSource, overrides: &Options) -> Result<BptGame, Scenar
                 .map(|t| t.get_ref().clone())
                 .unwrap_or_default();
             for k in traits.keys() {
-                if !["presence", "move", "save", "points"].contains(&k.as_str()) {
+                if !["presence", "move", "save", "points", "fao"].contains(&k.as_str()) {
                     return Err(src.error_at(
                         c.traits.as_ref().expect("traits").span(),
-                        format!("unknown command unit trait \"{k}\": presence, move, save, points"),
+                        format!(
+                            "unknown command unit trait \"{k}\": presence, move, save, points, fao"
+                        ),
                     ));
                 }
             }
@@ -538,6 +595,33 @@ pub fn load(src: &ScenarioSource, overrides: &Options) -> Result<BptGame, Scenar
             u.hits_per_stand = 6;
             if let Some(n) = &c.nation {
                 u.nation = Some(nation_of(n)?);
+            }
+            u.fao = traits.get("fao").copied().unwrap_or(0) != 0;
+            if u.fao && u.co {
+                return Err(src.error_at(
+                    c.id.span(),
+                    "a Field Artillery Officer orders artillery only and cannot be the CO",
+                ));
+            }
+            if u.fao {
+                let guns = units
+                    .iter()
+                    .filter(|g: &&Unit| g.side == side && g.arm == Arm::Artillery)
+                    .count();
+                let faos = units
+                    .iter()
+                    .filter(|g: &&Unit| g.side == side && g.fao)
+                    .count()
+                    + 1;
+                if faos * crate::artillery::GUNS_PER_FAO > guns {
+                    return Err(src.error_at(
+                        c.id.span(),
+                        format!(
+                            "{faos} Field Artillery Officer(s) need {} artillery units on the table; {side} has {guns}",
+                            faos * crate::artillery::GUNS_PER_FAO
+                        ),
+                    ));
+                }
             }
             if !crate::terrain::passable(&map, hex, &u) {
                 return Err(src.error_at(

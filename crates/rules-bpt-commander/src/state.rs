@@ -15,6 +15,11 @@ use volley_core::{
     Side, View,
 };
 
+/// `n` things, the word plural when `n` is not one.
+fn counted(n: u32, word: &str) -> String {
+    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
+}
+
 /// Where a rule comes from, for the log: the ruleset and the book's section name.
 pub fn rule(section: &str) -> String {
     format!("{} {section}", crate::ID)
@@ -79,6 +84,12 @@ pub struct TableRules {
     pub fixed_formations: bool,
     /// The Constructions optional rule.
     pub constructions: bool,
+    /// Shell is shrapnel (battles after 1845): one more attack a gun.
+    pub shrapnel: bool,
+    /// The air burst optional rule.
+    pub air_burst: bool,
+    /// High-angle deviation starts with a hit die (1–2: on target); else it always deviates.
+    pub deviation_hit_die: bool,
 }
 
 /// One unit's move search, kept while the legal actions are listed. A copy of the game starts
@@ -185,6 +196,8 @@ pub struct BptGame {
     pub hold_blunder: bool,
     /// Set on a copy to stop a charge just before its combat (the odds read it there).
     pub hold_resolution: bool,
+    /// The grand battery firing now: its order's number and its one target.
+    pub battery: Option<(u32, usize)>,
     /// Hits of units knocked out in the charge in progress, for its outcome.
     pub ko_hits: std::collections::BTreeMap<usize, u32>,
     pub outcome: Option<Outcome>,
@@ -219,6 +232,7 @@ impl BptGame {
             order_id: 0,
             charge_start: Hex::ZERO,
             ko_hits: Default::default(),
+            battery: None,
             hold_resolution: false,
             hold_blunder: false,
             reach_cache: Default::default(),
@@ -522,10 +536,12 @@ impl BptGame {
         let at = |k: usize| Place::Hex(self.units[k].hex);
         let info = match o {
             Order::End => return ActionInfo::end(),
-            Order::Fire {
-                canister, target, ..
-            } => ActionInfo::new(
-                if canister { "canister" } else { "fire" },
+            Order::Fire { ammo, target, .. } => ActionInfo::new(
+                if ammo == crate::artillery::Ammo::Canister {
+                    "canister"
+                } else {
+                    "fire"
+                },
                 ActionKind::Attack,
             )
             .at(at(target)),
@@ -594,6 +610,15 @@ impl BptGame {
             } else {
                 "unlimbered".into()
             });
+            if u.traits.howitzer {
+                flags.push("howitzer".into());
+            }
+            if u.traits.mortar {
+                flags.push("mortar".into());
+            }
+        }
+        if u.regimental_guns > 0 {
+            flags.push(counted(u.regimental_guns, "regimental gun").into());
         }
         if u.dug_in {
             flags.push("dug in".into());
@@ -609,14 +634,7 @@ impl BptGame {
             flags.push("acted on initiative".into());
         }
         if u.actions > 0 {
-            flags.push(
-                format!(
-                    "{} action{} left",
-                    u.actions,
-                    if u.actions == 1 { "" } else { "s" }
-                )
-                .into(),
-            );
+            flags.push(format!("{} left", counted(u.actions, "action")).into());
         }
         if self.joined.contains(&key) {
             flags.push("joined".into());
@@ -631,7 +649,15 @@ impl BptGame {
             name: u.name.clone(),
             side: u.side,
             arm: u.arm.name().into(),
-            class: hq.then(|| if u.co { "CO".into() } else { "HQ".into() }),
+            class: hq.then(|| {
+                if u.co {
+                    "CO".into()
+                } else if u.fao {
+                    "FAO".into()
+                } else {
+                    "HQ".into()
+                }
+            }),
             symbol: u.arm.symbol(),
             place: Place::Hex(u.hex),
             facing: (!hq).then_some(u.facing),

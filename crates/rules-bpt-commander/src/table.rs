@@ -191,6 +191,28 @@ impl BptGame {
 }
 
 impl BptGame {
+    /// The visible enemy units nearest `unit` that pass `keep` (several when tied).
+    pub fn nearest_visible_such(&self, unit: usize, keep: impl Fn(&Unit) -> bool) -> Vec<usize> {
+        let me = &self.units[unit];
+        let mut best = u32::MAX;
+        let mut out = Vec::new();
+        for (k, e) in self.units.iter().enumerate() {
+            if e.side == me.side || e.ko || !keep(e) {
+                continue;
+            }
+            let d = distance(me.hex, e.hex);
+            if d > best || !self.sees(unit, k) {
+                continue;
+            }
+            if d < best {
+                best = d;
+                out.clear();
+            }
+            out.push(k);
+        }
+        out
+    }
+
     /// The map hexes `unit`'s fire reaches now: every hex within its range (at least one hex)
     /// that lies in its firing cone, by the same test as [`Table::in_cone`] (an infantry
     /// square's cone is all round). Its own hex is left out.
@@ -295,24 +317,7 @@ impl Table for BptGame {
     }
 
     fn nearest_visible_enemies(&self, unit: usize) -> Vec<usize> {
-        let me = &self.units[unit];
-        let mut best = u32::MAX;
-        let mut out = Vec::new();
-        for (k, e) in self.units.iter().enumerate() {
-            if e.side == me.side || e.ko || e.is_hq() {
-                continue;
-            }
-            let d = distance(me.hex, e.hex);
-            if d > best || !self.sees(unit, k) {
-                continue;
-            }
-            if d < best {
-                best = d;
-                out.clear();
-            }
-            out.push(k);
-        }
-        out
+        self.nearest_visible_such(unit, |e| !e.is_hq())
     }
 
     fn cover_against(&self, target: usize, from: usize) -> Cover {

@@ -147,6 +147,11 @@ pub struct Traits {
     pub cover_shift: bool,
     /// Howitzers and mortars: no half-range bonus.
     pub no_half_range: bool,
+    /// Howitzers: shell only, at high angle, harming only targets in the open unless the
+    /// shell bursts in the air ("Howitzers").
+    pub howitzer: bool,
+    /// Mortars: shell only, at high angle ("Mortars").
+    pub mortar: bool,
     /// Guns that may not be man-handled (mortars, siege guns).
     pub no_manhandle: bool,
     /// Engineers (or infantry with an engineer stand): they do the engineering tasks.
@@ -201,7 +206,12 @@ pub struct Unit {
     /// Points per stand (command units: for the unit).
     pub points: u32,
     pub traits: Traits,
+    /// Infantry: light howitzers of the regiment that move and fire with it ("Regimental
+    /// Artillery").
+    pub regimental_guns: u32,
     // Command units.
+    /// A Field Artillery Officer: orders grand batteries of artillery only.
+    pub fao: bool,
     /// The command value (after any replacement penalty).
     pub command: u32,
     /// Dice the command unit adds to a unit it touches ("Command Presence").

@@ -360,6 +360,11 @@ fn field(name: &str) -> battle::Field {
     battle::field(&battle::named_map(name).expect("bundled map")).expect("field")
 }
 
+/// The two armies mustered on the rolling farmland.
+fn on_farmland(red: &Army, blue: &Army) -> String {
+    battle::muster(red, blue, &field("rolling-farmland"), &words("t"), "t.toml").expect("musters")
+}
+
 fn words(name: &str) -> battle::Words {
     battle::Words {
         name: name.into(),
@@ -371,14 +376,7 @@ fn words(name: &str) -> battle::Words {
 fn muster_deploys_red_in_the_west_and_blue_in_the_east_facing_each_other() {
     let red = accept(RUSSIANS);
     let blue = accept(&UNION.replace("acw-union", "acw-confederate"));
-    let text = battle::muster(
-        &red,
-        &blue,
-        &field("rolling-farmland"),
-        &words("t"),
-        "t.toml",
-    )
-    .expect("musters");
+    let text = on_farmland(&red, &blue);
     let game = rules_bpt_commander::scenario::load(
         &ScenarioSource::new("t.toml", text.clone()),
         &Options::default(),
@@ -545,15 +543,87 @@ fn an_army_in_defence_buys_field_defences_within_its_share_and_battle_sets_them_
     // 2 trenches at 5, 2 stakes at 25: 60 of the 150 (10%) a hasty defence may spend.
     assert_eq!(a.works.iter().map(|w| w.cost).sum::<u32>(), 60);
     assert_eq!(a.cost, 955 + 60);
-    let text = battle::muster(&a, &accept(RUSSIANS), &field("rolling-farmland"), &words("w"), "w.toml").unwrap();
+    let text = battle::muster(
+        &a,
+        &accept(RUSSIANS),
+        &field("rolling-farmland"),
+        &words("w"),
+        "w.toml",
+    )
+    .unwrap();
     assert_eq!(text.matches("[[works]]").count(), 4, "{text}");
-    let g = rules_bpt_commander::scenario::load(&ScenarioSource::new("w.toml", text), &Options::default()).unwrap();
+    let g = rules_bpt_commander::scenario::load(
+        &ScenarioSource::new("w.toml", text),
+        &Options::default(),
+    )
+    .unwrap();
     assert_eq!(g.works.len(), 4);
     assert_eq!(g.units.iter().filter(|u| u.dug_in).count(), 2);
     // Over the share, and a fixed defence's work in a hasty one.
-    let e = reject(&dug_in.replace("count = 2\n\n[[work]]\nkind = \"stakes\"", "count = 2\n\n[[work]]\nkind = \"fortification\""));
-    assert!(e.iter().any(|e| e.contains("fortification need a fixed defence")), "{e:?}");
-    assert!(e.iter().any(|e| e.contains("field defences cost 210 points, over the 10% (150 points) a hasty defence may spend")), "{e:?}");
+    let e = reject(&dug_in.replace(
+        "count = 2\n\n[[work]]\nkind = \"stakes\"",
+        "count = 2\n\n[[work]]\nkind = \"fortification\"",
+    ));
+    assert!(
+        e.iter()
+            .any(|e| e.contains("fortification need a fixed defence")),
+        "{e:?}"
+    );
+    assert!(
+        e.iter().any(|e| e.contains(
+            "field defences cost 210 points, over the 10% (150 points) a hasty defence may spend"
+        )),
+        "{e:?}"
+    );
     let e = reject(&format!("{RUSSIANS}\n[[work]]\nkind = \"wire\"\n"));
-    assert!(e.iter().any(|e| e.contains("field defences need the army in defence")), "{e:?}");
+    assert!(
+        e.iter()
+            .any(|e| e.contains("field defences need the army in defence")),
+        "{e:?}"
+    );
+}
+
+#[test]
+fn muster_gives_howitzers_and_mortars_their_traits_and_no_canister_and_late_wars_shrapnel() {
+    let red = accept(
+        &(UNION.to_string()
+            + "\n[[unit]]\ntroop = \"Howitzers\"\nstands = 1\n\n[[unit]]\ntroop = \"Mortar\"\nstands = 1\n"),
+    );
+    let blue = accept(&UNION.replace("acw-union", "acw-confederate"));
+    let text = on_farmland(&red, &blue);
+    let doc: toml::Table = toml::from_str(&text).unwrap();
+    let traits = |name: &str| -> (Vec<String>, bool) {
+        let u = doc["units"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|u| u["name"].as_str().unwrap().contains(name))
+            .unwrap_or_else(|| panic!("no {name} in\n{text}"));
+        (
+            u.get("traits")
+                .and_then(|t| t.as_array())
+                .map(|t| t.iter().map(|s| s.as_str().unwrap().to_string()).collect())
+                .unwrap_or_default(),
+            u.get("canister").is_some(),
+        )
+    };
+    let (h, h_canister) = traits("Howitzer");
+    assert!(h.contains(&"howitzer".to_string()), "{h:?}");
+    assert!(!h_canister);
+    let (m, m_canister) = traits("Mortar");
+    assert!(m.contains(&"mortar".to_string()), "{m:?}");
+    assert!(!m.contains(&"howitzer".to_string()), "{m:?}");
+    assert!(!m_canister);
+    // The American Civil War is after 1845: shell is shrapnel.
+    assert_eq!(doc["options"]["shrapnel"].as_str(), Some("on"));
+    let game = rules_bpt_commander::scenario::load(
+        &ScenarioSource::new("t.toml", text.clone()),
+        &Options::default(),
+    )
+    .expect("loads");
+    assert!(game.table().shrapnel);
+    assert!(game
+        .units
+        .iter()
+        .any(|u| u.traits.mortar && u.traits.no_manhandle));
 }

@@ -9,8 +9,9 @@ use volley_core::dice::DiceEnumerator;
 use volley_core::odds::{describe_change, odds};
 use volley_core::{Game, Options, ScenarioSource, Seed, SeededDice, Side};
 
-/// A small open field: a red and a blue unit, each with its command unit far behind.
-fn field(red: &str, blue: &str) -> BptGame {
+/// A small open field (10 × 8) with each side's command unit far behind, these units and
+/// options.
+fn load_field(units: &str, options: &[(&str, &str)]) -> BptGame {
     let rows: Vec<String> = (0..8)
         .map(|_| format!("  \"{}\",", ["."; 10].join(" ")))
         .collect();
@@ -29,7 +30,24 @@ commanders = [{{ id = "rh", value = 7, supreme = true, hex = "0108" }}]
 [sides.blue]
 name = "Blue"
 commanders = [{{ id = "bh", value = 7, supreme = true, hex = "1001" }}]
-[[units]]
+{units}
+"#,
+        rows.join("\n")
+    );
+    let mut o = Options::default();
+    for (k, v) in options {
+        o.insert((*k).into(), (*v).into());
+    }
+    let mut g = load(&ScenarioSource::new("odds.toml", text), &o).expect("loads");
+    g.start(&mut SeededDice::new(Seed::from_u64(1)));
+    g
+}
+
+/// A small open field: a red and a blue unit, each with its command unit far behind.
+fn field(red: &str, blue: &str) -> BptGame {
+    load_field(
+        &format!(
+            r#"[[units]]
 side = "red"
 id = "r1"
 name = "Red foot"
@@ -51,12 +69,10 @@ move = 10
 dice = 1
 range = 10
 {blue}
-"#,
-        rows.join("\n")
-    );
-    let mut g = load(&ScenarioSource::new("odds.toml", text), &Options::default()).expect("loads");
-    g.start(&mut SeededDice::new(Seed::from_u64(1)));
-    g
+"#
+        ),
+        &[],
+    )
 }
 
 /// Every die sequence of the action's preview, walked, tallied by what changed.
@@ -198,4 +214,61 @@ fn a_volley_that_is_its_own_order_has_exact_odds_with_its_command_roll_and_blund
         .map(|l| l.probability)
         .sum();
     assert!(nothing >= 15.0 / 36.0 - 1e-9, "{nothing}");
+}
+
+/// A howitzer 5 cm from a blue line, a second blue unit beside the target for a deviating
+/// shell to land on.
+fn howitzer_field(options: &[(&str, &str)]) -> BptGame {
+    load_field(
+        r#"[[units]]
+side = "red"
+id = "h1"
+name = "Red howitzer"
+arm = "artillery"
+hex = "0404"
+facing = "SE"
+move = 10
+dice = 1
+range = 20
+stands = 1
+hits = 2
+traits = ["howitzer"]
+[[units]]
+side = "blue"
+id = "b1"
+name = "Blue foot"
+arm = "infantry"
+hex = "0505"
+facing = "NW"
+move = 10
+dice = 1
+range = 10
+stands = 1
+hits = 2
+[[units]]
+side = "blue"
+id = "b2"
+name = "Blue foot behind"
+arm = "infantry"
+hex = "0605"
+facing = "NW"
+move = 10
+dice = 1
+range = 10
+stands = 1
+hits = 3
+save = 5
+"#,
+        options,
+    )
+}
+
+#[test]
+fn deviating_shell_odds_counted_match_every_roll_walked() {
+    // The hit die, the direction die and the distance die, then the attack on whatever is
+    // where the shell lands: the target, the unit beside it, the howitzer itself, or nothing.
+    let g = howitzer_field(&[]);
+    same(&counted(&g, "fire h1 b1"), &walked(&g, "fire h1 b1"));
+    let g = howitzer_field(&[("deviation", "always"), ("shrapnel", "on")]);
+    same(&counted(&g, "fire h1 b1"), &walked(&g, "fire h1 b1"));
 }

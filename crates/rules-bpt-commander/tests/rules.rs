@@ -3,6 +3,8 @@
 //! mapped to code and tests in docs/rules/bpt-commander.md. Hex labels are column then row;
 //! one hex is 5 cm.
 
+#[path = "rules/artillery.rs"]
+mod artillery;
 #[path = "rules/charge.rs"]
 mod charge;
 #[path = "rules/command.rs"]

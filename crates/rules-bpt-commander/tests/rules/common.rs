@@ -6,6 +6,7 @@ use rules_bpt_commander::BptGame;
 use volley_core::{Event, Game, Options, ScenarioSource, ScriptedDice};
 
 /// A scenario under construction: a 12 × 12 open map unless rows are given.
+#[derive(Clone)]
 pub struct Scen {
     pub rows: Vec<String>,
     pub map_extra: String,
@@ -253,4 +254,11 @@ impl Scen {
         self.units.push(text.to_string());
         self
     }
+}
+
+/// The 12 × 12 open map's rows with row `row` (1-based) replaced by `text`.
+pub fn with_row(row: usize, text: &str) -> Vec<String> {
+    let mut rows = vec![["."; 12].join(" "); 12];
+    rows[row - 1] = text.into();
+    rows
 }

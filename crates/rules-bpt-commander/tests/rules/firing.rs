@@ -36,12 +36,6 @@ fn suppression_test_below_the_to_hit_leaves_the_unit_unsuppressed() {
     assert!(!b1.is_suppressed());
 }
 
-fn with_row(row: usize, text: &str) -> Vec<String> {
-    let mut rows = vec![["."; 12].join(" "); 12];
-    rows[row - 1] = text.into();
-    rows
-}
-
 #[test]
 fn soft_cover_in_woods_hits_on_5_and_suppresses_on_5() {
     let rows = with_row(5, ". . . . . W . . . . . .");
@@ -125,7 +119,8 @@ fn howitzers_get_no_half_range_bonus() {
         .gun("red", "g1", "0607", "N", &[("traits", "[\"howitzer\"]")])
         .inf("blue", "b1", "0605", "S", &[])
         .start_with(&[]);
-    let e = play(&mut g, "fire g1 b1", &[1, 1, 1]);
+    // Shell at high angle: the hit die (1, on target), then 3 dice with no half-range die.
+    let e = play(&mut g, "fire g1 b1", &[1, 1, 1, 1]);
     assert!(!log(&e).contains("half range"), "{}", log(&e));
 }
 
