@@ -69,6 +69,31 @@ fn shell_bursts_in_the_target_hex_attacking_the_command_unit_there_and_goes_no_f
 }
 
 #[test]
+fn shell_strikes_a_wooden_construction_with_troops_in_it_but_not_brick() {
+    let with = |kind: &str| {
+        Scen::new()
+            .gun("red", "g1", "0608", "N", &[])
+            .inf("blue", "b1", "0605", "S", &[])
+            .raw(&format!("[[works]]\nhex = \"0605\"\nkind = \"{kind}\""))
+            .option("constructions", "on")
+            .start_with(&[])
+    };
+    // 4 dice at b1 in the wooden building (soft cover, 5+): one hit, the test die misses;
+    // then the building: the same 4 attacks hitting on 6, one hit (it has no save).
+    let mut g = with("wooden-building");
+    let e = play(&mut g, "fire g1 b1 shell", &[5, 1, 1, 1, 1, 6, 1, 1, 1]);
+    let l = log(&e);
+    assert!(
+        l.contains("the wooden-building in 0605: 4 attacks needing 6: rolled [6, 1, 1, 1], 1 hit"),
+        "{l}"
+    );
+    // A brick building lends its save of 5 but shell leaves the building alone.
+    let mut g = with("brick-building");
+    let e = play(&mut g, "fire g1 b1 shell", &[5, 1, 1, 1, 1, 1, 1]);
+    assert!(!log(&e).contains("brick-building in"), "{}", log(&e));
+}
+
+#[test]
 fn shrapnel_after_1845_adds_an_attack_a_gun() {
     let mut g = Scen::new()
         .gun("red", "g1", "0608", "N", &[("stands", "2")])
