@@ -183,7 +183,8 @@ fn unit_row(list: &'static ArmyList, u: &BoughtUnit) -> Option<Table> {
         // Howitzers and mortars fire shell only, at high angle: no canister; their traits
         // make them smoothbore.
         let mortar = troop.name.contains("Mortar") || has("mortar-save");
-        let howitzer = !mortar && (troop.name.contains("Howitzer") || has("indirect-fire"));
+        // The colonial modern gun's limited indirect fire is not played: it fires direct.
+        let howitzer = !mortar && troop.name.contains("Howitzer");
         if let Some((d, r)) = canister(list, troop).filter(|_| !mortar && !howitzer) {
             t.insert(
                 "canister".into(),
