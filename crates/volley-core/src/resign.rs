@@ -6,16 +6,45 @@ use crate::dice::Dice;
 use crate::game::{Action, ActionInfo, Event, Game, Illegal, Outcome, Reach, Side};
 use crate::view::View;
 
-/// The notation of a resignation in the record: `resign red`.
-pub fn notation(side: Side) -> String {
-    format!("resign {side}")
+/// Why a side gives up the battle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Why {
+    /// Its player resigned.
+    Resigned,
+    /// Its player let the time for a move run out, and the other player claimed the win
+    /// (a game played at a pace of days per move).
+    OutOfTime,
 }
 
-/// Reads `resign red` / `resign blue`.
-pub fn parse(text: &str) -> Option<Side> {
-    text.trim()
-        .strip_prefix("resign ")
-        .and_then(|s| Side::parse(s.trim()))
+impl Why {
+    fn word(self) -> &'static str {
+        match self {
+            Why::Resigned => "resign",
+            Why::OutOfTime => "timeout",
+        }
+    }
+}
+
+/// The notation of a resignation in the record: `resign red`; of a loss on time:
+/// `timeout red`.
+pub fn notation(side: Side) -> String {
+    notation_for(side, Why::Resigned)
+}
+
+/// The notation of `side` giving up for `why`.
+pub fn notation_for(side: Side, why: Why) -> String {
+    format!("{} {side}", why.word())
+}
+
+/// Reads `resign red` / `resign blue` / `timeout red` / `timeout blue`.
+pub fn parse(text: &str) -> Option<(Side, Why)> {
+    let text = text.trim();
+    [Why::Resigned, Why::OutOfTime].into_iter().find_map(|why| {
+        text.strip_prefix(why.word())
+            .and_then(|rest| rest.strip_prefix(' '))
+            .and_then(|s| Side::parse(s.trim()))
+            .map(|side| (side, why))
+    })
 }
 
 /// A game one side resigned.
@@ -27,6 +56,11 @@ pub struct Resigned {
 impl Resigned {
     /// Wraps `game`, which `side` resigns; its score stands as it was.
     pub fn new(game: Box<dyn Game>, side: Side) -> (Resigned, Event) {
+        Resigned::given_up(game, side, Why::Resigned)
+    }
+
+    /// Wraps `game`, which `side` gives up for `why`; its score stands as it was.
+    pub fn given_up(game: Box<dyn Game>, side: Side, why: Why) -> (Resigned, Event) {
         let view = game.view(None);
         let score_of = |s: Side| {
             view.sides
@@ -37,18 +71,32 @@ impl Resigned {
         let winner = side.other();
         let outcome = Outcome {
             winner: Some(winner),
-            reason: format!("{} resigned", side.title()),
+            reason: match why {
+                Why::Resigned => format!("{} resigned", side.title()),
+                Why::OutOfTime => format!("{} ran out of time", side.title()),
+            },
             score: [score_of(Side::Red), score_of(Side::Blue)],
         };
-        let event = Event::new(
-            "resign",
-            "volley resign",
-            format!(
-                "{} resigns: {} wins the battle",
-                side.title(),
-                winner.title()
+        let event = match why {
+            Why::Resigned => Event::new(
+                "resign",
+                "volley resign",
+                format!(
+                    "{} resigns: {} wins the battle",
+                    side.title(),
+                    winner.title()
+                ),
             ),
-        )
+            Why::OutOfTime => Event::new(
+                "timeout",
+                "volley pace",
+                format!(
+                    "{}'s time for a move ran out and {} claimed the win",
+                    side.title(),
+                    winner.title()
+                ),
+            ),
+        }
         .side(side);
         (
             Resigned {

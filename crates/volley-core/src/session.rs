@@ -187,11 +187,11 @@ impl Session {
         text: &str,
         forced: &[u32],
     ) -> Result<Vec<LoggedEvent>, SessionError> {
-        if let Some(side) = crate::resign::parse(text) {
+        if let Some((side, why)) = crate::resign::parse(text) {
             if !forced.is_empty() {
                 return Err(SessionError::Dice("a resignation rolls no dice".into()));
             }
-            return self.resign(side);
+            return self.give_up(side, why);
         }
         let action = self.game.parse_action(text)?;
         self.apply(action, forced)
@@ -252,6 +252,16 @@ impl Session {
     /// `side` gives up the battle, whether or not it is its decision: the other side wins,
     /// the score stands, and the record says `resign <side>`. Refused once the game is over.
     pub fn resign(&mut self, side: Side) -> Result<Vec<LoggedEvent>, SessionError> {
+        self.give_up(side, crate::resign::Why::Resigned)
+    }
+
+    /// `side` gives up the battle for `why` (a resignation, or a loss on time claimed by the
+    /// other player): recorded as `resign <side>` or `timeout <side>`.
+    pub fn give_up(
+        &mut self,
+        side: Side,
+        why: crate::resign::Why,
+    ) -> Result<Vec<LoggedEvent>, SessionError> {
         if self.game.to_decide().is_none() {
             let why = self
                 .game
@@ -264,10 +274,10 @@ impl Session {
         let turn = self.game.turn();
         let placeholder = self.game.clone_game();
         let game = std::mem::replace(&mut self.game, placeholder);
-        let (resigned, event) = crate::resign::Resigned::new(game, side);
+        let (resigned, event) = crate::resign::Resigned::given_up(game, side, why);
         self.game = Box::new(resigned);
         self.records.push(Record {
-            action: crate::resign::notation(side),
+            action: crate::resign::notation_for(side, why),
             forced: Vec::new(),
             rolls: Vec::new(),
         });
@@ -338,14 +348,28 @@ impl Session {
     /// side counts them — 1, 2, 3… over the events it sees — so that the numbers and their
     /// gaps say nothing of the events it does not see.
     pub fn events_for(&self, side: Side, from: usize) -> Vec<LoggedEvent> {
+        self.events_seen(from, |seen| seen.by(side))
+    }
+
+    /// The events from `from` on that both sides saw (what a spectator is shown), numbered
+    /// the same way.
+    pub fn events_for_both(&self, from: usize) -> Vec<LoggedEvent> {
+        self.events_seen(from, |seen| seen == crate::game::Seen::Both)
+    }
+
+    fn events_seen(
+        &self,
+        from: usize,
+        shown: impl Fn(crate::game::Seen) -> bool,
+    ) -> Vec<LoggedEvent> {
         let from = from.min(self.log.len());
         let mut n = self.log[..from]
             .iter()
-            .filter(|e| e.event.seen.by(side))
+            .filter(|e| shown(e.event.seen))
             .count() as u64;
         self.log[from..]
             .iter()
-            .filter(|e| e.event.seen.by(side))
+            .filter(|e| shown(e.event.seen))
             .map(|e| {
                 n += 1;
                 LoggedEvent {

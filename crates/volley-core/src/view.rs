@@ -59,6 +59,77 @@ impl View {
         self.units.iter().find(|u| u.key == key)
     }
 
+    /// What both sides have seen, and nothing more: the view a spectator is given. Each
+    /// side's units and commanders as the other side sees them (a unit the enemy has not seen
+    /// is the enemy's unidentified marker, or absent), and of everything else only what the
+    /// two views agree on. `red` and `blue` are the two sides' views of one position.
+    pub fn common(red: &View, blue: &View) -> View {
+        let of = |side: Side| if side == Side::Red { blue } else { red };
+        let mut units = Vec::new();
+        let mut markers = Vec::new();
+        for view in [red, blue] {
+            let owner = view.viewer.unwrap_or(Side::Red);
+            for own in view.units.iter().filter(|u| u.side == owner) {
+                // As the enemy sees it: seen (with what the enemy knows of it) or not at all.
+                if let Some(seen) = of(owner).units.iter().find(|u| u.id == own.id) {
+                    units.push(seen.clone());
+                }
+            }
+            markers.extend(
+                of(owner)
+                    .markers
+                    .iter()
+                    .filter(|m| m.side == owner)
+                    .cloned(),
+            );
+        }
+        let same = |a: &Option<String>, b: &Option<String>| if a == b { a.clone() } else { None };
+        View {
+            ruleset: red.ruleset.clone(),
+            scenario: red.scenario.clone(),
+            title: red.title.clone(),
+            viewer: None,
+            turn: red.turn,
+            turn_limit: red.turn_limit,
+            phase: if red.phase == blue.phase {
+                red.phase.clone()
+            } else {
+                String::new()
+            },
+            phasing: red.phasing,
+            to_decide: red.to_decide,
+            prompt: same(&red.prompt, &blue.prompt),
+            map: red.map.clone(),
+            sides: red
+                .sides
+                .iter()
+                .map(|s| {
+                    of(s.side)
+                        .sides
+                        .iter()
+                        .find(|o| o.side == s.side)
+                        .unwrap_or(s)
+                        .clone()
+                })
+                .collect(),
+            units,
+            markers,
+            objectives: red
+                .objectives
+                .iter()
+                .filter(|o| blue.objectives.contains(o))
+                .cloned()
+                .collect(),
+            features: red
+                .features
+                .iter()
+                .filter(|f| blue.features.contains(f))
+                .cloned()
+                .collect(),
+            outcome: red.outcome.clone(),
+        }
+    }
+
     /// Whether the side to decide is deciding in the middle of the other side's turn.
     pub fn interrupt(&self) -> bool {
         matches!((self.to_decide, self.phasing), (Some(d), Some(p)) if d != p)

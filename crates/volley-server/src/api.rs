@@ -5,7 +5,7 @@ use crate::catalog::ScenarioEntry;
 use crate::games::{is_over, replay, revealed_save, Claim, GameEntry, Games, NewGame, Refusal};
 use crate::limits::{ClientBuckets, Counts, Limits, Turned};
 use crate::odds::OddsRefusal;
-use crate::store::SeatKind;
+use crate::store::{Contact, SeatKind};
 use crate::{assets, ws};
 use axum::body::Bytes;
 use axum::extract::rejection::{BytesRejection, QueryRejection};
@@ -113,6 +113,10 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/armies/check", post(crate::armies::check))
         .route("/api/armies/lists/{id}", get(crate::armies::list))
         .route("/api/games", post(create_game))
+        .route("/api/games/list", post(games_list))
+        .route("/api/games/{id}/watch", get(watch))
+        .route("/api/games/{id}/timeout", post(timeout))
+        .route("/api/games/{id}/notify", get(contact_get).post(contact_set))
         .route("/api/games/{id}/view", get(view))
         .route("/api/games/{id}/claim", post(claim))
         .route("/api/games/{id}/seats", get(seats))
@@ -191,23 +195,34 @@ pub fn seat_by_token(entry: &GameEntry, token: Option<&str>) -> ApiResult<Side> 
         )
     })?;
     entry.seat_of(token).ok_or_else(|| {
-        ApiError::new(
-            StatusCode::UNAUTHORIZED,
-            "that token is not a seat of this game",
-        )
+        if entry.is_spectator(token) {
+            ApiError::new(
+                StatusCode::FORBIDDEN,
+                "that is the game's spectator link: it watches the game, and cannot act or chat",
+            )
+        } else {
+            ApiError::new(
+                StatusCode::UNAUTHORIZED,
+                "that token is not a seat of this game",
+            )
+        }
     })
 }
 
 /// The game and the seat its bearer token sits in.
 async fn seat(app: &App, id: &str, headers: &HeaderMap) -> ApiResult<(Arc<GameEntry>, Side)> {
     let entry = find_game(app, id).await?;
-    let token = headers
+    let side = seat_by_token(&entry, bearer(headers))?;
+    Ok((entry, side))
+}
+
+/// The bearer token of a request, if any.
+fn bearer(headers: &HeaderMap) -> Option<&str> {
+    headers
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.trim().strip_prefix("Bearer "))
-        .map(str::trim);
-    let side = seat_by_token(&entry, token)?;
-    Ok((entry, side))
+        .map(str::trim)
 }
 
 async fn scenarios(State(app): AppState) -> Json<Vec<ScenarioEntry>> {
@@ -246,6 +261,61 @@ struct CreateRequest {
     /// What the creator adds to the dice seed (any text; the browser sends random hex).
     #[serde(default)]
     entropy: String,
+    /// "live" (the default), or the time a player has for a move: a number of days, or
+    /// "3d", "12h", "30m", "45s".
+    #[serde(default)]
+    pace: Option<Value>,
+    /// Where the creator's seat is told it is their turn.
+    #[serde(default)]
+    notify: Option<Contact>,
+}
+
+/// The longest and shortest time for a move, in seconds.
+const PACE_MAX: i64 = 60 * 86_400;
+const PACE_MIN: i64 = 2;
+
+/// Reads a pace: "live" (0), a number of days, or "3d", "12h", "30m", "45s".
+fn parse_pace(pace: Option<&Value>) -> ApiResult<i64> {
+    let wrong = |shown: &str| {
+        bad_request(format!(
+            "pace: \"live\", a number of days, or a time such as \"3d\", \"12h\", \"30m\" (not {shown})"
+        ))
+    };
+    let seconds = match pace {
+        None | Some(Value::Null) => return Ok(0),
+        Some(Value::Number(n)) => {
+            let days = n.as_f64().ok_or_else(|| wrong(&n.to_string()))?;
+            (days * 86_400.0).round() as i64
+        }
+        Some(Value::String(text)) => {
+            let text = text.trim();
+            if text == "live" {
+                return Ok(0);
+            }
+            let (number, unit) =
+                text.split_at(text.len() - text.chars().last().map_or(0, char::len_utf8));
+            let per = match unit {
+                "d" => 86_400,
+                "h" => 3600,
+                "m" => 60,
+                "s" => 1,
+                _ => return Err(wrong(&format!("\"{text}\""))),
+            };
+            let n: i64 = number
+                .trim()
+                .parse()
+                .map_err(|_| wrong(&format!("\"{text}\"")))?;
+            n.saturating_mul(per)
+        }
+        Some(other) => return Err(wrong(&other.to_string())),
+    };
+    if !(PACE_MIN..=PACE_MAX).contains(&seconds) {
+        return Err(bad_request(format!(
+            "pace: the time for a move is from {PACE_MIN} seconds to {} days",
+            PACE_MAX / 86_400
+        )));
+    }
+    Ok(seconds)
 }
 
 #[derive(Deserialize)]
@@ -280,6 +350,11 @@ struct CreateReply {
     commitment: String,
     /// Whether the game has started (every seat taken, the opening rolls made).
     started: bool,
+    /// The token of the spectator link: it shows what both sides have seen, and acts for
+    /// nobody.
+    spectate: String,
+    /// The time a player has for a move, in seconds; 0 for a live game.
+    pace: i64,
 }
 
 pub(crate) fn bad_request(message: impl Into<String>) -> ApiError {
@@ -292,6 +367,13 @@ async fn create_game(
     body: Result<Bytes, BytesRejection>,
 ) -> ApiResult<(StatusCode, Json<CreateReply>)> {
     let req: CreateRequest = json_body(body)?;
+    let pace = parse_pace(req.pace.as_ref())?;
+    let contact = req
+        .notify
+        .map(crate::notify::checked)
+        .transpose()
+        .map_err(|e| bad_request(format!("notify: {e}")))?
+        .unwrap_or_default();
     if app.games.open.load(Ordering::Relaxed) >= app.limits.open_games_max {
         return Err(Turned::Server(format!(
             "this server keeps as many unfinished games as it allows ({}): try again later",
@@ -390,6 +472,8 @@ async fn create_game(
             bots,
             takes,
             entropy: req.entropy,
+            pace,
+            contact,
         })
         .await
         .map_err(|r| match r {
@@ -409,6 +493,8 @@ async fn create_game(
             },
             commitment: created.commitment,
             started: created.started,
+            spectate: created.spectator,
+            pace,
         }),
     ))
 }
@@ -419,6 +505,9 @@ struct ClaimRequest {
     claim: String,
     #[serde(default)]
     entropy: String,
+    /// Where this seat is told it is its turn.
+    #[serde(default)]
+    notify: Option<Contact>,
 }
 
 #[derive(Serialize)]
@@ -435,7 +524,17 @@ async fn claim(
     body: Result<Bytes, BytesRejection>,
 ) -> ApiResult<Json<ClaimReply>> {
     let req: ClaimRequest = json_body(body)?;
-    match app.games.claim(&id, req.claim.trim(), &req.entropy).await {
+    let contact = req
+        .notify
+        .map(crate::notify::checked)
+        .transpose()
+        .map_err(|e| bad_request(format!("notify: {e}")))?
+        .unwrap_or_default();
+    match app
+        .games
+        .claim(&id, req.claim.trim(), &req.entropy, contact)
+        .await
+    {
         Ok((seat, token)) => Ok(Json(ClaimReply { seat, token })),
         Err(Claim::NoGame) => Err(ApiError::new(
             StatusCode::NOT_FOUND,
@@ -500,13 +599,28 @@ struct ViewReply {
     /// Who sits in each seat: `human`, or the bot's spec (`normal`, `mcts:ms=300`…), so the
     /// page can say the computer is thinking and show its progress.
     players: Players,
+    /// The time a player has for a move, in seconds (0: live), and when the side to decide
+    /// runs out of it (Unix seconds).
+    pace: i64,
+    deadline: Option<i64>,
+    /// Spectators watching now.
+    watchers: usize,
+    /// The token of the spectator link, to share.
+    spectate: Option<String>,
     view: View,
 }
 
 #[derive(Serialize)]
-struct Players {
+pub struct Players {
     red: String,
     blue: String,
+}
+
+pub fn players(entry: &GameEntry) -> Players {
+    Players {
+        red: player(&entry.seats[Side::Red.index()]),
+        blue: player(&entry.seats[Side::Blue.index()]),
+    }
 }
 
 fn player(kind: &SeatKind) -> String {
@@ -529,12 +643,234 @@ async fn view(
         seat: side,
         commitment: published(s),
         seed: is_over(s).then(|| s.seed().to_hex()),
-        players: Players {
-            red: player(&entry.seats[Side::Red.index()]),
-            blue: player(&entry.seats[Side::Blue.index()]),
-        },
+        players: players(&entry),
+        pace: entry.meta.pace,
+        deadline: live.deadline(entry.meta.pace),
+        watchers: entry.watchers.load(Ordering::Relaxed),
+        spectate: entry.meta.spectator.clone(),
         view: s.game.view(Some(side)),
     }))
+}
+
+/// What a spectator is given: what both sides have seen, never more.
+#[derive(Serialize)]
+struct WatchReply {
+    seq: u64,
+    commitment: String,
+    seed: Option<String>,
+    players: Players,
+    pace: i64,
+    deadline: Option<i64>,
+    watchers: usize,
+    view: View,
+    /// The events both sides saw.
+    events: Vec<LoggedEvent>,
+}
+
+/// The game's spectator, by its token.
+async fn spectator(app: &App, id: &str, headers: &HeaderMap) -> ApiResult<Arc<GameEntry>> {
+    let entry = find_game(app, id).await?;
+    let token = bearer(headers).filter(|t| !t.is_empty()).ok_or_else(|| {
+        ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            "watching needs the spectator link's token: send the header \"Authorization: Bearer TOKEN\"",
+        )
+    })?;
+    if !entry.is_spectator(token) {
+        return Err(ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            "that token is not this game's spectator link",
+        ));
+    }
+    Ok(entry)
+}
+
+/// The view both sides share: each side's view made, and only what they agree on kept.
+pub fn common_view(session: &volley_core::Session) -> View {
+    View::common(
+        &session.game.view(Some(Side::Red)),
+        &session.game.view(Some(Side::Blue)),
+    )
+}
+
+async fn watch(
+    State(app): AppState,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> ApiResult<Json<WatchReply>> {
+    let entry = spectator(&app, &id, &headers).await?;
+    let live = entry.live.lock().await;
+    let s = &live.session;
+    Ok(Json(WatchReply {
+        seq: s.records.len() as u64,
+        commitment: published(s),
+        seed: is_over(s).then(|| s.seed().to_hex()),
+        players: players(&entry),
+        pace: entry.meta.pace,
+        deadline: live.deadline(entry.meta.pace),
+        watchers: entry.watchers.load(Ordering::Relaxed),
+        view: common_view(s),
+        events: s.events_for_both(0),
+    }))
+}
+
+/// The seat claims the win: the other side's time for its move ran out.
+async fn timeout(
+    State(app): AppState,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> ApiResult<Json<ActionReply>> {
+    end_game(&app, &id, &headers, true).await
+}
+
+/// Where the seat is told it is its turn.
+async fn contact_get(
+    State(app): AppState,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> ApiResult<Json<Contact>> {
+    let (entry, side) = seat(&app, &id, &headers).await?;
+    let live = entry.live.lock().await;
+    Ok(Json(live.contacts[side.index()].clone()))
+}
+
+/// Sets where the seat is told it is its turn: `{"webhook": URL, "email": ADDRESS}`, either
+/// or both; empty or absent fields turn that way off.
+async fn contact_set(
+    State(app): AppState,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> ApiResult<Json<Contact>> {
+    let (entry, side) = seat(&app, &id, &headers).await?;
+    let contact: Contact = json_body(body)?;
+    rate_limited(&entry, side, &app)?;
+    let mut live = entry.live.lock().await;
+    app.games
+        .set_contact(&entry, &mut live, side, contact)
+        .await
+        .map_err(|r| match r {
+            Refusal::Refused(m) => bad_request(m),
+            store => store.into(),
+        })?;
+    Ok(Json(live.contacts[side.index()].clone()))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ListRequest {
+    games: Vec<ListedSeat>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ListedSeat {
+    id: String,
+    token: String,
+}
+
+/// One game of a player's list, as its seat sees it.
+#[derive(Serialize)]
+struct ListedGame {
+    id: String,
+    seat: Option<Side>,
+    /// `your turn`, `their turn`, `over`, `waiting` (for a seat to be taken), or `unknown`
+    /// (no such game here, or the token is not one of its seats).
+    status: &'static str,
+    scenario: Option<String>,
+    turn: Option<u32>,
+    to_decide: Option<Side>,
+    pace: i64,
+    deadline: Option<i64>,
+    /// Whether the seat may claim the win now (the other side's time ran out).
+    can_claim: bool,
+    /// How it ended, once over.
+    result: Option<String>,
+    watchers: usize,
+}
+
+/// The most games one list may ask about.
+const LIST_MAX: usize = 200;
+
+/// A player's games (the seats this browser holds), sorted by whose turn it is: theirs to
+/// play first (the least time left first), then those waiting for the opponent, then the
+/// finished. Tokens go in the body, so they stay out of logs of addresses.
+async fn games_list(
+    State(app): AppState,
+    body: Result<Bytes, BytesRejection>,
+) -> ApiResult<Json<Vec<ListedGame>>> {
+    let req: ListRequest = json_body(body)?;
+    if req.games.len() > LIST_MAX {
+        return Err(bad_request(format!(
+            "a list asks about at most {LIST_MAX} games at once"
+        )));
+    }
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64);
+    let mut listed = Vec::with_capacity(req.games.len());
+    for asked in req.games {
+        let unknown = |status| ListedGame {
+            id: asked.id.clone(),
+            seat: None,
+            status,
+            scenario: None,
+            turn: None,
+            to_decide: None,
+            pace: 0,
+            deadline: None,
+            can_claim: false,
+            result: None,
+            watchers: 0,
+        };
+        if app.games.is_waiting(&asked.id) {
+            listed.push(unknown("waiting"));
+            continue;
+        }
+        let Some(entry) = app.games.get(&asked.id).await else {
+            listed.push(unknown("unknown"));
+            continue;
+        };
+        let Some(side) = entry.seat_of(asked.token.trim()) else {
+            listed.push(unknown("unknown"));
+            continue;
+        };
+        let live = entry.live.lock().await;
+        let s = &live.session;
+        let to_decide = s.game.to_decide();
+        let deadline = live.deadline(entry.meta.pace);
+        listed.push(ListedGame {
+            id: asked.id.clone(),
+            seat: Some(side),
+            status: match to_decide {
+                None => "over",
+                Some(d) if d == side => "your turn",
+                Some(_) => "their turn",
+            },
+            scenario: Some(s.scenario_name.clone()),
+            turn: Some(s.game.turn()),
+            to_decide,
+            pace: entry.meta.pace,
+            deadline,
+            can_claim: to_decide.is_some_and(|d| d != side) && deadline.is_some_and(|d| now >= d),
+            result: s
+                .game
+                .outcome()
+                .filter(|_| to_decide.is_none())
+                .map(|o| o.reason),
+            watchers: entry.watchers.load(Ordering::Relaxed),
+        });
+    }
+    let rank = |g: &ListedGame| match g.status {
+        "your turn" => 0,
+        "their turn" if g.can_claim => 1,
+        "their turn" => 2,
+        "waiting" => 3,
+        "over" => 4,
+        _ => 5,
+    };
+    listed.sort_by_key(|g| (rank(g), g.deadline.unwrap_or(i64::MAX)));
+    Ok(Json(listed))
 }
 
 #[derive(Serialize)]
@@ -715,10 +1051,24 @@ async fn resign(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> ApiResult<Json<ActionReply>> {
-    let (entry, side) = seat(&app, &id, &headers).await?;
-    rate_limited(&entry, side, &app)?;
+    end_game(&app, &id, &headers, false).await
+}
+
+/// The seat resigns, or (`timeout`) claims the win on the other side's time.
+async fn end_game(
+    app: &App,
+    id: &str,
+    headers: &HeaderMap,
+    timeout: bool,
+) -> ApiResult<Json<ActionReply>> {
+    let (entry, side) = seat(app, id, headers).await?;
+    rate_limited(&entry, side, app)?;
     let mut live = entry.live.lock().await;
-    let events = app.games.resign(&entry, &mut live, side).await?;
+    let events = if timeout {
+        app.games.claim_timeout(&entry, &mut live, side).await?
+    } else {
+        app.games.resign(&entry, &mut live, side).await?
+    };
     let from = live.session.log.len() - events.len();
     Ok(Json(ActionReply {
         seq: live.session.records.len() as u64,

@@ -3,7 +3,8 @@
 //! the store before anyone hears of it.
 
 use crate::limits::{Bucket, Counts, Limits};
-use crate::store::{ChatLine, GameRecord, PendingRecord, SeatKind, Store, StoredAction};
+use crate::notify::{NotifyConfig, YourTurn};
+use crate::store::{ChatLine, Contact, GameRecord, PendingRecord, SeatKind, Store, StoredAction};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
@@ -67,12 +68,38 @@ pub struct Live {
     /// The bot in each seat, if any. Taken out while it thinks.
     bots: [Option<Box<dyn Bot>>; 2],
     bot_running: bool,
+    /// When the last action was taken (the start, before any): the clock of a paced game
+    /// runs from here.
+    pub last_at: i64,
+    /// Where each seat is told it is its turn.
+    pub contacts: [Contact; 2],
+}
+
+impl Live {
+    /// When the side to decide runs out of time (Unix seconds); none in a live game or a
+    /// finished one.
+    pub fn deadline(&self, pace: i64) -> Option<i64> {
+        (pace > 0 && !is_over(&self.session)).then(|| self.last_at + pace)
+    }
+}
+
+/// What a game is set up with besides its scenario: the time for a move, and the token of
+/// its spectator link.
+#[derive(Clone, Debug, Default)]
+pub struct Meta {
+    /// Seconds a player has for a move; 0 for a live game.
+    pub pace: i64,
+    /// The spectator link's token (none for games made before spectators).
+    pub spectator: Option<String>,
 }
 
 /// One game.
 pub struct GameEntry {
     pub id: String,
     pub seats: [SeatKind; 2],
+    pub meta: Meta,
+    /// Spectators watching now (their WebSockets open).
+    pub watchers: AtomicUsize,
     pub live: Mutex<Live>,
     /// The number of actions applied, sent after each one is committed.
     pub changes: watch::Sender<u64>,
@@ -85,6 +112,19 @@ pub struct GameEntry {
 }
 
 impl GameEntry {
+    /// Whether the token is this game's spectator link.
+    pub fn is_spectator(&self, token: &str) -> bool {
+        self.meta.spectator.as_deref().is_some_and(|s| {
+            // Compared by hash, so the time taken says nothing of the token.
+            token_hash(s) == token_hash(token)
+        })
+    }
+
+    /// Tells every listener to read the game again (a spectator came or went).
+    pub fn poke(&self) {
+        self.changes.send_modify(|_| {});
+    }
+
     /// The side a token sits in, if it is one of this game's.
     pub fn seat_of(&self, token: &str) -> Option<Side> {
         let hash = token_hash(token);
@@ -135,6 +175,8 @@ pub struct Games {
     sockets_per_game: usize,
     /// Seconds an unstarted or unplayed game is kept.
     keep_abandoned: i64,
+    /// How players are told it is their turn.
+    pub notify: NotifyConfig,
 }
 
 fn make_bots(seats: &[SeatKind; 2]) -> Result<[Option<Box<dyn Bot>>; 2], String> {
@@ -203,6 +245,10 @@ pub struct NewGame {
     pub takes: [bool; 2],
     /// What the creator adds to the dice seed.
     pub entropy: String,
+    /// Seconds a player has for a move; 0 for a live game.
+    pub pace: i64,
+    /// Where the creator's seats are told it is their turn.
+    pub contact: Contact,
 }
 
 /// A created game: its id, the tokens of the seats its creator took, the one-time claims of
@@ -213,6 +259,8 @@ pub struct Created {
     pub claims: [Option<String>; 2],
     pub commitment: String,
     pub started: bool,
+    /// The spectator link's token.
+    pub spectator: String,
 }
 
 /// A seat of a game that has not started.
@@ -244,6 +292,7 @@ pub struct Pending {
     pub commitment: String,
     pub seats: [PendingSeat; 2],
     pub created_at: i64,
+    pub meta: Meta,
 }
 
 impl Pending {
@@ -257,6 +306,8 @@ impl Pending {
             commitment: self.commitment.clone(),
             seats_json: serde_json::to_string(&self.seats).expect("seats serialise"),
             created_at: self.created_at,
+            pace: self.meta.pace,
+            spectator: self.meta.spectator.clone(),
         }
     }
 
@@ -272,6 +323,10 @@ impl Pending {
             scenario_text: r.scenario_text,
             commitment: r.commitment,
             created_at: r.created_at,
+            meta: Meta {
+                pace: r.pace,
+                spectator: r.spectator,
+            },
         })
     }
 
@@ -292,6 +347,7 @@ impl Games {
         waiting: Vec<PendingRecord>,
         rate_limit: RateLimit,
         limits: &Limits,
+        notify: NotifyConfig,
     ) -> Arc<Games> {
         let mut pending = HashMap::new();
         for record in waiting {
@@ -315,12 +371,13 @@ impl Games {
             thinking: Arc::new(Semaphore::new(limits.bots_at_once.max(1))),
             sockets_per_game: limits.sockets_per_game,
             keep_abandoned: limits.keep_abandoned.as_secs() as i64,
+            notify,
         });
         for record in stored {
             let id = record.id.clone();
             match restore_one(record) {
-                Ok((seats, live)) => {
-                    let entry = games.insert(id, seats, live);
+                Ok((seats, meta, live)) => {
+                    let entry = games.insert(id, seats, meta, live);
                     games.wake_bots(&entry).await;
                 }
                 Err(e) => eprintln!("volley-server: stored game {id} is left out: {e}"),
@@ -381,7 +438,7 @@ impl Games {
         }
     }
 
-    fn insert(&self, id: String, seats: [SeatKind; 2], live: Live) -> Arc<GameEntry> {
+    fn insert(&self, id: String, seats: [SeatKind; 2], meta: Meta, live: Live) -> Arc<GameEntry> {
         if !is_over(&live.session) {
             self.open.fetch_add(1, Ordering::Relaxed);
         }
@@ -389,6 +446,8 @@ impl Games {
         let entry = Arc::new(GameEntry {
             id: id.clone(),
             seats,
+            meta,
+            watchers: AtomicUsize::new(0),
             live: Mutex::new(live),
             changes,
             buckets: StdMutex::new([Bucket::full(self.rate_limit.burst); 2]),
@@ -424,7 +483,7 @@ impl Games {
         }
         let record = self.store.load(id).await.ok().flatten()?;
         match restore_one(record) {
-            Ok((seats, live)) => Some(self.insert(id.to_string(), seats, live)),
+            Ok((seats, meta, live)) => Some(self.insert(id.to_string(), seats, meta, live)),
             Err(e) => {
                 eprintln!("volley-server: stored game {id} cannot be read back: {e}");
                 None
@@ -486,6 +545,7 @@ impl Games {
                 seat
             }
         });
+        let spectator = random_hex(24);
         let pending = Pending {
             id: random_hex(10),
             scenario_name: new.scenario_name,
@@ -495,11 +555,35 @@ impl Games {
             commitment: commitment.clone(),
             seats,
             created_at: unix_now(),
+            meta: Meta {
+                pace: new.pace,
+                spectator: Some(spectator.clone()),
+            },
         };
         let id = pending.id.clone();
         let started = pending.open().is_empty();
+        // The creator's contact is kept before the game starts, so its first "your turn"
+        // reaches them.
+        if new.contact != Contact::default() {
+            for side in Side::BOTH
+                .into_iter()
+                .filter(|s| tokens[s.index()].is_some())
+            {
+                self.store
+                    .contact(&id, side, new.contact.clone())
+                    .await
+                    .map_err(Refusal::Store)?;
+            }
+        }
+        let contacts = Side::BOTH.map(|s| {
+            if tokens[s.index()].is_some() {
+                new.contact.clone()
+            } else {
+                Contact::default()
+            }
+        });
         if started {
-            self.start(pending, false).await?;
+            self.start(pending, false, contacts).await?;
         } else {
             self.store
                 .pend(pending.record())
@@ -514,6 +598,7 @@ impl Games {
             claims,
             commitment,
             started,
+            spectator,
         })
     }
 
@@ -525,6 +610,7 @@ impl Games {
         id: &str,
         claim: &str,
         entropy: &str,
+        contact: Contact,
     ) -> Result<(Side, String), Claim> {
         fairness::check_entropy(entropy).map_err(|m| Claim::Refused(Refusal::Refused(m)))?;
         let mut waiting = self.pending.lock().await;
@@ -542,6 +628,12 @@ impl Games {
             .find(|s| matches!(&pending.seats[s.index()], PendingSeat::Open { claim_hash } if *claim_hash == hash))
             .ok_or(Claim::NotThisGame)?;
         let token = random_hex(24);
+        if contact != Contact::default() {
+            self.store
+                .contact(id, side, contact)
+                .await
+                .map_err(|e| Claim::Refused(Refusal::Store(e)))?;
+        }
         let mut next = pending.clone();
         next.seats[side.index()] = PendingSeat::Taken {
             token_hash: token_hash(&token),
@@ -552,7 +644,18 @@ impl Games {
             waiting.remove(id);
             drop(waiting);
             let id = next.id.clone();
-            if let Err(e) = self.start(next.clone(), true).await {
+            // The contacts given at creation and at this claim, as stored.
+            let contacts = match self.store.contacts(&id).await {
+                Ok(c) => c,
+                Err(e) => {
+                    self.pending
+                        .lock()
+                        .await
+                        .insert(id, pending_before(next, side, &hash));
+                    return Err(Claim::Refused(Refusal::Store(e)));
+                }
+            };
+            if let Err(e) = self.start(next.clone(), true, contacts).await {
                 self.pending
                     .lock()
                     .await
@@ -573,7 +676,12 @@ impl Games {
 
     /// Every seat is taken: the dice seed is made of the server's secret and the players'
     /// entropy, the game is set up (its opening rolls made), stored and announced.
-    async fn start(self: &Arc<Self>, pending: Pending, was_pending: bool) -> Result<(), Refusal> {
+    async fn start(
+        self: &Arc<Self>,
+        pending: Pending,
+        was_pending: bool,
+        contacts: [Contact; 2],
+    ) -> Result<(), Refusal> {
         let entropy: BTreeMap<String, String> = Side::BOTH
             .into_iter()
             .filter_map(|s| match &pending.seats[s.index()] {
@@ -618,6 +726,10 @@ impl Games {
                     finished: is_over(&session),
                     actions: Vec::new(),
                     chat: Vec::new(),
+                    pace: pending.meta.pace,
+                    spectator: pending.meta.spectator.clone(),
+                    updated_at: unix_now(),
+                    contacts: contacts.clone(),
                 },
                 was_pending.then(|| pending.id.clone()),
             )
@@ -630,14 +742,21 @@ impl Games {
         let entry = self.insert(
             pending.id,
             seats,
+            pending.meta,
             Live {
                 session,
                 chat: Vec::new(),
                 bots,
                 bot_running: false,
+                last_at: unix_now(),
+                contacts,
             },
         );
-        self.wake_bots(&entry).await;
+        {
+            let mut live = entry.live.lock().await;
+            self.tell_turn(&entry, &live, None);
+            self.wake_bots_locked(&entry, &mut live);
+        }
         Ok(())
     }
 
@@ -659,8 +778,9 @@ impl Games {
         live: &mut Live,
         action: Action,
     ) -> Result<Vec<LoggedEvent>, Refusal> {
+        let before = live.session.game.to_decide();
         let events = live.session.apply(action, &[]).map_err(refused)?;
-        self.store_last(entry, live).await?;
+        self.store_last(entry, live, before).await?;
         Ok(events)
     }
 
@@ -672,8 +792,87 @@ impl Games {
         side: Side,
     ) -> Result<Vec<LoggedEvent>, Refusal> {
         let events = live.session.resign(side).map_err(refused)?;
-        self.store_last(entry, live).await?;
+        self.store_last(entry, live, None).await?;
         Ok(events)
+    }
+
+    /// `side` claims the win because the other side's time for its move ran out: stored and
+    /// told like an action. Refused in a live game, when it is `side`'s own decision, and
+    /// before the time is up.
+    pub async fn claim_timeout(
+        self: &Arc<Self>,
+        entry: &Arc<GameEntry>,
+        live: &mut Live,
+        side: Side,
+    ) -> Result<Vec<LoggedEvent>, Refusal> {
+        let pace = entry.meta.pace;
+        if pace <= 0 {
+            return Err(Refusal::Refused(
+                "this game is played live, without a clock: there is no time to run out".into(),
+            ));
+        }
+        let late = match live.session.game.to_decide() {
+            None => return Err(Refusal::Refused("the game is over".into())),
+            Some(s) if s == side => {
+                return Err(Refusal::Refused(format!(
+                "it is {side}'s own decision: only the player waiting for a move can claim the win"
+            )))
+            }
+            Some(s) => s,
+        };
+        let deadline = live.last_at + pace;
+        let now = unix_now();
+        if now < deadline {
+            return Err(Refusal::Refused(format!(
+                "{late} still has time for the move: it runs out at {} UTC, in {}",
+                crate::notify::utc(deadline),
+                wait_words(deadline - now)
+            )));
+        }
+        let events = live
+            .session
+            .give_up(late, volley_core::resign::Why::OutOfTime)
+            .map_err(refused)?;
+        self.store_last(entry, live, None).await?;
+        Ok(events)
+    }
+
+    /// Keeps where `side` is told it is its turn.
+    pub async fn set_contact(
+        &self,
+        entry: &Arc<GameEntry>,
+        live: &mut Live,
+        side: Side,
+        contact: Contact,
+    ) -> Result<(), Refusal> {
+        let contact = crate::notify::checked(contact).map_err(Refusal::Refused)?;
+        self.store
+            .contact(&entry.id, side, contact.clone())
+            .await
+            .map_err(Refusal::Store)?;
+        live.contacts[side.index()] = contact;
+        Ok(())
+    }
+
+    /// Tells the side to decide that it is its turn, when the decision has passed to it from
+    /// `before` and it gave a contact.
+    fn tell_turn(&self, entry: &GameEntry, live: &Live, before: Option<Side>) {
+        let Some(side) = live.session.game.to_decide() else {
+            return;
+        };
+        let contact = &live.contacts[side.index()];
+        if before == Some(side) || *contact == Contact::default() {
+            return;
+        }
+        let message = YourTurn::new(
+            &self.notify,
+            &entry.id,
+            &live.session.scenario_name,
+            side,
+            live.session.game.turn(),
+            live.deadline(entry.meta.pace),
+        );
+        crate::notify::send(&self.notify, contact, message);
     }
 
     /// Stores the record just made and tells the game's listeners; if it cannot be stored,
@@ -682,6 +881,7 @@ impl Games {
         self: &Arc<Self>,
         entry: &Arc<GameEntry>,
         live: &mut Live,
+        before: Option<Side>,
     ) -> Result<(), Refusal> {
         let seq = live.session.records.len() as u64;
         let record = live.session.records.last().expect("just applied");
@@ -721,7 +921,9 @@ impl Games {
         if is_over(&live.session) {
             self.open.fetch_sub(1, Ordering::Relaxed);
         }
+        live.last_at = unix_now();
         entry.changes.send_replace(seq);
+        self.tell_turn(entry, live, before);
         self.wake_bots_locked(entry, live);
         Ok(())
     }
@@ -906,7 +1108,26 @@ async fn drive_bots(games: Arc<Games>, entry: Arc<GameEntry>) {
     }
 }
 
-fn restore_one(record: GameRecord) -> Result<([SeatKind; 2], Live), String> {
+/// A wait in words: "3 days 4 hours", "2 hours 5 minutes", "40 seconds".
+fn wait_words(seconds: i64) -> String {
+    let (d, h, m) = (
+        seconds / 86_400,
+        seconds % 86_400 / 3600,
+        seconds % 3600 / 60,
+    );
+    let unit = |n: i64, one: &str| format!("{n} {one}{}", if n == 1 { "" } else { "s" });
+    if d > 0 {
+        format!("{} {}", unit(d, "day"), unit(h, "hour"))
+    } else if h > 0 {
+        format!("{} {}", unit(h, "hour"), unit(m, "minute"))
+    } else if m > 0 {
+        unit(m, "minute")
+    } else {
+        unit(seconds.max(1), "second")
+    }
+}
+
+fn restore_one(record: GameRecord) -> Result<([SeatKind; 2], Meta, Live), String> {
     let options: Options = serde_json::from_str(&record.options_json)
         .map_err(|e| format!("its options are not readable: {e}"))?;
     let seed = Seed::from_hex(&record.seed).ok_or("its seed is not 64 hex digits")?;
@@ -945,11 +1166,17 @@ fn restore_one(record: GameRecord) -> Result<([SeatKind; 2], Live), String> {
     let bots = make_bots(&record.seats)?;
     Ok((
         record.seats,
+        Meta {
+            pace: record.pace,
+            spectator: record.spectator,
+        },
         Live {
             session,
             chat: record.chat,
             bots,
             bot_running: false,
+            last_at: record.updated_at.max(record.created_at),
+            contacts: record.contacts,
         },
     ))
 }
@@ -966,7 +1193,15 @@ mod tests {
         let url = crate::store::DbUrl::Sqlite(dir.path().join("g.db"));
         let limits = Limits::default();
         let (store, stored, waiting) = crate::store::start(&url, &limits).expect("a store");
-        let games = Games::restore(store, stored, waiting, RateLimit::default(), &limits).await;
+        let games = Games::restore(
+            store,
+            stored,
+            waiting,
+            RateLimit::default(),
+            &limits,
+            NotifyConfig::default(),
+        )
+        .await;
         let bundled = volley_rulesets::bundled()
             .iter()
             .find(|b| b.name == "hc-first-clash")
@@ -981,6 +1216,8 @@ mod tests {
                     bots: [None, None],
                     takes: [true, true],
                     entropy: String::new(),
+                    pace: 0,
+                    contact: Contact::default(),
                 })
                 .await
                 .unwrap_or_else(|_| panic!("created"));

@@ -17,12 +17,14 @@ mod catalog;
 mod games;
 mod limits;
 mod listen;
+mod notify;
 mod odds;
 mod store;
 mod ws;
 
 pub use games::RateLimit;
 pub use limits::Limits;
+pub use notify::{NotifyConfig, Smtp};
 pub use store::DbUrl;
 
 use axum::extract::DefaultBodyLimit;
@@ -41,6 +43,7 @@ pub struct ServerBuilder {
     db: String,
     rate_limit: RateLimit,
     limits: Limits,
+    notify: NotifyConfig,
 }
 
 /// A server that is listening. Dropping it does not stop it; [`RunningServer::stop`] does.
@@ -57,6 +60,7 @@ impl ServerBuilder {
             db: db.into(),
             rate_limit: RateLimit::default(),
             limits: Limits::default(),
+            notify: NotifyConfig::default(),
         }
     }
 
@@ -78,13 +82,27 @@ impl ServerBuilder {
         self
     }
 
+    /// How players are told it is their turn: the SMTP relay for e-mail, and the address
+    /// the messages link to.
+    pub fn notify(mut self, notify: NotifyConfig) -> ServerBuilder {
+        self.notify = notify;
+        self
+    }
+
     /// Opens the store, replays every stored game, binds and starts answering.
     pub async fn start(self) -> Result<RunningServer, String> {
         let url = DbUrl::parse(&self.db)?;
         let scenarios = catalog::bundled_scenarios()?;
         let (store, stored, waiting) = store::start(&url, &self.limits)?;
-        let games =
-            games::Games::restore(store, stored, waiting, self.rate_limit, &self.limits).await;
+        let games = games::Games::restore(
+            store,
+            stored,
+            waiting,
+            self.rate_limit,
+            &self.limits,
+            self.notify,
+        )
+        .await;
         let app = Arc::new(api::App::new(games, scenarios, self.limits.clone()));
         let router = api::router(app)
             .layer(DefaultBodyLimit::max(api::BODY_LIMIT))

@@ -79,6 +79,25 @@ pub struct GameRecord {
     pub actions: Vec<StoredAction>,
     /// What the two seats said to each other, in order.
     pub chat: Vec<ChatLine>,
+    /// The time a player has for a move, in seconds; 0 for a live game (no clock).
+    pub pace: i64,
+    /// The spectator link's token, kept as it is (it opens only what both sides have seen,
+    /// and the players' pages show it); none for games made before spectators.
+    pub spectator: Option<String>,
+    /// When the last action was stored (Unix seconds; the creation time before any).
+    pub updated_at: i64,
+    /// Where each seat is told it is its turn.
+    pub contacts: [Contact; 2],
+}
+
+/// Where a seat wants to hear that it is its turn: a webhook URL (POSTed a JSON message), an
+/// e-mail address, both or neither.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Contact {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub webhook: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub email: Option<String>,
 }
 
 /// One line of the players' chat: which seat said it, what, and when (Unix seconds).
@@ -110,6 +129,10 @@ pub struct PendingRecord {
     pub commitment: String,
     pub seats_json: String,
     pub created_at: i64,
+    /// The time a player will have for a move, in seconds; 0 for live.
+    pub pace: i64,
+    /// The spectator link's token.
+    pub spectator: Option<String>,
 }
 
 enum Job {
@@ -124,12 +147,20 @@ enum Job {
     },
     /// A line of the players' chat.
     Chat { game_id: String, line: ChatLine },
+    /// Where a seat is told it is its turn (replacing what it gave before).
+    Contact {
+        game_id: String,
+        side: Side,
+        contact: Contact,
+    },
     /// The last action taken back (an undo): removed, and only if it is the last.
     Remove { game_id: String, seq: u64 },
     /// Delete the games past their keeping time; their ids are left in the cell.
     Expire(std::sync::Arc<std::sync::Mutex<Vec<String>>>),
     /// Read one stored game back (a finished game put away); left in the cell.
     Load(String, std::sync::Arc<std::sync::Mutex<Option<GameRecord>>>),
+    /// Read the contacts of a game's seats; left in the cell.
+    Contacts(String, std::sync::Arc<std::sync::Mutex<[Contact; 2]>>),
 }
 
 type Reply = oneshot::Sender<Result<(), String>>;
@@ -180,6 +211,13 @@ CREATE TABLE IF NOT EXISTS chat (
     at      INTEGER NOT NULL,
     PRIMARY KEY (game_id, seq)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS contacts (
+    game_id TEXT NOT NULL,
+    side    TEXT NOT NULL,
+    webhook TEXT,
+    email   TEXT,
+    PRIMARY KEY (game_id, side)
+) WITHOUT ROWID;
 ";
 
 fn open(path: &Path) -> Result<Connection, String> {
@@ -210,17 +248,26 @@ fn create_private(path: &Path) -> std::io::Result<()> {
     }
 }
 
-/// Databases made before games kept the time of their last action, and their commit–reveal
-/// record, gain the columns.
+/// Databases made before games kept the time of their last action, their commit–reveal
+/// record, their pace and their spectator link gain the columns.
 fn add_updated_at(conn: &Connection) -> rusqlite::Result<()> {
-    let has = |column: &str| -> rusqlite::Result<bool> {
+    let has_in = |table: &str, column: &str| -> rusqlite::Result<bool> {
         conn.query_row(
-            "SELECT COUNT(*) FROM pragma_table_info('games') WHERE name = ?1",
-            [column],
+            "SELECT COUNT(*) FROM pragma_table_info(?1) WHERE name = ?2",
+            [table, column],
             |r| r.get::<_, i64>(0),
         )
         .map(|n| n > 0)
     };
+    let has = |column: &str| has_in("games", column);
+    for table in ["games", "pending"] {
+        if !has_in(table, "pace")? {
+            conn.execute_batch(&format!(
+                "ALTER TABLE {table} ADD COLUMN pace INTEGER NOT NULL DEFAULT 0;
+                 ALTER TABLE {table} ADD COLUMN spectator TEXT;"
+            ))?;
+        }
+    }
     if !has("updated_at")? {
         conn.execute_batch(
             "ALTER TABLE games ADD COLUMN updated_at INTEGER NOT NULL DEFAULT 0;
@@ -259,12 +306,17 @@ fn expire(
         })?
         .collect::<rusqlite::Result<_>>()?;
     conn.execute(
+        "DELETE FROM contacts WHERE game_id IN (SELECT id FROM pending WHERE created_at < ?1)",
+        [now - keep_abandoned],
+    )?;
+    conn.execute(
         "DELETE FROM pending WHERE created_at < ?1",
         [now - keep_abandoned],
     )?;
     for id in &ids {
         conn.execute("DELETE FROM actions WHERE game_id = ?1", [id])?;
         conn.execute("DELETE FROM chat WHERE game_id = ?1", [id])?;
+        conn.execute("DELETE FROM contacts WHERE game_id = ?1", [id])?;
         conn.execute("DELETE FROM games WHERE id = ?1", [id])?;
     }
     Ok(ids)
@@ -304,7 +356,8 @@ pub fn start(
 
 fn load_pending(conn: &Connection) -> rusqlite::Result<Vec<PendingRecord>> {
     let mut stmt = conn.prepare(
-        "SELECT id, scenario_name, scenario_text, options, server_seed, commitment, seats, created_at
+        "SELECT id, scenario_name, scenario_text, options, server_seed, commitment, seats, created_at,
+                pace, spectator
          FROM pending ORDER BY created_at, id",
     )?;
     let rows = stmt.query_map([], |r| {
@@ -317,6 +370,8 @@ fn load_pending(conn: &Connection) -> rusqlite::Result<Vec<PendingRecord>> {
             commitment: r.get(5)?,
             seats_json: r.get(6)?,
             created_at: r.get(7)?,
+            pace: r.get(8)?,
+            spectator: r.get(9)?,
         })
     })?;
     rows.collect()
@@ -346,7 +401,7 @@ fn load(conn: &Connection, which: Which) -> rusqlite::Result<Vec<GameRecord>> {
     let mut stmt = conn.prepare(&format!(
         "SELECT id, scenario_name, scenario_text, options, seed, commitment,
                 red_kind, red_token_hash, blue_kind, blue_token_hash, created_at, finished,
-                fairness
+                fairness, pace, spectator, updated_at
          FROM games WHERE ({filter}) ORDER BY created_at, id"
     ))?;
     let rows = stmt.query_map([id], |r| {
@@ -364,8 +419,12 @@ fn load(conn: &Connection, which: Which) -> rusqlite::Result<Vec<GameRecord>> {
             created_at: r.get(10)?,
             finished: r.get::<_, i64>(11)? != 0,
             fairness_json: r.get(12)?,
+            pace: r.get(13)?,
+            spectator: r.get(14)?,
+            updated_at: r.get(15)?,
             actions: Vec::new(),
             chat: Vec::new(),
+            contacts: Default::default(),
         })
     })?;
     for game in rows {
@@ -401,7 +460,32 @@ fn load(conn: &Connection, which: Which) -> rusqlite::Result<Vec<GameRecord>> {
             game.chat.push(line?);
         }
     }
+    for game in &mut games {
+        game.contacts = load_contacts(conn, &game.id)?;
+    }
     Ok(games)
+}
+
+fn load_contacts(conn: &Connection, id: &str) -> rusqlite::Result<[Contact; 2]> {
+    let mut contacts: [Contact; 2] = Default::default();
+    let mut stmt =
+        conn.prepare_cached("SELECT side, webhook, email FROM contacts WHERE game_id = ?1")?;
+    let rows = stmt.query_map([id], |r| {
+        let side: String = r.get(0)?;
+        Ok((
+            Side::parse(&side),
+            Contact {
+                webhook: r.get(1)?,
+                email: r.get(2)?,
+            },
+        ))
+    })?;
+    for row in rows {
+        if let (Some(side), contact) = row? {
+            contacts[side.index()] = contact;
+        }
+    }
+    Ok(contacts)
 }
 
 /// How long games are kept, in seconds.
@@ -460,9 +544,9 @@ fn write_job(conn: &Connection, job: &Job, keep: Keep) -> Result<(), String> {
     match job {
         Job::Pend(p) => {
             conn.execute(
-                "INSERT INTO pending (id, scenario_name, scenario_text, options, server_seed,
-                    commitment, seats, created_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                "INSERT OR REPLACE INTO pending (id, scenario_name, scenario_text, options,
+                    server_seed, commitment, seats, created_at, pace, spectator)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
                 params![
                     p.id,
                     p.scenario_name,
@@ -471,7 +555,9 @@ fn write_job(conn: &Connection, job: &Job, keep: Keep) -> Result<(), String> {
                     p.server_seed,
                     p.commitment,
                     p.seats_json,
-                    p.created_at
+                    p.created_at,
+                    p.pace,
+                    p.spectator
                 ],
             )
             .map_err(db)?;
@@ -494,8 +580,8 @@ fn write_job(conn: &Connection, job: &Job, keep: Keep) -> Result<(), String> {
             conn.execute(
                 "INSERT INTO games (id, scenario_name, scenario_text, options, seed, commitment,
                     red_kind, red_token_hash, blue_kind, blue_token_hash, created_at, finished,
-                    updated_at, fairness)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?11, ?13)",
+                    updated_at, fairness, pace, spectator)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?16, ?13, ?14, ?15)",
                 params![
                     g.id,
                     g.scenario_name,
@@ -509,7 +595,10 @@ fn write_job(conn: &Connection, job: &Job, keep: Keep) -> Result<(), String> {
                     blue_hash,
                     g.created_at,
                     g.finished as i64,
-                    g.fairness_json
+                    g.fairness_json,
+                    g.pace,
+                    g.spectator,
+                    g.updated_at
                 ],
             )
             .map_err(db)?;
@@ -560,6 +649,18 @@ fn write_job(conn: &Connection, job: &Job, keep: Keep) -> Result<(), String> {
             )
             .map_err(db)?;
         }
+        Job::Contact {
+            game_id,
+            side,
+            contact,
+        } => {
+            conn.execute(
+                "INSERT OR REPLACE INTO contacts (game_id, side, webhook, email)
+                 VALUES (?1, ?2, ?3, ?4)",
+                params![game_id, side.name(), contact.webhook, contact.email],
+            )
+            .map_err(db)?;
+        }
         Job::Remove { game_id, seq } => {
             let removed = conn
                 .execute(
@@ -578,6 +679,10 @@ fn write_job(conn: &Connection, job: &Job, keep: Keep) -> Result<(), String> {
             let game = load(conn, Which::One(id)).map_err(db)?.pop();
             *found.lock().unwrap_or_else(|p| p.into_inner()) = game;
         }
+        Job::Contacts(id, found) => {
+            let contacts = load_contacts(conn, id).map_err(db)?;
+            *found.lock().unwrap_or_else(|p| p.into_inner()) = contacts;
+        }
         Job::Expire(found) => {
             let ids = expire(conn, keep.finished, keep.abandoned).map_err(db)?;
             *found.lock().unwrap_or_else(|p| p.into_inner()) = ids;
@@ -593,6 +698,15 @@ impl Store {
         self.send(Job::Load(id.to_string(), found.clone())).await?;
         let game = found.lock().map(|mut f| f.take()).unwrap_or_default();
         Ok(game)
+    }
+
+    /// The contacts kept for a game's seats (a game waiting for its seats included).
+    pub async fn contacts(&self, id: &str) -> Result<[Contact; 2], String> {
+        let found = std::sync::Arc::new(std::sync::Mutex::new(Default::default()));
+        self.send(Job::Contacts(id.to_string(), found.clone()))
+            .await?;
+        let contacts = found.lock().map(|f| f.clone()).unwrap_or_default();
+        Ok(contacts)
     }
 
     /// Deletes the games past their keeping time; returns their ids.
@@ -644,6 +758,16 @@ impl Store {
         self.send(Job::Chat {
             game_id: game_id.to_string(),
             line,
+        })
+        .await
+    }
+
+    /// Keeps where a seat is told it is its turn; returns once it is committed.
+    pub async fn contact(&self, game_id: &str, side: Side, contact: Contact) -> Result<(), String> {
+        self.send(Job::Contact {
+            game_id: game_id.to_string(),
+            side,
+            contact,
         })
         .await
     }

@@ -4,7 +4,7 @@ use super::Outcome;
 use std::io::Write;
 use std::net::SocketAddr;
 use std::time::Duration;
-use volley_server::{Limits, ServerBuilder};
+use volley_server::{Limits, NotifyConfig, ServerBuilder, Smtp};
 
 /// Serve games in the browser: open the printed address, pick a scenario, and play against
 /// the computer, at one screen with a friend, or online with an invite link.
@@ -24,7 +24,8 @@ use volley_server::{Limits, ServerBuilder};
 Examples:
   volley serve
   volley serve --addr 127.0.0.1:9000 --db games/volley.db
-  volley serve --db sqlite:/var/lib/volley/volley.db --bot-ms-max 5000 --keep-finished-days 365")]
+  volley serve --db sqlite:/var/lib/volley/volley.db --bot-ms-max 5000 --keep-finished-days 365
+  volley serve --smtp localhost:25 --mail-from volley@club.example --public-url https://volley.club.example/")]
 pub struct Args {
     /// The address to listen on (port 0 picks a free port).
     #[arg(long, default_value = "127.0.0.1:8080")]
@@ -32,6 +33,22 @@ pub struct Args {
     /// Where games are kept: a SQLite file path, or sqlite:PATH.
     #[arg(long, default_value = "volley.db")]
     db: String,
+    /// The mail relay that "your turn" e-mails go out through, as HOST:PORT (plain SMTP, as
+    /// a mail server on this machine or the local network takes it). Without it, players
+    /// can still be told by webhook.
+    #[arg(long, help_heading = "Notifications")]
+    smtp: Option<String>,
+    /// The address "your turn" e-mails come from.
+    #[arg(
+        long,
+        default_value = "volley@localhost",
+        help_heading = "Notifications"
+    )]
+    mail_from: String,
+    /// The address players open this server at (e.g. https://volley.example.org/), for the
+    /// link in "your turn" messages.
+    #[arg(long, help_heading = "Notifications")]
+    public_url: Option<String>,
     /// The longest the computer may think for one decision, in milliseconds (a game asking
     /// for `mcts:ms=…` above it is refused).
     #[arg(long, default_value_t = Limits::default().bot_ms_max, help_heading = "Limits")]
@@ -102,9 +119,18 @@ impl Args {
 }
 
 pub fn run(args: Args) -> Outcome {
+    let smtp = args
+        .smtp
+        .as_deref()
+        .map(|relay| Smtp::parse(relay, &args.mail_from))
+        .transpose()?;
     let builder = ServerBuilder::new(args.db.clone())
         .addr(args.addr)
-        .limits(args.limits());
+        .limits(args.limits())
+        .notify(NotifyConfig {
+            smtp,
+            public_url: args.public_url.clone(),
+        });
     volley_server::serve_until_ctrl_c(builder, |addr| {
         let mut out = std::io::stdout().lock();
         // Scripts read this line to find the port; it goes out at once.
