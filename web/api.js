@@ -156,7 +156,41 @@
  * @property {string} commitment
  * @property {string | null} seed
  * @property {{red: string, blue: string}} players  `human`, or the computer's bot spec
+ * @property {number} [pace]  seconds a player has for a move; 0 for a live game
+ * @property {number | null} [deadline]  when the side to decide runs out of time (Unix seconds)
+ * @property {number} [watchers]  spectators watching now
+ * @property {string | null} [spectate]  the spectator link's token
  * @property {View} view
+ */
+
+/**
+ * What a spectator is given: what both sides have seen.
+ * @typedef {object} WatchView
+ * @property {number} seq
+ * @property {string} commitment
+ * @property {string | null} seed
+ * @property {{red: string, blue: string}} players
+ * @property {number} pace
+ * @property {number | null} deadline
+ * @property {number} watchers
+ * @property {View} view
+ * @property {LoggedEvent[]} events
+ */
+
+/**
+ * One game of "my games" as the server sees it.
+ * @typedef {object} ListedGame
+ * @property {string} id
+ * @property {Side | null} seat
+ * @property {"your turn" | "their turn" | "over" | "waiting" | "unknown"} status
+ * @property {string | null} scenario
+ * @property {number | null} turn
+ * @property {Side | null} to_decide
+ * @property {number} pace
+ * @property {number | null} deadline
+ * @property {boolean} can_claim
+ * @property {string | null} result
+ * @property {number} watchers
  */
 
 /** @typedef {{hex: string, cost: number}} Reach */
@@ -164,7 +198,7 @@
 /** @typedef {{action: string, exact: boolean, trials: number, outcomes: OddsLine[]}} Odds */
 /** @typedef {{step: number, steps: number, view: View, events: LoggedEvent[], fresh: number, turns: number[]}} ReplayStep */
 /** @typedef {{seq: number, side: Side, text: string, at: number}} ChatLine */
-/** @typedef {{type: "update", seq: number, commitment: string, seed: string | null, view: View, events: LoggedEvent[], chat?: ChatLine[]}} Update */
+/** @typedef {{type: "update", seq: number, commitment: string, seed: string | null, view: View, events: LoggedEvent[], chat?: ChatLine[], deadline?: number | null, watchers?: number}} Update */
 
 /** @typedef {{term: string, section: string, meaning: string}} Term */
 
@@ -232,10 +266,40 @@ export function entropy() {
  * @param {string} red  "human" or a bot spec
  * @param {string} blue
  * @param {"red" | "blue" | "both"} seat  the human seat(s) this browser takes; another human seat is left open for an invitation
- * @returns {Promise<{id: string, seats: {red: string | null, blue: string | null}, invites: {red: string | null, blue: string | null}, commitment: string, started: boolean}>}
+ * @param {string} [pace]  "live" (the default) or the time for a move: "1d", "3d", "7d"…
+ * @returns {Promise<{id: string, seats: {red: string | null, blue: string | null}, invites: {red: string | null, blue: string | null}, commitment: string, started: boolean, spectate: string, pace: number}>}
  */
-export function createGame(scenario, options, red, blue, seat) {
-  return call("/api/games", { body: { scenario, options, red, blue, seat, entropy: entropy() } });
+export function createGame(scenario, options, red, blue, seat, pace = "live") {
+  return call("/api/games", { body: { scenario, options, red, blue, seat, entropy: entropy(), pace } });
+}
+
+/**
+ * This browser's games as the server sees them, the ones where it is your turn first.
+ * @param {{id: string, token: string}[]} games
+ * @returns {Promise<ListedGame[]>}
+ */
+export function gamesList(games) {
+  return call("/api/games/list", { body: { games } });
+}
+
+/**
+ * What a spectator sees of a game.
+ * @param {string} id
+ * @param {string} token  the spectator link's token
+ * @returns {Promise<WatchView>}
+ */
+export function watch(id, token) {
+  return call(`${game(id)}/watch`, { token });
+}
+
+/**
+ * Claims the win: the opponent's time for a move ran out.
+ * @param {string} id
+ * @param {string} token
+ * @returns {Promise<{seq: number, events: LoggedEvent[]}>}
+ */
+export function claimTimeout(id, token) {
+  return call(`${game(id)}/timeout`, { token, body: {} });
 }
 
 /**
@@ -366,13 +430,14 @@ export function exportPath(id) {
 }
 
 /**
- * The WebSocket address for a seat's live updates.
+ * The WebSocket address for a seat's live updates (or a spectator's, with `watching`).
  * @param {string} id
  * @param {string} token
+ * @param {boolean} [watching]
  */
-export function socketUrl(id, token) {
+export function socketUrl(id, token, watching = false) {
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-  return `${scheme}//${location.host}${game(id)}/ws?token=${encodeURIComponent(token)}`;
+  return `${scheme}//${location.host}${game(id)}/ws?${watching ? "watch" : "token"}=${encodeURIComponent(token)}`;
 }
 
 // "My games": seats this browser holds, kept in localStorage (tokens never leave the browser

@@ -1,5 +1,5 @@
 // Volley's web client: the lobby at `#/`, a game at `#/game/ID?token=TOKEN` (one seat) or
-// `#/game/ID?red=TOKEN&blue=TOKEN` (hotseat), an invitation at `#/join/ID?claim=CLAIM` (taken
+// `#/game/ID?red=TOKEN&blue=TOKEN` (hotseat), a spectator at `#/watch/ID?token=TOKEN`, an invitation at `#/join/ID?claim=CLAIM` (taken
 // once: it turns into this browser's own seat). Tokens stay in the fragment, which browsers never
 // send to the server, and in this browser's "my games".
 
@@ -23,6 +23,11 @@ function route() {
   }
   if (location.hash === "#/army") {
     showArmyBuilder(app);
+    return;
+  }
+  const watch = location.hash.match(/^#\/watch\/([^?]+)\?token=(.+)$/);
+  if (watch) {
+    current = new GameScreen(app, decodeURIComponent(watch[1]), { watch: decodeURIComponent(watch[2]) });
     return;
   }
   const m = location.hash.match(/^#\/game\/([^?]+)(?:\?(.*))?$/);

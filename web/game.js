@@ -5,7 +5,7 @@ import * as api from "./api.js";
 import { fill, h } from "./dom.js";
 import { FACINGS, parseLabel } from "./hex.js";
 import { BPT, MapCanvas, SIDE_COLOUR, bptLegend, formationMark } from "./map.js";
-import { errorText, gameLink, joinLink } from "./lobby.js";
+import { errorText, gameLink, joinLink, watchLink } from "./lobby.js";
 
 /** @typedef {import("./api.js").View} View */
 /** @typedef {import("./api.js").Side} Side */
@@ -129,16 +129,25 @@ export class GameScreen {
   /**
    * @param {HTMLElement} app
    * @param {string} id
-   * @param {{one: string} | {red: string, blue: string}} seats
+   * @param {{one: string} | {red: string, blue: string} | {watch: string}} seats  a seat, both (hotseat), or the spectator link's token
    */
   constructor(app, id, seats) {
     this.app = app;
     this.id = id;
-    this.hotseat = !("one" in seats);
+    /** A spectator: sees what both sides have seen, and cannot act or chat. */
+    this.watching = "watch" in seats;
+    this.hotseat = "red" in seats;
     /** @type {Partial<Record<Side, string>>} */
-    this.tokens = "one" in seats ? {} : { red: seats.red, blue: seats.blue };
+    this.tokens = "red" in seats ? { red: seats.red, blue: seats.blue } : {};
     /** @type {string} */
-    this.token = "one" in seats ? seats.one : seats.red;
+    this.token = "one" in seats ? seats.one : "watch" in seats ? seats.watch : seats.red;
+    /** Spectators watching now, and when the side to decide runs out of time (paced games). */
+    this.watchers = 0;
+    /** @type {number | null} */
+    this.deadline = null;
+    /** The spectator link's token, for the players to share. */
+    /** @type {string | null} */
+    this.spectate = null;
     /** @type {Side | null} */
     this.seat = null;
     /** Who sits in each seat: `human` or the computer's bot spec. */
@@ -302,7 +311,11 @@ export class GameScreen {
    * @returns {Promise<void>}
    */
   async load() {
+    if (this.watching) return this.loadWatching();
     const sv = await api.view(this.id, this.token);
+    this.watchers = sv.watchers ?? 0;
+    this.deadline = sv.deadline ?? null;
+    this.spectate = sv.spectate ?? null;
     this.seat = sv.seat;
     this.players = sv.players;
     if (this.hotseat && sv.view.to_decide && sv.view.to_decide !== sv.seat && this.tokens[sv.view.to_decide]) {
@@ -342,6 +355,27 @@ export class GameScreen {
       this.addChat(await api.chat(this.id, this.token));
     }
     await this.show(sv.view, sv.seq);
+  }
+
+  /**
+   * A spectator's read of the game: what both sides have seen, and no chat.
+   * @returns {Promise<void>}
+   */
+  async loadWatching() {
+    const wv = await api.watch(this.id, this.token);
+    this.seat = null;
+    this.players = wv.players;
+    this.watchers = wv.watchers;
+    this.deadline = wv.deadline;
+    this.log = [];
+    this.lastEvent = 0;
+    this.logList.replaceChildren();
+    this.away = [];
+    this.addEvents(wv.events);
+    this.commitment = wv.commitment;
+    this.seed = wv.seed;
+    this.chatPanel.hidden = true;
+    await this.show(wv.view, wv.seq);
   }
 
   /**
@@ -412,7 +446,7 @@ export class GameScreen {
   /** Listens for the seat's updates; reconnects when the connection drops. */
   connect() {
     if (this.closed) return;
-    const ws = new WebSocket(api.socketUrl(this.id, this.token));
+    const ws = new WebSocket(api.socketUrl(this.id, this.token, this.watching));
     this.ws = ws;
     let first = true;
     ws.onopen = () => {
@@ -433,6 +467,11 @@ export class GameScreen {
       // read it again.
       this.commitment = msg.commitment;
       this.seed = msg.seed;
+      this.deadline = msg.deadline ?? null;
+      if ((msg.watchers ?? 0) !== this.watchers) {
+        this.watchers = msg.watchers ?? 0;
+        this.drawBar();
+      }
       if (msg.chat) this.addChat(msg.chat);
       // Further on than the log read, or back (an action was taken back): read the game again.
       // One at a time: a whole read must not interleave with a push's events.
@@ -618,7 +657,9 @@ export class GameScreen {
       h("span", { class: `phase ${v.phasing ?? ""}` }, v.phase),
       v.prompt && !this.replay ? h("span", { class: `prompt${v.to_decide && v.phasing && v.to_decide !== v.phasing ? " interrupt" : ""}`, title: "What is being decided now" }, v.prompt) : null,
       this.seat ? h("span", { class: `seat ${this.seat}` }, this.hotseat ? `Hotseat · ${this.seat}` : `You: ${this.seat}`) : null,
+      this.watching ? h("span", { class: "spectating", title: "A spectator sees what both sides have seen, and cannot act or chat" }, "Spectating") : null,
       who,
+      this.deadline && !v.outcome && !this.replay ? h("span", { class: "deadline", title: "When the side to decide runs out of time for its move" }, `Move by ${new Date(this.deadline * 1000).toLocaleString()}`) : null,
       ...global.map((a) => h("button", { onclick: () => this.act(a.text) }, a.text)),
       mine && this.seq > 0 && !v.outcome ? h("button", { class: "undo", onclick: () => this.undo(), title: "Take back your last action, if no die was rolled and nothing revealed since (U)" }, "Undo") : null,
       end && !this.replay ? h("button", { class: "primary endphase", onclick: () => this.act(end.text), title: "End the phase (E)" }, "End phase") : null,
@@ -639,6 +680,8 @@ export class GameScreen {
       this.seat && !v.outcome && !this.replay
         ? h("button", { class: `resign${this.resignArmed ? " armed" : ""}`, onclick: () => this.resign(), title: "Give up the battle: the other side wins" }, this.resignArmed ? "Really resign?" : "Resign")
         : null,
+      this.watchers > 0 ? h("span", { class: "watchers", title: "Spectators watching this game now" }, `${this.watchers} watching`) : null,
+      this.spectate && !this.replay ? h("button", { class: "small watchlink", onclick: () => this.copyWatchLink(), title: "A link for spectators: they see what both sides have seen, and cannot act or chat" }, "Spectator link") : null,
       h("span", { class: `live ${this.live ? "on" : "off"}`, title: this.live ? "Live updates on" : "Reconnecting…" }, this.live ? "● live" : "○ offline"),
       h("button", { onclick: () => this.map?.zoom(1.25), title: "Zoom in (+)" }, "+"),
       h("button", { onclick: () => this.map?.zoom(0.8), title: "Zoom out (−)" }, "−"),
@@ -646,6 +689,18 @@ export class GameScreen {
       h("button", { onclick: () => this.toggleHelp(), title: "Keys (?)" }, "?"),
       h("button", { class: "paneltoggle", onclick: () => this.togglePanel(), title: "Show or hide the unit panel and log (P)", "aria-pressed": String(!this.app.querySelector(".game")?.classList.contains("nopanel")) }, "Panel"),
     );
+  }
+
+  /** Copies the spectator link (or shows it to copy by hand). */
+  async copyWatchLink() {
+    if (!this.spectate) return;
+    const link = watchLink(this.id, this.spectate);
+    try {
+      await navigator.clipboard.writeText(link);
+      this.say("Spectator link copied: whoever opens it watches what both sides have seen.");
+    } catch {
+      this.say(`Spectator link: ${link}`);
+    }
   }
 
   /** The latest command roll, above the map: who ordered whom, the number needed and the dice. */

@@ -20,6 +20,15 @@ export function joinLink(id, claim) {
 }
 
 /**
+ * The address of a game's spectator link: it shows what both sides have seen.
+ * @param {string} id
+ * @param {string} token
+ */
+export function watchLink(id, token) {
+  return `${location.origin}${location.pathname}#/watch/${encodeURIComponent(id)}?token=${encodeURIComponent(token)}`;
+}
+
+/**
  * The address of a seat (or of both seats, for hotseat).
  * @param {string} id
  * @param {{one: string} | {red: string, blue: string}} seats
@@ -108,6 +117,14 @@ function renderSetup(setup, s) {
   );
   const side = h("select", { name: "side" }, h("option", { value: "red" }, "Red"), h("option", { value: "blue" }, "Blue"));
   const level = h("select", { name: "level" }, ...["easy", "normal", "hard"].map((l) => h("option", { value: l, selected: l === "normal" }, l)));
+  // Online games may be played at a pace: a time for each move, with a "your turn" in the
+  // games list, and the win claimed against a player who lets it run out.
+  const pace = h(
+    "select",
+    { name: "pace" },
+    h("option", { value: "live", selected: true }, "Live"),
+    ...[1, 3, 7].map((d) => h("option", { value: `${d}d` }, `${d} day${d > 1 ? "s" : ""} per move`)),
+  );
   const status = h("div", { class: "status" });
   const start = h("button", { class: "primary", type: "submit" }, "Start game");
   const form = h(
@@ -126,7 +143,7 @@ function renderSetup(setup, s) {
         start.disabled = true;
         status.replaceChildren("Creating the game…");
         try {
-          const game = await api.createGame(s.name, chosen, seats.red, seats.blue, how === "hotseat" ? "both" : me);
+          const game = await api.createGame(s.name, chosen, seats.red, seats.blue, how === "hotseat" ? "both" : me, how === "online" ? pace.value : "live");
           const created = new Date().toISOString();
           const redToken = game.seats.red;
           const blueToken = game.seats.blue;
@@ -156,7 +173,7 @@ function renderSetup(setup, s) {
     h("p", { class: "meta" }, s.description),
     options.length ? h("fieldset", { class: "options" }, h("legend", {}, "Options"), ...options) : null,
     mode,
-    h("p", { class: "seatline" }, h("label", { class: "yourside" }, "Your side ", side), " ", h("label", { class: "botlevel" }, "Computer ", level)),
+    h("p", { class: "seatline" }, h("label", { class: "yourside" }, "Your side ", side), " ", h("label", { class: "botlevel" }, "Computer ", level), " ", h("label", { class: "pace" }, "Pace ", pace)),
     start,
     status,
   );
@@ -165,6 +182,7 @@ function renderSetup(setup, s) {
     const how = /** @type {HTMLInputElement} */ (form.querySelector("input[name=mode]:checked")).value;
     /** @type {HTMLElement} */ (form.querySelector(".botlevel")).hidden = how !== "solo";
     /** @type {HTMLElement} */ (form.querySelector(".yourside")).hidden = how === "hotseat";
+    /** @type {HTMLElement} */ (form.querySelector(".pace")).hidden = how !== "online";
   };
   for (const r of form.querySelectorAll("input[name=mode]")) r.addEventListener("change", showSeats);
   showSeats();
@@ -220,33 +238,49 @@ function renderMyGames(box) {
     box.append(h("p", { class: "hint" }, "Games you start or join appear here (kept in this browser)."));
     return;
   }
-  const rows = games.map((g) => {
+  const body = h("tbody", {});
+  box.append(h("table", {}, h("thead", {}, h("tr", {}, h("th", {}, "Scenario"), h("th", {}, "Seat"), h("th", {}, "Status"), h("th", {}, "Started"), h("th", {}))), body));
+  /**
+   * @param {import("./api.js").MyGame} g
+   * @param {import("./api.js").ListedGame | undefined} listed
+   */
+  const row = (g, listed) => {
     const href = new URL(g.seat === "both" && g.token2 ? gameLink(g.id, { red: g.token, blue: g.token2 }) : gameLink(g.id, { one: g.token })).hash;
-    const status = h("td", { class: "status" }, "…");
-    // Whose turn it is, or how it ended, asked of the server with the seat's token.
-    api
-      .view(g.id, g.token)
-      .then((sv) => {
-        const v = sv.view;
-        const name = (/** @type {string} */ side) => v.sides.find((x) => x.side === side)?.name ?? side;
-        status.textContent = v.outcome
-          ? v.outcome.winner
-            ? `${name(v.outcome.winner)} won (${v.outcome.reason})`
-            : `Drawn (${v.outcome.reason})`
-          : g.seat !== "both" && v.to_decide === sv.seat
-            ? `Your turn · turn ${v.turn}`
-            : `Turn ${v.turn}: ${v.to_decide ? `${name(v.to_decide)} to play` : ""}`;
-        status.classList.toggle("yourturn", !v.outcome && g.seat !== "both" && v.to_decide === sv.seat);
-      })
-      .catch(() => {
-        status.textContent = "not on this server";
-      });
+    const mine = !!listed && listed.status === "your turn" && g.seat !== "both";
+    const status = !listed
+      ? "…"
+      : listed.status === "over"
+        ? `Over: ${listed.result ?? ""}`
+        : listed.status === "unknown"
+          ? "not on this server"
+          : listed.status === "waiting"
+            ? "Waiting for the invited player"
+            : g.seat === "both"
+              ? `Turn ${listed.turn}: ${listed.to_decide} to play`
+              : mine
+                ? `Your turn · turn ${listed.turn}`
+                : `Turn ${listed.turn}: ${listed.to_decide} to play`;
+    const due = listed?.deadline && listed.status !== "over" ? ` · move by ${new Date(listed.deadline * 1000).toLocaleString()}` : "";
+    const claim = listed?.can_claim && g.seat !== "both"
+      ? h("button", {
+          class: "small claimwin",
+          title: "Your opponent's time for the move ran out: claim the win",
+          onclick: async () => {
+            try {
+              await api.claimTimeout(g.id, g.token);
+            } catch (e) {
+              alert(`Could not claim the win: ${errorText(e)}`);
+            }
+            renderMyGames(box);
+          },
+        }, "Claim the win")
+      : null;
     return h(
       "tr",
-      { "data-game": g.id },
+      { "data-game": g.id, class: mine ? "yourturnrow" : "" },
       h("td", {}, h("a", { href }, g.scenario)),
       h("td", {}, g.seat === "both" ? "hotseat" : g.seat),
-      status,
+      h("td", { class: `status${mine ? " yourturn" : ""}` }, status + due, claim ? " " : "", claim),
       h("td", {}, new Date(g.created).toLocaleString()),
       h("td", {}, h("button", {
         class: "small",
@@ -257,8 +291,26 @@ function renderMyGames(box) {
         },
       }, "Forget")),
     );
-  });
-  box.append(h("table", {}, h("thead", {}, h("tr", {}, h("th", {}, "Scenario"), h("th", {}, "Seat"), h("th", {}, "Status"), h("th", {}, "Started"), h("th", {}))), h("tbody", {}, ...rows)));
+  };
+  body.append(...games.map((g) => row(g, undefined)));
+  // Whose turn it is, asked of the server with each seat's token; the server sorts the list:
+  // your turn first (the least time left first), then your opponents', then the finished.
+  api
+    .gamesList(games.map((g) => ({ id: g.id, token: g.token })))
+    .then((listed) => {
+      const left = [...games];
+      const rows = [];
+      for (const l of listed) {
+        const i = left.findIndex((g) => g.id === l.id);
+        if (i < 0) continue;
+        rows.push(row(left[i], l));
+        left.splice(i, 1);
+      }
+      body.replaceChildren(...rows, ...left.map((g) => row(g, undefined)));
+    })
+    .catch((e) => {
+      for (const td of body.querySelectorAll("td.status")) td.textContent = `unknown (${errorText(e)})`;
+    });
 }
 
 /** @param {unknown} e */

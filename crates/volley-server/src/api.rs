@@ -97,7 +97,7 @@ impl IntoResponse for ApiError {
 impl From<Refusal> for ApiError {
     fn from(r: Refusal) -> ApiError {
         match r {
-            Refusal::Refused(m) => ApiError::new(StatusCode::CONFLICT, m),
+            Refusal::Refused(m) | Refusal::Moved(m) => ApiError::new(StatusCode::CONFLICT, m),
             Refusal::Store(m) => ApiError::new(StatusCode::SERVICE_UNAVAILABLE, m),
         }
     }
@@ -745,7 +745,7 @@ async fn contact_set(
     let (entry, side) = seat(&app, &id, &headers).await?;
     let contact: Contact = json_body(body)?;
     rate_limited(&entry, side, &app)?;
-    let mut live = entry.live.lock().await;
+    let mut live = app.games.fresh(&entry).await?;
     app.games
         .set_contact(&entry, &mut live, side, contact)
         .await
@@ -979,7 +979,7 @@ async fn action(
     let (entry, side) = seat(&app, &id, &headers).await?;
     let text = json_body::<ActionBody>(body)?.text();
     rate_limited(&entry, side, &app)?;
-    let mut live = entry.live.lock().await;
+    let mut live = app.games.fresh(&entry).await?;
     let action = own_action(live.session.game.as_ref(), side, &text)?;
     let events = app.games.commit(&entry, &mut live, action).await?;
     let from = live.session.log.len() - events.len();
@@ -1005,7 +1005,7 @@ async fn undo(
 ) -> ApiResult<Json<UndoReply>> {
     let (entry, side) = seat(&app, &id, &headers).await?;
     rate_limited(&entry, side, &app)?;
-    let mut live = entry.live.lock().await;
+    let mut live = app.games.fresh(&entry).await?;
     let undone = app.games.undo(&entry, &mut live, side).await?;
     Ok(Json(UndoReply {
         seq: live.session.records.len() as u64,
@@ -1040,7 +1040,7 @@ async fn chat_say(
     let (entry, side) = seat(&app, &id, &headers).await?;
     let said = json_body::<ChatBody>(body)?;
     rate_limited(&entry, side, &app)?;
-    let mut live = entry.live.lock().await;
+    let mut live = app.games.fresh(&entry).await?;
     let line = app.games.say(&entry, &mut live, side, &said.text).await?;
     Ok(Json(line))
 }
@@ -1063,7 +1063,7 @@ async fn end_game(
 ) -> ApiResult<Json<ActionReply>> {
     let (entry, side) = seat(app, id, headers).await?;
     rate_limited(&entry, side, app)?;
-    let mut live = entry.live.lock().await;
+    let mut live = app.games.fresh(&entry).await?;
     let events = if timeout {
         app.games.claim_timeout(&entry, &mut live, side).await?
     } else {

@@ -4,12 +4,14 @@
 
 use crate::limits::{Bucket, Counts, Limits};
 use crate::notify::{NotifyConfig, YourTurn};
-use crate::store::{ChatLine, Contact, GameRecord, PendingRecord, SeatKind, Store, StoredAction};
+use crate::store::{
+    AppendError, ChatLine, Contact, GameRecord, PendingRecord, SeatKind, Store, StoredAction,
+};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex as StdMutex, RwLock};
 use tokio::sync::{watch, Mutex, Semaphore};
 use volley_ai::Bot;
@@ -100,6 +102,9 @@ pub struct GameEntry {
     pub meta: Meta,
     /// Spectators watching now (their WebSockets open).
     pub watchers: AtomicUsize,
+    /// Whether this process runs the game's bots: always with SQLite; with PostgreSQL, when
+    /// it holds the game's bot lease.
+    held: AtomicBool,
     pub live: Mutex<Live>,
     /// The number of actions applied, sent after each one is committed.
     pub changes: watch::Sender<u64>,
@@ -157,6 +162,9 @@ pub fn revealed_save(session: &Session) -> SaveFile {
 pub enum Refusal {
     /// Refused: the rules or the request say no; nothing changed.
     Refused(String),
+    /// Another server process moved the game on first; nothing changed here, and the game
+    /// has been read on: look again and try again.
+    Moved(String),
     /// It could not be stored; nothing changed.
     Store(String),
 }
@@ -348,6 +356,7 @@ impl Games {
         rate_limit: RateLimit,
         limits: &Limits,
         notify: NotifyConfig,
+        heard: Option<tokio::sync::mpsc::UnboundedReceiver<String>>,
     ) -> Arc<Games> {
         let mut pending = HashMap::new();
         for record in waiting {
@@ -378,6 +387,7 @@ impl Games {
             match restore_one(record) {
                 Ok((seats, meta, live)) => {
                     let entry = games.insert(id, seats, meta, live);
+                    games.try_hold(&entry).await;
                     games.wake_bots(&entry).await;
                 }
                 Err(e) => eprintln!("volley-server: stored game {id} is left out: {e}"),
@@ -421,7 +431,155 @@ impl Games {
                 }
             }
         });
+        if let Some(heard) = heard {
+            games.follow(heard);
+        }
         games
+    }
+
+    /// With PostgreSQL: brings each game another process (or this one) wrote to up to date,
+    /// which pushes the change to this process's WebSockets; and every two seconds takes the
+    /// bot lease of the games with bots that nobody runs (their process died).
+    fn follow(self: &Arc<Self>, mut heard: tokio::sync::mpsc::UnboundedReceiver<String>) {
+        let weak = Arc::downgrade(self);
+        tokio::spawn(async move {
+            while let Some(id) = heard.recv().await {
+                let Some(games) = weak.upgrade() else { break };
+                let entry = games
+                    .map
+                    .read()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .get(&id)
+                    .cloned();
+                if let Some(entry) = entry {
+                    let mut live = entry.live.lock().await;
+                    if let Err(e) = games.catch_up(&entry, &mut live).await {
+                        eprintln!("volley-server: game {id} could not be read on: {e}");
+                    }
+                    games.wake_bots_locked(&entry, &mut live);
+                }
+            }
+        });
+        let weak = Arc::downgrade(self);
+        tokio::spawn(async move {
+            let mut every = tokio::time::interval(std::time::Duration::from_secs(2));
+            loop {
+                every.tick().await;
+                let Some(games) = weak.upgrade() else { break };
+                let orphans: Vec<Arc<GameEntry>> = games
+                    .map
+                    .read()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .values()
+                    .filter(|e| {
+                        !e.held.load(Ordering::Relaxed)
+                            && e.seats.iter().any(|s| matches!(s, SeatKind::Bot { .. }))
+                    })
+                    .cloned()
+                    .collect();
+                for entry in orphans {
+                    if games.try_hold(&entry).await {
+                        let mut live = entry.live.lock().await;
+                        if let Err(e) = games.catch_up(&entry, &mut live).await {
+                            eprintln!("volley-server: game {} could not be read on: {e}", entry.id);
+                        }
+                        games.wake_bots_locked(&entry, &mut live);
+                    }
+                }
+            }
+        });
+    }
+
+    /// Takes the game's bot lease if it has bots and nobody holds it (PostgreSQL); true when
+    /// this process now runs its bots.
+    async fn try_hold(&self, entry: &GameEntry) -> bool {
+        let Some(pg) = self.store.shared() else {
+            return true;
+        };
+        if entry.held.load(Ordering::Relaxed) {
+            return true;
+        }
+        if !entry
+            .seats
+            .iter()
+            .any(|s| matches!(s, SeatKind::Bot { .. }))
+        {
+            return false;
+        }
+        match pg.hold(&entry.id).await {
+            Ok(held) => {
+                entry.held.store(held, Ordering::Relaxed);
+                held
+            }
+            Err(e) => {
+                eprintln!("volley-server: game {}: {e}", entry.id);
+                false
+            }
+        }
+    }
+
+    /// The game's lock, with the game brought up to date first when other processes share
+    /// it (PostgreSQL): what a write decides on must be what the store holds.
+    pub async fn fresh<'a>(
+        &self,
+        entry: &'a GameEntry,
+    ) -> Result<tokio::sync::MutexGuard<'a, Live>, Refusal> {
+        let mut live = entry.live.lock().await;
+        self.catch_up(entry, &mut live)
+            .await
+            .map_err(|e| Refusal::Store(format!("the game could not be read on: {e}")))?;
+        Ok(live)
+    }
+
+    /// Reads on what other processes stored of this game (PostgreSQL; nothing to do with
+    /// SQLite): new actions are played here too, new chat lines added, an action taken back
+    /// makes the game read again whole. Tells the listeners when anything changed.
+    async fn catch_up(&self, entry: &GameEntry, live: &mut Live) -> Result<(), String> {
+        let Some(pg) = self.store.shared() else {
+            return Ok(());
+        };
+        let have = live.session.records.len() as u64;
+        let was_over = is_over(&live.session);
+        let news = pg.since(&entry.id, have, live.chat.len() as u64).await?;
+        live.contacts = news.contacts;
+        let taken_back =
+            news.count < have || news.actions.first().is_some_and(|a| a.seq != have + 1);
+        if taken_back {
+            let record = pg
+                .load(&entry.id)
+                .await?
+                .ok_or("it is no longer in the store")?;
+            let (_, _, fresh) = restore_one(record)?;
+            live.session = fresh.session;
+            live.chat = fresh.chat;
+            live.last_at = fresh.last_at;
+        } else if news.actions.is_empty() && news.chat.is_empty() {
+            return Ok(());
+        } else {
+            for a in &news.actions {
+                live.session.apply_text(&a.action, &[]).map_err(|e| {
+                    format!(
+                        "stored action {} (\"{}\") does not replay: {e}",
+                        a.seq, a.action
+                    )
+                })?;
+            }
+            live.chat.extend(news.chat);
+            live.last_at = news.updated_at;
+        }
+        match (was_over, is_over(&live.session)) {
+            (false, true) => {
+                self.open.fetch_sub(1, Ordering::Relaxed);
+            }
+            (true, false) => {
+                self.open.fetch_add(1, Ordering::Relaxed);
+            }
+            _ => {}
+        }
+        entry
+            .changes
+            .send_replace(live.session.records.len() as u64);
+        Ok(())
     }
 
     /// Drops a game (deleted from the store) from memory.
@@ -448,6 +606,7 @@ impl Games {
             seats,
             meta,
             watchers: AtomicUsize::new(0),
+            held: AtomicBool::new(self.store.shared().is_none()),
             live: Mutex::new(live),
             changes,
             buckets: StdMutex::new([Bucket::full(self.rate_limit.burst); 2]),
@@ -478,7 +637,7 @@ impl Games {
             entry.touched.store(unix_now(), Ordering::Relaxed);
             return Some(entry);
         }
-        if id.len() > 64 || self.pending.lock().await.contains_key(id) {
+        if id.len() > 64 || self.still_pending(id).await {
             return None;
         }
         let record = self.store.load(id).await.ok().flatten()?;
@@ -613,6 +772,7 @@ impl Games {
         contact: Contact,
     ) -> Result<(Side, String), Claim> {
         fairness::check_entropy(entropy).map_err(|m| Claim::Refused(Refusal::Refused(m)))?;
+        self.adopt_pending(id).await;
         let mut waiting = self.pending.lock().await;
         let Some(pending) = waiting.get_mut(id) else {
             drop(waiting);
@@ -752,6 +912,7 @@ impl Games {
                 contacts,
             },
         );
+        self.try_hold(&entry).await;
         {
             let mut live = entry.live.lock().await;
             self.tell_turn(&entry, &live, None);
@@ -767,7 +928,65 @@ impl Games {
 
     /// The game waiting for its seats under this id, if any.
     pub async fn waiting(&self, id: &str) -> Option<Pending> {
+        self.adopt_pending(id).await;
+        if !self.still_pending(id).await {
+            return None;
+        }
         self.pending.lock().await.get(id).cloned()
+    }
+
+    /// Whether the game waiting for its seats under this id still waits. With PostgreSQL
+    /// another process may have started it: the store says, and a game started elsewhere
+    /// is forgotten here (and read from the store when asked for).
+    async fn still_pending(&self, id: &str) -> bool {
+        if !self.pending.lock().await.contains_key(id) {
+            return false;
+        }
+        let Some(pg) = self.store.shared() else {
+            return true;
+        };
+        match pg.load_pending(id).await {
+            Ok(Some(_)) => true,
+            Ok(None) => {
+                if self.pending.lock().await.remove(id).is_some() {
+                    self.open.fetch_sub(1, Ordering::Relaxed);
+                }
+                false
+            }
+            // The store cannot say: keep to what this process knows.
+            Err(_) => true,
+        }
+    }
+
+    /// With PostgreSQL: a game another process made, waiting for its seats, is read from the
+    /// store the first time it is asked for here.
+    async fn adopt_pending(&self, id: &str) {
+        let Some(pg) = self.store.shared() else {
+            return;
+        };
+        if id.len() > 64 || self.pending.lock().await.contains_key(id) {
+            return;
+        }
+        if self
+            .map
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .contains_key(id)
+        {
+            return;
+        }
+        match pg.load_pending(id).await {
+            Ok(Some(record)) => match Pending::from_record(record) {
+                Ok(p) => {
+                    self.pending.lock().await.entry(id.to_string()).or_insert(p);
+                }
+                Err(e) => {
+                    eprintln!("volley-server: game {id}, waiting for seats, is left out: {e}")
+                }
+            },
+            Ok(None) => {}
+            Err(e) => eprintln!("volley-server: game {id}: {e}"),
+        }
     }
 
     /// Applies an action, stores it, and tells the game's listeners. On any refusal nothing
@@ -895,6 +1114,7 @@ impl Games {
             .append(&entry.id, stored, is_over(&live.session))
             .await
         {
+            let moved = matches!(e, AppendError::Stale(_));
             // Step back to what the store holds: replay without the last action.
             let mut records = live.session.records.clone();
             records.pop();
@@ -913,6 +1133,14 @@ impl Games {
                     "volley-server: game {} could not be stepped back after a failed write: {r}",
                     entry.id
                 ),
+            }
+            if moved {
+                if let Err(r) = self.catch_up(entry, live).await {
+                    eprintln!("volley-server: game {} could not be read on: {r}", entry.id);
+                }
+                return Err(Refusal::Moved(format!(
+                    "the game moved on through another server before this action was stored, so it was not taken: read the game again and decide anew ({e})"
+                )));
             }
             return Err(Refusal::Store(format!(
                 "the action could not be stored, so it was not taken: {e}"
@@ -1012,11 +1240,12 @@ impl Games {
     }
 
     fn wake_bots_locked(self: &Arc<Self>, entry: &Arc<GameEntry>, live: &mut Live) {
-        let bot_to_decide = live
-            .session
-            .game
-            .to_decide()
-            .is_some_and(|side| live.bots[side.index()].is_some());
+        let bot_to_decide = entry.held.load(Ordering::Relaxed)
+            && live
+                .session
+                .game
+                .to_decide()
+                .is_some_and(|side| live.bots[side.index()].is_some());
         if bot_to_decide && !live.bot_running {
             live.bot_running = true;
             tokio::spawn(drive_bots(self.clone(), entry.clone()));
@@ -1047,7 +1276,12 @@ fn pending_before(mut next: Pending, side: Side, claim_hash: &str) -> Pending {
 /// it does.
 async fn drive_bots(games: Arc<Games>, entry: Arc<GameEntry>) {
     let (mut bot, game, side, seq) = {
-        let mut live = entry.live.lock().await;
+        let Ok(mut live) = games.fresh(&entry).await else {
+            entry.live.lock().await.bot_running = false;
+            tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+            games.wake_bots(&entry).await;
+            return;
+        };
         let turn = live
             .session
             .game
@@ -1096,6 +1330,7 @@ async fn drive_bots(games: Arc<Games>, entry: Arc<GameEntry>) {
             "volley-server: the {side} bot of game {} chose an action the rules refused: {e}",
             entry.id
         ),
+        Err(Refusal::Moved(_)) => games.wake_bots_locked(&entry, &mut live),
         Err(Refusal::Store(e)) => {
             eprintln!(
                 "volley-server: game {}: {e}; the bot tries again in a second",
@@ -1192,7 +1427,8 @@ mod tests {
         let dir = tempfile::tempdir().expect("a directory");
         let url = crate::store::DbUrl::Sqlite(dir.path().join("g.db"));
         let limits = Limits::default();
-        let (store, stored, waiting) = crate::store::start(&url, &limits).expect("a store");
+        let (store, stored, waiting, heard) =
+            crate::store::start(&url, &limits).await.expect("a store");
         let games = Games::restore(
             store,
             stored,
@@ -1200,6 +1436,7 @@ mod tests {
             RateLimit::default(),
             &limits,
             NotifyConfig::default(),
+            heard,
         )
         .await;
         let bundled = volley_rulesets::bundled()

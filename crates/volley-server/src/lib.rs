@@ -19,12 +19,15 @@ mod limits;
 mod listen;
 mod notify;
 mod odds;
+mod pg;
 mod store;
 mod ws;
 
 pub use games::RateLimit;
 pub use limits::Limits;
 pub use notify::{NotifyConfig, Smtp};
+#[doc(hidden)]
+pub use pg::{test_database, test_database_blocking};
 pub use store::DbUrl;
 
 use axum::extract::DefaultBodyLimit;
@@ -93,7 +96,7 @@ impl ServerBuilder {
     pub async fn start(self) -> Result<RunningServer, String> {
         let url = DbUrl::parse(&self.db)?;
         let scenarios = catalog::bundled_scenarios()?;
-        let (store, stored, waiting) = store::start(&url, &self.limits)?;
+        let (store, stored, waiting, heard) = store::start(&url, &self.limits).await?;
         let games = games::Games::restore(
             store,
             stored,
@@ -101,6 +104,7 @@ impl ServerBuilder {
             self.rate_limit,
             &self.limits,
             self.notify,
+            heard,
         )
         .await;
         let app = Arc::new(api::App::new(games, scenarios, self.limits.clone()));
