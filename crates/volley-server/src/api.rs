@@ -573,7 +573,7 @@ async fn seats(State(app): AppState, Path(id): Path<String>) -> ApiResult<Json<S
         }));
     }
     let entry = find_game(&app, &id).await?;
-    let live = entry.live.lock().await;
+    let live = app.games.fresh(&entry).await?;
     Ok(Json(SeatsReply {
         started: true,
         open: Vec::new(),
@@ -636,7 +636,7 @@ async fn view(
     headers: HeaderMap,
 ) -> ApiResult<Json<ViewReply>> {
     let (entry, side) = seat(&app, &id, &headers).await?;
-    let live = entry.live.lock().await;
+    let live = app.games.fresh(&entry).await?;
     let s = &live.session;
     Ok(Json(ViewReply {
         seq: s.records.len() as u64,
@@ -699,7 +699,7 @@ async fn watch(
     headers: HeaderMap,
 ) -> ApiResult<Json<WatchReply>> {
     let entry = spectator(&app, &id, &headers).await?;
-    let live = entry.live.lock().await;
+    let live = app.games.fresh(&entry).await?;
     let s = &live.session;
     Ok(Json(WatchReply {
         seq: s.records.len() as u64,
@@ -730,7 +730,7 @@ async fn contact_get(
     headers: HeaderMap,
 ) -> ApiResult<Json<Contact>> {
     let (entry, side) = seat(&app, &id, &headers).await?;
-    let live = entry.live.lock().await;
+    let live = app.games.fresh(&entry).await?;
     Ok(Json(live.contacts[side.index()].clone()))
 }
 
@@ -835,7 +835,7 @@ async fn games_list(
             listed.push(unknown("unknown"));
             continue;
         };
-        let live = entry.live.lock().await;
+        let live = app.games.fresh(&entry).await?;
         let s = &live.session;
         let to_decide = s.game.to_decide();
         let deadline = live.deadline(entry.meta.pace);
@@ -885,7 +885,7 @@ async fn legal(
     headers: HeaderMap,
 ) -> ApiResult<Json<LegalReply>> {
     let (entry, side) = seat(&app, &id, &headers).await?;
-    let live = entry.live.lock().await;
+    let live = app.games.fresh(&entry).await?;
     let game = &live.session.game;
     let actions = if game.to_decide() == Some(side) {
         game.legal_actions()
@@ -914,7 +914,7 @@ async fn reach(
 ) -> ApiResult<Json<Vec<volley_core::Reach>>> {
     let (entry, side) = seat(&app, &id, &headers).await?;
     let Query(q) = query.map_err(|_| bad_request("give the unit as ?unit=UNIT_ID"))?;
-    let live = entry.live.lock().await;
+    let live = app.games.fresh(&entry).await?;
     Ok(Json(volley_core::game::reach_for(
         live.session.game.as_ref(),
         side,
@@ -1026,7 +1026,7 @@ async fn chat_lines(
     headers: HeaderMap,
 ) -> ApiResult<Json<Vec<crate::store::ChatLine>>> {
     let (entry, _) = seat(&app, &id, &headers).await?;
-    let live = entry.live.lock().await;
+    let live = app.games.fresh(&entry).await?;
     Ok(Json(live.chat.clone()))
 }
 
@@ -1095,7 +1095,7 @@ async fn odds(
         .await
         .map_err(|_| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "the server is stopping"))?;
     let (game, action) = {
-        let live = entry.live.lock().await;
+        let live = app.games.fresh(&entry).await?;
         let action = own_action(live.session.game.as_ref(), side, &text)?;
         (live.session.game.clone_game(), action)
     };
@@ -1127,7 +1127,7 @@ async fn log(
     headers: HeaderMap,
 ) -> ApiResult<Json<LogReply>> {
     let (entry, side) = seat(&app, &id, &headers).await?;
-    let live = entry.live.lock().await;
+    let live = app.games.fresh(&entry).await?;
     Ok(Json(LogReply {
         events: live.session.events_for(side, 0),
     }))
@@ -1146,7 +1146,7 @@ async fn export(
     headers: HeaderMap,
 ) -> ApiResult<Response> {
     let (entry, _) = seat(&app, &id, &headers).await?;
-    let live = entry.live.lock().await;
+    let live = app.games.fresh(&entry).await?;
     if !is_over(&live.session) {
         return Err(not_over());
     }
@@ -1194,7 +1194,7 @@ async fn replay_step(
     let Query(q) =
         query.map_err(|_| bad_request("give the step as ?step=K, a whole number from 0"))?;
     let save = {
-        let live = entry.live.lock().await;
+        let live = app.games.fresh(&entry).await?;
         if !is_over(&live.session) {
             return Err(not_over());
         }

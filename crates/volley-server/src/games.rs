@@ -453,7 +453,7 @@ impl Games {
                     .cloned();
                 if let Some(entry) = entry {
                     let mut live = entry.live.lock().await;
-                    if let Err(e) = games.catch_up(&entry, &mut live).await {
+                    if let Err(e) = games.catch_up(&entry, &mut live, true).await {
                         eprintln!("volley-server: game {id} could not be read on: {e}");
                     }
                     games.wake_bots_locked(&entry, &mut live);
@@ -480,7 +480,7 @@ impl Games {
                 for entry in orphans {
                     if games.try_hold(&entry).await {
                         let mut live = entry.live.lock().await;
-                        if let Err(e) = games.catch_up(&entry, &mut live).await {
+                        if let Err(e) = games.catch_up(&entry, &mut live, false).await {
                             eprintln!("volley-server: game {} could not be read on: {e}", entry.id);
                         }
                         games.wake_bots_locked(&entry, &mut live);
@@ -525,7 +525,7 @@ impl Games {
         entry: &'a GameEntry,
     ) -> Result<tokio::sync::MutexGuard<'a, Live>, Refusal> {
         let mut live = entry.live.lock().await;
-        self.catch_up(entry, &mut live)
+        self.catch_up(entry, &mut live, false)
             .await
             .map_err(|e| Refusal::Store(format!("the game could not be read on: {e}")))?;
         Ok(live)
@@ -533,15 +533,25 @@ impl Games {
 
     /// Reads on what other processes stored of this game (PostgreSQL; nothing to do with
     /// SQLite): new actions are played here too, new chat lines added, an action taken back
-    /// makes the game read again whole. Tells the listeners when anything changed.
-    async fn catch_up(&self, entry: &GameEntry, live: &mut Live) -> Result<(), String> {
+    /// makes the game read again whole; with `contacts` (another process wrote to the game)
+    /// the seats' contacts are read again too. Tells the listeners when anything changed.
+    async fn catch_up(
+        &self,
+        entry: &GameEntry,
+        live: &mut Live,
+        contacts: bool,
+    ) -> Result<(), String> {
         let Some(pg) = self.store.shared() else {
             return Ok(());
         };
         let have = live.session.records.len() as u64;
         let was_over = is_over(&live.session);
-        let news = pg.since(&entry.id, have, live.chat.len() as u64).await?;
-        live.contacts = news.contacts;
+        let news = pg
+            .since(&entry.id, have, live.chat.len() as u64, contacts)
+            .await?;
+        if let Some(c) = news.contacts {
+            live.contacts = c;
+        }
         let taken_back =
             news.count < have || news.actions.first().is_some_and(|a| a.seq != have + 1);
         if taken_back {
@@ -1135,7 +1145,7 @@ impl Games {
                 ),
             }
             if moved {
-                if let Err(r) = self.catch_up(entry, live).await {
+                if let Err(r) = self.catch_up(entry, live, false).await {
                     eprintln!("volley-server: game {} could not be read on: {r}", entry.id);
                 }
                 return Err(Refusal::Moved(format!(

@@ -108,7 +108,8 @@ pub struct News {
     pub updated_at: i64,
     pub actions: Vec<StoredAction>,
     pub chat: Vec<ChatLine>,
-    pub contacts: [Contact; 2],
+    /// The seats' contacts, when asked for.
+    pub contacts: Option<[Contact; 2]>,
 }
 
 /// Connections a process keeps to the database for its requests.
@@ -456,51 +457,69 @@ impl PgStore {
         Ok(contacts)
     }
 
-    /// What another process added to a game since this one last looked: the stored actions
-    /// after the first `after`, the chat lines after the first `said`, the number of actions
-    /// stored, when the last was, and the seats' contacts.
-    pub async fn since(&self, id: &str, after: u64, said: u64) -> Result<News, String> {
+    /// What another process added to a game since this one last looked: the number of
+    /// actions stored and when the last was, the stored actions after the first `after` and
+    /// the chat lines after the first `said` (asked for only when there are more), and, with
+    /// `contacts`, the seats' contacts.
+    pub async fn since(
+        &self,
+        id: &str,
+        after: u64,
+        said: u64,
+        contacts: bool,
+    ) -> Result<News, String> {
         let client = self.client().await;
         let head = client
             .query_one(
                 "SELECT (SELECT COUNT(*) FROM actions WHERE game_id = $1),
+                        (SELECT COUNT(*) FROM chat WHERE game_id = $1),
                         (SELECT GREATEST(created_at, updated_at) FROM games WHERE id = $1)",
                 &[&id],
             )
             .await
             .map_err(db("read the game"))?;
-        let actions = client
-            .query(
-                "SELECT seq, action, rolls FROM actions WHERE game_id = $1 AND seq > $2 ORDER BY seq",
-                &[&id, &(after as i64)],
-            )
-            .await
-            .map_err(db("read the game's actions"))?
-            .into_iter()
-            .map(|r| StoredAction {
-                seq: r.get::<_, i64>(0) as u64,
-                action: r.get(1),
-                rolls_json: r.get(2),
-            })
-            .collect();
-        let chat = client
-            .query(
-                "SELECT seq, side, text, at FROM chat WHERE game_id = $1 AND seq > $2 ORDER BY seq",
-                &[&id, &(said as i64)],
-            )
-            .await
-            .map_err(db("read the game's chat"))?
-            .into_iter()
-            .map(chat_line)
-            .collect();
+        let count = head.get::<_, i64>(0) as u64;
+        let lines = head.get::<_, i64>(1) as u64;
+        let mut news = News {
+            count,
+            updated_at: head.get::<_, Option<i64>>(2).unwrap_or(0),
+            actions: Vec::new(),
+            chat: Vec::new(),
+            contacts: None,
+        };
+        if count > after {
+            news.actions = client
+                .query(
+                    "SELECT seq, action, rolls FROM actions WHERE game_id = $1 AND seq > $2 ORDER BY seq",
+                    &[&id, &(after as i64)],
+                )
+                .await
+                .map_err(db("read the game's actions"))?
+                .into_iter()
+                .map(|r| StoredAction {
+                    seq: r.get::<_, i64>(0) as u64,
+                    action: r.get(1),
+                    rolls_json: r.get(2),
+                })
+                .collect();
+        }
+        if lines > said {
+            news.chat = client
+                .query(
+                    "SELECT seq, side, text, at FROM chat WHERE game_id = $1 AND seq > $2 ORDER BY seq",
+                    &[&id, &(said as i64)],
+                )
+                .await
+                .map_err(db("read the game's chat"))?
+                .into_iter()
+                .map(chat_line)
+                .collect();
+        }
         drop(client);
-        Ok(News {
-            count: head.get::<_, i64>(0) as u64,
-            updated_at: head.get::<_, Option<i64>>(1).unwrap_or(0),
-            actions,
-            chat,
-            contacts: self.contacts(id).await?,
-        })
+        if contacts {
+            news.contacts = Some(self.contacts(id).await?);
+        }
+        Ok(news)
     }
 
     /// Takes the lease to run this game's bots, if no other process holds it; kept until
