@@ -6,10 +6,16 @@
 //!
 //! ```text
 //! cargo run --release -p volley-server --example load -- [--games N] [--seconds S] [--rate R]
+//!     [--db postgres://… --servers K]
 //! ```
 //!
 //! `--rate` paces each client to R actions a second (0, the default, is as fast as it can).
-//! Bounded: at most 256 games and 60 seconds; only 127.0.0.1 is used.
+//! `--db` runs the servers on a PostgreSQL database (its tables are made if missing; games
+//! it already holds are played on too) and `--servers` starts K servers in this process on
+//! it: each game's two seats then play through different servers, red's through one and
+//! blue's through the next, and each seat's WebSocket is on its own seat's server, so every
+//! action is pushed to the other seat through PostgreSQL's NOTIFY.
+//! Bounded: at most 256 games, 60 seconds and 4 servers; only 127.0.0.1 is used.
 
 use futures_util::StreamExt;
 use rand::{Rng, SeedableRng};
@@ -25,6 +31,8 @@ struct Settings {
     seconds: u64,
     rate: f64,
     scenario: String,
+    db: Option<String>,
+    servers: usize,
 }
 
 fn settings() -> Result<Settings, String> {
@@ -33,6 +41,8 @@ fn settings() -> Result<Settings, String> {
         seconds: 10,
         rate: 0.0,
         scenario: "hc-crossroads".into(),
+        db: None,
+        servers: 1,
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
@@ -46,12 +56,22 @@ fn settings() -> Result<Settings, String> {
             "--seconds" => s.seconds = value.parse().map_err(|_| bad("whole seconds"))?,
             "--rate" => s.rate = value.parse().map_err(|_| bad("actions a second"))?,
             "--scenario" => s.scenario = value.clone(),
+            "--db" => s.db = Some(value.clone()),
+            "--servers" => s.servers = value.parse().map_err(|_| bad("a number of servers"))?,
             other => return Err(format!("unknown argument {other}")),
         }
         i += 2;
     }
     if !(1..=256).contains(&s.games) || !(1..=60).contains(&s.seconds) {
         return Err("--games must be 1 to 256 and --seconds 1 to 60".into());
+    }
+    if !(1..=4).contains(&s.servers) {
+        return Err("--servers must be 1 to 4".into());
+    }
+    if s.servers > 1 && s.db.is_none() {
+        return Err(
+            "several servers share games through PostgreSQL: give --db postgres://…".into(),
+        );
     }
     Ok(s)
 }
@@ -81,7 +101,7 @@ async fn drain(base: String, id: String, token: String, tally: Arc<Mutex<Tally>>
 
 async fn client(
     n: usize,
-    base: String,
+    bases: Vec<String>,
     scenario: String,
     rate: f64,
     until: Instant,
@@ -93,6 +113,9 @@ async fn client(
         .expect("an HTTP client");
     let mut rng = ChaCha8Rng::seed_from_u64(n as u64);
     let pace = (rate > 0.0).then(|| Duration::from_secs_f64(1.0 / rate));
+    // Red plays through one server, blue through the next (the same one when there is one).
+    let base_of = |seat: usize| bases[(n + seat) % bases.len()].clone();
+    let base = base_of(0);
     'games: while Instant::now() < until {
         let created: Value = match http
             .post(format!("{base}/api/games"))
@@ -111,9 +134,9 @@ async fn client(
             tally.lock().await.errors += 1;
             return;
         };
-        let listeners = [red, blue].map(|t| {
+        let listeners = [(0, red), (1, blue)].map(|(seat, t)| {
             tokio::spawn(drain(
-                base.clone(),
+                base_of(seat),
                 id.to_string(),
                 t.to_string(),
                 tally.clone(),
@@ -127,7 +150,7 @@ async fn client(
             for _ in 0..2 {
                 let t0 = Instant::now();
                 let reply: Value = match http
-                    .get(format!("{base}/api/games/{id}/legal"))
+                    .get(format!("{}/api/games/{id}/legal", base_of(seat)))
                     .bearer_auth(tokens[seat])
                     .send()
                     .await
@@ -160,7 +183,7 @@ async fn client(
             };
             let t0 = Instant::now();
             let ok = http
-                .post(format!("{base}/api/games/{id}/actions"))
+                .post(format!("{}/api/games/{id}/actions", base_of(seat)))
                 .bearer_auth(tokens[seat])
                 .json(&json!({ "action": pick }))
                 .send()
@@ -201,23 +224,41 @@ async fn main() {
         }
     };
     let dir = tempfile::tempdir().expect("a temporary directory");
-    let db = dir.path().join("load.db");
-    // The clients pace themselves; the per-seat limit would only measure itself.
-    let server = ServerBuilder::new(db.to_str().expect("a UTF-8 path"))
-        .addr("127.0.0.1:0".parse().expect("an address"))
-        .rate_limit(RateLimit {
-            per_second: 1e9,
-            burst: 1e9,
-        })
-        // All the load comes from one loopback client: let it open its games.
-        .limits(Limits {
-            games_per_client_per_hour: 1_000_000,
-            ..Limits::default()
-        })
-        .start()
-        .await
-        .expect("the server starts");
-    let base = format!("http://{}", server.addr());
+    let db = match &s.db {
+        Some(url) => url.clone(),
+        None => dir
+            .path()
+            .join("load.db")
+            .to_str()
+            .expect("a UTF-8 path")
+            .to_string(),
+    };
+    let mut servers = Vec::new();
+    for _ in 0..s.servers {
+        // The clients pace themselves; the per-seat limit would only measure itself.
+        let server = ServerBuilder::new(db.clone())
+            .addr("127.0.0.1:0".parse().expect("an address"))
+            .rate_limit(RateLimit {
+                per_second: 1e9,
+                burst: 1e9,
+            })
+            // All the load comes from one loopback client: let it open its games.
+            .limits(Limits {
+                games_per_client_per_hour: 1_000_000,
+                ..Limits::default()
+            })
+            .start()
+            .await
+            .unwrap_or_else(|e| {
+                eprintln!("load: the server does not start: {e}");
+                std::process::exit(1)
+            });
+        servers.push(server);
+    }
+    let bases: Vec<String> = servers
+        .iter()
+        .map(|s| format!("http://{}", s.addr()))
+        .collect();
     let tally = Arc::new(Mutex::new(Tally::default()));
     let started = Instant::now();
     let until = started + Duration::from_secs(s.seconds);
@@ -225,7 +266,7 @@ async fn main() {
         .map(|n| {
             tokio::spawn(client(
                 n,
-                base.clone(),
+                bases.clone(),
                 s.scenario.clone(),
                 s.rate,
                 until,
@@ -242,9 +283,11 @@ async fn main() {
     t.legal_latency.sort();
     let actions = t.action_latency.len();
     println!(
-        "{} games ({}), {:.1} s, pace {}: {actions} actions, {:.0} actions/s; POST /actions p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms; GET /legal p50 {:.2} ms, p99 {:.2} ms; {} WebSocket updates, {} games finished, {} errors",
+        "{} games ({}), {} on {}, {:.1} s, pace {}: {actions} actions, {:.0} actions/s; POST /actions p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms; GET /legal p50 {:.2} ms, p99 {:.2} ms; {} WebSocket updates, {} games finished, {} errors",
         s.games,
         s.scenario,
+        if s.servers == 1 { "1 server".to_string() } else { format!("{} servers", s.servers) },
+        if s.db.is_some() { "PostgreSQL" } else { "SQLite" },
         elapsed,
         if s.rate > 0.0 { format!("{} actions/s per game", s.rate) } else { "flat out".into() },
         actions as f64 / elapsed,
@@ -257,5 +300,7 @@ async fn main() {
         t.games_finished,
         t.errors
     );
-    server.stop();
+    for server in servers {
+        server.stop();
+    }
 }

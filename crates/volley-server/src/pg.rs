@@ -458,7 +458,8 @@ impl PgStore {
     }
 
     /// What another process added to a game since this one last looked: the number of
-    /// actions stored and when the last was, the stored actions after the first `after` and
+    /// actions stored (actions and chat lines are numbered from 1 without gaps, so the
+    /// highest number is the count, read from the index) and when the last was, the stored actions after the first `after` and
     /// the chat lines after the first `said` (asked for only when there are more), and, with
     /// `contacts`, the seats' contacts.
     pub async fn since(
@@ -471,8 +472,8 @@ impl PgStore {
         let client = self.client().await;
         let head = client
             .query_one(
-                "SELECT (SELECT COUNT(*) FROM actions WHERE game_id = $1),
-                        (SELECT COUNT(*) FROM chat WHERE game_id = $1),
+                "SELECT (SELECT COALESCE(MAX(seq), 0) FROM actions WHERE game_id = $1),
+                        (SELECT COALESCE(MAX(seq), 0) FROM chat WHERE game_id = $1),
                         (SELECT GREATEST(created_at, updated_at) FROM games WHERE id = $1)",
                 &[&id],
             )
