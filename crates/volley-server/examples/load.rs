@@ -243,8 +243,11 @@ async fn main() {
                 burst: 1e9,
             })
             // All the load comes from one loopback client: let it open its games.
+            // (and hold two WebSockets for each of up to 256 games).
             .limits(Limits {
                 games_per_client_per_hour: 1_000_000,
+                sockets_per_client: 1024,
+                connections_per_client: 2048,
                 ..Limits::default()
             })
             .start()
