@@ -293,6 +293,17 @@ export function watch(id, token) {
 }
 
 /**
+ * Where this seat is told it is its turn: read it, or (with `contact`) set it.
+ * @param {string} id
+ * @param {string} token
+ * @param {{webhook?: string, email?: string}} [contact]
+ * @returns {Promise<{webhook?: string, email?: string}>}
+ */
+export function notify(id, token, contact) {
+  return call(`${game(id)}/notify`, { token, body: contact });
+}
+
+/**
  * Claims the win: the opponent's time for a move ran out.
  * @param {string} id
  * @param {string} token

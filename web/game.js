@@ -148,6 +148,8 @@ export class GameScreen {
     /** The spectator link's token, for the players to share. */
     /** @type {string | null} */
     this.spectate = null;
+    /** Seconds a player has for a move (0: live). */
+    this.pace = 0;
     /** @type {Side | null} */
     this.seat = null;
     /** Who sits in each seat: `human` or the computer's bot spec. */
@@ -238,7 +240,17 @@ export class GameScreen {
         if (ev.key === "Enter") this.sendChat();
       },
     });
-    this.chatPanel = h("section", { class: "chatpanel panel", hidden: true }, h("h2", {}, "Chat"), this.chatList, h("div", { class: "chatrow" }, this.chatInput, h("button", { onclick: () => this.sendChat() }, "Send")));
+    /** Where this seat is told it is its turn (online games between two people). */
+    this.notifyEmail = h("input", { type: "email", name: "notify-email", placeholder: "e-mail address", "aria-label": "E-mail for your turn" });
+    this.notifyHook = h("input", { type: "url", name: "notify-webhook", placeholder: "https://… webhook", "aria-label": "Webhook for your turn" });
+    this.notifyBox = h(
+      "details",
+      { class: "notifybox" },
+      h("summary", {}, "Tell me when it is my turn"),
+      h("div", { class: "chatrow" }, this.notifyEmail),
+      h("div", { class: "chatrow" }, this.notifyHook, h("button", { onclick: () => this.saveNotify() }, "Save")),
+    );
+    this.chatPanel = h("section", { class: "chatpanel panel", hidden: true }, h("h2", {}, "Chat"), this.chatList, h("div", { class: "chatrow" }, this.chatInput, h("button", { onclick: () => this.sendChat() }, "Send")), this.notifyBox);
     this.card = h("div", { class: "unitcard", hidden: true });
     this.curtain = h("div", { class: "curtain", hidden: true });
     this.help = h(
@@ -316,6 +328,7 @@ export class GameScreen {
     this.watchers = sv.watchers ?? 0;
     this.deadline = sv.deadline ?? null;
     this.spectate = sv.spectate ?? null;
+    this.pace = sv.pace ?? 0;
     this.seat = sv.seat;
     this.players = sv.players;
     if (this.hotseat && sv.view.to_decide && sv.view.to_decide !== sv.seat && this.tokens[sv.view.to_decide]) {
@@ -353,6 +366,9 @@ export class GameScreen {
       this.chatList.replaceChildren();
       this.chatSeen = 0;
       this.addChat(await api.chat(this.id, this.token));
+      const contact = await api.notify(this.id, this.token);
+      this.notifyEmail.value = contact.email ?? "";
+      this.notifyHook.value = contact.webhook ?? "";
     }
     await this.show(sv.view, sv.seq);
   }
@@ -367,6 +383,7 @@ export class GameScreen {
     this.players = wv.players;
     this.watchers = wv.watchers;
     this.deadline = wv.deadline;
+    this.pace = wv.pace;
     this.log = [];
     this.lastEvent = 0;
     this.logList.replaceChildren();
@@ -660,6 +677,10 @@ export class GameScreen {
       this.watching ? h("span", { class: "spectating", title: "A spectator sees what both sides have seen, and cannot act or chat" }, "Spectating") : null,
       who,
       this.deadline && !v.outcome && !this.replay ? h("span", { class: "deadline", title: "When the side to decide runs out of time for its move" }, `Move by ${new Date(this.deadline * 1000).toLocaleString()}`) : null,
+      // The opponent let the time for the move run out: the waiting player may claim the win.
+      this.deadline && this.seat && !this.hotseat && !mine && v.to_decide && !v.outcome && !this.replay && Date.now() / 1000 >= this.deadline
+        ? h("button", { class: "claimwin", onclick: () => this.claimWin(), title: "Your opponent's time for the move ran out" }, "Claim the win")
+        : null,
       ...global.map((a) => h("button", { onclick: () => this.act(a.text) }, a.text)),
       mine && this.seq > 0 && !v.outcome ? h("button", { class: "undo", onclick: () => this.undo(), title: "Take back your last action, if no die was rolled and nothing revealed since (U)" }, "Undo") : null,
       end && !this.replay ? h("button", { class: "primary endphase", onclick: () => this.act(end.text), title: "End the phase (E)" }, "End phase") : null,
@@ -1171,6 +1192,27 @@ export class GameScreen {
     }
   }
 
+  /** Keeps where this seat is told it is its turn. */
+  async saveNotify() {
+    try {
+      await api.notify(this.id, this.token, { email: this.notifyEmail.value, webhook: this.notifyHook.value });
+      this.say(this.notifyEmail.value || this.notifyHook.value ? "You will be told when it is your turn." : "No more messages when it is your turn.");
+    } catch (e) {
+      this.say(`Could not keep that: ${errorText(e)}`);
+    }
+  }
+
+  /** The opponent's time ran out: the game is won. */
+  async claimWin() {
+    try {
+      const r = await api.claimTimeout(this.id, this.token);
+      this.addEvents(r.events);
+      await this.load();
+    } catch (e) {
+      this.say(`Could not claim the win: ${errorText(e)}`);
+    }
+  }
+
   /**
    * Shows chat lines not shown yet (the reply to a send and the push may both bring one).
    * @param {import("./api.js").ChatLine[]} lines
@@ -1455,7 +1497,8 @@ export class GameScreen {
       const online = players.red === "human" && players.blue === "human" && !this.hotseat;
       // Online, the sides swap too: this seat takes the other colour.
       const me = online ? (this.seat === "red" ? "blue" : "red") : red === "human" ? "red" : "blue";
-      const game = await api.createGame(save.scenario_name, save.options ?? {}, red, blue, this.hotseat ? "both" : me);
+      // A rematch keeps the game's pace.
+      const game = await api.createGame(save.scenario_name, save.options ?? {}, red, blue, this.hotseat ? "both" : me, this.pace > 0 ? `${this.pace}s` : "live");
       const created = new Date().toISOString();
       const title = this.view?.title ?? save.scenario_name;
       if (this.hotseat && game.seats.red && game.seats.blue) {

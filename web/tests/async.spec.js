@@ -31,6 +31,15 @@ test("a paced online game: the games list by whose turn, and a spectator", async
 
   const sv = await api(red, "view");
   expect(sv.pace).toBe(3 * 86_400);
+  // Blue asks to be told by e-mail when it is its turn; a bad address is refused in words.
+  await blue.locator(".notifybox summary").click();
+  await blue.locator('input[name="notify-email"]').fill("not an address");
+  await blue.locator(".notifybox").getByRole("button", { name: "Save" }).click();
+  await expect(blue.locator(".message")).toContainText("is not an e-mail address");
+  await blue.locator('input[name="notify-email"]').fill("blue@example.org");
+  await blue.locator(".notifybox").getByRole("button", { name: "Save" }).click();
+  await expect(blue.locator(".message")).toContainText("You will be told");
+  expect((await api(blue, "notify")).email).toBe("blue@example.org");
   await expect(red.locator(".phasebar .deadline")).toContainText("Move by");
 
   // A second game of red's waits for its invited player: it is listed after the game in play,
