@@ -189,7 +189,8 @@
  * @property {number} pace
  * @property {number | null} deadline
  * @property {boolean} can_claim
- * @property {string | null} result
+ * @property {string | null} result  how it ended, once over
+ * @property {Side | null} winner
  * @property {number} watchers
  */
 

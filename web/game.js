@@ -243,14 +243,18 @@ export class GameScreen {
     /** Where this seat is told it is its turn (online games between two people). */
     this.notifyEmail = h("input", { type: "email", name: "notify-email", placeholder: "e-mail address", "aria-label": "E-mail for your turn" });
     this.notifyHook = h("input", { type: "url", name: "notify-webhook", placeholder: "https://… webhook", "aria-label": "Webhook for your turn" });
-    this.notifyBox = h(
-      "details",
-      { class: "notifybox" },
-      h("summary", {}, "Tell me when it is my turn"),
-      h("div", { class: "chatrow" }, this.notifyEmail),
-      h("div", { class: "chatrow" }, this.notifyHook, h("button", { onclick: () => this.saveNotify() }, "Save")),
+    this.notifyPanel = h(
+      "section",
+      { class: "notifypanel panel", hidden: true },
+      h(
+        "details",
+        { class: "notifybox" },
+        h("summary", {}, "Tell me when it is my turn"),
+        h("div", { class: "chatrow" }, this.notifyEmail),
+        h("div", { class: "chatrow" }, this.notifyHook, h("button", { onclick: () => this.saveNotify() }, "Save")),
+      ),
     );
-    this.chatPanel = h("section", { class: "chatpanel panel", hidden: true }, h("h2", {}, "Chat"), this.chatList, h("div", { class: "chatrow" }, this.chatInput, h("button", { onclick: () => this.sendChat() }, "Send")), this.notifyBox);
+    this.chatPanel = h("section", { class: "chatpanel panel", hidden: true }, h("h2", {}, "Chat"), this.chatList, h("div", { class: "chatrow" }, this.chatInput, h("button", { onclick: () => this.sendChat() }, "Send")));
     this.card = h("div", { class: "unitcard", hidden: true });
     this.curtain = h("div", { class: "curtain", hidden: true });
     this.help = h(
@@ -266,7 +270,7 @@ export class GameScreen {
         { class: "game" },
         this.bar,
         this.orderLine,
-        h("div", { class: "gamebody" }, h("div", { class: "mapcol" }, this.mapHost, this.confirm, this.decision, this.message), h("aside", { class: "side" }, this.unitPanel, this.sidesPanel, this.chatPanel, h("section", { class: "logpanel panel" }, h("h2", {}, "Log"), this.logList))),
+        h("div", { class: "gamebody" }, h("div", { class: "mapcol" }, this.mapHost, this.confirm, this.decision, this.message), h("aside", { class: "side" }, this.unitPanel, this.sidesPanel, this.chatPanel, this.notifyPanel, h("section", { class: "logpanel panel" }, h("h2", {}, "Log"), this.logList))),
         this.card,
         this.curtain,
         this.help,
@@ -362,6 +366,7 @@ export class GameScreen {
     // Chat between two people at two screens; never in hotseat or against the computer.
     const talk = !this.hotseat && sv.players.red === "human" && sv.players.blue === "human";
     this.chatPanel.hidden = !talk;
+    this.notifyPanel.hidden = !talk;
     if (talk) {
       this.chatList.replaceChildren();
       this.chatSeen = 0;
@@ -392,6 +397,7 @@ export class GameScreen {
     this.commitment = wv.commitment;
     this.seed = wv.seed;
     this.chatPanel.hidden = true;
+    this.notifyPanel.hidden = true;
     await this.show(wv.view, wv.seq);
   }
 

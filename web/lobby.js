@@ -250,7 +250,9 @@ function renderMyGames(box) {
     const status = !listed
       ? "…"
       : listed.status === "over"
-        ? `Over: ${listed.result ?? ""}`
+        ? listed.winner
+          ? `${sideTitle(listed.winner)} won (${listed.result ?? ""})`
+          : `Drawn (${listed.result ?? ""})`
         : listed.status === "unknown"
           ? "not on this server"
           : listed.status === "waiting"
@@ -311,6 +313,11 @@ function renderMyGames(box) {
     .catch((e) => {
       for (const td of body.querySelectorAll("td.status")) td.textContent = `unknown (${errorText(e)})`;
     });
+}
+
+/** @param {string} side */
+function sideTitle(side) {
+  return side.charAt(0).toUpperCase() + side.slice(1);
 }
 
 /** @param {unknown} e */

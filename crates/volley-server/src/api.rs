@@ -784,8 +784,9 @@ struct ListedGame {
     deadline: Option<i64>,
     /// Whether the seat may claim the win now (the other side's time ran out).
     can_claim: bool,
-    /// How it ended, once over.
+    /// How it ended, and who won, once over.
     result: Option<String>,
+    winner: Option<Side>,
     watchers: usize,
 }
 
@@ -821,6 +822,7 @@ async fn games_list(
             deadline: None,
             can_claim: false,
             result: None,
+            winner: None,
             watchers: 0,
         };
         if app.games.is_waiting(&asked.id) {
@@ -839,6 +841,7 @@ async fn games_list(
         let s = &live.session;
         let to_decide = s.game.to_decide();
         let deadline = live.deadline(entry.meta.pace);
+        let outcome = s.game.outcome().filter(|_| to_decide.is_none());
         listed.push(ListedGame {
             id: asked.id.clone(),
             seat: Some(side),
@@ -853,11 +856,8 @@ async fn games_list(
             pace: entry.meta.pace,
             deadline,
             can_claim: to_decide.is_some_and(|d| d != side) && deadline.is_some_and(|d| now >= d),
-            result: s
-                .game
-                .outcome()
-                .filter(|_| to_decide.is_none())
-                .map(|o| o.reason),
+            result: outcome.as_ref().map(|o| o.reason.clone()),
+            winner: outcome.and_then(|o| o.winner),
             watchers: entry.watchers.load(Ordering::Relaxed),
         });
     }

@@ -184,6 +184,7 @@ async fn the_games_list_puts_the_games_where_it_is_your_turn_first() {
     assert!(list[0]["deadline"].as_i64().is_some());
     assert_eq!(list[1]["can_claim"], false);
     assert_eq!(list[2]["result"], "Red resigned");
+    assert_eq!(list[2]["winner"], "blue");
     // A token of another game is not a seat of this one.
     let r = api
         .post(
