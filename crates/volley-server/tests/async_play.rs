@@ -340,49 +340,72 @@ async fn your_turn_reaches_the_player_by_webhook_and_by_email_and_tells_nothing_
         .await;
     assert_eq!(r.body, json!({"email": "blue@example.org"}));
 
-    // Red decides first: its webhook and its mail say so.
-    let v = api.view(&id, &red).await;
-    assert_eq!(v["view"]["to_decide"], "red");
-    let posted = within(&mut hooks, "red's webhook").await;
-    assert_eq!(posted["type"], "your_turn");
-    assert_eq!(posted["game"], id.as_str());
-    assert_eq!(posted["side"], "red");
-    assert_eq!(posted["link"], "http://volley.example.org/#/");
-    assert!(posted["deadline"].as_i64().is_some());
-    let (to, mail) = within(&mut mails, "red's e-mail").await;
-    assert_eq!(to, "red@example.org");
+    // Whoever decides first (the opening may roll for it) is told so: red by its webhook
+    // and its mail, blue by mail.
+    let first = api.view(&id, &red).await["view"]["to_decide"]
+        .as_str()
+        .expect("someone decides")
+        .to_string();
+    let (second, first_token, second_token) = if first == "red" {
+        ("blue", &red, &blue)
+    } else {
+        ("red", &blue, &red)
+    };
+    if first == "red" {
+        let posted = within(&mut hooks, "red's webhook").await;
+        assert_eq!(posted["type"], "your_turn");
+        assert_eq!(posted["game"], id.as_str());
+        assert_eq!(posted["side"], "red");
+        assert_eq!(posted["link"], "http://volley.example.org/#/");
+        assert!(posted["deadline"].as_i64().is_some());
+    }
+    let (to, mail) = within(&mut mails, "the first player's e-mail").await;
+    assert_eq!(to, format!("{first}@example.org"));
     let mail = unfolded(&mail);
     assert!(mail.contains("Subject: Volley: your turn"), "{mail}");
     assert!(mail.contains(&id), "{mail}");
 
-    // Red plays until blue is to decide; blue's mail names nothing of red's.
-    let red_view = api.view(&id, &red).await;
-    play_until(&api, &id, [&red, &blue], "blue").await;
-    let (to, mail) = within(&mut mails, "blue's e-mail").await;
-    assert_eq!(to, "blue@example.org");
+    // The first plays until the second is to decide; the second's mail names nothing of
+    // what the first did or has that the second has not seen.
+    let first_view = api.view(&id, first_token).await;
+    play_until(&api, &id, [&red, &blue], second).await;
+    if second == "red" {
+        let posted = within(&mut hooks, "red's webhook").await;
+        assert_eq!(posted["side"], "red");
+    }
+    let (to, mail) = within(&mut mails, "the second player's e-mail").await;
+    assert_eq!(to, format!("{second}@example.org"));
     let mail = unfolded(&mail);
-    assert!(mail.contains("Blue to play"), "{mail}");
-    let red_log = api.get(&format!("/api/games/{id}/log"), Some(&red)).await;
-    let blue_log = api.get(&format!("/api/games/{id}/log"), Some(&blue)).await;
-    let blue_saw: Vec<&str> = blue_log.body["events"]
+    let title = if second == "red" { "Red" } else { "Blue" };
+    assert!(mail.contains(&format!("{title} to play")), "{mail}");
+    let first_log = api
+        .get(&format!("/api/games/{id}/log"), Some(first_token))
+        .await;
+    let second_log = api
+        .get(&format!("/api/games/{id}/log"), Some(second_token))
+        .await;
+    let second_saw: Vec<&str> = second_log.body["events"]
         .as_array()
         .unwrap()
         .iter()
         .map(|e| e["text"].as_str().unwrap())
         .collect();
-    for unit in red_view["view"]["units"].as_array().unwrap() {
-        if unit["side"] == "red" {
+    for unit in first_view["view"]["units"].as_array().unwrap() {
+        if unit["side"] == first.as_str() {
             let name = unit["name"].as_str().unwrap();
             assert!(
                 !mail.contains(name),
-                "blue's mail names red's {name}: {mail}"
+                "{second}'s mail names {first}'s {name}: {mail}"
             );
         }
     }
-    for e in red_log.body["events"].as_array().unwrap() {
+    for e in first_log.body["events"].as_array().unwrap() {
         let text = e["text"].as_str().unwrap();
-        if !blue_saw.contains(&text) {
-            assert!(!mail.contains(text), "blue's mail tells {text:?}: {mail}");
+        if !second_saw.contains(&text) {
+            assert!(
+                !mail.contains(text),
+                "{second}'s mail tells {text:?}: {mail}"
+            );
         }
     }
     // The webhook was asked for by red only: blue's turn posts nothing to it.
@@ -395,7 +418,12 @@ async fn your_turn_reaches_the_player_by_webhook_and_by_email_and_tells_nothing_
 
 #[tokio::test]
 async fn a_spectator_sees_what_both_sides_have_seen_and_cannot_act_or_chat() {
-    let t = common::start().await;
+    // Random play as fast as the test goes: no rate limit to measure.
+    let t = common::start_with(volley_server::RateLimit {
+        per_second: 1e6,
+        burst: 1e6,
+    })
+    .await;
     let api = &t.api;
     let (id, red, blue, created) = paced(api, "hc-night-march", json!("live")).await;
     let watch = created["spectate"]
