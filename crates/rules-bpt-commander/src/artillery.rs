@@ -1,8 +1,8 @@
-//! The rest of the artillery rules ("Artillery Ammunition: Shell", "Howitzers", "Regimental
-//! Artillery", "Mortars", "High Angle Direct Fire", "Counter-Battery Fire", "Air Burst Shell
-//! Fire", "Field Artillery Officers"): the firer's choice of ammunition, the shell's burst and
-//! what it may harm, the high-angle guns' deviation, the counter-battery choice of target, the
-//! guns a regiment drags along, and the artillery officers who order grand batteries.
+//! The rest of the artillery chapter: the firer's choice of ammunition, the shell's burst and
+//! what it may harm (with shrapnel and air bursts), howitzers and mortars firing at high angle
+//! and their deviation, the choice of the nearest enemy guns as a target, the light guns a
+//! regiment drags along, and the artillery officers who order grand batteries. Each event
+//! cites its section of the book by name.
 //!
 //! Round shot and canister, and the casualty pipeline every attack goes through, are in
 //! [`crate::firing`]; the readings chosen where the book is unclear are numbered 70–89 in

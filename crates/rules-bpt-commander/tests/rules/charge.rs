@@ -1,5 +1,6 @@
-//! Charge, Charging, Counter-Initiative, Counter-Charge, Support, Response, Contact,
-//! Resolution, Calculating Hits, Outcome, Retreat, Disordered, Exhaustion.
+//! The charge chapter: who may charge and how far, the charged unit's answers (fire, evade,
+//! counter-charge, square), supports, the fight's rounds, its outcome and what follows it
+//! (retreat, consolidation, disorder and exhausted horse).
 
 use crate::common::*;
 use rules_bpt_commander::troops::Formation;
