@@ -67,8 +67,14 @@ export function fromToml(text) {
       continue;
     }
     const m = line.match(/^([a-z_]+)\s*=\s*(.+)$/);
-    if (!m) continue;
-    const value = JSON.parse(m[2]);
+    if (!m) throw new Error(`line "${line}" is not key = value`);
+    /** @type {any} */
+    let value;
+    try {
+      value = JSON.parse(m[2]);
+    } catch {
+      throw new Error(`the value of ${m[1]} (${m[2]}) is not a number, a string or true/false`);
+    }
     if (m[1] === "count") count = Number(value);
     else block[m[1]] = value;
   }
@@ -311,7 +317,19 @@ export async function showArmyBuilder(app) {
 
   /** @param {string} text */
   const open = async (text) => {
-    draft = fromToml(text);
+    /** @type {ArmyDraft} */
+    let read;
+    try {
+      read = fromToml(text);
+    } catch (e) {
+      fill(mine, h("p", { class: "error" }, `That army file cannot be read: ${errorText(e)}`));
+      return;
+    }
+    if (!index.lists.some((/** @type {any} */ l) => l.id === read.list)) {
+      fill(mine, h("p", { class: "error" }, `That army file names no list this builder knows ("${read.list}").`));
+      return;
+    }
+    draft = read;
     listSel.value = draft.list;
     points.value = String(draft.points);
     nameIn.value = draft.name;

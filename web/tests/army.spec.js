@@ -62,3 +62,20 @@ test("army builder: limits as you click, compulsory troops, save, and a battle a
   await expect(page.locator('svg.map .counter[data-unit="r1"]')).toBeVisible();
   expect(errors).toEqual([]);
 });
+
+test("army builder: a file that cannot be read is refused in words, the army on the page kept", async ({ page }) => {
+  /** @type {string[]} */
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await page.goto("/#/army");
+  await page.getByLabel("Army list").selectOption("napoleonic-russian");
+  await page.locator('.commands button[data-command="brigade average"]').click();
+  await expect(page.locator(".armyunits li.hq")).toHaveCount(1);
+  await page.getByLabel("Open an army file").setInputFiles({ name: "bad.toml", mimeType: "text/plain", buffer: Buffer.from("list = napoleonic-russian\n") });
+  await expect(page.locator(".mine .error")).toContainText("That army file cannot be read: the value of list (napoleonic-russian) is not a number, a string or true/false");
+  await page.getByLabel("Open an army file").setInputFiles({ name: "odd.toml", mimeType: "text/plain", buffer: Buffer.from('list = "atlantis"\npoints = 1500\n') });
+  await expect(page.locator(".mine .error")).toContainText('names no list this builder knows ("atlantis")');
+  // Nothing was lost: the list and the army are still the ones being built.
+  await expect(page.getByLabel("Army list")).toHaveValue("napoleonic-russian");
+  expect(errors).toEqual([]);
+});

@@ -106,6 +106,11 @@ pub fn field(src: &ScenarioSource) -> Result<Field, ScenarioError> {
     })
 }
 
+/// The names of the maps of `data/maps/`, for messages.
+pub fn map_names() -> String {
+    MAPS.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ")
+}
+
 /// A map of `data/maps/` by name.
 pub fn named_map(name: &str) -> Option<ScenarioSource> {
     MAPS.iter()

@@ -383,8 +383,11 @@ async fn create_game(
     }
     let (scenario_name, scenario_text) = match &req.armies {
         Some(a) => {
-            if a.red.len() + a.blue.len() > 128 * 1024 {
-                return Err(bad_request("army files are at most 64 KiB each"));
+            if a.red.len().max(a.blue.len()) > crate::armies::ARMY_BYTES {
+                return Err(bad_request(format!(
+                    "army files are at most {} KiB each",
+                    crate::armies::ARMY_BYTES / 1024
+                )));
             }
             crate::armies::muster(&a.red, &a.blue, &a.map).map_err(bad_request)?
         }

@@ -13,6 +13,9 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 use volley_core::ScenarioSource;
 
+/// The largest army file the server reads.
+pub const ARMY_BYTES: usize = 16 * 1024;
+
 /// Every list, field and bundled army.
 pub async fn index() -> Json<Value> {
     let lists: Vec<Value> = lists::lists()
@@ -77,8 +80,12 @@ struct CheckRequest {
 /// Checks an army: `{ok, army, errors: [{line, column, message}], addable}`.
 pub async fn check(body: Result<Bytes, BytesRejection>) -> ApiResult<Json<Value>> {
     let req: CheckRequest = json_body(body)?;
-    if req.army.len() > 64 * 1024 {
-        return Err(bad_request("an army file is at most 64 KiB"));
+    // An army file is a few KiB; the check below runs the checker once a row of the list.
+    if req.army.len() > ARMY_BYTES {
+        return Err(bad_request(format!(
+            "an army file is at most {} KiB",
+            ARMY_BYTES / 1024
+        )));
     }
     let src = ScenarioSource::new("army", req.army.clone());
     let (ok, army, errors) = match army::check(&src, req.points) {
@@ -117,16 +124,8 @@ pub fn muster(red: &str, blue: &str, map: &str) -> Result<(String, String), Stri
             })?;
         armies.push(a);
     }
-    let src = battle::named_map(map).ok_or_else(|| {
-        format!(
-            "no field \"{map}\": one of {}",
-            battle::MAPS
-                .iter()
-                .map(|(n, _)| *n)
-                .collect::<Vec<_>>()
-                .join(", ")
-        )
-    })?;
+    let src = battle::named_map(map)
+        .ok_or_else(|| format!("no field \"{map}\": one of {}", battle::map_names()))?;
     let field = battle::field(&src).map_err(|e| e.to_string())?;
     let name = format!("army-battle-{map}");
     let words = battle::Words {

@@ -149,3 +149,17 @@ fn a_side_with_no_units_left_loses_at_once() {
     assert_eq!(o.winner, Some(Side::Red));
     assert!(o.reason.contains("no units left"), "{}", o.reason);
 }
+
+#[test]
+fn poor_weather_costs_the_breakpoint_roll_one_too() {
+    // At the breakpoint with the CO's 8 in poor weather: 7 or less, so 4+4 breaks.
+    let mut g = losing(2).option("weather", "poor").load();
+    for id in ["r1", "r2"] {
+        let u = k(&g, id);
+        g.knock_out(u, "test", &mut Log::silent());
+    }
+    let mut d = volley_core::ScriptedDice::new([4, 4]);
+    let e = g.start(&mut d);
+    assert!(log(&e).contains("needs 7 or less"), "{}", log(&e));
+    assert_eq!(g.broken, Some(Side::Red));
+}

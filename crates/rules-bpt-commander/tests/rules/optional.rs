@@ -786,3 +786,28 @@ fn dragoons_dismount_by_an_order_leaving_a_stand_with_the_horses_and_mount_again
     let m = refused(&mut g, "dismount r1");
     assert!(m.contains("has no other mode"), "{m}");
 }
+
+#[test]
+fn a_prone_unit_driven_back_is_on_its_feet_again() {
+    let mut g = duel(&[], &[]).option("prone", "on").start_with(&[]);
+    let b1 = k(&g, "b1");
+    g.units[b1].prone = true;
+    suppressed(&mut g, "b1");
+    // Three hits, one lost to the ground: two fall-back dice, 3 + 4 = 7 cm, one hex.
+    play(&mut g, "fire r1 b1", &[4, 4, 4, 1, 3, 4]);
+    assert_eq!(g.units[b1].hex, hex("0604"));
+    assert!(!g.units[b1].prone);
+}
+
+#[test]
+fn skirmish_hits_short_of_a_stand_are_dropped_at_the_end_phase() {
+    let mut g = duel(&[], &[("skirmishers", "2")]).start_with(&[]);
+    let b1 = k(&g, "b1");
+    // 4 dice less one for the screen: one hit, on the skirmishers.
+    play(&mut g, "fire r1 b1", &[4, 1, 1]);
+    assert_eq!((g.units[b1].screen, g.units[b1].screen_hits), (2, 1));
+    while g.active == Side::Red {
+        play(&mut g, "end", &[]);
+    }
+    assert_eq!((g.units[b1].screen, g.units[b1].screen_hits), (2, 0));
+}

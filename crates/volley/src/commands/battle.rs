@@ -63,11 +63,7 @@ pub fn run(args: Args) -> Outcome {
             let (_, src) = volley_rulesets::scenario_source(&args.map).map_err(|e| {
                 Failure::Message(format!(
                     "{e}\n(--map takes {} or a Black Powder scenario)",
-                    battle::MAPS
-                        .iter()
-                        .map(|(n, _)| *n)
-                        .collect::<Vec<_>>()
-                        .join(", ")
+                    battle::map_names()
                 ))
             })?;
             let ruleset = src.header().map_err(|e| Failure::Message(e.to_string()))?;
