@@ -103,6 +103,22 @@ impl BptGame {
         u.arm == Arm::Artillery && (u.traits.howitzer || u.traits.mortar)
     }
 
+    /// Whether a shell from `gun` at `target` goes at high angle, deviating: always from
+    /// howitzers and mortars; from a gun with limited indirect fire (trait `indirect`, the
+    /// colonial modern light gun) when it cannot see the target itself.
+    pub fn lobs(&self, gun: usize, target: usize) -> bool {
+        self.high_angle(gun) || (self.units[gun].traits.indirect && !self.sees(gun, target))
+    }
+
+    /// Limited indirect fire: a gun with the trait may shell a target it cannot see when a
+    /// unit or command unit of its side sees it.
+    pub fn observed(&self, gun: usize, target: usize) -> bool {
+        let side = self.units[gun].side;
+        self.units[gun].traits.indirect
+            && (0..self.units.len())
+                .any(|k| k != gun && self.units[k].side == side && self.sees(k, target))
+    }
+
     /// The ammunition `fire UNIT TARGET` means: shell for high-angle guns, else small arms or
     /// round shot.
     pub fn default_ammo(&self, unit: usize) -> Ammo {
@@ -295,7 +311,7 @@ impl BptGame {
         log: &mut Log,
     ) {
         let aim = self.units[target].hex;
-        let landing = if self.high_angle(gun) {
+        let landing = if self.lobs(gun, target) {
             let unseen = !self.sees(gun, target);
             self.deviate(gun, aim, unseen, dice, log)
         } else {
@@ -640,7 +656,7 @@ impl BptGame {
         let from = self.units[gun].hex;
         // (probability, dice, landing)
         let mut landings: Vec<(f64, Vec<u32>, Option<Hex>)> = Vec::new();
-        if self.high_angle(gun) {
+        if self.lobs(gun, target) {
             let unseen = !self.sees(gun, target);
             let (p_dev, head): (f64, Vec<u32>) = if self.table().deviation_hit_die {
                 landings.push((1.0 / 3.0, vec![1], Some(aim)));

@@ -146,7 +146,11 @@ fn unit_row(list: &'static ArmyList, u: &BoughtUnit) -> Option<Table> {
     let troop = u.dismounted.unwrap_or(u.troop);
     let m = crate::army::mechanics(list, troop);
     let has = |k: &str| m.contains(&k);
+    // A machine gun that needs transport to go any distance is a towed machine gun on its
+    // free limber (the colonial notes 12 and 22): artillery that moves limbered.
+    let towed_mg = has("transport-required");
     let arm = match troop.arm {
+        _ if towed_mg => "artillery",
         Arm::Infantry | Arm::Engineers => "infantry",
         Arm::Cavalry | Arm::Armour => "cavalry",
         Arm::Artillery => "artillery",
@@ -157,10 +161,13 @@ fn unit_row(list: &'static ArmyList, u: &BoughtUnit) -> Option<Table> {
     t.insert("name".into(), Value::String(u.name.clone()));
     t.insert("arm".into(), Value::String(arm.into()));
     t.insert("stands".into(), Value::Integer(u.stands as i64));
-    let immobile = has("fortress-artillery") || has("immobile") || troop.move_cm == 0;
+    let limber = list.troop("Limbered Artillery");
+    // A gun printed with no move of its own goes only with its limber (colonial guns).
+    let immobile = has("fortress-artillery")
+        || has("immobile")
+        || (troop.move_cm == 0 && (limber.is_none() || troop.arm != Arm::Artillery));
     let mut traits = Vec::new();
-    if troop.arm == Arm::Artillery {
-        let limber = list.troop("Limbered Artillery");
+    if troop.arm == Arm::Artillery || towed_mg {
         let horse = u.horse || has("horse-artillery");
         let towed = limber.map_or(10, |l| {
             if horse {
@@ -188,8 +195,12 @@ fn unit_row(list: &'static ArmyList, u: &BoughtUnit) -> Option<Table> {
         // Howitzers and mortars fire shell only, at high angle: no canister; their traits
         // make them smoothbore.
         let mortar = troop.name.contains("Mortar") || has("mortar-save");
-        // The colonial modern gun's limited indirect fire is not played: it fires direct.
+        // The colonial modern gun fires direct, and shell over what it cannot see (trait
+        // `indirect`); it is no howitzer.
         let howitzer = !mortar && troop.name.contains("Howitzer");
+        if has("indirect-fire") {
+            traits.push("indirect");
+        }
         if let Some((d, r)) = canister(list, troop).filter(|_| !mortar && !howitzer) {
             t.insert(
                 "canister".into(),

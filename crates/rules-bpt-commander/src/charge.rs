@@ -8,7 +8,7 @@ use crate::firing::Attack;
 use crate::order::Order;
 use crate::state::{rule, BptGame, Charge, Interrupt};
 use crate::table::{hexes, Table};
-use crate::terrain::{self, Cover};
+use crate::terrain::Cover;
 use crate::troops::{Arm, Formation};
 use volley_core::geometry::{distance, label, line_between, Aspect, Facing};
 use volley_core::{Dice, Event, Hex, Illegal, Log, Side};
@@ -29,18 +29,18 @@ impl BptGame {
         if self.touching(unit, target) {
             return Some(u.hex);
         }
-        let map = self.map();
+        let ground = self.ground();
         'lines: for side in 0..2 {
             let line: Vec<Hex> = line_between(u.hex, t.hex, side).collect();
             let mut prev = u.hex;
             for (i, &h) in line.iter().enumerate() {
-                if !terrain::passable(map, h, u)
+                if !ground.passable(h, u)
                     || self.occupant(h).is_some()
                     || self.hqs_in(h).any(|k| self.units[k].side != u.side)
                 {
                     continue 'lines;
                 }
-                if i > 0 && terrain::linear(map.hexside(prev, h)) {
+                if i > 0 && ground.obstacle(prev, h) {
                     continue 'lines;
                 }
                 prev = h;
@@ -500,7 +500,7 @@ impl BptGame {
         Facing::ALL
             .into_iter()
             .map(|d| volley_core::geometry::step(f.hex, d))
-            .filter(|h| terrain::passable(self.map(), *h, u) && self.occupant(*h).is_none())
+            .filter(|h| self.ground().passable(*h, u) && self.occupant(*h).is_none())
             .filter(|h| self.hqs_in(*h).all(|k| self.units[k].side == u.side))
             .min_by_key(|h| (distance(*h, u.hex), volley_core::geometry::label(*h)))
     }
@@ -951,10 +951,10 @@ impl BptGame {
         match o {
             Order::Move { to, .. } => {
                 if !volley_core::geometry::front_hexes(u.hex, u.facing).contains(&to)
-                    || !terrain::passable(self.map(), to, u)
+                    || !self.ground().passable(to, u)
                     || self.occupant(to).is_some()
                     || self.hqs_in(to).any(|h| self.units[h].side != u.side)
-                    || terrain::linear(self.map().hexside(u.hex, to))
+                    || self.ground().obstacle(u.hex, to)
                 {
                     return Err(Illegal::new(format!(
                         "{} cannot consolidate into {}",

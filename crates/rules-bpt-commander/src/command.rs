@@ -425,7 +425,7 @@ impl BptGame {
                         volley_core::geometry::label(to)
                     )));
                 }
-                if u.self_move {
+                if u.self_move && !u.traits.scout {
                     let near = self.nearest_hq_distance(unit, u.hex);
                     if self.nearest_hq_distance(unit, to) >= near {
                         return Err(Illegal::new(
@@ -548,6 +548,7 @@ impl BptGame {
                 dense,
             } => {
                 self.command_roll(hq, unit, charge, dense, dice, log);
+                self.free_scouts(unit);
                 return;
             }
             Order::SelfOrder { unit } => {
@@ -560,17 +561,18 @@ impl BptGame {
                 u.orders += 1;
                 u.closed = true;
                 let u = &self.units[unit];
-                log.add(|| {
-                    Event::new(
-                        "order",
-                        rule("Command Phase"),
-                        format!(
-                            "{} is out of contact and orders itself towards its command",
-                            u.label()
-                        ),
+                let (section, what) = if u.traits.scout {
+                    ("SCOUTING CAVALRY", "rides on as it wishes, without orders")
+                } else {
+                    (
+                        "Command Phase",
+                        "is out of contact and orders itself towards its command",
                     )
-                    .side(u.side)
-                    .units([u.id.clone()])
+                };
+                log.add(|| {
+                    Event::new("order", rule(section), format!("{} {what}", u.label()))
+                        .side(u.side)
+                        .units([u.id.clone()])
                 });
                 return;
             }
@@ -590,6 +592,7 @@ impl BptGame {
             self.joined.clear();
             self.road_order = stop.is_some_and(|s| s.road);
             self.command_roll(hq, unit, charge, dense, dice, log);
+            self.free_scouts(unit);
             self.road_order = false;
             if self.units[unit].actions == 0 {
                 return;
@@ -911,7 +914,7 @@ impl BptGame {
         let mut at = start;
         for h in path {
             let u = &self.units[unit];
-            if !crate::terrain::passable(self.map(), h, u)
+            if !self.ground().passable(h, u)
                 || (!u.is_hq() && self.occupant(h).is_some())
                 || self
                     .occupant(h)
@@ -977,6 +980,17 @@ impl BptGame {
                 "{} has had orders this turn",
                 u.label()
             )));
+        }
+        if u.traits.scout {
+            // Scouting cavalry: free after their first order passed.
+            return if u.scout_free {
+                Ok(())
+            } else {
+                Err(Illegal::new(format!(
+                    "{} need one order from a command unit before they scout on their own",
+                    u.label()
+                )))
+            };
         }
         if !self.isolated(unit) {
             return Err(Illegal::new(format!("{} is not out of contact", u.label())));

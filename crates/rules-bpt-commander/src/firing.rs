@@ -100,7 +100,15 @@ impl BptGame {
             return Err(Illegal::new("command units may not be chosen as targets"));
         }
         self.check_ammo(unit, target, ammo)?;
-        let over = ammo.is_shell() && self.high_angle(unit);
+        // A unit under a marker is no target, not even for guns firing over what they see.
+        if self.hidden_from(target, u.side) {
+            return Err(Illegal::new(format!(
+                "{} cannot see {}",
+                u.label(),
+                t.label()
+            )));
+        }
+        let over = ammo.is_shell() && (self.high_angle(unit) || self.observed(unit, target));
         if !over && !self.sees(unit, target) {
             return Err(Illegal::new(format!(
                 "{} cannot see {}",
@@ -460,7 +468,7 @@ impl BptGame {
         };
         for h in path {
             let u = &self.units[unit];
-            if !crate::terrain::passable(self.map(), h, u) {
+            if !self.ground().passable(h, u) {
                 self.knock_out(
                     unit,
                     &format!("{what} into impassable ground or off the table"),
@@ -540,6 +548,13 @@ impl BptGame {
         dice: &mut dyn Dice,
         log: &mut Log,
     ) {
+        if self.units[target].traits.scout {
+            // Scouting cavalry fired on leave the table unharmed ("Scouting Cavalry").
+            self.units[unit].has_fired = true;
+            let why = format!("fired on by {}", self.units[unit].label());
+            self.retire_scout(target, &why, log);
+            return;
+        }
         let canister = ammo == Ammo::Canister;
         self.force_square(target, log);
         if self.in_grand_battery(unit) {
@@ -551,7 +566,7 @@ impl BptGame {
                 "fire",
                 rule(match ammo {
                     Ammo::Canister => "Canister",
-                    Ammo::Shell if self.high_angle(unit) => "High Angle Direct Fire",
+                    Ammo::Shell if self.lobs(unit, target) => "High Angle Direct Fire",
                     Ammo::Shell => "Shell",
                     Ammo::AirBurst => "Air Burst Shell Fire",
                     Ammo::Normal => "Firing",

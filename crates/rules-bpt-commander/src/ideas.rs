@@ -232,7 +232,7 @@ impl BptGame {
             .collect();
         let dense = between
             .iter()
-            .filter(|&&x| crate::terrain::dense(self.map().terrain(x), u))
+            .filter(|&&x| self.ground().dense(x, u))
             .count() as i32;
         add(-dense, "dense terrain between them".into());
         let enemies = between
@@ -292,7 +292,7 @@ impl BptGame {
             .range(2)
             .filter(|&x| self.map().contains(x))
             .filter(|&x| x == here || self.occupant(x).is_none())
-            .filter(|&x| crate::terrain::passable(self.map(), x, &self.units[unit]))
+            .filter(|&x| self.ground().passable(x, &self.units[unit]))
             .min_by_key(|&x| (distance(x, here), distance(x, at), label(x)));
         if let Some(to) = spot {
             if to != here {

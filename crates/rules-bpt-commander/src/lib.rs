@@ -35,6 +35,7 @@ pub mod odds;
 pub mod order;
 pub mod prone;
 pub mod scenario;
+pub mod scouting;
 pub mod skirmishers;
 pub mod state;
 pub mod table;

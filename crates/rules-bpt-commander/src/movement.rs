@@ -5,11 +5,10 @@
 
 use crate::state::{rule, BptGame};
 use crate::table::{hexes, Table, HEX_CM};
-use crate::terrain::{self, area};
+use crate::terrain::area;
 use crate::troops::{Arm, Formation, Unit};
 use std::collections::HashMap;
 use volley_core::geometry::{front_hexes, label, step, Facing};
-use volley_core::map::Terrain;
 use volley_core::{Event, Hex, Illegal, Log};
 
 /// A place a move may end, with what getting there costs and whether the way touches dense
@@ -52,7 +51,9 @@ impl BptGame {
     /// man-handled guns, skirmishers in extended line); formed troops go forward or
     /// oblique, and turn by wheeling or about face.
     fn free_mover(u: &Unit) -> bool {
-        !u.formed_troops() || (u.traits.light && u.formation == Formation::ExtendedLine)
+        !u.formed_troops()
+            || (u.traits.light && u.formation == Formation::ExtendedLine)
+            || u.traits.scout
     }
 
     /// What [`BptGame::reachable`] gives, from the cache a listing of the legal actions fills
@@ -95,9 +96,10 @@ impl BptGame {
     fn search(&self, unit: usize, allowance: u32, road_only: bool, out: &mut HashMap<Hex, Stop>) {
         let u = &self.units[unit];
         let map = self.map();
+        let ground = self.ground();
         let start = u.hex;
         let hq = u.is_hq();
-        let start_dense = terrain::dense(map.terrain(start), u);
+        let start_dense = ground.dense(start, u);
         // (cost, hex, touched dense, went through a friend)
         let mut best: HashMap<(Hex, bool), u32> = HashMap::new();
         let mut queue: Vec<(u32, Hex, bool, bool)> = vec![(0, start, start_dense, false)];
@@ -112,7 +114,7 @@ impl BptGame {
                 front_hexes(at, u.facing).to_vec()
             };
             for n in dirs {
-                if !terrain::passable(map, n, u) {
+                if !ground.passable(n, u) {
                     continue;
                 }
                 if road_only && !map.road_between(at, n) {
@@ -130,11 +132,11 @@ impl BptGame {
                 if !hq && self.obstacle_in(n) && (self.obstacle_bars(n, u) || at != start) {
                     continue;
                 }
-                let side = map.hexside(at, n);
                 // Obstacles and fords are crossed only from contact (the first step), never
                 // by limbered guns over an obstacle; command units cross freely.
-                if !hq && (terrain::linear(side) || map.terrain(n) == Terrain::Ford) {
-                    if u.arm == Arm::Artillery && u.limbered && terrain::linear(side) {
+                let obstacle = ground.obstacle(at, n);
+                if !hq && (obstacle || ground.ford(n)) {
+                    if u.arm == Arm::Artillery && u.limbered && obstacle {
                         continue;
                     }
                     if at != start {
@@ -144,13 +146,7 @@ impl BptGame {
                 let mut step_cost = if hq {
                     HEX_CM
                 } else {
-                    terrain::cost_cm(
-                        map,
-                        at,
-                        n,
-                        u,
-                        road_only || u.formation == Formation::MarchColumn,
-                    )
+                    ground.cost_cm(at, n, u, road_only || u.formation == Formation::MarchColumn)
                 };
                 let through_friend = occupant.is_some() && !hq;
                 if through_friend {
@@ -161,7 +157,7 @@ impl BptGame {
                 if c > allowance && !(at == start && cost == 0) {
                     continue;
                 }
-                let d = dense || (!hq && terrain::dense(map.terrain(n), u));
+                let d = dense || (!hq && ground.dense(n, u));
                 if best.get(&(n, d)).is_some_and(|&b| b <= c) {
                     continue;
                 }
@@ -374,9 +370,9 @@ impl BptGame {
         let mut at = u.hex;
         for _ in 0..steps {
             let n = step(at, u.facing.opposite());
-            if !terrain::passable(self.map(), n, u)
+            if !self.ground().passable(n, u)
                 || self.occupant(n).is_some()
-                || terrain::linear(self.map().hexside(at, n))
+                || self.ground().obstacle(at, n)
                 || self.hqs_in(n).any(|h| self.units[h].side != u.side)
             {
                 break;
@@ -582,24 +578,25 @@ impl BptGame {
         };
         let path = self.straight_path(unit, from, hexes(cm), false);
         let map = self.map();
+        let ground = self.ground();
         let mut at = u.hex;
         let mut spent = 0;
         let mut mover = u.clone();
         mover.limbered = true;
         for n in path {
-            if !terrain::passable(map, n, &mover)
+            if !ground.passable(n, &mover)
                 || self.occupant(n).is_some()
                 || self.hqs_in(n).any(|h| self.units[h].side != u.side)
             {
                 break;
             }
-            let c = terrain::cost_cm(map, at, n, &mover, false);
+            let c = ground.cost_cm(at, n, &mover, false);
             if spent + c > cm && spent > 0 {
                 break;
             }
             spent += c;
             at = n;
-            if terrain::linear(map.hexside(at, n)) || area(map.terrain(n)).is_some() {
+            if ground.obstacle(at, n) || area(map.terrain(n)).is_some() {
                 break;
             }
         }

@@ -307,7 +307,7 @@ impl BptGame {
                         Some(e) => {
                             // Round shot going on, shell and a regiment's own guns: enumerated.
                             if self.units[unit].arm == Arm::Artillery
-                                && (self.high_angle(unit)
+                                && (self.lobs(unit, e)
                                     || !self.round_shot_path(unit, self.units[e].hex).is_empty())
                             {
                                 return None;

@@ -460,7 +460,7 @@ impl BptGame {
             "transfer" => Order::Transfer { unit: unit(1)?, hq: unit(2)? },
             "dismount" => Order::Dismount { unit: unit(1)?, mount: false },
             "mount" => Order::Dismount { unit: unit(1)?, mount: true },
-            w @ ("clear" | "demolish" | "bridge" | "sap") => {
+            w @ ("clear" | "demolish" | "bridge" | "sap" | "mine") => {
                 let task = crate::works::Task::ALL
                     .into_iter()
                     .find(|t| t.word() == w)
@@ -475,7 +475,7 @@ impl BptGame {
             }
             w => {
                 return Err(Illegal::new(format!(
-                    "\"{w}\" is not an action here: order, join, move, wheel, about-face, retire, prolonge, form, limber, unlimber, pivot, refuse, fire, canister, charge, evade, square, countercharge, support, prone, rise, transfer, dismount, mount, clear, demolish, bridge, sap, self-order, end"
+                    "\"{w}\" is not an action here: order, join, move, wheel, about-face, retire, prolonge, form, limber, unlimber, pivot, refuse, fire, canister, charge, evade, square, countercharge, support, prone, rise, transfer, dismount, mount, clear, demolish, bridge, sap, mine, self-order, end"
                 )))
             }
         };

@@ -126,6 +126,22 @@ pub const OPTIONS: &[OptionSpec] = &[
         help: "The Fixed Formations optional rule: a unit given a formation (hq = \"ID\" in the scenario) takes orders from that command unit only; units with none take them from any.",
     },
     OptionSpec {
+        key: "hidden_setup",
+        label: "Hidden set-up",
+        default: "off",
+        choices: &["off", "on"],
+        range: None,
+        help: "A hidden set-up, for the Scouting Cavalry optional rule: each side sees only a marker where an enemy unit stands until it acts (an order, a move, a shot), is struck, has an enemy within 5 cm, or is found by scouting cavalry (units with the trait scout: single cavalry stands that spot 30 cm in the open and 15 cm in cover, move freely after one order, do not fight, and leave the table unharmed when fired on or touched).",
+    },
+    OptionSpec {
+        key: "frozen",
+        label: "Frozen terrain",
+        default: "off",
+        choices: &["off", "on"],
+        range: None,
+        help: "Frozen Terrain, for a winter battle: rivers, lakes, marsh, fords and streams are frozen and every arm crosses them as high area terrain (a quarter speed, 20 cm a hex), with no contact needed at a frozen stream or ford. Snow is open ground. Sight and cover do not change.",
+    },
+    OptionSpec {
         key: "constructions",
         label: "Constructions",
         default: "off",
@@ -265,6 +281,9 @@ fn blank(side: Side, arm: Arm, id: &str, name: &str) -> Unit {
         limbered: false,
         refused: 0,
         dug_in: false,
+        hidden: false,
+        scout_free: false,
+        retired: false,
         morale: Default::default(),
         screen: 0,
         screen_hits: 0,
@@ -318,6 +337,8 @@ pub fn load(src: &ScenarioSource, overrides: &Options) -> Result<BptGame, Scenar
         shrapnel: option(o, "shrapnel") == "on",
         air_burst: option(o, "air_burst") == "on",
         deviation_hit_die: option(o, "deviation") != "always",
+        frozen: option(o, "frozen") == "on",
+        hidden_setup: option(o, "hidden_setup") == "on",
     };
     let map = battle.map.clone();
     let mut nations: Vec<String> = Vec::new();
@@ -491,10 +512,26 @@ pub fn load(src: &ScenarioSource, overrides: &Options) -> Result<BptGame, Scenar
                 "attack_column_charge" => tr.attack_column_charge = true,
                 "gatling" => tr.gatling = true,
                 "engineer" => tr.engineer = true,
+                "indirect" => tr.indirect = true,
+                "scout" => {
+                    if arm != Arm::Cavalry || *spec.stands.get_ref() != 1 {
+                        return Err(src.error_at(
+                            t.span(),
+                            "scouting cavalry are single cavalry stands (stands = 1)",
+                        ));
+                    }
+                    if !table.hidden_setup {
+                        return Err(src.error_at(
+                            t.span(),
+                            "scouting cavalry look for a hidden set-up: set the option hidden_setup = \"on\"",
+                        ));
+                    }
+                    tr.scout = true;
+                }
                 other => {
                     return Err(src.error_at(
                         t.span(),
-                        format!("unknown trait \"{other}\": elite, poor, light, heavy, lancers, irregular, no_square, cover_shift, howitzer, mortar, no_manhandle, rifled_musket, pikes, extra_die, attack_column_charge, gatling, engineer"),
+                        format!("unknown trait \"{other}\": elite, poor, light, heavy, lancers, irregular, no_square, cover_shift, howitzer, mortar, no_manhandle, rifled_musket, pikes, extra_die, attack_column_charge, gatling, engineer, indirect, scout"),
                     ))
                 }
             }
@@ -511,7 +548,12 @@ pub fn load(src: &ScenarioSource, overrides: &Options) -> Result<BptGame, Scenar
                 "howitzers and mortars are artillery (an infantry regiment's own: regimental_guns)",
             ));
         }
-        if !crate::terrain::passable(&map, hex, &u) {
+        if !(crate::terrain::Ground {
+            map: &map,
+            frozen: table.frozen,
+        })
+        .passable(hex, &u)
+        {
             return Err(src.error_at(
                 spec.hex.span(),
                 format!(
@@ -623,7 +665,12 @@ pub fn load(src: &ScenarioSource, overrides: &Options) -> Result<BptGame, Scenar
                     ));
                 }
             }
-            if !crate::terrain::passable(&map, hex, &u) {
+            if !(crate::terrain::Ground {
+                map: &map,
+                frozen: table.frozen,
+            })
+            .passable(hex, &u)
+            {
                 return Err(src.error_at(
                     hex_text.span(),
                     format!("{} cannot stand in {}", u.label(), label(hex)),
@@ -714,6 +761,7 @@ pub fn load(src: &ScenarioSource, overrides: &Options) -> Result<BptGame, Scenar
         if game.dug_in_by_works(hex, &game.units[k]) {
             game.units[k].dug_in = true;
         }
+        game.units[k].hidden = game.table().hidden_setup;
     }
     Ok(game)
 }

@@ -88,6 +88,10 @@ pub struct TableRules {
     pub shrapnel: bool,
     /// The air burst optional rule.
     pub air_burst: bool,
+    /// A hidden set-up (for the Scouting Cavalry optional rule).
+    pub hidden_setup: bool,
+    /// The Frozen Terrain rule: wet terrain frozen over moves as high area terrain.
+    pub frozen: bool,
     /// High-angle deviation starts with a hit die (1–2: on target); else it always deviates.
     pub deviation_hit_die: bool,
 }
@@ -258,6 +262,14 @@ impl BptGame {
         &self.setting.map
     }
 
+    /// The map as troops move over it (frozen or not).
+    pub fn ground(&self) -> crate::terrain::Ground<'_> {
+        crate::terrain::Ground {
+            map: &self.setting.map,
+            frozen: self.setting.table.frozen,
+        }
+    }
+
     /// The map, to change (a bridge built, a wall demolished): the setting is copied if
     /// another game shares it, and the map's view follows.
     pub fn map_mut(&mut self) -> MapMut<'_> {
@@ -303,6 +315,16 @@ impl BptGame {
             self.occupant[c] = Some(unit as u16);
         }
         self.units[unit].hex = to;
+    }
+
+    /// Takes a unit out of the hex index (to be placed again with [`BptGame::relocate`]).
+    pub fn lift(&mut self, unit: usize) {
+        if !self.units[unit].is_hq() {
+            let c = self.cell(self.units[unit].hex);
+            if self.occupant[c] == Some(unit as u16) {
+                self.occupant[c] = None;
+            }
+        }
     }
 
     /// Takes a knocked-out unit off the table.
@@ -392,6 +414,17 @@ impl BptGame {
             if u.ko {
                 return Err(Illegal::new(format!("{} is knocked out", u.label())));
             }
+            if u.traits.scout
+                && matches!(
+                    o,
+                    Order::Fire { .. } | Order::Charge { .. } | Order::CounterCharge { .. }
+                )
+            {
+                return Err(Illegal::new(format!(
+                    "{} are scouting cavalry: they look, they do not fight",
+                    u.label()
+                )));
+            }
         }
         match self.interrupt {
             Some(Interrupt::Response) => self.check_response(o),
@@ -409,6 +442,12 @@ impl BptGame {
 
     /// Carries out an order already checked.
     pub(crate) fn perform(&mut self, o: Order, dice: &mut dyn Dice, log: &mut Log) {
+        let before = self.before_action(&o.units(), log);
+        self.perform_order(o, dice, log);
+        self.after_action(before, log);
+    }
+
+    fn perform_order(&mut self, o: Order, dice: &mut dyn Dice, log: &mut Log) {
         match self.interrupt {
             Some(Interrupt::Response) => self.perform_response(o, dice, log),
             Some(Interrupt::Support(_)) => self.perform_support(o, dice, log),
@@ -623,6 +662,19 @@ impl BptGame {
         if u.dug_in {
             flags.push("dug in".into());
         }
+        if u.hidden {
+            flags.push("hidden".into());
+        }
+        if u.traits.scout {
+            flags.push(
+                if u.scout_free {
+                    "scouting freely"
+                } else {
+                    "scouting"
+                }
+                .into(),
+            );
+        }
         if u.refused != 0 {
             flags.push(if u.refused < 0 {
                 "refused left".into()
@@ -720,7 +772,8 @@ impl BptGame {
     pub fn losses(&self, side: Side) -> (u32, u32) {
         let mine = self.units.iter().filter(|u| u.side == side && !u.is_hq());
         let all = mine.clone().count() as u32;
-        (mine.filter(|u| u.ko).count() as u32, all)
+        // Scouting cavalry that left the table are not lost.
+        (mine.filter(|u| u.ko && !u.retired).count() as u32, all)
     }
 }
 
@@ -732,6 +785,7 @@ impl Game for BptGame {
     fn start(&mut self, dice: &mut dyn Dice) -> Vec<Event> {
         let mut log = Log::new();
         if self.phase == Phase::Setup {
+            self.spot(&mut log);
             self.roll_opening_weather(dice, &mut log);
             self.begin_player_turn(dice, &mut log);
         }
@@ -868,8 +922,9 @@ impl Game for BptGame {
                         commanders: self
                             .units
                             .iter()
-                            .filter(|u| u.side == s && u.is_hq())
-                            .map(|u| CommanderView {
+                            .enumerate()
+                            .filter(|(_, u)| u.side == s && u.is_hq())
+                            .map(|(hk, u)| CommanderView {
                                 id: u.id.clone(),
                                 name: u.name.clone(),
                                 value: u.command as i32,
@@ -877,10 +932,16 @@ impl Game for BptGame {
                                 attached_to: self
                                     .occupant(u.hex)
                                     .filter(|&k| self.units[k].side == s)
+                                    .filter(|&k| !self.hidden_from_view(k, side))
                                     .map(|k| self.units[k].id.clone()),
                                 status: if u.ko {
                                     "killed".into()
-                                } else if self.occupant(u.hex).is_some() {
+                                } else if self.hidden_from_view(hk, side) {
+                                    "hidden".into()
+                                } else if self
+                                    .occupant(u.hex)
+                                    .is_some_and(|k| !self.hidden_from_view(k, side))
+                                {
                                     "attached".into()
                                 } else {
                                     "ready".into()
@@ -894,10 +955,10 @@ impl Game for BptGame {
                 .units
                 .iter()
                 .enumerate()
-                .filter(|(_, u)| !u.ko)
+                .filter(|(k, u)| !u.ko && !self.hidden_from_view(*k, side))
                 .map(|(k, u)| self.unit_view(k, u))
                 .collect(),
-            markers: Vec::new(),
+            markers: self.markers(side),
             features: Vec::new(),
             objectives: self
                 .setting
@@ -920,6 +981,10 @@ impl Game for BptGame {
 
     fn clone_game(&self) -> Box<dyn Game> {
         Box::new(self.clone())
+    }
+
+    fn determinize(&self, side: Side, dice: &mut dyn Dice) -> Box<dyn Game> {
+        Box::new(self.determinized(side, dice))
     }
 
     fn reach(&self, unit: &str) -> Vec<volley_core::Reach> {
@@ -987,7 +1052,9 @@ impl Game for BptGame {
                         label(u.hex)
                     ));
                 }
-                if self.map().terrain(u.hex) == volley_core::map::Terrain::Water {
+                if self.map().terrain(u.hex) == volley_core::map::Terrain::Water
+                    && !self.table().frozen
+                {
                     return Err(format!("{} stands in water at {}", u.label(), label(u.hex)));
                 }
             }

@@ -11,7 +11,7 @@ use crate::state::BptGame;
 use crate::terrain::{self, Area, Cover};
 use crate::troops::{Arm, Formation, Unit};
 use volley_core::geometry::{aspect, distance, line_between, Aspect, Facing};
-use volley_core::Hex;
+use volley_core::{Hex, Side};
 
 /// Centimetres between hex centres.
 pub const HEX_CM: u32 = 5;
@@ -128,7 +128,15 @@ impl BptGame {
     /// Whether the terrain and the troops between two hexes leave a line of sight open along
     /// one of the two centre lines. `inside` is how far into area terrain the target may be
     /// seen.
-    fn line_open(&self, from: Hex, to: Hex, side: usize, inside: u32, high_observer: bool) -> bool {
+    fn line_open(
+        &self,
+        viewer: Side,
+        from: Hex,
+        to: Hex,
+        side: usize,
+        inside: u32,
+        high_observer: bool,
+    ) -> bool {
         let map = self.map();
         let d = distance(from, to);
         let (eo, et) = (map.elevation(from), map.elevation(to));
@@ -158,7 +166,8 @@ impl BptGame {
                 _ => low_run = 0,
             }
             if let Some(k) = self.occupant(h) {
-                if blocks_sight(&self.units[k]) {
+                // An enemy under a marker blocks sight whatever it is.
+                if blocks_sight(&self.units[k]) || self.hidden_from(k, viewer) {
                     return false;
                 }
             }
@@ -230,27 +239,10 @@ impl BptGame {
     }
 }
 
-/// Units block sight, except command units, skirmishers and unlimbered guns.
-fn blocks_sight(u: &Unit) -> bool {
-    !(u.is_hq()
-        || (u.traits.light && u.formation == Formation::ExtendedLine)
-        || (u.arm == Arm::Artillery && !u.limbered))
-}
-
-impl Table for BptGame {
-    fn distance_cm(&self, a: usize, b: usize) -> u32 {
-        distance(self.units[a].hex, self.units[b].hex) * HEX_CM
-    }
-
-    fn touching(&self, a: usize, b: usize) -> bool {
-        distance(self.units[a].hex, self.units[b].hex) <= 1
-    }
-
-    fn within(&self, a: usize, b: usize, cm: u32) -> bool {
-        cm > 0 && distance(self.units[a].hex, self.units[b].hex) <= hexes(cm).max(1)
-    }
-
-    fn sees(&self, observer: usize, target: usize) -> bool {
+impl BptGame {
+    /// Whether `observer` would see `target` by the sight rules alone, whether or not the
+    /// target is under a marker (what scouting cavalry look with).
+    pub fn sight_of(&self, observer: usize, target: usize) -> bool {
         let (o, t) = (&self.units[observer], &self.units[target]);
         if o.ko || t.ko {
             return false;
@@ -262,8 +254,8 @@ impl Table for BptGame {
         if d * HEX_CM > self.visibility_cm() {
             return false;
         }
-        // 180° to the front; command units and squares see all round.
-        if !(o.is_hq() || o.formation == Formation::Square) {
+        // 180° to the front; command units, squares and scouting stands see all round.
+        if !(o.is_hq() || o.formation == Formation::Square || o.traits.scout) {
             let v = sub(point(t.hex), point(o.hex));
             let a = unit_vector(o.facing);
             if v.0 * a.0 + v.1 * a.1 < -1e-6 {
@@ -286,7 +278,32 @@ impl Table for BptGame {
                 Some(Area::Low) => 4,
             }
         };
-        (0..2).any(|side| self.line_open(o.hex, t.hex, side, inside, high_observer))
+        (0..2).any(|side| self.line_open(o.side, o.hex, t.hex, side, inside, high_observer))
+    }
+}
+
+/// Units block sight, except command units, skirmishers and unlimbered guns.
+fn blocks_sight(u: &Unit) -> bool {
+    !(u.is_hq()
+        || (u.traits.light && u.formation == Formation::ExtendedLine)
+        || (u.arm == Arm::Artillery && !u.limbered))
+}
+
+impl Table for BptGame {
+    fn distance_cm(&self, a: usize, b: usize) -> u32 {
+        distance(self.units[a].hex, self.units[b].hex) * HEX_CM
+    }
+
+    fn touching(&self, a: usize, b: usize) -> bool {
+        distance(self.units[a].hex, self.units[b].hex) <= 1
+    }
+
+    fn within(&self, a: usize, b: usize, cm: u32) -> bool {
+        cm > 0 && distance(self.units[a].hex, self.units[b].hex) <= hexes(cm).max(1)
+    }
+
+    fn sees(&self, observer: usize, target: usize) -> bool {
+        !self.hidden_from(target, self.units[observer].side) && self.sight_of(observer, target)
     }
 
     fn in_cone(&self, firer: usize, target: usize) -> bool {

@@ -86,6 +86,66 @@ pub fn cost_cm(map: &Map, from: Hex, to: Hex, u: &Unit, on_road: bool) -> u32 {
     }
 }
 
+/// The ground as troops move over it: the map, and whether its wet terrain is frozen
+/// ("Frozen Terrain", option `frozen`). Frozen rivers, lakes, marsh, fords and streams move as
+/// high area terrain for every arm; sight and cover do not change.
+#[derive(Clone, Copy)]
+pub struct Ground<'a> {
+    pub map: &'a Map,
+    pub frozen: bool,
+}
+
+impl Ground<'_> {
+    /// Whether the terrain is wet terrain frozen over.
+    fn iced(&self, t: Terrain) -> bool {
+        self.frozen && matches!(t, Terrain::Water | Terrain::Marsh | Terrain::Ford)
+    }
+
+    /// Whether the hexside between two hexes is a frozen stream.
+    fn iced_side(&self, from: Hex, to: Hex) -> bool {
+        self.frozen && self.map.hexside(from, to) == Some(Hexside::Stream)
+    }
+
+    /// Whether a unit may stand in a hex: frozen water bears every arm.
+    pub fn passable(&self, hex: Hex, u: &Unit) -> bool {
+        if self.map.contains(hex) && self.iced(self.map.terrain(hex)) {
+            return true;
+        }
+        passable(self.map, hex, u)
+    }
+
+    /// Whether the hex is dense for this unit. Frozen wet terrain is high area terrain, so
+    /// it is dense for towed guns only (everything off open ground is).
+    pub fn dense(&self, hex: Hex, u: &Unit) -> bool {
+        let t = self.map.terrain(hex);
+        if self.iced(t) {
+            return u.arm == Arm::Artillery;
+        }
+        dense(t, u)
+    }
+
+    /// Whether the hexside between two hexes is a linear obstacle to movement (crossed only
+    /// from contact). A frozen stream is not.
+    pub fn obstacle(&self, from: Hex, to: Hex) -> bool {
+        linear(self.map.hexside(from, to)) && !self.iced_side(from, to)
+    }
+
+    /// Whether the hex is a ford, crossed only from contact (not when frozen).
+    pub fn ford(&self, hex: Hex) -> bool {
+        self.map.terrain(hex) == Terrain::Ford && !self.frozen
+    }
+
+    /// What entering `to` from `from` costs (see [`cost_cm`]): frozen wet terrain, and a
+    /// frozen stream crossed, at the high area rate.
+    pub fn cost_cm(&self, from: Hex, to: Hex, u: &Unit, on_road: bool) -> u32 {
+        let road = on_road && self.map.road_between(from, to);
+        if !road && !u.is_hq() && (self.iced(self.map.terrain(to)) || self.iced_side(from, to)) {
+            return 20;
+        }
+        cost_cm(self.map, from, to, u, on_road)
+    }
+}
+
 /// Cover against fire, in the order of the to-hit table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Cover {

@@ -168,6 +168,12 @@ pub struct Traits {
     /// Infantry armed with rifled muskets (+1 attack against charging cavalry with the saber
     /// charge option).
     pub rifled_musket: bool,
+    /// Scouting cavalry (the optional rule): a single stand that spots hidden troops and
+    /// does not fight.
+    pub scout: bool,
+    /// Limited indirect fire (the colonial modern light gun, note 21): shell at high angle
+    /// at a target it cannot see that a friend sees.
+    pub indirect: bool,
 }
 
 /// When a unit became suppressed: the player turn (see `BptGame::player_turn`) and the attack
@@ -228,6 +234,11 @@ pub struct Unit {
     /// A refused flank: the hexside turned to front on that side (-1 left, +1 right).
     pub refused: i8,
     pub dug_in: bool,
+    /// Hidden from the enemy, who sees only a marker (the hidden set-up, `scouting.rs`).
+    pub hidden: bool,
+    /// Scouting cavalry: set free by its first order; left the table unharmed.
+    pub scout_free: bool,
+    pub retired: bool,
     /// The stat line of the unit's other mode (mounted or on foot), if it has one.
     pub other_mode: Option<crate::dismount::Mode>,
     /// Stands left with the horses while on foot.

@@ -143,10 +143,19 @@ pub enum Task {
     Bridge,
     /// Dig a trench in the engineers' own hex (sapping, 5 cm a phase).
     Sap,
+    /// From a trench, dig a mine the 5 cm under the works in the next hex and blow them (no
+    /// roll).
+    Mine,
 }
 
 impl Task {
-    pub const ALL: [Task; 4] = [Task::Clear, Task::Demolish, Task::Bridge, Task::Sap];
+    pub const ALL: [Task; 5] = [
+        Task::Clear,
+        Task::Demolish,
+        Task::Bridge,
+        Task::Sap,
+        Task::Mine,
+    ];
 
     pub fn word(self) -> &'static str {
         match self {
@@ -154,6 +163,7 @@ impl Task {
             Task::Demolish => "demolish",
             Task::Bridge => "bridge",
             Task::Sap => "sap",
+            Task::Mine => "mine",
         }
     }
 
@@ -288,6 +298,32 @@ impl BptGame {
                 }
                 Ok(())
             }
+            Task::Mine => {
+                let siege_works = matches!(
+                    work,
+                    Some(
+                        WorkKind::Breastworks
+                            | WorkKind::LogWorks
+                            | WorkKind::FortifiedWorks
+                            | WorkKind::Fortification
+                    )
+                );
+                let from_trench = self.work_at(u.hex).map(|w| w.kind) == Some(WorkKind::Trench);
+                if !from_trench {
+                    Err(Illegal::new(format!(
+                        "{} mine from a trench: sap first",
+                        u.label()
+                    )))
+                } else if next && siege_works {
+                    Ok(())
+                } else {
+                    Err(Illegal::new(format!(
+                        "no works to mine in {} next to {}",
+                        label(hex),
+                        u.label()
+                    )))
+                }
+            }
         }
     }
 
@@ -334,7 +370,7 @@ impl BptGame {
             Task::Clear => (Some(3), "Obstacle Clearance"),
             Task::Demolish => (Some(4), "Demolition"),
             Task::Bridge => (None, "Bridging"),
-            Task::Sap => (None, "Sapping and Mining"),
+            Task::Sap | Task::Mine => (None, "Sapping and Mining"),
         };
         let roll = needs.map(|_| dice.roll(6));
         let done = match (needs, roll) {
@@ -342,7 +378,7 @@ impl BptGame {
             _ => true,
         };
         let what = match task {
-            Task::Clear | Task::Demolish => {
+            Task::Clear | Task::Demolish | Task::Mine => {
                 if done {
                     if self.work_at(hex).is_some() {
                         let gone = self

@@ -627,3 +627,75 @@ fn muster_gives_howitzers_and_mortars_their_traits_and_no_canister_and_late_wars
         .iter()
         .any(|u| u.traits.mortar && u.traits.no_manhandle));
 }
+
+/// A small colonial force with its machine gun, Gatling and modern light gun.
+const COLONIAL: &str = r#"list = "colonial"
+points = 1500
+
+[[command]]
+level = "hq"
+quality = "inspiring"
+
+[[unit]]
+troop = "Colonial Egyptian Rifle"
+stands = 6
+count = 3
+
+[[unit]]
+troop = "Machine Gun"
+stands = 2
+
+[[unit]]
+troop = "Gatling Gun"
+stands = 1
+
+[[unit]]
+troop = "Artillery, Light, Modern (+1908)"
+stands = 1
+"#;
+
+#[test]
+fn colonial_guns_go_on_their_free_limbers_and_the_modern_light_gun_fires_indirect() {
+    let a = accept(COLONIAL);
+    let text = on_farmland(&a, &a);
+    let doc: toml::Table = toml::from_str(&text).unwrap();
+    let unit = |name: &str| {
+        doc["units"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|u| u["name"].as_str().unwrap().contains(name))
+            .unwrap_or_else(|| panic!("no {name} in\n{text}"))
+            .clone()
+    };
+    let int = |u: &toml::Value, k: &str| u.get(k).and_then(|v| v.as_integer()).unwrap_or(0);
+    let traits = |u: &toml::Value| -> Vec<String> {
+        u.get("traits")
+            .and_then(|t| t.as_array())
+            .map(|t| t.iter().map(|s| s.as_str().unwrap().to_string()).collect())
+            .unwrap_or_default()
+    };
+    // The machine gun needs transport: a towed gun on the foot limber's 15 cm, man-handled
+    // its own 5 cm.
+    let mg = unit("Machine Gun");
+    assert_eq!(mg["arm"].as_str(), Some("artillery"));
+    assert_eq!((int(&mg, "move"), int(&mg, "manhandle")), (15, 5));
+    // A gun printed with no move goes only limbered.
+    let gat = unit("Gatling");
+    assert_eq!((int(&gat, "move"), int(&gat, "manhandle")), (15, 0));
+    let light = unit("Light, Modern");
+    assert!(
+        traits(&light).contains(&"indirect".to_string()),
+        "{light:?}"
+    );
+    assert!(
+        !traits(&light).contains(&"howitzer".to_string()),
+        "{light:?}"
+    );
+    let game = rules_bpt_commander::scenario::load(
+        &ScenarioSource::new("t.toml", text.clone()),
+        &Options::default(),
+    )
+    .expect("loads");
+    assert!(game.units.iter().any(|u| u.traits.indirect));
+}

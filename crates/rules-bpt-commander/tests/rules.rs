@@ -21,3 +21,5 @@ mod movement;
 mod odds;
 #[path = "rules/optional.rs"]
 mod optional;
+#[path = "rules/scouting.rs"]
+mod scouting;

@@ -100,6 +100,7 @@ fn answers(game: &dyn Game, side: Side, pick: &[usize]) -> Vec<String> {
 #[test]
 fn what_a_side_cannot_see_changes_nothing_it_can_obtain() {
     let mut looked = 0usize;
+    let mut by_variant: std::collections::BTreeMap<String, usize> = Default::default();
     let mut failures = Vec::new();
     for (b, options) in bundled()
         .iter()
@@ -122,6 +123,7 @@ fn what_a_side_cannot_see_changes_nothing_it_can_obtain() {
                 let game = session.game.as_ref();
                 if n % EVERY == 0 && !game.view(Some(side)).markers.is_empty() {
                     looked += 1;
+                    *by_variant.entry(format!("{name} {options:?}")).or_insert(0) += 1;
                     let pick: Vec<usize> = (0..ODDS)
                         .map(|i| (seed as usize + n + i * 7) * 31)
                         .collect();
@@ -150,7 +152,26 @@ fn what_a_side_cannot_see_changes_nothing_it_can_obtain() {
             }
         }
     }
-    eprintln!("{looked} positions with hidden information looked at");
+    eprintln!("{looked} positions with hidden information looked at: {by_variant:?}");
+    // Every variant that turns a hidden set-up on must have been looked at.
+    for (b, options) in bundled()
+        .iter()
+        .flat_map(|b| variants(b.name).into_iter().map(move |o| (b, o)))
+    {
+        if options
+            .iter()
+            .any(|(k, v)| k.starts_with("hidden") && v == "on")
+        {
+            let key = format!(
+                "{} {options:?}",
+                scenario_source(b.name).expect("bundled").0
+            );
+            assert!(
+                by_variant.contains_key(&key),
+                "{key}: no position with markers"
+            );
+        }
+    }
     assert!(looked > 0, "no position with hidden information was found");
     assert!(
         failures.is_empty(),
@@ -210,6 +231,10 @@ fn variants(name: &str) -> Vec<Options> {
     for spec in ruleset.options() {
         if let Some((least, _)) = spec.range {
             out.push([(spec.key.to_string(), least.to_string())].into());
+        }
+        // A hidden set-up an option turns on (Black Powder's, for its scouting cavalry).
+        if spec.key.starts_with("hidden") && spec.default == "off" && spec.choices.contains(&"on") {
+            out.push([(spec.key.to_string(), "on".to_string())].into());
         }
     }
     out

@@ -560,3 +560,30 @@ fn random_games_with_every_artillery_rule_keep_their_invariants() {
         assert!(seen.contains_key(rule), "no {rule} in {seen:?}");
     }
 }
+
+#[test]
+fn a_gun_with_limited_indirect_fire_shells_a_target_only_a_friend_sees() {
+    // r1 stands between the gun and b1: the gun cannot see b1, r1 can.
+    let scen = |traits: &str| {
+        Scen::new()
+            .gun("red", "i1", "0608", "N", &[("traits", traits)])
+            .inf("red", "r1", "0607", "N", &[])
+            .inf("blue", "b1", "0605", "S", &[])
+            .inf("blue", "b2", "0604", "S", &[])
+            .command()
+    };
+    let mut g = scen("[]");
+    play(&mut g, "order rhq i1", &[1, 2]);
+    assert!(refused(&mut g, "fire i1 b1 shell").contains("cannot see"));
+    let mut g = scen("[\"indirect\"]");
+    // Round shot still needs sight; shell goes over at high angle, with the unseen die.
+    play(&mut g, "order rhq i1", &[1, 2]);
+    assert!(refused(&mut g, "fire i1 b1").contains("cannot see"));
+    // The hit die 5: it deviates; direction 1 (straight on); 15 cm: 2 dice, +1 unseen:
+    // 1+1+1 = 3 cm, one hex on, into b2, whose attack dice all miss.
+    let e = play(&mut g, "fire i1 b1 shell", &[5, 1, 1, 1, 1, 1, 1, 1, 1]);
+    let l = log(&e);
+    assert!(l.contains("3 dice (target unseen)"), "{l}");
+    assert!(l.contains("lands in 0604"), "{l}");
+    assert_eq!(g.units[k(&g, "b1")].turn_hits, 0, "{l}");
+}
