@@ -12,6 +12,7 @@ pub mod field;
 pub mod heuristic;
 pub mod mcts;
 pub mod play;
+pub mod rating;
 
 pub use heuristic::{HeuristicBot, HeuristicSettings};
 pub use mcts::{Budget, MctsBot, MctsSettings};

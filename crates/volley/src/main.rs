@@ -47,6 +47,7 @@ enum Command {
     Log(commands::log::Args),
     Play(commands::play::Args),
     Simulate(commands::simulate::Args),
+    Tournament(commands::tournament::Args),
     Serve(commands::serve::Args),
     Verify(commands::verify::Args),
 }
@@ -69,6 +70,7 @@ fn main() {
         Command::Log(a) => commands::log::run(a),
         Command::Play(a) => commands::play::run(a),
         Command::Simulate(a) => commands::simulate::run(a),
+        Command::Tournament(a) => commands::tournament::run(a),
         Command::Serve(a) => commands::serve::run(a),
         Command::Verify(a) => commands::verify::run(a),
     };

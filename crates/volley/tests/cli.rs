@@ -789,3 +789,51 @@ fn battle_deploys_two_armies_into_a_scenario_that_plays_and_writes_nothing_on_er
     );
     assert_eq!(std::fs::read_to_string(&out).unwrap(), before);
 }
+
+#[test]
+fn tournament_rates_the_bots_of_a_round_robin_the_same_for_the_same_seed() {
+    let args = [
+        "tournament",
+        "hc-first-clash",
+        "--bots",
+        "random,easy",
+        "--games",
+        "2",
+        "--seed",
+        "5",
+        "--json",
+    ];
+    let first = ok(&args);
+    assert_eq!(first, ok(&args), "the same seed plays the same games");
+    let v: Value = serde_json::from_str(&first).unwrap();
+    assert_eq!(v["anchor"], "random");
+    let pairing = &v["pairings"][0];
+    assert_eq!(pairing["bots"], serde_json::json!(["random", "easy"]));
+    let wins = pairing["wins"].as_array().unwrap();
+    let played =
+        wins[0].as_u64().unwrap() + wins[1].as_u64().unwrap() + pairing["draws"].as_u64().unwrap();
+    assert_eq!(played, 2);
+    let ratings = v["ratings"].as_array().unwrap();
+    assert_eq!(ratings.len(), 2);
+    let random = ratings.iter().find(|r| r["bot"] == "random").unwrap();
+    assert_eq!(random["elo"].as_f64(), Some(0.0));
+    assert_eq!(random["games"].as_f64(), Some(2.0));
+    // The bots' scores are the pairing's points.
+    let easy = ratings.iter().find(|r| r["bot"] == "easy").unwrap();
+    let points = wins[1].as_f64().unwrap() + pairing["draws"].as_f64().unwrap() / 2.0;
+    assert_eq!(easy["score"].as_f64(), Some(points / 2.0));
+    // Mistakes are named.
+    let e = fails(&["tournament", "hc-first-clash", "--bots", "random"]);
+    assert!(e.contains("at least two bots"), "{e}");
+    let e = fails(&["tournament", "hc-first-clash", "--bots", "random,wizard"]);
+    assert!(e.contains("wizard"), "{e}");
+    let e = fails(&[
+        "tournament",
+        "hc-first-clash",
+        "--anchor",
+        "normal",
+        "--bots",
+        "random,easy",
+    ]);
+    assert!(e.contains("not among --bots"), "{e}");
+}

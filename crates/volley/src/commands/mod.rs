@@ -14,6 +14,7 @@ pub mod scenarios;
 pub mod serve;
 pub mod show;
 pub mod simulate;
+pub mod tournament;
 pub mod undo;
 pub mod validate;
 pub mod verify;
