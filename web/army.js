@@ -1,7 +1,9 @@
 // The army builder (Black Powder Tactical Commander), at `#/army`: pick a list and a points
-// total, add command units and units (what would break a limit or the total is greyed out,
-// with the reason), see the running total and what is still compulsory, save the army in this
-// browser or as a file, and fight it against the computer or a friend on a chosen field.
+// total, add command units, Field Artillery Officers, units (with regimental guns where their
+// row takes them) and, for an army in defence, field defences (what would break a limit, the
+// defence's share or the total is greyed out, with the reason), see the running total and what
+// is still compulsory, save the army in this browser or as a file, and fight it against the
+// computer or a friend on a chosen field.
 
 import * as api from "./api.js";
 import { fill, h } from "./dom.js";
@@ -10,9 +12,10 @@ import { errorText, gameLink, invite } from "./lobby.js";
 const SAVED = "volley.armies";
 
 /**
- * @typedef {{troop: string, stands: number, name?: string, grade?: string, horse?: boolean, dismounted?: boolean, morale?: string}} UnitEntry
- * @typedef {{level: string, quality: string, name?: string}} CommandEntry
- * @typedef {{list: string, name: string, points: number, commands: CommandEntry[], units: UnitEntry[]}} ArmyDraft
+ * @typedef {{troop: string, stands: number, name?: string, grade?: string, horse?: boolean, dismounted?: boolean, morale?: string, regimental_guns?: number}} UnitEntry
+ * @typedef {{level?: string, quality?: string, fao?: boolean, name?: string}} CommandEntry
+ * @typedef {{kind: string, count: number}} WorkEntry
+ * @typedef {{list: string, name: string, points: number, defence?: string, commands: CommandEntry[], units: UnitEntry[], works?: WorkEntry[]}} ArmyDraft
  */
 
 /** @param {string} s */
@@ -25,8 +28,10 @@ const str = (s) => JSON.stringify(s);
  */
 export function toToml(a) {
   const lines = [`list = ${str(a.list)}`, `name = ${str(a.name || "My army")}`, `points = ${a.points}`];
+  if (a.defence) lines.push(`defence = ${str(a.defence)}`);
   for (const c of a.commands) {
-    lines.push("", "[[command]]", `level = ${str(c.level)}`, `quality = ${str(c.quality)}`);
+    if (c.fao) lines.push("", "[[command]]", "fao = true");
+    else lines.push("", "[[command]]", `level = ${str(c.level ?? "")}`, `quality = ${str(c.quality ?? "")}`);
     if (c.name) lines.push(`name = ${str(c.name)}`);
   }
   for (const u of a.units) {
@@ -36,7 +41,9 @@ export function toToml(a) {
     if (u.horse) lines.push("horse = true");
     if (u.dismounted) lines.push("dismounted = true");
     if (u.morale && u.morale !== "regular") lines.push(`morale = ${str(u.morale)}`);
+    if (u.regimental_guns) lines.push(`regimental_guns = ${u.regimental_guns}`);
   }
+  for (const w of a.works ?? []) lines.push("", "[[work]]", `kind = ${str(w.kind)}`, `count = ${w.count}`);
   return lines.join("\n") + "\n";
 }
 
@@ -47,7 +54,7 @@ export function toToml(a) {
  */
 export function fromToml(text) {
   /** @type {ArmyDraft} */
-  const a = { list: "", name: "", points: 1500, commands: [], units: [] };
+  const a = { list: "", name: "", points: 1500, commands: [], units: [], works: [] };
   /** @type {any} */
   let block = a;
   let count = 1;
@@ -60,10 +67,11 @@ export function fromToml(text) {
   for (const raw of text.split("\n")) {
     const line = raw.replace(/\s+#.*$/, "").trim();
     if (!line || line.startsWith("#")) continue;
-    if (line === "[[command]]" || line === "[[unit]]") {
+    if (line === "[[command]]" || line === "[[unit]]" || line === "[[work]]") {
       flush();
-      block = line === "[[unit]]" ? { troop: "", stands: 0 } : { level: "", quality: "" };
-      (line === "[[unit]]" ? a.units : a.commands).push(block);
+      if (line === "[[unit]]") a.units.push((block = { troop: "", stands: 0 }));
+      else if (line === "[[work]]") a.works?.push((block = { kind: "", count: 1 }));
+      else a.commands.push((block = {}));
       continue;
     }
     const m = line.match(/^([a-z_]+)\s*=\s*(.+)$/);
@@ -75,7 +83,8 @@ export function fromToml(text) {
     } catch {
       throw new Error(`the value of ${m[1]} (${m[2]}) is not a number, a string or true/false`);
     }
-    if (m[1] === "count") count = Number(value);
+    // A unit's count repeats it; a work's is how many of it.
+    if (m[1] === "count" && "troop" in block) count = Number(value);
     else block[m[1]] = value;
   }
   flush();
@@ -107,7 +116,7 @@ export async function showArmyBuilder(app) {
     return;
   }
   /** @type {ArmyDraft} */
-  let draft = { list: index.lists[0].id, name: "My army", points: 1500, commands: [], units: [] };
+  let draft = { list: index.lists[0].id, name: "My army", points: 1500, commands: [], units: [], works: [] };
   /** @type {any} */
   let list = null;
   /** @type {any} */
@@ -135,7 +144,7 @@ export async function showArmyBuilder(app) {
     try {
       checked = await api.checkArmy(toToml(draft));
     } catch (e) {
-      checked = { ok: false, errors: [{ line: 0, column: 0, message: errorText(e) }], addable: { troops: [], commands: [] } };
+      checked = { ok: false, errors: [{ line: 0, column: 0, message: errorText(e) }], addable: { troops: [], commands: [], works: [] } };
     }
     drawChart();
     drawMine();
@@ -147,83 +156,116 @@ export async function showArmyBuilder(app) {
     await recheck();
   };
 
-  /** @param {string} kind  "troops" | "commands" @param {string} key */
+  /** @param {string} kind  "troops" | "commands" | "works" @param {string} key */
   const why = (kind, key) => {
     const row = (checked?.addable?.[kind] ?? []).find((/** @type {[string, string | null]} */ r) => r[0] === key);
     return row ? row[1] : "not offered";
   };
 
+  /**
+   * A row of the list with its "Add" button, greyed out with the reason when `blocked`.
+   * @param {[string, string]} data  the button's data attribute and its value
+   * @param {string | null} blocked
+   * @param {string} title  the button's title when it may be clicked
+   * @param {() => void} add
+   * @param {...(Node | string | null)} cells
+   */
+  const offer = ([attr, value], blocked, title, add, ...cells) =>
+    h(
+      "tr",
+      { class: blocked ? "blocked" : "" },
+      h("td", {}, h("button", { class: "add", [attr]: value, disabled: !!blocked, title: blocked ?? title, onclick: () => (add(), recheck()) }, "Add")),
+      ...cells.map((c) => (c instanceof Node && c.nodeName === "TD" ? c : h("td", {}, c))),
+    );
+
   const drawChart = () => {
     if (!list) return;
     const troops = list.rows.map((/** @type {any} */ r) => {
       const t = r.troop;
-      const blocked = r.why_not ?? why("troops", t.name);
-      const add = h(
-        "button",
-        {
-          class: "add",
-          "data-troop": t.name,
-          disabled: !!blocked,
-          title: blocked ?? `Add a unit of ${r.stands[2]} stands`,
-          onclick: () => {
-            draft.units.push({ troop: t.name, stands: r.stands[2] });
-            recheck();
-          },
-        },
-        "Add",
-      );
       const attack = t.cc_only ? "CC" : t.dice ? `${t.dice}/${t.range}` : "–";
-      const limit = `${t.min ?? "-"}/${t.max ?? "-"}`;
-      return h(
-        "tr",
-        { class: blocked ? "blocked" : "" },
-        h("td", {}, add),
+      return offer(
+        ["data-troop", t.name],
+        r.why_not ?? why("troops", t.name),
+        `Add a unit of ${r.stands[2]} stands`,
+        () => draft.units.push({ troop: t.name, stands: r.stands[2] }),
         h("td", { class: "rowname" }, t.name, r.why_not ? h("small", {}, r.why_not) : null),
-        h("td", {}, t.arm),
-        h("td", {}, String(t.move)),
-        h("td", {}, attack),
-        h("td", {}, String(t.hits)),
-        h("td", {}, t.save ? `${t.save}+` : "–"),
-        h("td", {}, t.points ?? "–"),
-        h("td", {}, limit),
+        t.arm,
+        String(t.move),
+        attack,
+        String(t.hits),
+        t.save ? `${t.save}+` : "–",
+        String(t.points ?? "–"),
+        `${t.min ?? "-"}/${t.max ?? "-"}`,
       );
     });
     const commands = list.commands.command.map((/** @type {any} */ c) => {
       const key = `${c.level} ${c.quality}`;
-      const blocked = why("commands", key);
-      return h(
-        "tr",
-        { class: blocked ? "blocked" : "" },
-        h(
-          "td",
-          {},
-          h(
-            "button",
-            {
-              class: "add",
-              "data-command": key,
-              disabled: !!blocked,
-              title: blocked ?? "Add this command unit",
-              onclick: () => {
-                draft.commands.push({ level: c.level, quality: c.quality });
-                recheck();
-              },
-            },
-            "Add",
-          ),
-        ),
+      return offer(
+        ["data-command", key],
+        why("commands", key),
+        "Add this command unit",
+        () => draft.commands.push({ level: c.level, quality: c.quality }),
         h("td", { class: "rowname" }, `${c.level} HQ, ${c.quality}`),
-        h("td", {}, `command ${c.command}`),
-        h("td", {}, `+${c.presence}`),
-        h("td", {}, `${c.points}`),
-        h("td", {}, c.limit ?? ""),
+        `command ${c.command}`,
+        `+${c.presence}`,
+        `${c.points}`,
+        c.limit ?? "",
       );
     });
+    // The Field Artillery Officer: allowed by the artillery units bought, the reason shown when not.
+    const fao = list.fao;
+    commands.push(
+      offer(
+        ["data-command", "fao"],
+        checked?.addable ? (checked.addable.fao ?? null) : "not offered",
+        "Add a Field Artillery Officer (orders grand batteries only; never the commanding officer)",
+        () => draft.commands.push({ fao: true }),
+        h("td", { class: "rowname" }, "Field Artillery Officer"),
+        `command ${fao.command}`,
+        `+${fao.presence}`,
+        `${fao.points}`,
+        `1 per ${fao.per_artillery} artillery units`,
+      ),
+    );
+    // Field defences: an army in defence spends its share of the points on them.
+    const defence = h(
+      "select",
+      {
+        name: "defence",
+        "aria-label": "Defence",
+        onchange: (/** @type {Event} */ ev) => {
+          const v = /** @type {HTMLSelectElement} */ (ev.target).value;
+          draft.defence = v || undefined;
+          recheck();
+        },
+      },
+      h("option", { value: "", selected: !draft.defence }, "none"),
+      ...["hasty", "fixed"].map((d) => h("option", { value: d, selected: draft.defence === d }, `${d} (${list.defences[d]}% of the points)`)),
+    );
+    const works = list.works.map((/** @type {any} */ w) =>
+      offer(
+        ["data-work", w.kind],
+        why("works", w.kind),
+        `Add one ${w.kind}`,
+        () => {
+          draft.works ??= [];
+          const have = draft.works.find((x) => x.kind === w.kind);
+          if (have) have.count += 1;
+          else draft.works.push({ kind: w.kind, count: 1 });
+        },
+        h("td", { class: "rowname" }, w.kind),
+        String(w.points),
+        w.hasty ? "hasty or fixed" : "fixed only",
+      ),
+    );
     fill(
       chart,
       list.list.organisation ? h("p", { class: "meta" }, list.list.organisation) : null,
       h("h3", {}, "Command units"),
       h("table", { class: "rows commands" }, h("tbody", {}, ...commands)),
+      h("h3", {}, "Field defences"),
+      h("p", { class: "defence" }, h("label", {}, "Defence ", defence), " ", h("span", { class: "budget" }, worksBudget())),
+      h("table", { class: "rows works" }, h("tbody", {}, ...works)),
       h("h3", {}, "Troops"),
       h(
         "table",
@@ -245,9 +287,9 @@ export async function showArmyBuilder(app) {
         h(
           "li",
           { class: "hq" },
-          h("span", { class: "what" }, `${c.level} HQ, ${c.quality}`),
+          h("span", { class: "what" }, c.fao ? "Field Artillery Officer" : `${c.level} HQ, ${c.quality}`),
           h("input", { class: "unitname", placeholder: "name", value: c.name ?? "", onchange: (/** @type {Event} */ ev) => ((c.name = /** @type {HTMLInputElement} */ (ev.target).value), recheck()) }),
-          h("button", { class: "remove", title: "Remove", "aria-label": `Remove ${c.level} HQ`, onclick: () => (draft.commands.splice(i, 1), recheck()) }, "×"),
+          h("button", { class: "remove", title: "Remove", "aria-label": c.fao ? "Remove Field Artillery Officer" : `Remove ${c.level} HQ`, onclick: () => (draft.commands.splice(i, 1), recheck()) }, "×"),
         ),
       ),
       ...draft.units.map((u, i) => {
@@ -263,10 +305,28 @@ export async function showArmyBuilder(app) {
           row?.horse ? h("label", {}, h("input", { type: "checkbox", checked: !!u.horse, onchange: (/** @type {Event} */ ev) => ((u.horse = /** @type {HTMLInputElement} */ (ev.target).checked), recheck()) }), " horse") : null,
           row?.dismount ? h("label", {}, h("input", { type: "checkbox", checked: !!u.dismounted, onchange: (/** @type {Event} */ ev) => ((u.dismounted = /** @type {HTMLInputElement} */ (ev.target).checked), recheck()) }), " on foot") : null,
           h("select", { "aria-label": `Morale of ${u.troop}`, title: "Morale grade (the optional Morale rule): -25% or +25% a stand", onchange: (/** @type {Event} */ ev) => ((u.morale = /** @type {HTMLSelectElement} */ (ev.target).value), recheck()) }, ...["regular", "unmotivated", "motivated"].map((g) => h("option", { value: g, selected: (u.morale ?? "regular") === g }, g))),
+          row?.regimental_gun != null
+            ? h(
+                "label",
+                { class: "guns", title: `Regimental guns: light howitzers of the regiment's own, ${row.regimental_gun} points each` },
+                "guns ",
+                h("select", { "aria-label": `Regimental guns of ${u.troop}`, onchange: (/** @type {Event} */ ev) => ((u.regimental_guns = Number(/** @type {HTMLSelectElement} */ (ev.target).value) || undefined), recheck()) }, ...Array.from({ length: (list?.regimental_guns_max ?? 2) + 1 }, (_, n) => h("option", { value: n, selected: (u.regimental_guns ?? 0) === n }, String(n)))),
+              )
+            : null,
           h("span", { class: "cost" }, each !== undefined ? String(each) : ""),
           h("button", { class: "remove", title: "Remove", "aria-label": `Remove ${u.troop}`, onclick: () => (draft.units.splice(i, 1), recheck()) }, "×"),
         );
       }),
+      ...(draft.works ?? []).map((w, i) =>
+        h(
+          "li",
+          { class: "work", "data-work": w.kind },
+          h("span", { class: "what" }, w.kind),
+          h("label", { class: "stands" }, "count ", h("input", { type: "number", min: 1, max: 40, value: w.count, "aria-label": `Count of ${w.kind}`, onchange: (/** @type {Event} */ ev) => ((w.count = Math.max(1, Number(/** @type {HTMLInputElement} */ (ev.target).value) || 1)), recheck()) })),
+          h("span", { class: "cost" }, String(checked?.army?.works?.[i]?.cost ?? "")),
+          h("button", { class: "remove", title: "Remove", "aria-label": `Remove ${w.kind}`, onclick: () => (draft.works?.splice(i, 1), recheck()) }, "×"),
+        ),
+      ),
     ];
     fill(
       mine,
@@ -293,10 +353,23 @@ export async function showArmyBuilder(app) {
       const pct = u.morale === "unmotivated" ? 75 : u.morale === "motivated" ? 125 : 100;
       sum += Math.floor((graded * pct + 50) / 100) * u.stands;
     }
-    for (const c of draft.commands) {
-      sum += list?.commands.command.find((/** @type {any} */ r) => r.level === c.level && r.quality === c.quality)?.points ?? 0;
+    for (const u of draft.units) {
+      sum += (list?.rows.find((/** @type {any} */ r) => r.troop.name === u.troop)?.regimental_gun ?? 0) * (u.regimental_guns ?? 0);
     }
-    return sum;
+    for (const c of draft.commands) {
+      sum += c.fao ? (list?.fao.points ?? 0) : (list?.commands.command.find((/** @type {any} */ r) => r.level === c.level && r.quality === c.quality)?.points ?? 0);
+    }
+    return sum + worksCost();
+  };
+
+  /** What the field defences bought cost. */
+  const worksCost = () => (draft.works ?? []).reduce((sum, w) => sum + (list?.works.find((/** @type {any} */ k) => k.kind === w.kind)?.points ?? 0) * w.count, 0);
+
+  /** The field defences' spend against the defence's share of the points. */
+  const worksBudget = () => {
+    if (!draft.defence || !list) return `An army in defence may spend ${list?.defences.hasty}% (hasty: trenches, stakes, breastworks) or ${list?.defences.fixed}% (fixed: any) of its points on them.`;
+    const share = list.defences[draft.defence];
+    return `${worksCost()} of ${Math.floor((draft.points * share) / 100)} points on field defences`;
   };
 
   const save = () => {

@@ -79,3 +79,86 @@ test("army builder: a file that cannot be read is refused in words, the army on 
   await expect(page.getByLabel("Army list")).toHaveValue("napoleonic-russian");
   expect(errors).toEqual([]);
 });
+
+test("army builder: a hasty defence's works, a Field Artillery Officer and regimental guns, in the total and the file", async ({ page }) => {
+  /** @type {string[]} */
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await page.goto("/#/army");
+  await page.getByLabel("Army list").selectOption("napoleonic-russian");
+  await page.getByLabel("Points total").fill("2500");
+  await page.getByLabel("Points total").dispatchEvent("change");
+  const total = page.locator(".total");
+  await expect(total).toContainText("0 of 2500 points");
+  await page.locator('.commands button[data-command="brigade average"]').click();
+  const line = page.locator('.troops button[data-troop="Line Infantry"]');
+  for (let i = 0; i < 4; i++) {
+    await line.click();
+    await expect(page.locator(".armyunits li.unit")).toHaveCount(i + 1);
+  }
+  await expect(total).toContainText("955 of 2500 points");
+  // No FAO without six artillery units: greyed out with the limit.
+  const fao = page.locator('.commands button[data-command="fao"]');
+  await expect(fao).toBeDisabled();
+  await expect(fao).toHaveAttribute("title", "at most one Field Artillery Officer for every 6 artillery units: 0 artillery units allow 0");
+  // Six mortar batteries of 2 sections (6 × 140) allow one.
+  const mortar = page.locator('.troops button[data-troop="Mortar"]');
+  for (let i = 0; i < 6; i++) {
+    await mortar.click();
+    await expect(page.locator(".armyunits li.unit")).toHaveCount(5 + i);
+  }
+  await expect(total).toContainText("1795 of 2500 points");
+  await expect(fao).toBeEnabled();
+  await fao.click();
+  await expect(page.locator(".armyunits li.hq")).toHaveCount(2);
+  await expect(page.locator(".armyunits li.hq").nth(1)).toContainText("Field Artillery Officer");
+  await expect(fao).toBeDisabled();
+  await expect(fao).toHaveAttribute("title", /6 artillery units allow 1$/);
+  await expect(total).toContainText("1850 of 2500 points");
+  // Two regimental guns with the first line battalion, at the howitzer row's 75 each; guns
+  // take none.
+  await expect(page.getByLabel("Regimental guns of Mortar")).toHaveCount(0);
+  await page.getByLabel("Regimental guns of Line Infantry").first().selectOption("2");
+  await expect(total).toContainText("2000 of 2500 points");
+  await expect(page.locator(".armyunits li.unit").first().locator(".cost")).toHaveText("375");
+  // Field defences need a defence; a hasty one takes trenches, stakes and breastworks.
+  const trench = page.locator('.works button[data-work="trench"]');
+  await expect(trench).toBeDisabled();
+  await expect(trench).toHaveAttribute("title", /field defences need the army in defence/);
+  await page.getByLabel("Defence").selectOption("hasty");
+  await expect(page.locator(".budget")).toHaveText("0 of 250 points on field defences");
+  await expect(page.locator('.works button[data-work="fortification"]')).toHaveAttribute("title", /fortification need a fixed defence/);
+  await trench.click();
+  await expect(page.locator(".armyunits li.work")).toHaveCount(1);
+  await trench.click();
+  await expect(page.getByLabel("Count of trench")).toHaveValue("2");
+  await page.locator('.works button[data-work="stakes"]').click();
+  await expect(page.locator(".armyunits li.work")).toHaveCount(2);
+  await expect(page.locator(".budget")).toHaveText("35 of 250 points on field defences");
+  await expect(total).toContainText("2035 of 2500 points");
+  await expect(total).toContainText("ready to fight");
+  await expect(page.locator(".compulsory")).toHaveCount(0);
+  // The file carries all three, and opens again as it was.
+  await page.getByLabel("Army name").fill("Tuchkov's redoubts");
+  await page.getByLabel("Army name").dispatchEvent("change");
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download .toml" }).click()]);
+  const file = fs.readFileSync(/** @type {string} */ (await download.path()), "utf8");
+  expect(file).toContain('points = 2500\ndefence = "hasty"\n');
+  expect(file).toContain("[[command]]\nfao = true\n");
+  expect(file).toContain('troop = "Line Infantry"\nstands = 5\nregimental_guns = 2\n');
+  expect(file).toContain('[[work]]\nkind = "trench"\ncount = 2\n');
+  expect(file).toContain('[[work]]\nkind = "stakes"\ncount = 1\n');
+  await page.getByRole("button", { name: "Save in this browser" }).click();
+  // Another list starts a new army (the defence and its works stay, as the points do).
+  await page.getByLabel("Army list").selectOption("napoleonic-french");
+  await expect(total).toContainText("35 of 2500 points");
+  await page.getByLabel("Open an army", { exact: true }).selectOption("saved:Tuchkov's redoubts");
+  await expect(total).toContainText("2035 of 2500 points");
+  await expect(total).toContainText("ready to fight");
+  await expect(page.getByLabel("Defence")).toHaveValue("hasty");
+  await expect(page.locator(".armyunits li.work")).toHaveCount(2);
+  await expect(page.getByLabel("Regimental guns of Line Infantry").first()).toHaveValue("2");
+  fs.mkdirSync(artifacts, { recursive: true });
+  await page.screenshot({ path: path.join(artifacts, "army-builder-defence.png"), fullPage: true });
+  expect(errors).toEqual([]);
+});

@@ -13,10 +13,14 @@
 //! quality = "average"
 //! name = "Gen. Morand"
 //!
+//! [[command]]
+//! fao = true               # a Field Artillery Officer (one per 6 artillery units)
+//!
 //! [[unit]]
 //! troop = "Line Infantry (08-12)"
 //! stands = 5
 //! count = 4
+//! regimental_guns = 1      # its own light howitzers (18th-century and Napoleonic lines)
 //! ```
 //!
 //! [`check`] reads such a file and reports every problem at its line and column, all of them
@@ -39,7 +43,7 @@ struct ArmyFile {
     name: Option<String>,
     points: Spanned<u32>,
     #[serde(default, rename = "command")]
-    commands: Vec<CommandEntry>,
+    commands: Vec<Spanned<CommandEntry>>,
     #[serde(default, rename = "unit")]
     units: Vec<UnitEntry>,
     /// An attack-defence scenario's defence: "hasty" (10% of the points on field defences,
@@ -71,10 +75,78 @@ pub struct BoughtWork {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct CommandEntry {
-    level: Spanned<Level>,
-    quality: Spanned<Quality>,
+    /// Required but for a Field Artillery Officer, which has its own stat line.
+    #[serde(default)]
+    level: Option<Spanned<Level>>,
+    #[serde(default)]
+    quality: Option<Spanned<Quality>>,
     #[serde(default)]
     name: Option<String>,
+    /// A Field Artillery Officer: [`FAO`]'s stat line, one per [`ARTILLERY_PER_FAO`]
+    /// artillery units, never the commanding officer.
+    #[serde(default)]
+    fao: Option<Spanned<bool>>,
+}
+
+/// Artillery units a Field Artillery Officer needs (the scenario checks the same at load).
+pub const ARTILLERY_PER_FAO: u32 = crate::artillery::GUNS_PER_FAO as u32;
+
+/// A Field Artillery Officer's stat line: the book gives none, so an Average Brigade HQ's
+/// (docs/rules/bpt-commander.md, reading 81).
+pub static FAO: Command = Command {
+    level: Level::Brigade,
+    quality: Quality::Average,
+    command: 7,
+    move_cm: 10,
+    move_mounted: 30,
+    presence: 1,
+    hits: 6,
+    save: 6,
+    points: 55,
+    limit: None,
+    per_infantry: None,
+    max: None,
+    notes: Vec::new(),
+    fix: None,
+};
+
+/// Most regimental guns an infantry unit takes.
+pub const REGIMENTAL_GUNS_MAX: u32 = 2;
+
+/// What one regimental gun of this row costs (the list's howitzer row, a stand), or why the
+/// row takes none: only the formed infantry of the 18th-century and Napoleonic lists do.
+pub fn regimental_gun_points(list: &ArmyList, troop: &Troop) -> Result<u32, String> {
+    if troop.arm != Arm::Infantry {
+        return Err(format!(
+            "regimental guns go with an infantry regiment, and \"{}\" is {}",
+            troop.name,
+            arm_name(troop.arm)
+        ));
+    }
+    if !matches!(list.period, Period::EighteenthCentury | Period::Napoleonic) {
+        return Err(format!(
+            "regimental guns are for the 18th-century and Napoleonic lists, not {}",
+            list.name
+        ));
+    }
+    let m = mechanics(list, troop);
+    if m.contains(&"skirmish") || m.contains(&"irregular") {
+        return Err(format!(
+            "\"{}\" fight in open order: regimental guns go with the formed infantry",
+            troop.name
+        ));
+    }
+    list.troops
+        .iter()
+        .find(|t| t.arm == Arm::Artillery && t.name.starts_with("Howitzer"))
+        .and_then(|t| t.points)
+        .map(|p| p as u32)
+        .ok_or_else(|| {
+            format!(
+                "{} has no howitzer row to price regimental guns by",
+                list.name
+            )
+        })
 }
 
 #[derive(Deserialize)]
@@ -96,6 +168,9 @@ struct UnitEntry {
     /// Morale grade (the optional Morale rule): unmotivated -25%, motivated +25% a stand.
     #[serde(default)]
     morale: Option<Spanned<String>>,
+    /// Light howitzers of the regiment's own (Regimental Artillery), 0 to 2.
+    #[serde(default)]
+    regimental_guns: Option<Spanned<u32>>,
 }
 
 /// A unit's grade where its row lets it be bought better or worse (the ACW Regular Infantry).
@@ -127,6 +202,9 @@ pub struct BoughtUnit {
     pub morale: crate::ideas::Morale,
     /// Points a stand, with the grade, horse teams and morale.
     pub stand_points: u32,
+    /// The regiment's own light howitzers.
+    pub regimental_guns: u32,
+    /// Its stands and its regimental guns.
     pub cost: u32,
 }
 
@@ -138,6 +216,8 @@ pub struct BoughtCommand {
     pub level: Level,
     pub quality: Quality,
     pub name: String,
+    /// A Field Artillery Officer (its row is [`FAO`]).
+    pub fao: bool,
     pub cost: u32,
 }
 
@@ -159,9 +239,9 @@ pub struct Army {
 }
 
 impl Army {
-    /// The commanding officer: the first command unit of the highest level.
+    /// The commanding officer: the first command unit of the highest level (never an FAO).
     pub fn co(&self) -> usize {
-        co_index(self.commands.iter().map(|c| c.level))
+        co_index(self.commands.iter().map(|c| (c.level, c.fao)))
     }
 }
 
@@ -174,10 +254,11 @@ fn rank(level: Level) -> u8 {
     }
 }
 
-fn co_index(levels: impl Iterator<Item = Level>) -> usize {
+/// The first command unit of the highest level, Field Artillery Officers (`true`) left out.
+fn co_index(levels: impl Iterator<Item = (Level, bool)>) -> usize {
     let mut best: Option<(u8, usize)> = None;
-    for (i, l) in levels.enumerate() {
-        if best.is_none_or(|(r, _)| rank(l) > r) {
+    for (i, (l, fao)) in levels.enumerate() {
+        if !fao && best.is_none_or(|(r, _)| rank(l) > r) {
             best = Some((rank(l), i));
         }
     }
@@ -290,9 +371,59 @@ pub fn check(src: &ScenarioSource, points: Option<u32>) -> Result<Army, Vec<Scen
     let chart = list.command_chart();
 
     // Command units.
+    // Where a problem of command entry `i`'s level (or quality) is reported: that key, else
+    // its `fao`, else the entry.
+    let level_span = |i: usize| {
+        let c = &file.commands[i];
+        let e = c.get_ref();
+        e.level
+            .as_ref()
+            .map(|l| l.span())
+            .or_else(|| e.fao.as_ref().map(|f| f.span()))
+            .unwrap_or_else(|| c.span())
+    };
+    let quality_span = |i: usize| {
+        let e = file.commands[i].get_ref();
+        e.quality
+            .as_ref()
+            .map(|q| q.span())
+            .unwrap_or_else(|| level_span(i))
+    };
     let mut commands = Vec::new();
-    for (i, c) in file.commands.iter().enumerate() {
-        match chart.row(*c.level.get_ref(), *c.quality.get_ref()) {
+    for (i, entry) in file.commands.iter().enumerate() {
+        let c = entry.get_ref();
+        if c.fao.as_ref().is_some_and(|f| *f.get_ref()) {
+            if c.level.is_some() || c.quality.is_some() {
+                errors.push(src.error_at(
+                    level_span(i),
+                    "a Field Artillery Officer has its own stat line (an average brigade HQ's): leave out level and quality",
+                ));
+                continue;
+            }
+            commands.push((
+                i,
+                BoughtCommand {
+                    row: &FAO,
+                    level: FAO.level,
+                    quality: FAO.quality,
+                    name: c
+                        .name
+                        .clone()
+                        .unwrap_or_else(|| format!("Field Artillery Officer {}", i + 1)),
+                    fao: true,
+                    cost: FAO.points as u32,
+                },
+            ));
+            continue;
+        }
+        let (Some(level), Some(quality)) = (&c.level, &c.quality) else {
+            errors.push(src.error_at(
+                level_span(i),
+                "a command unit needs a level and a quality (or `fao = true` for a Field Artillery Officer)",
+            ));
+            continue;
+        };
+        match chart.row(*level.get_ref(), *quality.get_ref()) {
             Some(row) => commands.push((
                 i,
                 BoughtCommand {
@@ -303,6 +434,7 @@ pub fn check(src: &ScenarioSource, points: Option<u32>) -> Result<Army, Vec<Scen
                         .name
                         .clone()
                         .unwrap_or_else(|| format!("{} HQ {}", level_name(row.level), i + 1)),
+                    fao: false,
                     cost: row.points as u32,
                 },
             )),
@@ -310,25 +442,25 @@ pub fn check(src: &ScenarioSource, points: Option<u32>) -> Result<Army, Vec<Scen
                 let have: Vec<String> = chart
                     .rows
                     .iter()
-                    .filter(|r| r.level == *c.level.get_ref())
+                    .filter(|r| r.level == *level.get_ref())
                     .map(|r| quality_name(r.quality).to_string())
                     .collect();
                 let message = if have.is_empty() {
                     format!(
                         "the {} has no {} command units",
                         chart.name,
-                        level_name(*c.level.get_ref())
+                        level_name(*level.get_ref())
                     )
                 } else {
                     format!(
                         "the {} has no {} {} HQ: {}",
                         chart.name,
-                        quality_name(*c.quality.get_ref()),
-                        level_name(*c.level.get_ref()),
+                        quality_name(*quality.get_ref()),
+                        level_name(*level.get_ref()),
                         have.join(", ")
                     )
                 };
-                errors.push(src.error_at(c.quality.span(), message));
+                errors.push(src.error_at(quality.span(), message));
             }
         }
     }
@@ -460,6 +592,32 @@ pub fn check(src: &ScenarioSource, points: Option<u32>) -> Result<Army, Vec<Scen
                 }
             },
         };
+        let regimental_guns = match &u.regimental_guns {
+            None => 0,
+            Some(g) if *g.get_ref() == 0 => 0,
+            Some(g) => match regimental_gun_points(list, troop) {
+                Err(why) => {
+                    errors.push(src.error_at(g.span(), why));
+                    continue;
+                }
+                Ok(_) if *g.get_ref() > REGIMENTAL_GUNS_MAX => {
+                    errors.push(src.error_at(
+                        g.span(),
+                        format!(
+                            "a regiment has at most {REGIMENTAL_GUNS_MAX} regimental guns, not {}",
+                            g.get_ref()
+                        ),
+                    ));
+                    continue;
+                }
+                Ok(_) => *g.get_ref(),
+            },
+        };
+        let guns_cost = if regimental_guns > 0 {
+            regimental_gun_points(list, troop).expect("checked") * regimental_guns
+        } else {
+            0
+        };
         let base = troop.points.expect("for sale") as u32;
         let graded = match grade {
             Grade::Elite => base + 5,
@@ -486,7 +644,8 @@ pub fn check(src: &ScenarioSource, points: Option<u32>) -> Result<Army, Vec<Scen
                     dismounted,
                     morale,
                     stand_points,
-                    cost: stand_points * stands,
+                    regimental_guns,
+                    cost: stand_points * stands + guns_cost,
                 },
             ));
         }
@@ -511,11 +670,7 @@ pub fn check(src: &ScenarioSource, points: Option<u32>) -> Result<Army, Vec<Scen
         let Some(kind) =
             crate::works::WorkKind::parse(w.kind.get_ref()).filter(|k| k.points().is_some())
         else {
-            let all: Vec<&str> = crate::works::WorkKind::ALL
-                .iter()
-                .filter(|k| k.points().is_some())
-                .map(|k| k.word())
-                .collect();
+            let all: Vec<&str> = buyable_works().map(|k| k.word()).collect();
             errors.push(src.error_at(
                 w.kind.span(),
                 format!(
@@ -710,8 +865,35 @@ pub fn check(src: &ScenarioSource, points: Option<u32>) -> Result<Army, Vec<Scen
             file.list.span(),
             "no command units: buy at least one [[command]] (the highest is the commanding officer)",
         ));
+    } else if commands.iter().all(|(_, c)| c.fao) {
+        errors.push(src.error_at(
+            file.list.span(),
+            "no command units but Field Artillery Officers, who are never the commanding officer: buy a [[command]] with a level and a quality",
+        ));
     }
-    let co = co_index(commands.iter().map(|(_, c)| c.level));
+    // Field Artillery Officers: one for every full 6 artillery units.
+    let artillery_units = units
+        .iter()
+        .filter(|(_, u)| u.troop.arm == Arm::Artillery)
+        .count() as u32;
+    let faos: Vec<usize> = commands
+        .iter()
+        .filter(|(_, c)| c.fao)
+        .map(|(i, _)| *i)
+        .collect();
+    let allowed_faos = (artillery_units / ARTILLERY_PER_FAO) as usize;
+    if faos.len() > allowed_faos {
+        errors.push(src.error_at(
+            level_span(faos[allowed_faos]),
+            format!(
+                "at most one Field Artillery Officer for every {ARTILLERY_PER_FAO} artillery units: {artillery_units} artillery unit{} allow {allowed_faos}",
+                if artillery_units == 1 { "" } else { "s" }
+            ),
+        ));
+    }
+    let commands_by_level: Vec<&(usize, BoughtCommand)> =
+        commands.iter().filter(|(_, c)| !c.fao).collect();
+    let co = co_index(commands_by_level.iter().map(|(_, c)| (c.level, c.fao)));
     let ordered_by = if all_cavalry {
         cavalry_units
     } else {
@@ -725,8 +907,9 @@ pub fn check(src: &ScenarioSource, points: Option<u32>) -> Result<Army, Vec<Scen
         Level::Hq,
     ];
     for level in levels {
-        let at: Vec<(usize, &(usize, BoughtCommand))> = commands
+        let at: Vec<(usize, &(usize, BoughtCommand))> = commands_by_level
             .iter()
+            .copied()
             .enumerate()
             .filter(|(_, (_, c))| c.level == level)
             .collect();
@@ -737,7 +920,7 @@ pub fn check(src: &ScenarioSource, points: Option<u32>) -> Result<Army, Vec<Scen
             if at.len() > max as usize {
                 let (_, (i, _)) = at[max as usize];
                 errors.push(src.error_at(
-                    file.commands[*i].level.span(),
+                    level_span(*i),
                     format!("at most {max} {} HQ a side", level_name(level)),
                 ));
             }
@@ -749,7 +932,7 @@ pub fn check(src: &ScenarioSource, points: Option<u32>) -> Result<Army, Vec<Scen
             if others.len() > allowed {
                 let (_, (i, _)) = others[allowed];
                 errors.push(src.error_at(
-                    file.commands[*i].level.span(),
+                    level_span(*i),
                     format!(
                         "at most one {} HQ for every {per} {} units besides the commanding officer: {ordered_by} units allow {allowed}",
                         level_name(level),
@@ -773,7 +956,7 @@ pub fn check(src: &ScenarioSource, points: Option<u32>) -> Result<Army, Vec<Scen
         if exceptional.len() > cap {
             let (_, (i, _)) = exceptional[cap];
             errors.push(src.error_at(
-                file.commands[*i].quality.span(),
+                quality_span(*i),
                 format!(
                     "at most {cap} exceptional {} HQ{} in this army",
                     level_name(level),
@@ -840,6 +1023,10 @@ pub struct Addable {
     pub troops: Vec<(String, Option<String>)>,
     /// By "level quality".
     pub commands: Vec<(String, Option<String>)>,
+    /// A Field Artillery Officer.
+    pub fao: Option<String>,
+    /// One more field defence, by kind (`WorkKind::word`).
+    pub works: Vec<(String, Option<String>)>,
 }
 
 /// What the check says of `text` with one more row, beyond what it says already.
@@ -904,7 +1091,29 @@ pub fn addable(text: &str, points: Option<u32>) -> Addable {
             )
         })
         .collect();
-    Addable { troops, commands }
+    let fao = new_problem("army", text, "[[command]]\nfao = true\n", &before, points);
+    let works = buyable_works()
+        .map(|k| {
+            let extra = format!("[[work]]\nkind = \"{}\"\n", k.word());
+            (
+                k.word().to_string(),
+                new_problem("army", text, &extra, &before, points),
+            )
+        })
+        .collect();
+    Addable {
+        troops,
+        commands,
+        fao,
+        works,
+    }
+}
+
+/// The field defences an army may buy (the rest are the map's, like buildings).
+pub fn buyable_works() -> impl Iterator<Item = crate::works::WorkKind> {
+    crate::works::WorkKind::ALL
+        .into_iter()
+        .filter(|k| k.points().is_some())
 }
 
 /// A level as army files write it.

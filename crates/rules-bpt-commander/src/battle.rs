@@ -261,6 +261,12 @@ fn unit_row(list: &'static ArmyList, u: &BoughtUnit) -> Option<Table> {
     if u.morale != crate::ideas::Morale::Regular {
         t.insert("morale".into(), Value::String(u.morale.name().into()));
     }
+    if u.regimental_guns > 0 {
+        t.insert(
+            "regimental_guns".into(),
+            Value::Integer(u.regimental_guns as i64),
+        );
+    }
     if elite {
         traits.push("elite");
     }
@@ -530,6 +536,9 @@ pub fn muster(
             traits.insert("move".into(), Value::Integer(c.row.move_mounted as i64));
             traits.insert("save".into(), Value::Integer(c.row.save as i64));
             traits.insert("points".into(), Value::Integer(c.row.points as i64));
+            if c.fao {
+                traits.insert("fao".into(), Value::Integer(1));
+            }
             t.insert("traits".into(), Value::Table(traits));
             commanders.push(Value::Table(t));
         }
@@ -660,6 +669,7 @@ fn emit(top: &Table) -> String {
                 "manhandle",
                 "prolonge",
                 "morale",
+                "regimental_guns",
                 "other_mode",
                 "traits",
             ][..],

@@ -120,7 +120,7 @@ fn maximums_count_units_of_foot_and_horse_and_stands_of_the_rest_per_full_1500()
         "{e:?}"
     );
     assert!(e[0].starts_with("army.toml:14:9:"), "{e:?}");
-    army::check(&src(&two_horse), Some(3000)).err().map(|e| {
+    if let Err(e) = army::check(&src(&two_horse), Some(3000)) {
         // At 3000 the horse are allowed; only the infantry minimum (8) is short.
         assert_eq!(e.len(), 1);
         assert!(
@@ -129,7 +129,7 @@ fn maximums_count_units_of_foot_and_horse_and_stands_of_the_rest_per_full_1500()
             "{}",
             e[0]
         );
-    });
+    }
     // Field artillery -/2 counts stands: a 3-section battery is one stand too many.
     let e = reject(&format!(
         "{RUSSIANS}\n[[unit]]\ntroop = \"Field Artillery\"\nstands = 3\n"
@@ -434,7 +434,9 @@ fn an_army_too_big_for_its_zone_is_refused_with_the_unit_that_did_not_fit() {
 }
 
 /// An army file made of random choices from a random list: a command unit or three, the
-/// compulsory infantry most of the time, and a few more rows of any kind.
+/// compulsory infantry most of the time (with regimental guns now and then where its row
+/// takes them), a few more rows of any kind, and sometimes six guns with a Field Artillery
+/// Officer.
 fn random_army(seed: u64) -> String {
     use rand::{Rng, SeedableRng};
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
@@ -464,6 +466,22 @@ fn random_army(seed: u64) -> String {
             t.name,
             rng.random_range(2..5)
         );
+        if army::regimental_gun_points(list, t).is_ok() && rng.random_bool(0.4) {
+            text += &format!(
+                "regimental_guns = {}\n",
+                rng.random_range(1..=army::REGIMENTAL_GUNS_MAX)
+            );
+        }
+    }
+    let guns: Vec<_> = buyable.iter().filter(|t| t.arm == Arm::Artillery).collect();
+    if !guns.is_empty() && rng.random_bool(0.2) {
+        text += "\n[[command]]\nfao = true\n";
+        for k in 0..army::ARTILLERY_PER_FAO as usize {
+            text += &format!(
+                "\n[[unit]]\ntroop = \"{}\"\nstands = 1\n",
+                guns[k % guns.len()].name
+            );
+        }
     }
     for _ in 0..rng.random_range(0..5) {
         let t = buyable[rng.random_range(0..buyable.len())];
@@ -501,19 +519,33 @@ proptest! {
             let legal = session.game.legal_actions();
             if legal.is_empty() { break; }
             let k = (a as usize).wrapping_mul(31).wrapping_add(step) % legal.len();
-            session.apply(legal[k].clone(), &[]).map_err(|e| TestCaseError::fail(format!("{e}")))?;
+            session.apply(legal[k], &[]).map_err(|e| TestCaseError::fail(format!("{e}")))?;
         }
     }
 }
 
 #[test]
 fn random_armies_are_accepted_often_enough_for_the_property_to_bite() {
-    let accepted = (0..400u64)
-        .filter(|&s| army::check(&src(&random_army(s)), None).is_ok())
+    let accepted: Vec<Army> = (0..400u64)
+        .filter_map(|s| army::check(&src(&random_army(s)), None).ok())
+        .collect();
+    assert!(
+        accepted.len() >= 40,
+        "only {} of 400 random armies pass the check",
+        accepted.len()
+    );
+    // Some of them with a Field Artillery Officer, some with regimental guns.
+    let faos = accepted
+        .iter()
+        .filter(|a| a.commands.iter().any(|c| c.fao))
+        .count();
+    let guns = accepted
+        .iter()
+        .filter(|a| a.units.iter().any(|u| u.regimental_guns > 0))
         .count();
     assert!(
-        accepted >= 40,
-        "only {accepted} of 400 random armies pass the check"
+        faos >= 3 && guns >= 3,
+        "{faos} with an FAO, {guns} with guns"
     );
 }
 
@@ -698,4 +730,149 @@ fn colonial_guns_go_on_their_free_limbers_and_the_modern_light_gun_fires_indirec
     )
     .expect("loads");
     assert!(game.units.iter().any(|u| u.traits.indirect));
+}
+
+/// RUSSIANS with a Field Artillery Officer (line 13) and six guns of a section each: the
+/// howitzers, field guns and horse guns at their maximum of 2 stands a full 1500.
+fn russians_with_guns(horse_guns: u32) -> String {
+    format!(
+        "{RUSSIANS}\n[[command]]\nfao = true\nname = \"Col. Sievers\"\n\n[[unit]]\ntroop = \"Howitzer Field Artillery\"\nstands = 1\ncount = 2\n\n[[unit]]\ntroop = \"Field Artillery\"\nstands = 1\ncount = 2\n\n[[unit]]\ntroop = \"Horse Artillery\"\nstands = 1\ncount = {horse_guns}\n"
+    )
+}
+
+#[test]
+fn a_field_artillery_officer_needs_six_artillery_units_costs_55_and_is_never_the_co() {
+    let a = accept(&russians_with_guns(2));
+    let fao = &a.commands[1];
+    assert!(fao.fao && !a.commands[0].fao);
+    assert_eq!((fao.name.as_str(), fao.cost), ("Col. Sievers", 55));
+    // 4 × 225 infantry, 2 × 75 + 2 × 75 + 2 × 85 guns, the brigade HQ and the FAO at 55 each.
+    assert_eq!(a.cost, 900 + 150 + 150 + 170 + 55 + 55);
+    assert_eq!(a.co(), 0);
+    // Five guns are not enough: the error is at the FAO's `fao = true`.
+    let e = reject(&russians_with_guns(1));
+    assert_eq!(
+        e,
+        ["army.toml:13:7: at most one Field Artillery Officer for every 6 artillery units: 5 artillery units allow 0"]
+    );
+    // Six guns allow one, not two.
+    let e = reject(&format!(
+        "{}\n[[command]]\nfao = true\n",
+        russians_with_guns(2).replace("points = 1500", "points = 1600")
+    ));
+    assert_eq!(
+        e,
+        ["army.toml:32:7: at most one Field Artillery Officer for every 6 artillery units: 6 artillery units allow 1"]
+    );
+    // An FAO listed first is still not the CO, and alone it commands nothing.
+    let first = russians_with_guns(2)
+        .replacen(
+            "[[command]]\nlevel",
+            "[[command]]\nfao = true\n\n[[command]]\nlevel",
+            1,
+        )
+        .replacen(
+            "\n[[command]]\nfao = true\nname = \"Col. Sievers\"\n",
+            "",
+            1,
+        );
+    let a = accept(&first);
+    assert!(a.commands[0].fao);
+    assert_eq!(a.co(), 1);
+    let only = russians_with_guns(2).replacen(
+        "[[command]]\nlevel = \"brigade\"\nquality = \"average\"\n",
+        "",
+        1,
+    );
+    let e = reject(&only);
+    assert!(
+        e.iter().any(|e| e.starts_with(
+            "army.toml:1:8: no command units but Field Artillery Officers, who are never the commanding officer"
+        )),
+        "{e:?}"
+    );
+    // An FAO has its own stat line; other command units need theirs.
+    let e = reject(&russians_with_guns(2).replace(
+        "fao = true\n",
+        "fao = true\nlevel = \"brigade\"\nquality = \"average\"\n",
+    ));
+    assert_eq!(
+        e,
+        ["army.toml:14:9: a Field Artillery Officer has its own stat line (an average brigade HQ's): leave out level and quality"]
+    );
+    let e = reject(&RUSSIANS.replace("quality = \"average\"\n", ""));
+    assert!(
+        e.iter().any(|e| e.starts_with(
+            "army.toml:5:9: a command unit needs a level and a quality (or `fao = true`"
+        )),
+        "{e:?}"
+    );
+}
+
+#[test]
+fn regimental_guns_go_with_formed_18th_century_and_napoleonic_infantry_at_a_howitzers_points() {
+    let with = |troop: &str, guns: u32| {
+        format!("{RUSSIANS}\n[[unit]]\ntroop = \"{troop}\"\nregimental_guns = {guns}\n")
+    };
+    let a = accept(&with("Line Infantry", 2));
+    let regiment = &a.units[4];
+    assert_eq!(regiment.regimental_guns, 2);
+    // Five stands at 45 and two guns at the Howitzer Field Artillery row's 75.
+    assert_eq!((regiment.stand_points, regiment.cost), (45, 225 + 150));
+    assert_eq!(a.cost, 955 + 375);
+    // The guns are no artillery unit: no FAO for six regiments with guns.
+    assert_eq!(
+        reject(&with("Heavy Cavalry", 1)),
+        ["army.toml:14:19: regimental guns go with an infantry regiment, and \"Heavy Cavalry\" is cavalry"]
+    );
+    assert_eq!(
+        reject(&with("Line Infantry", 3)),
+        ["army.toml:14:19: a regiment has at most 2 regimental guns, not 3"]
+    );
+    assert_eq!(
+        reject(&with("Jager Infantry", 1)),
+        ["army.toml:14:19: \"Jager Infantry\" fight in open order: regimental guns go with the formed infantry"]
+    );
+    let e = reject(&format!(
+        "{UNION}\n[[unit]]\ntroop = \"Regular Infantry Rifled/Breech Loading Musket\"\nregimental_guns = 1\n"
+    ));
+    assert_eq!(
+        e,
+        ["army.toml:19:19: regimental guns are for the 18th-century and Napoleonic lists, not ACW Union Army"]
+    );
+    // None is none, on any row.
+    accept(&with("Heavy Cavalry", 0));
+}
+
+#[test]
+fn battle_deploys_the_fao_with_its_trait_and_the_regiments_with_their_guns() {
+    // Smaller battalions to pay for the guns: 4 × 3 × 45 + 4 × 75.
+    let red = accept(&russians_with_guns(2).replacen(
+        "count = 4\n",
+        "stands = 3\ncount = 4\nregimental_guns = 1\n",
+        1,
+    ));
+    let blue = accept(RUSSIANS);
+    let text = on_farmland(&red, &blue);
+    let doc: toml::Table = toml::from_str(&text).unwrap();
+    let hqs = doc["sides"]["red"]["commanders"].as_array().unwrap();
+    assert_eq!(hqs.len(), 2);
+    assert_eq!(hqs[0]["supreme"].as_bool(), Some(true));
+    let fao = &hqs[1];
+    assert_eq!(fao["name"].as_str(), Some("Col. Sievers"));
+    assert!(fao.get("supreme").is_none());
+    assert_eq!(fao["traits"]["fao"].as_integer(), Some(1));
+    assert_eq!(fao["value"].as_integer(), Some(7));
+    assert_eq!(fao["traits"]["points"].as_integer(), Some(55));
+    assert_eq!(text.matches("regimental_guns = 1").count(), 4, "{text}");
+    let game = rules_bpt_commander::scenario::load(
+        &ScenarioSource::new("t.toml", text.clone()),
+        &Options::default(),
+    )
+    .expect("loads");
+    assert_eq!(game.units.iter().filter(|u| u.fao && !u.co).count(), 1);
+    assert_eq!(
+        game.units.iter().filter(|u| u.regimental_guns == 1).count(),
+        4
+    );
 }

@@ -39,8 +39,9 @@ pub async fn index() -> Json<Value> {
     Json(json!({ "lists": lists, "maps": maps, "armies": armies }))
 }
 
-/// One list: its troop rows with what the builder needs to offer them, its command chart and
-/// its special rules.
+/// One list: its troop rows with what the builder needs to offer them (regimental guns: the
+/// points of one, or null where the row takes none), its command chart, the Field Artillery
+/// Officer, the field defences an army in defence may buy, and its special rules.
 pub async fn list(Path(id): Path<String>) -> ApiResult<Json<Value>> {
     let l = lists::find(&id).ok_or_else(|| {
         ApiError::new(
@@ -57,13 +58,25 @@ pub async fn list(Path(id): Path<String>) -> ApiResult<Json<Value>> {
             json!({
                 "troop": t, "why_not": army::why_not_for_sale(l, t),
                 "stands": [lo, hi, default], "grades": grades, "horse": horse, "dismount": dismount,
+                "regimental_gun": army::regimental_gun_points(l, t).ok(),
             })
         })
+        .collect();
+    let fao = &army::FAO;
+    let works: Vec<Value> = army::buyable_works()
+        .map(|k| json!({ "kind": k.word(), "points": k.points(), "hasty": k.hasty() }))
         .collect();
     Ok(Json(json!({
         "list": { "id": l.id, "name": l.name, "period": l.period.id(), "organisation": l.organisation },
         "rows": rows,
         "commands": l.command_chart(),
+        "fao": {
+            "command": fao.command, "move": fao.move_mounted, "presence": fao.presence,
+            "save": fao.save, "points": fao.points, "per_artillery": army::ARTILLERY_PER_FAO,
+        },
+        "regimental_guns_max": army::REGIMENTAL_GUNS_MAX,
+        "defences": { "hasty": 10, "fixed": 25 },
+        "works": works,
         "rules": l.rule_set(),
     })))
 }

@@ -690,6 +690,26 @@ async fn armies_are_checked_as_the_builder_asks_and_fought_on_a_field() {
         api.get("/api/armies/lists/atlantis", None).await.status,
         StatusCode::NOT_FOUND
     );
+    // What else the builder sells: the FAO, regimental guns by row, the field defences.
+    assert_eq!(list.body["fao"]["points"], 55);
+    assert_eq!(list.body["fao"]["per_artillery"], 6);
+    assert_eq!(list.body["regimental_guns_max"], 2);
+    let gun = |name: &str| {
+        list.body["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["troop"]["name"] == name)
+            .unwrap()["regimental_gun"]
+            .clone()
+    };
+    assert_eq!(gun("Line Infantry"), 75);
+    assert!(gun("Jager Infantry").is_null() && gun("Heavy Cavalry").is_null());
+    let works = list.body["works"].as_array().unwrap();
+    assert!(works
+        .iter()
+        .any(|w| w["kind"] == "trench" && w["points"] == 5 && w["hasty"] == true));
+    assert_eq!(list.body["defences"]["fixed"], 25);
 
     // One heavy cavalry unit bought: a second is refused in `addable`, with the reason.
     let army = "list = \"napoleonic-russian\"\npoints = 1500\n[[command]]\nlevel = \"brigade\"\nquality = \"average\"\n[[unit]]\ntroop = \"Line Infantry\"\ncount = 4\n[[unit]]\ntroop = \"Heavy Cavalry\"\n";
@@ -710,6 +730,24 @@ async fn armies_are_checked_as_the_builder_asks_and_fought_on_a_field() {
     );
     let line = troops.iter().find(|t| t[0] == "Line Infantry").unwrap();
     assert!(line[1].is_null(), "{line}");
+    // No guns, no Field Artillery Officer; no defence, no field defences.
+    assert!(r.body["addable"]["fao"]
+        .as_str()
+        .unwrap()
+        .contains("0 artillery units allow 0"));
+    let trench = r.body["addable"]["works"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|w| w[0] == "trench")
+        .unwrap();
+    assert!(
+        trench[1]
+            .as_str()
+            .unwrap()
+            .contains("field defences need the army in defence"),
+        "{trench}"
+    );
     let r = api
         .post(
             "/api/armies/check",

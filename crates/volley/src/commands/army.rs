@@ -29,7 +29,13 @@ An army file names its list, its points total, its command units and its units:
   stands = 5                          # optional (infantry 5, cavalry 4, guns 2)
   count = 4                           # optional: this many such units
   # grade = \"elite\" | \"poor\"      (ACW Regular Infantry), horse = true (ACW guns),
-  # dismounted = true (cavalry that start on foot)
+  # dismounted = true (cavalry that start on foot), regimental_guns = 1 or 2
+  # (18th-century and Napoleonic line infantry, a howitzer stand's points each)
+  # A Field Artillery Officer (one per 6 artillery units, 55 points):
+  #   [[command]]
+  #   fao = true
+  # Field defences, for an army in defence: defence = \"hasty\" (10% of the points)
+  # or \"fixed\" (25%) at the top, then [[work]] kind = \"trench\" count = 2
 
 Turn armies into a battle with `volley battle`.")]
 pub struct Args {
