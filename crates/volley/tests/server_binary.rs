@@ -73,7 +73,7 @@ fn a_killed_server_loses_no_acknowledged_action() {
 #[test]
 fn verify_passes_an_exported_game_and_catches_an_altered_roll() {
     let dir = tempfile::tempdir().expect("a temporary directory");
-    let server = Served::start(&dir.path().join("games.db"));
+    let server = Served::start(dir.path().join("games.db"));
     let (id, red, blue) = server.create("human", "human", "hc-first-clash");
     let (red, blue) = (red.expect("red"), blue.expect("blue"));
     let mut n = 0;
