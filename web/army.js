@@ -12,7 +12,7 @@ import { errorText, gameLink, invite } from "./lobby.js";
 const SAVED = "volley.armies";
 
 /**
- * @typedef {{troop: string, stands: number, name?: string, grade?: string, horse?: boolean, dismounted?: boolean, morale?: string, regimental_guns?: number}} UnitEntry
+ * @typedef {{troop: string, stands: number, name?: string, grade?: string, horse?: boolean, dismounted?: boolean, morale?: string, regimental_guns?: number, scouting?: boolean}} UnitEntry
  * @typedef {{level?: string, quality?: string, fao?: boolean, name?: string}} CommandEntry
  * @typedef {{kind: string, count: number}} WorkEntry
  * @typedef {{list: string, name: string, points: number, defence?: string, commands: CommandEntry[], units: UnitEntry[], works?: WorkEntry[]}} ArmyDraft
@@ -42,6 +42,7 @@ export function toToml(a) {
     if (u.dismounted) lines.push("dismounted = true");
     if (u.morale && u.morale !== "regular") lines.push(`morale = ${str(u.morale)}`);
     if (u.regimental_guns) lines.push(`regimental_guns = ${u.regimental_guns}`);
+    if (u.scouting) lines.push("scouting = true");
   }
   for (const w of a.works ?? []) lines.push("", "[[work]]", `kind = ${str(w.kind)}`, `count = ${w.count}`);
   return lines.join("\n") + "\n";
@@ -304,6 +305,9 @@ export async function showArmyBuilder(app) {
           row?.grades ? h("select", { "aria-label": "Grade", onchange: (/** @type {Event} */ ev) => ((u.grade = /** @type {HTMLSelectElement} */ (ev.target).value), recheck()) }, ...["regular", "elite", "poor"].map((g) => h("option", { value: g, selected: (u.grade ?? "regular") === g }, g))) : null,
           row?.horse ? h("label", {}, h("input", { type: "checkbox", checked: !!u.horse, onchange: (/** @type {Event} */ ev) => ((u.horse = /** @type {HTMLInputElement} */ (ev.target).checked), recheck()) }), " horse") : null,
           row?.dismount ? h("label", {}, h("input", { type: "checkbox", checked: !!u.dismounted, onchange: (/** @type {Event} */ ev) => ((u.dismounted = /** @type {HTMLInputElement} */ (ev.target).checked), recheck()) }), " on foot") : null,
+          row?.troop?.arm === "cavalry"
+            ? h("label", { class: "scouting", title: "Scouting cavalry (optional rule): each stand goes out alone to find the enemy; the battle is then fought with a hidden set-up" }, h("input", { type: "checkbox", "aria-label": `${u.troop} as scouts`, checked: !!u.scouting, onchange: (/** @type {Event} */ ev) => ((u.scouting = /** @type {HTMLInputElement} */ (ev.target).checked || undefined), recheck()) }), " scouts")
+            : null,
           h("select", { "aria-label": `Morale of ${u.troop}`, title: "Morale grade (the optional Morale rule): -25% or +25% a stand", onchange: (/** @type {Event} */ ev) => ((u.morale = /** @type {HTMLSelectElement} */ (ev.target).value), recheck()) }, ...["regular", "unmotivated", "motivated"].map((g) => h("option", { value: g, selected: (u.morale ?? "regular") === g }, g))),
           row?.regimental_gun != null
             ? h(

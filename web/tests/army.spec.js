@@ -35,6 +35,12 @@ test("army builder: limits as you click, compulsory troops, save, and a battle a
   await expect(page.locator(".armyunits li.unit")).toHaveCount(5);
   await expect(heavy).toBeDisabled();
   await expect(heavy).toHaveAttribute("title", /at most 1 units of "Heavy Cavalry"/);
+  // Cavalry may go out as scouts: the check takes it, the points do not change.
+  const before = await total.textContent();
+  await page.getByLabel("Heavy Cavalry as scouts").check();
+  await expect(total).toContainText("ready to fight");
+  await expect(total).toHaveText(/** @type {string} */ (before));
+  await page.getByLabel("Heavy Cavalry as scouts").uncheck();
   // Rows never bought on their own say why.
   await expect(page.locator('.troops button[data-troop="Limbered Artillery"]')).toBeDisabled();
   // What would go over the total is greyed out too: a second Old Guard-sized purchase.

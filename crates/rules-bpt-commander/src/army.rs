@@ -21,6 +21,11 @@
 //! stands = 5
 //! count = 4
 //! regimental_guns = 1      # its own light howitzers (18th-century and Napoleonic lines)
+//!
+//! [[unit]]
+//! troop = "Light Cavalry"
+//! stands = 3
+//! scouting = true          # three scouting stands (the battle gets a hidden set-up)
 //! ```
 //!
 //! [`check`] reads such a file and reports every problem at its line and column, all of them
@@ -171,6 +176,10 @@ struct UnitEntry {
     /// Light howitzers of the regiment's own (Regimental Artillery), 0 to 2.
     #[serde(default)]
     regimental_guns: Option<Spanned<u32>>,
+    /// Cavalry deployed as scouting cavalry: each stand a scout of its own (the optional
+    /// Scouting Cavalry rule; the battle is then fought with a hidden set-up).
+    #[serde(default)]
+    scouting: Option<Spanned<bool>>,
 }
 
 /// A unit's grade where its row lets it be bought better or worse (the ACW Regular Infantry).
@@ -204,6 +213,8 @@ pub struct BoughtUnit {
     pub stand_points: u32,
     /// The regiment's own light howitzers.
     pub regimental_guns: u32,
+    /// Deployed as scouting cavalry, a stand a unit.
+    pub scouting: bool,
     /// Its stands and its regimental guns.
     pub cost: u32,
 }
@@ -613,6 +624,19 @@ pub fn check(src: &ScenarioSource, points: Option<u32>) -> Result<Army, Vec<Scen
                 Ok(_) => *g.get_ref(),
             },
         };
+        let scouting = match &u.scouting {
+            Some(s) if *s.get_ref() => {
+                if troop.arm != Arm::Cavalry || dismounted.is_some() {
+                    errors.push(src.error_at(
+                        s.span(),
+                        "only mounted cavalry scout (the optional Scouting Cavalry rule)",
+                    ));
+                    continue;
+                }
+                true
+            }
+            _ => false,
+        };
         let guns_cost = if regimental_guns > 0 {
             regimental_gun_points(list, troop).expect("checked") * regimental_guns
         } else {
@@ -645,6 +669,7 @@ pub fn check(src: &ScenarioSource, points: Option<u32>) -> Result<Army, Vec<Scen
                     morale,
                     stand_points,
                     regimental_guns,
+                    scouting,
                     cost: stand_points * stands + guns_cost,
                 },
             ));

@@ -387,9 +387,18 @@ pub fn muster(
     top.insert("first".into(), Value::String("red".into()));
     // Shell fired after 1845 is shrapnel ("Shell"): both armies from the lists of those wars.
     let late = |a: &Army| matches!(a.list.period, Period::Acw | Period::Fpw | Period::Colonial);
+    let mut options = Table::new();
     if late(red) && late(blue) {
-        let mut options = Table::new();
         options.insert("shrapnel".into(), Value::String("on".into()));
+    }
+    // Scouting cavalry look for a hidden set-up: the battle is fought with one.
+    if [red, blue]
+        .iter()
+        .any(|a| a.units.iter().any(|u| u.scouting))
+    {
+        options.insert("hidden_setup".into(), Value::String("on".into()));
+    }
+    if !options.is_empty() {
         top.insert("options".into(), Value::Table(options));
     }
     if !field.majors.is_empty() {
@@ -449,27 +458,54 @@ pub fn muster(
         });
         let mut placed: Vec<(usize, usize, bool)> = Vec::new();
         for (n, u) in order.into_iter().enumerate() {
-            let Some(mut row) = unit_row(army.list, u) else {
+            let Some(row) = unit_row(army.list, u) else {
                 continue;
             };
-            let arm = row["arm"].as_str().unwrap_or("infantry").to_string();
-            let spot = if arm == "cavalry" {
-                place(&mut taken, 1, &arm, true).or_else(|| place(&mut taken, 0, &arm, true))
+            // Scouting cavalry go out as single stands, in the front line on the wings.
+            let rows: Vec<(String, Table)> = if u.scouting {
+                (1..=u.stands)
+                    .map(|k| {
+                        let mut r = row.clone();
+                        r.insert("stands".into(), Value::Integer(1));
+                        r.insert(
+                            "name".into(),
+                            Value::String(format!("{} scout {k}", u.name)),
+                        );
+                        let mut traits = r
+                            .get("traits")
+                            .and_then(|t| t.as_array())
+                            .cloned()
+                            .unwrap_or_default();
+                        traits.push(Value::String("scout".into()));
+                        r.insert("traits".into(), Value::Array(traits));
+                        (format!("{prefix}{}s{k}", n + 1), r)
+                    })
+                    .collect()
             } else {
-                place(&mut taken, 0, &arm, false)
+                vec![(format!("{prefix}{}", n + 1), row)]
             };
-            let Some((c, r)) = spot else {
-                return Err(bad(format!(
-                    "{} has no room left in its deployment zone for {}: take a larger map or fewer units",
-                    army.name, u.name
-                )));
-            };
-            row.insert("side".into(), Value::String(side.to_string()));
-            row.insert("id".into(), Value::String(format!("{prefix}{}", n + 1)));
-            row.insert("hex".into(), Value::String(label(c, r)));
-            row.insert("facing".into(), Value::String(facing(r).into()));
-            placed.push((c, r, arm == "artillery"));
-            units.push(Value::Table(row));
+            for (id, mut row) in rows {
+                let arm = row["arm"].as_str().unwrap_or("infantry").to_string();
+                let spot = if u.scouting {
+                    place(&mut taken, 0, &arm, true)
+                } else if arm == "cavalry" {
+                    place(&mut taken, 1, &arm, true).or_else(|| place(&mut taken, 0, &arm, true))
+                } else {
+                    place(&mut taken, 0, &arm, false)
+                };
+                let Some((c, r)) = spot else {
+                    return Err(bad(format!(
+                        "{} has no room left in its deployment zone for {}: take a larger map or fewer units",
+                        army.name, u.name
+                    )));
+                };
+                row.insert("side".into(), Value::String(side.to_string()));
+                row.insert("id".into(), Value::String(id));
+                row.insert("hex".into(), Value::String(label(c, r)));
+                row.insert("facing".into(), Value::String(facing(r).into()));
+                placed.push((c, r, arm == "artillery"));
+                units.push(Value::Table(row));
+            }
         }
         // Field defences: cover and trenches on the front line's hexes (dug-outs with the
         // guns), obstacles a hex in front of it.

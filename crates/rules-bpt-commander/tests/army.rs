@@ -876,3 +876,58 @@ fn battle_deploys_the_fao_with_its_trait_and_the_regiments_with_their_guns() {
         4
     );
 }
+
+#[test]
+fn cavalry_bought_as_scouts_go_out_a_stand_a_unit_and_the_battle_is_hidden() {
+    let prussia = include_str!("../../../scenarios/armies/prussia-1757.toml")
+        .replace("points = 3000", "points = 3500")
+        + "\n[[unit]]\ntroop = \"Irregular Cavalry\"\nname = \"Zieten hussars\"\nstands = 3\nscouting = true\n";
+    let red = accept(&prussia);
+    let hussars = red
+        .units
+        .iter()
+        .find(|u| u.name == "Zieten hussars")
+        .unwrap();
+    assert!(hussars.scouting);
+    let blue = accept(include_str!("../../../scenarios/armies/austria-1757.toml"));
+    let text = on_farmland(&red, &blue);
+    let doc: toml::Table = toml::from_str(&text).unwrap();
+    assert_eq!(doc["options"]["hidden_setup"].as_str(), Some("on"));
+    let scouts: Vec<&toml::Value> = doc["units"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|u| {
+            u["name"]
+                .as_str()
+                .unwrap()
+                .starts_with("Zieten hussars scout")
+        })
+        .collect();
+    assert_eq!(scouts.len(), 3, "{text}");
+    for s in &scouts {
+        assert_eq!(s["stands"].as_integer(), Some(1));
+        assert!(s["traits"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|t| t.as_str() == Some("scout")));
+    }
+    let game = rules_bpt_commander::scenario::load(
+        &ScenarioSource::new("t.toml", text.clone()),
+        &Options::default(),
+    )
+    .expect("loads");
+    assert_eq!(game.units.iter().filter(|u| u.traits.scout).count(), 3);
+    assert!(game.units.iter().all(|u| u.hidden));
+    // Only mounted cavalry scout.
+    let foot = include_str!("../../../scenarios/armies/prussia-1757.toml").replace(
+        "troop = \"Line Infantry\"\n",
+        "troop = \"Line Infantry\"\nscouting = true\n",
+    );
+    let e = reject(&foot);
+    assert!(
+        e.iter().any(|m| m.contains("only mounted cavalry scout")),
+        "{e:?}"
+    );
+}
