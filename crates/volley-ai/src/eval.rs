@@ -259,6 +259,14 @@ pub fn is_guns(u: &UnitView) -> bool {
     u.arm == "artillery"
 }
 
+/// One of the side's own decoy markers (hidden movement shows a side its decoys as units of
+/// the arm `decoy`): it cannot fight, hold an objective or be lost, so it is worth nothing
+/// and goes nowhere of its own accord — above all not onto an objective, where it would
+/// block the real unit that could take it.
+pub fn is_decoy(u: &UnitView) -> bool {
+    u.arm == "decoy"
+}
+
 /// The hexes of a view's map that give cover: woods (`W`, `w`), towns (`T`) and forts (`F`),
 /// and works shown as features.
 fn cover_of(view: &View) -> std::collections::HashSet<Hex> {
@@ -335,7 +343,7 @@ impl Evaluator {
     pub fn material(&self, view: &View) -> f64 {
         let me = self.side;
         let mut v = 0.0;
-        for u in &view.units {
+        for u in view.units.iter().filter(|u| !is_decoy(u)) {
             let h = self.health(u);
             v += if u.side == me { h } else { -h };
             if u.side == me && has(u, "hidden") {
@@ -404,7 +412,7 @@ impl Evaluator {
             .filter_map(|o| g.hex(&o.place))
             .collect();
         let mut v = 0.0;
-        for u in view.units.iter().filter(|u| u.side == me) {
+        for u in view.units.iter().filter(|u| u.side == me && !is_decoy(u)) {
             let Some(h) = g.hex(&u.place) else { continue };
             let nearest = near.nearest(h);
             let weak = self.weakened(u);

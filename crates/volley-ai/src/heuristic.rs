@@ -9,7 +9,7 @@
 //!    scored by the generic [`Evaluator`];
 //! 3. ends the phase when nothing it can do improves on standing still.
 
-use crate::eval::{arm_power, has, is_guns, Evaluator, Geometry};
+use crate::eval::{arm_power, has, is_decoy, is_guns, Evaluator, Geometry};
 use crate::Bot;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -294,6 +294,9 @@ pub fn priors(game: &dyn Game, legal: &[Action], view: &View, eval: &Evaluator) 
             let hex = info.place.and_then(|p| g.hex(&p));
             let target = hex.and_then(|h| near.at(h).map(|t| (h, t)));
             let prior = match (unit, hex, target) {
+                // A decoy's moves gain nothing the evaluation sees: last, so they never crowd
+                // out a real unit's.
+                (Some(u), _, _) if is_decoy(u) => -5.0,
                 (Some(u), Some(_), Some((h, t))) => attack_prior(eval, &g, u, h, t),
                 (Some(u), Some(h), None) => move_prior(eval, &g, u, h, &goal_distance, &near_enemy),
                 // Facing, limbering, attaching, advancing: the lookahead judges them.

@@ -16,7 +16,10 @@ pub mod rating;
 
 pub use heuristic::{HeuristicBot, HeuristicSettings};
 pub use mcts::{Budget, MctsBot, MctsSettings};
-pub use play::{play_game, simulate, GameRecord, Played, Report, Share, Simulation};
+pub use play::{
+    play_game, simulate, Balance, GameRecord, Played, Report, Share, Simulation, BALANCED_DECIDED,
+    BALANCED_RED_SHARE,
+};
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

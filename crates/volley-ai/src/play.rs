@@ -198,6 +198,110 @@ impl Report {
     }
 }
 
+/// Red's share of decided games between equal bots must lie in this range (issue 15).
+pub const BALANCED_RED_SHARE: (f64, f64) = (0.35, 0.65);
+/// … and at least this share of the games must end decided.
+pub const BALANCED_DECIDED: f64 = 0.80;
+
+/// Whether a scenario is fair between equal bots: red's share of the decided games and the
+/// share of games decided, against [`BALANCED_RED_SHARE`] and [`BALANCED_DECIDED`]. The
+/// verdict is taken on the measured shares; [`Balance::sure`] says whether the 95% intervals
+/// agree with it.
+#[derive(Clone, Copy, Debug)]
+pub struct Balance {
+    /// Red's wins among the decided games.
+    pub red_of_decided: Share,
+    /// The decided games among all games.
+    pub decided: Share,
+}
+
+impl Balance {
+    pub fn of(report: &Report) -> Balance {
+        let decided = report.games - report.draws.count;
+        Balance {
+            red_of_decided: Share::new(report.red_wins.count, decided),
+            decided: Share::new(decided, report.games),
+        }
+    }
+
+    fn red_share_in_range(&self) -> bool {
+        let (lo, hi) = BALANCED_RED_SHARE;
+        let r = self.red_of_decided.rate();
+        self.red_of_decided.of > 0 && (lo..=hi).contains(&r)
+    }
+
+    fn decided_enough(&self) -> bool {
+        self.decided.rate() >= BALANCED_DECIDED
+    }
+
+    /// Both targets met by the measured shares.
+    pub fn balanced(&self) -> bool {
+        self.red_share_in_range() && self.decided_enough()
+    }
+
+    /// Whether the 95% intervals lie wholly on the verdict's side of each target, so more
+    /// games would not be expected to change it.
+    pub fn sure(&self) -> bool {
+        let (lo, hi) = BALANCED_RED_SHARE;
+        let r = &self.red_of_decided;
+        // With no game decided there is no red share to be sure of (and no verdict on it).
+        let red_sure = if r.of == 0 {
+            true
+        } else if self.red_share_in_range() {
+            r.low >= lo && r.high <= hi
+        } else {
+            r.high < lo || r.low > hi
+        };
+        let d = &self.decided;
+        let decided_sure = if self.decided_enough() {
+            d.low >= BALANCED_DECIDED
+        } else {
+            d.high < BALANCED_DECIDED
+        };
+        red_sure && decided_sure
+    }
+
+    /// What is wrong, one sentence a target missed (empty when balanced).
+    pub fn problems(&self) -> Vec<String> {
+        let (lo, hi) = BALANCED_RED_SHARE;
+        let pct = |x: f64| format!("{:.0}", 100.0 * x);
+        let targets = format!("targets {}–{}%", pct(lo), pct(hi));
+        let r = &self.red_of_decided;
+        let red = format!(
+            "{}% ({}–{}%) of decided games",
+            pct(r.rate()),
+            pct(r.low),
+            pct(r.high)
+        );
+        let mut out = Vec::new();
+        if r.of > 0 && r.rate() > hi {
+            out.push(format!("red wins too often: {red}; {targets}"));
+        } else if r.of > 0 && r.rate() < lo {
+            out.push(format!(
+                "blue wins too often: red wins only {red}; {targets}"
+            ));
+        }
+        if !self.decided_enough() {
+            let d = &self.decided;
+            let what = if d.count == 0 {
+                format!("no game of {} was decided", d.of)
+            } else {
+                format!(
+                    "only {}% ({}–{}%) of games decided",
+                    pct(d.rate()),
+                    pct(d.low),
+                    pct(d.high)
+                )
+            };
+            out.push(format!(
+                "too many draws: {what}; target at least {}%",
+                pct(BALANCED_DECIDED)
+            ));
+        }
+        out
+    }
+}
+
 /// The seed of game `i` of a simulation (SplitMix64), so any game can be replayed alone.
 pub fn game_seed(seed: u64, i: usize) -> u64 {
     let mut z = seed.wrapping_add((i as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15));
@@ -287,5 +391,58 @@ mod tests {
         assert_eq!(lo, 0.0);
         assert!((hi - 0.278).abs() < 0.001, "{hi}");
         assert_eq!(wilson(0, 0), (0.0, 1.0));
+    }
+
+    fn report(red: usize, blue: usize, draws: usize) -> Report {
+        let game = |winner| Played {
+            red_bot: 0,
+            record: GameRecord {
+                winner,
+                reason: String::new(),
+                turns: 1,
+                losses_percent: [0.0; 2],
+                actions: 1,
+            },
+        };
+        let played: Vec<Played> = std::iter::repeat_n(Some(Side::Red), red)
+            .chain(std::iter::repeat_n(Some(Side::Blue), blue))
+            .chain(std::iter::repeat_n(None, draws))
+            .map(game)
+            .collect();
+        Report::of(&played)
+    }
+
+    #[test]
+    fn balance_names_the_side_that_wins_too_often_and_too_many_draws() {
+        let even = Balance::of(&report(50, 50, 0));
+        assert!(even.balanced() && even.sure() && even.problems().is_empty());
+        // Inside the targets, but 20 games cannot tell.
+        let few = Balance::of(&report(10, 10, 0));
+        assert!(few.balanced() && !few.sure());
+
+        let red = Balance::of(&report(88, 12, 0));
+        assert!(!red.balanced() && red.sure());
+        assert_eq!(
+            red.problems(),
+            ["red wins too often: 88% (80–93%) of decided games; targets 35–65%"]
+        );
+        let blue = Balance::of(&report(3, 37, 0));
+        assert_eq!(
+            blue.problems(),
+            ["blue wins too often: red wins only 8% (3–20%) of decided games; targets 35–65%"]
+        );
+        let drawn = Balance::of(&report(20, 20, 20));
+        assert!(!drawn.balanced());
+        assert_eq!(drawn.red_of_decided.of, 40);
+        assert_eq!(
+            drawn.problems(),
+            ["too many draws: only 67% (54–77%) of games decided; target at least 80%"]
+        );
+        let none = Balance::of(&report(0, 0, 5));
+        assert_eq!(
+            none.problems(),
+            ["too many draws: no game of 5 was decided; target at least 80%"]
+        );
+        assert!(none.sure());
     }
 }

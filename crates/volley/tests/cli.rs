@@ -837,3 +837,87 @@ fn tournament_rates_the_bots_of_a_round_robin_the_same_for_the_same_seed() {
     ]);
     assert!(e.contains("not among --bots"), "{e}");
 }
+
+/// `simulate --balance` on a scenario file, without the report's timings.
+fn balance_report(seed: &str) -> Value {
+    let mut v: Value = serde_json::from_str(&ok(&[
+        "simulate",
+        "../../scenarios/hc-first-clash.toml",
+        "--balance",
+        "--games",
+        "4",
+        "--seed",
+        seed,
+        "--threads",
+        "2",
+        "--json",
+    ]))
+    .expect("simulate --json is JSON");
+    let o = v.as_object_mut().expect("an object");
+    o.remove("seconds");
+    o.remove("games_per_second");
+    v
+}
+
+#[test]
+fn simulate_balance_judges_a_scenario_between_equal_bots_the_same_way_for_a_seed() {
+    let report = balance_report("5");
+    let count = |key: &str| {
+        report[key]
+            .as_u64()
+            .unwrap_or_else(|| panic!("{key}: {report}"))
+    };
+    assert_eq!(count("games"), 4);
+    assert_eq!(
+        count("red_wins") + count("blue_wins") + count("draws"),
+        4,
+        "{report}"
+    );
+    assert_eq!(report["red"], "heuristic");
+    assert_eq!(report["blue"], "heuristic");
+    assert_eq!(report["swap"], true);
+    let b = &report["balance"];
+    let decided = count("red_wins") + count("blue_wins");
+    assert_eq!(b["decided"]["count"].as_u64(), Some(decided), "{b}");
+    assert_eq!(b["decided"]["of"].as_u64(), Some(4), "{b}");
+    assert_eq!(
+        b["red_of_decided"]["count"].as_u64(),
+        Some(count("red_wins")),
+        "{b}"
+    );
+    assert_eq!(b["red_of_decided"]["of"].as_u64(), Some(decided), "{b}");
+    for key in ["targets", "balanced", "sure", "summary", "problems", "bot"] {
+        assert!(b.get(key).is_some(), "{key} missing in {b}");
+    }
+    let verdict = b["verdict"].as_str().expect("a verdict");
+    assert!(verdict == "balanced" || verdict == "unbalanced", "{b}");
+    assert_eq!(
+        b["balanced"].as_bool(),
+        Some(b["problems"].as_array().expect("problems").is_empty()),
+        "{b}"
+    );
+    assert_eq!(balance_report("5"), report, "same seed, different report");
+
+    let text = ok(&[
+        "simulate",
+        "../../scenarios/hc-first-clash.toml",
+        "--balance",
+        "--games",
+        "2",
+    ]);
+    assert!(
+        text.contains("red, of decided games") && text.contains("verdict: "),
+        "{text}"
+    );
+    let err = fails(&["simulate", "hc-first-clash", "--balance", "--red", "random"]);
+    assert!(err.contains("--red"), "{err}");
+    let err = fails(&["simulate", "hc-first-clash", "--balance", "--bot", "genius"]);
+    assert!(err.contains("--bot: unknown bot \"genius\""), "{err}");
+    let err = fails(&["simulate", "hc-first-clash", "--red", "random"]);
+    assert!(err.contains("--blue"), "{err}");
+    let help = ok(&["simulate", "--help"]);
+    assert!(
+        help.contains("volley simulate") && help.contains("--balance"),
+        "{help}"
+    );
+}

@@ -5,10 +5,15 @@ use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
 use std::io::{IsTerminal, Write};
 use std::time::Instant;
-use volley_ai::{Report, Share, Simulation};
+use volley_ai::{Balance, Report, Share, Simulation, BALANCED_DECIDED, BALANCED_RED_SHARE};
 
 /// Play many games between two bots and report wins, losses and draws for each side (with
 /// 95% Wilson confidence intervals), mean turns, mean losses and games per second.
+///
+/// With --balance, one bot (--bot, the heuristic unless told) plays both sides, and the
+/// report says whether the scenario is fair between equal players: red should win 35–65% of
+/// the decided games, and at least 80% of the games should be decided. A scenario author can
+/// check a scenario file this way before sharing it.
 ///
 /// Game i is played with a seed derived from --seed and i, so the same command gives the
 /// same figures whatever --threads is (for bots with an iteration budget; `mcts:ms=N`
@@ -19,6 +24,15 @@ Examples:
   volley simulate hc-crossroads --red heuristic --blue random --games 200 --swap
   volley simulate hc-crossroads --red mcts:ms=100 --blue heuristic --games 200 --swap --threads 2
   volley simulate hc-first-clash --red random --blue random --games 1000 --json
+  volley simulate my-battle.toml --balance --games 100
+  volley simulate hc-crossroads --balance --bot hard --games 200 --threads 2
+
+Reading a balance report: \"red wins too often: 88% (81–93%) of decided games\" means red
+won 88% of the games that had a winner, and with 95% confidence between 81% and 93%: the
+scenario favours red (give blue more troops, better ground, more turns or victory points).
+\"too many draws\" means the battle rarely ends in a win (give the attacker more time, or
+make the objectives count). When the intervals reach past a target, the report says so:
+play more games before changing the scenario.
 
 Bots: random, heuristic, mcts (mcts:ms=N or mcts:iters=N per decision; threads=N, depth=N, c=X),
 and the difficulty names easy, normal (= heuristic) and hard (= mcts:ms=300).")]
@@ -26,11 +40,24 @@ pub struct Args {
     /// A bundled scenario's name (see `volley scenarios`) or a scenario file.
     scenario: String,
     /// The bot playing red (blue in every other game with --swap).
-    #[arg(long, value_name = "BOT")]
-    red: String,
+    #[arg(long, value_name = "BOT", required_unless_present = "balance")]
+    red: Option<String>,
     /// The bot playing blue (red in every other game with --swap).
-    #[arg(long, value_name = "BOT")]
-    blue: String,
+    #[arg(long, value_name = "BOT", required_unless_present = "balance")]
+    blue: Option<String>,
+    /// Judge the scenario's balance: --bot plays both sides (swapped in every other game),
+    /// and the report ends with a verdict against the targets (red wins 35–65% of decided
+    /// games, at least 80% of games decided).
+    #[arg(long, conflicts_with_all = ["red", "blue"])]
+    balance: bool,
+    /// With --balance, the bot playing both sides.
+    #[arg(
+        long,
+        value_name = "BOT",
+        requires = "balance",
+        default_value = "heuristic"
+    )]
+    bot: String,
     /// Games to play.
     #[arg(long, value_name = "N", default_value_t = 100)]
     games: usize,
@@ -67,15 +94,32 @@ pub fn run(args: Args) -> Outcome {
     // start every game from a copy.
     let loaded = ruleset.load(&source, &options).map_err(|e| e.to_string())?;
     let new_game = || loaded.clone_game();
-    for (flag, spec) in [("--red", &args.red), ("--blue", &args.blue)] {
+    let (red, blue) = if args.balance {
+        (args.bot.clone(), args.bot.clone())
+    } else {
+        match (args.red.clone(), args.blue.clone()) {
+            (Some(red), Some(blue)) => (red, blue),
+            _ => {
+                return Err(Failure::Message(
+                    "give --red and --blue, or --balance".into(),
+                ))
+            }
+        }
+    };
+    let flags: [&str; 2] = if args.balance {
+        ["--bot", "--bot"]
+    } else {
+        ["--red", "--blue"]
+    };
+    for (flag, spec) in flags.into_iter().zip([&red, &blue]) {
         volley_ai::bot_from_spec(spec, 0).map_err(|e| format!("{flag}: {e}"))?;
     }
     let sim = Simulation {
-        bots: [args.red.clone(), args.blue.clone()],
+        bots: [red, blue],
         games: args.games,
         seed: args.seed,
         threads: args.threads.max(1),
-        swap: args.swap,
+        swap: args.swap || args.balance,
         max_actions: args.max_actions,
     };
     let bar = if std::io::stderr().is_terminal() {
@@ -93,10 +137,10 @@ pub fn run(args: Args) -> Outcome {
     bar.finish_and_clear();
     let seconds = start.elapsed().as_secs_f64();
     let report = Report::of(&played);
+    let balance = args.balance.then(|| Balance::of(&report));
     let per_second = report.games as f64 / seconds.max(1e-9);
     let mut out = stdout();
     if args.json {
-        let share = |s: &Share| json!({"count": s.count, "of": s.of, "rate": s.rate(), "ci95": [s.low, s.high]});
         let bots: Vec<_> = (0..2)
             .map(|b| {
                 json!({
@@ -106,11 +150,11 @@ pub fn run(args: Args) -> Outcome {
                 })
             })
             .collect();
-        let value = json!({
+        let mut value = json!({
             "scenario": name,
-            "red": args.red,
-            "blue": args.blue,
-            "swap": args.swap,
+            "red": sim.bots[0],
+            "blue": sim.bots[1],
+            "swap": sim.swap,
             "seed": args.seed,
             "threads": sim.threads,
             "games": report.games,
@@ -127,14 +171,107 @@ pub fn run(args: Args) -> Outcome {
             "seconds": seconds,
             "games_per_second": per_second,
         });
+        if let Some(b) = &balance {
+            let problems = b.problems();
+            value["balance"] = json!({
+                "bot": args.bot,
+                "red_of_decided": share(&b.red_of_decided),
+                "decided": share(&b.decided),
+                "targets": {
+                    "red_of_decided": [BALANCED_RED_SHARE.0, BALANCED_RED_SHARE.1],
+                    "decided_at_least": BALANCED_DECIDED,
+                },
+                "balanced": b.balanced(),
+                "sure": b.sure(),
+                "verdict": verdict(b, &problems).0,
+                "summary": verdict(b, &problems).1,
+                "problems": problems,
+            });
+        }
         line(&mut out, &value.to_string())?;
     } else {
-        for l in table(&name, &sim, &report, seconds, per_second) {
+        let mut lines = table(&name, &sim, &report, seconds, per_second);
+        if let Some(b) = &balance {
+            // The two shares judged under the wins and draws, the verdict last.
+            let (shares, verdict) = balance_lines(b);
+            lines.splice(4..4, shares);
+            lines.extend(verdict);
+        }
+        for l in lines {
             line(&mut out, &l)?;
         }
     }
     out.flush()?;
     Ok(())
+}
+
+fn share(s: &Share) -> serde_json::Value {
+    json!({"count": s.count, "of": s.of, "rate": s.rate(), "ci95": [s.low, s.high]})
+}
+
+/// The verdict's first word (`balanced` or `unbalanced`) and the sentence that explains it.
+fn verdict(b: &Balance, problems: &[String]) -> (&'static str, String) {
+    if !problems.is_empty() {
+        return ("unbalanced", problems.join("; and "));
+    }
+    let r = &b.red_of_decided;
+    let d = &b.decided;
+    let mut text = format!(
+        "balanced: red wins {:.0}% ({:.0}–{:.0}%) of decided games, {:.0}% of games decided",
+        100.0 * r.rate(),
+        100.0 * r.low,
+        100.0 * r.high,
+        100.0 * d.rate()
+    );
+    if !b.sure() {
+        text.push_str(
+            " — but the 95% intervals reach past the targets: play more games to be sure",
+        );
+    }
+    ("balanced", text)
+}
+
+/// The balance report's lines: the two shares against their targets, and the verdict.
+fn balance_lines(b: &Balance) -> (Vec<String>, Vec<String>) {
+    let (lo, hi) = BALANCED_RED_SHARE;
+    let problems = b.problems();
+    let shares = vec![
+        format!(
+            "  red, of decided games {:5.1}% (95% CI {:5.1}–{:5.1}%), target {:.0}–{:.0}%",
+            100.0 * b.red_of_decided.rate(),
+            100.0 * b.red_of_decided.low,
+            100.0 * b.red_of_decided.high,
+            100.0 * lo,
+            100.0 * hi
+        ),
+        format!(
+            "  decided games         {:5.1}% (95% CI {:5.1}–{:5.1}%), target at least {:.0}%",
+            100.0 * b.decided.rate(),
+            100.0 * b.decided.low,
+            100.0 * b.decided.high,
+            100.0 * BALANCED_DECIDED
+        ),
+    ];
+    let mut out = Vec::new();
+    if problems.is_empty() {
+        out.push(format!("verdict: {}", verdict(b, &problems).1));
+    } else {
+        // One target missed a line.
+        for (i, p) in problems.iter().enumerate() {
+            let head = if i == 0 {
+                "verdict: unbalanced —"
+            } else {
+                "         and"
+            };
+            out.push(format!("{head} {p}"));
+        }
+        if !b.sure() {
+            out.push(
+                "         (an interval reaches the targets: play more games to be sure)".into(),
+            );
+        }
+    }
+    (shares, out)
 }
 
 fn percent(s: &Share) -> String {
@@ -165,7 +302,8 @@ fn table(name: &str, sim: &Simulation, r: &Report, seconds: f64, per_second: f64
         format!("  blue wins  {}", percent(&r.blue_wins)),
         format!("  draws      {}", percent(&r.draws)),
     ];
-    if sim.swap {
+    // Equal bots (a balance run) have no per-bot tally worth telling apart.
+    if sim.swap && sim.bots[0] != sim.bots[1] {
         for b in 0..2 {
             out.push(format!(
                 "  {} wins {} — of decided games {:.1}% (95% CI {:.1}–{:.1}%)",
