@@ -48,6 +48,8 @@ pub struct Field {
     pub map: Table,
     pub objectives: Vec<Value>,
     pub majors: Vec<Value>,
+    /// Objectives only one side is out to reach (`goals = { red = [...] }`).
+    pub goals: Option<Value>,
     pub turn_limit: i64,
     /// Terrain code and elevation of each hex, by row then column.
     grid: Vec<Vec<char>>,
@@ -98,6 +100,7 @@ pub fn field(src: &ScenarioSource) -> Result<Field, ScenarioError> {
             .and_then(Value::as_array)
             .cloned()
             .unwrap_or_default(),
+        goals: table.get("goals").cloned(),
         turn_limit: table
             .get("turn_limit")
             .and_then(Value::as_integer)
@@ -404,6 +407,9 @@ pub fn muster(
     if !field.majors.is_empty() {
         top.insert("majors".into(), Value::Array(field.majors.clone()));
     }
+    if let Some(goals) = &field.goals {
+        top.insert("goals".into(), goals.clone());
+    }
     top.insert("map".into(), Value::Table(field.map.clone()));
     let centre_row = field.grid.len() / 2;
     let mut taken: HashSet<(usize, usize)> = HashSet::new();
@@ -643,6 +649,7 @@ fn emit(top: &Table) -> String {
         "turn_limit",
         "first",
         "majors",
+        "goals",
     ] {
         key(&mut out, top, k);
     }

@@ -159,6 +159,10 @@ struct ScenarioFile {
     /// Hexes of the objectives that are major (the rest are minor).
     #[serde(default)]
     majors: Vec<Spanned<String>>,
+    /// Objectives only one side is out to reach (`goals = { red = ["2111"] }`); the rest
+    /// are either side's.
+    #[serde(default)]
+    goals: Option<Goals>,
     /// Field defences and constructions.
     #[serde(default)]
     works: Vec<WorkSpec>,
@@ -184,8 +188,17 @@ struct WorkSpec {
     kind: Spanned<String>,
 }
 
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct Goals {
+    #[serde(default)]
+    red: Vec<Spanned<String>>,
+    #[serde(default)]
+    blue: Vec<Spanned<String>>,
+}
+
 const OWN_KEYS: OwnKeys = OwnKeys {
-    top: &["units", "first", "majors", "works"],
+    top: &["units", "first", "majors", "goals", "works"],
     side: &[],
     commander: &["traits", "hex", "nation"],
 };
@@ -718,6 +731,31 @@ pub fn load(src: &ScenarioSource, overrides: &Options) -> Result<BptGame, Scenar
                     m.span(),
                     format!("{} is not one of the objectives", label(hex)),
                 ))
+            }
+        }
+    }
+    if let Some(goals) = &file.goals {
+        for (side, hexes) in [(Side::Red, &goals.red), (Side::Blue, &goals.blue)] {
+            for h in hexes {
+                let hex = src.hex(h, &map)?;
+                match objectives.iter_mut().find(|o| o.hex == hex) {
+                    Some(o) if o.for_side.is_some() => {
+                        return Err(src.error_at(
+                            h.span(),
+                            format!(
+                                "{} is a goal of both sides: leave it out to make it either side's",
+                                label(hex)
+                            ),
+                        ))
+                    }
+                    Some(o) => o.for_side = Some(side),
+                    None => {
+                        return Err(src.error_at(
+                            h.span(),
+                            format!("{} is not one of the objectives", label(hex)),
+                        ))
+                    }
+                }
             }
         }
     }

@@ -966,10 +966,16 @@ impl Game for BptGame {
                 .iter()
                 .map(|o| ObjectiveView {
                     place: Place::Hex(o.hex),
-                    name: if o.major {
-                        format!("{} (major)", o.name).into()
-                    } else {
-                        o.name.clone()
+                    name: match (o.major, o.for_side) {
+                        (false, None) => o.name.clone(),
+                        (true, None) => format!("{} (major)", o.name).into(),
+                        (major, Some(s)) => format!(
+                            "{} ({}{}'s goal)",
+                            o.name,
+                            if major { "major, " } else { "" },
+                            self.setting.side_names[s.index()]
+                        )
+                        .into(),
                     },
                     points: o.points,
                     holder: self.holder(o.hex),

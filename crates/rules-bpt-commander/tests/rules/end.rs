@@ -89,6 +89,59 @@ fn a_major_objective_held_at_the_end_of_a_game_turn_ends_the_battle_decisively()
 }
 
 #[test]
+fn an_objective_that_is_one_sides_goal_counts_for_that_side_only() {
+    // The village is red's goal: blue standing on it ends nothing and wins nothing.
+    let scen = |goals: &str| {
+        Scen::new()
+            .inf("red", "r1", "1201", "N", &[])
+            .inf("blue", "b1", "0608", "S", &[])
+            .top("majors = [\"0608\"]")
+            .top(goals)
+            .raw("[[objectives]]\nhex = \"0608\"\nname = \"Village\"\npoints = 50\n")
+            .command()
+    };
+    let mut g = scen("goals = { red = [\"0608\"] }");
+    let v = volley_core::Game::view(&g, Some(Side::Red));
+    assert_eq!(&*v.objectives[0].name, "Village (major, Red's goal)");
+    while g.outcome.is_none() {
+        play(&mut g, "end", &[]);
+    }
+    assert_eq!(g.turn, 4, "the battle ran to its turn limit");
+    assert_eq!(g.outcome.clone().unwrap().winner, None);
+    // Without the goal blue's hold ends the battle at the end of the first game turn.
+    let mut g = scen("");
+    while g.outcome.is_none() {
+        play(&mut g, "end", &[]);
+    }
+    assert_eq!(g.turn, 1);
+    assert_eq!(g.outcome.clone().unwrap().winner, Some(Side::Blue));
+    // A goal must be an objective, and of one side only.
+    for (goals, says) in [
+        (
+            "goals = { red = [\"0609\"] }",
+            "0609 is not one of the objectives",
+        ),
+        (
+            "goals = { red = [\"0608\"], blue = [\"0608\"] }",
+            "a goal of both sides",
+        ),
+    ] {
+        let s = Scen::new()
+            .inf("red", "r1", "1201", "N", &[])
+            .inf("blue", "b1", "0608", "S", &[])
+            .top(goals)
+            .raw("[[objectives]]\nhex = \"0608\"\nname = \"Village\"\npoints = 50\n");
+        let e = rules_bpt_commander::scenario::load(
+            &volley_core::ScenarioSource::new("t.toml", s.text()),
+            &s.options,
+        )
+        .map(|_| ())
+        .expect_err("refused");
+        assert!(e.to_string().contains(says), "{e}");
+    }
+}
+
+#[test]
 fn a_minor_objective_against_none_is_a_minor_victory_at_the_turn_limit() {
     let mut g = Scen::new()
         .inf("red", "r1", "0608", "N", &[])
