@@ -22,7 +22,8 @@ fn a_killed_server_loses_no_acknowledged_action() {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let db = dir.path().join("games.db");
     let server = Served::start(&db);
-    let (id, red, blue) = server.create("human", "human", "hc-crossroads");
+    // A long battle (16 turns): the 41 actions below must not finish it.
+    let (id, red, blue) = server.create("human", "human", "hc-pike-and-shot");
     let (red, blue) = (red.expect("red"), blue.expect("blue"));
     let (bot_game, _, bot_blue) = server.create("random", "human", "hc-first-clash");
     let bot_blue = bot_blue.expect("blue");
