@@ -26,9 +26,9 @@ test("mechanized: two items share a hex legibly, vehicles show armour, a squad m
   const get = async (what, side) =>
     (await page.request.get(`/api/games/${id}/${what}`, { headers: { Authorization: `Bearer ${tokens[side]}` } })).json();
 
-  // The Sherman r2 and the mortar r9 share 0814: both drawn, neither covering the other.
+  // The Sherman r2 and the engineers r8 share 0814: both drawn, neither covering the other.
   const a = page.locator('svg.map .counter[data-unit="r2"]');
-  const b = page.locator('svg.map .counter[data-unit="r9"]');
+  const b = page.locator('svg.map .counter[data-unit="r8"]');
   await expect(a).toBeVisible();
   await expect(b).toBeVisible();
   const [ba, bb] = [await a.boundingBox(), await b.boundingBox()];
