@@ -98,6 +98,18 @@ pub fn save_game(path: &Path, session: &Session) -> Result<(), Failure> {
 }
 
 /// Reads `--option KEY=VALUE` arguments; the ruleset checks keys and values when it loads.
+/// What every command that lets bots play whole games takes: the scenario's options and a cap
+/// on a game's length.
+#[derive(clap::Args)]
+pub struct BotGames {
+    /// A game option, overriding the scenario's [options]; repeat for several.
+    #[arg(long = "option", value_name = "KEY=VALUE")]
+    pub options: Vec<String>,
+    /// Give up (with an error) on a game that has not ended after this many actions.
+    #[arg(long, value_name = "N", default_value_t = 200_000)]
+    pub max_actions: u64,
+}
+
 pub fn parse_options(pairs: &[String]) -> Result<Options, Failure> {
     let mut options = Options::new();
     for pair in pairs {

@@ -29,16 +29,12 @@ pub struct Args {
     /// Dice and bot seed; without it one is drawn from the operating system and shown.
     #[arg(long)]
     seed: Option<u64>,
-    /// A game option, overriding the scenario's [options]; repeat for several.
-    #[arg(long = "option", value_name = "KEY=VALUE")]
-    options: Vec<String>,
     /// JSON Lines: one event a line (seq, turn, side, kind, rule, text, seen), then a
     /// summary line (winner, reason, turns, score, actions, seed).
     #[arg(long)]
     json: bool,
-    /// Give up (with an error) on a game that has not ended after this many actions.
-    #[arg(long, value_name = "N", default_value_t = 200_000)]
-    max_actions: u64,
+    #[command(flatten)]
+    game: super::BotGames,
 }
 
 #[derive(Serialize)]
@@ -59,7 +55,7 @@ struct Score {
 }
 
 pub fn run(args: Args) -> Outcome {
-    let options = parse_options(&args.options)?;
+    let options = parse_options(&args.game.options)?;
     let seed = match args.seed {
         Some(n) => n,
         None => {
@@ -98,11 +94,11 @@ pub fn run(args: Args) -> Outcome {
     print(&mut out, &session.log)?;
     let mut actions = 0u64;
     while let Some(side) = session.game.to_decide() {
-        if actions >= args.max_actions {
+        if actions >= args.game.max_actions {
             out.flush()?;
             return Err(Failure::Message(format!(
                 "the game did not end within {} actions (turn {}); the ruleset may be stuck in a loop, or raise --max-actions",
-                args.max_actions,
+                args.game.max_actions,
                 session.game.turn()
             )));
         }

@@ -71,22 +71,18 @@ pub struct Args {
     /// each bot's wins, whichever side it played).
     #[arg(long)]
     swap: bool,
-    /// A game option, overriding the scenario's [options]; repeat for several.
-    #[arg(long = "option", value_name = "KEY=VALUE")]
-    options: Vec<String>,
     /// One JSON object instead of the table.
     #[arg(long)]
     json: bool,
-    /// Give up (with an error) on a game that has not ended after this many actions.
-    #[arg(long, value_name = "N", default_value_t = 200_000)]
-    max_actions: u64,
+    #[command(flatten)]
+    game: super::BotGames,
 }
 
 pub fn run(args: Args) -> Outcome {
     if args.games == 0 {
         return Err(Failure::Message("--games must be at least 1".into()));
     }
-    let options = parse_options(&args.options)?;
+    let options = parse_options(&args.game.options)?;
     let (name, source) =
         volley_rulesets::scenario_source(&args.scenario).map_err(|e| e.to_string())?;
     let ruleset = volley_rulesets::ruleset_of(&source).map_err(|e| e.to_string())?;
@@ -120,7 +116,7 @@ pub fn run(args: Args) -> Outcome {
         seed: args.seed,
         threads: args.threads.max(1),
         swap: args.swap || args.balance,
-        max_actions: args.max_actions,
+        max_actions: args.game.max_actions,
     };
     let bar = if std::io::stderr().is_terminal() {
         let bar = ProgressBar::new(args.games as u64);

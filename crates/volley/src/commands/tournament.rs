@@ -47,15 +47,11 @@ pub struct Args {
     /// The bot rated 0 (default: random if it plays, else the bots' mean).
     #[arg(long, value_name = "BOT")]
     anchor: Option<String>,
-    /// A game option, overriding the scenarios' [options]; repeat for several.
-    #[arg(long = "option", value_name = "KEY=VALUE")]
-    options: Vec<String>,
     /// One JSON object instead of the tables.
     #[arg(long)]
     json: bool,
-    /// Give up (with an error) on a game that has not ended after this many actions.
-    #[arg(long, value_name = "N", default_value_t = 200_000)]
-    max_actions: u64,
+    #[command(flatten)]
+    game: super::BotGames,
 }
 
 /// One pairing's tally on one scenario.
@@ -95,7 +91,7 @@ pub fn run(args: Args) -> Outcome {
         ),
         None => bots.iter().position(|b| b == "random"),
     };
-    let options = parse_options(&args.options)?;
+    let options = parse_options(&args.game.options)?;
     // Every scenario is loaded before any game is played.
     let mut loaded = Vec::new();
     for s in &args.scenarios {
@@ -131,7 +127,7 @@ pub fn run(args: Args) -> Outcome {
                 seed: volley_ai::play::game_seed(args.seed, s * pairs.len() + p),
                 threads: args.threads.max(1),
                 swap: true,
-                max_actions: args.max_actions,
+                max_actions: args.game.max_actions,
             };
             let new_game = || game.clone_game();
             let played = volley_ai::simulate(&sim, &new_game, &|_| bar.inc(1))?;
