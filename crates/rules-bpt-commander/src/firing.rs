@@ -872,6 +872,13 @@ impl BptGame {
         if self.check(o).is_err() || self.interrupt == Some(Interrupt::Response) {
             return None;
         }
+        // Scouting cavalry fired on ride off before a die is rolled: one sure outcome.
+        if self.units[target].traits.scout {
+            return Some(vec![OddsCase {
+                probability: 1.0,
+                dice: Vec::new(),
+            }]);
+        }
         // A Gatling gun's jam depends on the dice themselves, not on their count; guns firing
         // at troops in a construction roll against it too: enumerated.
         if self.units[unit].traits.gatling

@@ -152,6 +152,11 @@ fn scouting_cavalry_do_not_fight_and_retire_unharmed_when_fired_on() {
     assert!(m.contains("do not fight"), "{m}");
     let before = g.losses(Side::Blue);
     play(&mut g, "order rhq r1", &[2, 2]);
+    // The odds know it: one outcome, certain, with no dice.
+    let a = g.parse_action("fire r1 s2").unwrap();
+    let cases = g.odds_cases(a).expect("counted");
+    assert_eq!(cases.len(), 1);
+    assert_eq!((cases[0].probability, cases[0].dice.len()), (1.0, 0));
     // No dice: the scouts ride off before any are rolled.
     let e = play(&mut g, "fire r1 s2", &[]);
     assert!(
