@@ -257,20 +257,27 @@ impl Listing {
             if !fire {
                 continue;
             }
-            // The shooters that list it as a target (a scan of the kept lists, which in a
-            // fire phase hold a few shots a unit).
-            let target = HcAction::Fire {
-                unit: 0,
-                target: hex,
-            }
-            .encode();
+            // The shooters that list it as a target, with their own weapons or with guns
+            // they captured (a scan of the kept lists, which in a fire phase hold a few
+            // shots a unit).
+            let targets = [
+                HcAction::Fire {
+                    unit: 0,
+                    target: hex,
+                },
+                HcAction::GunFire {
+                    unit: 0,
+                    target: hex,
+                },
+            ]
+            .map(|a| a.encode().0);
             let mask = !(0xffff_u64 << 32);
             dirty.extend((0..self.lens.len()).filter(|&k| {
                 let n = self.lens[k];
                 n == OVERFLOW
                     || self.slots[k][..n as usize]
                         .iter()
-                        .any(|a| a.0 & mask == target.0)
+                        .any(|a| targets.contains(&(a.0 & mask)))
             }));
         }
         dirty.sort_unstable();

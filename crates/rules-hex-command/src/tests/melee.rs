@@ -527,6 +527,41 @@ fn captured_guns_fire_their_shots_and_are_retaken() {
 }
 
 #[test]
+fn captured_guns_lose_their_shot_when_two_guns_have_fired_at_the_target() {
+    // 7.1 a: at most two artillery shots at one target a phase, and captured guns fire as
+    // artillery. The kept listing must drop r1's gunfire once r2 and r3 have fired at b1's
+    // crew, though r1 (cavalry without carbines) lists no shot of its own at it: a stale
+    // gunfire once crashed an MCTS rollout.
+    let mut g = melee_phase(
+        "melee_values = \"by-arm\"",
+        &[],
+        &(unit("r1", "red", "cavalry", "0508", "N", "")
+            + &unit("b1", "blue", "artillery", "0507", "S", "")
+            + &unit("r2", "red", "artillery", "0503", "S", "")
+            + &unit("r3", "red", "artillery", "0603", "S", "")),
+    );
+    g.play("melee r1 0507", &[]);
+    g.play("advance r1 N", &[4]);
+    g.at_fire(Side::Red, true);
+    let legal = g.legal_texts();
+    for shot in ["gunfire r1 0506", "fire r2 0506", "fire r3 0506"] {
+        assert!(legal.contains(&shot.to_string()), "{shot} in {legal:?}");
+    }
+    // Played without relisting between them, as a game and a search do.
+    for shot in ["fire r2 0506", "fire r3 0506"] {
+        let a = g.parse_action(shot).expect(shot);
+        let mut d = volley_core::ScriptedDice::new([1, 1, 1, 1].into_iter());
+        g.apply(a, &mut d).expect(shot);
+        g.check_invariants().expect(shot);
+    }
+    let gunfire = g.parse_action("gunfire r1 0506").unwrap();
+    assert!(!g.legal_actions().contains(&gunfire));
+    assert!(g
+        .apply(gunfire, &mut volley_core::ScriptedDice::new([].into_iter()))
+        .is_err());
+}
+
+#[test]
 fn crew_recovers_guns_by_returning() {
     let mut g = duel("infantry", "", "artillery", "");
     g.play("melee r1 0507", &[]);
