@@ -242,7 +242,7 @@ pub(crate) fn unit_moves(s: &State, i: usize, out: &mut impl Sink) {
     if u.arm == Arm::Artillery && !u.is_crew_only() {
         if u.limbered {
             out.put(HcAction::Unlimber { unit });
-        } else if !u.stepped && !heavy_fired && !rooted && !halted {
+        } else if !u.stepped && !heavy_fired && !rooted && !halted && !u.unlimbered_turn {
             out.put(HcAction::Limber { unit });
             if !u.heavy && !u.moved_this_turn {
                 for dir in step_directions(s, u) {
@@ -381,6 +381,7 @@ pub fn apply(s: &mut State, a: HcAction, dice: &mut dyn Dice, log: &mut Log) {
             s.touch(i);
             let u = &mut s.units[i];
             u.limbered = false;
+            u.unlimbered_turn = true;
             u.unlimbered_after_move = u.moved_this_turn;
             u.mp = 0;
             let seen = seen_for(s, i);

@@ -796,6 +796,7 @@ pub fn new_unit(
         fate: Fate::Active,
         mp: 0,
         moved_this_turn: false,
+        unlimbered_turn: false,
         meleed_this_turn: false,
         move_start: hex,
         facing_changes: 0,

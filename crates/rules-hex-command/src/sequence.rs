@@ -53,6 +53,7 @@ pub fn begin_turn(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
         u.fired_turn = false;
         u.heavy_moved_turn = false;
         u.unlimbered_after_move = false;
+        u.unlimbered_turn = false;
         u.facing_changes = 0;
     }
     // Sequence of Play 3: both roll; the higher is player A. Ties are rolled again.

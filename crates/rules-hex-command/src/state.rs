@@ -232,6 +232,9 @@ pub struct Unit {
     pub mp: u8,
     /// Hexes entered this turn (any movement, voluntary or forced): blocks TE recovery.
     pub moved_this_turn: bool,
+    /// Unlimbered this turn: the guns are set up and do not limber again until the next
+    /// turn (section 3; interpretation 33 of docs/rules/hex-command.md).
+    pub unlimbered_turn: bool,
     /// Fought a melee round this turn: no TE recovery (Optional Rules, Disorder/Fatigued).
     pub meleed_this_turn: bool,
     /// Where the current move started: obstacles at that hex cost no TE (5.4 a).

@@ -26,6 +26,11 @@ pub struct HeuristicSettings {
     pub samples: usize,
     /// Chance of picking a legal action at random instead (the `easy` bot's blunders).
     pub blunder: f64,
+    /// Own decisions played after the action looked at, in each copy, by a quick heuristic
+    /// ([`HeuristicSettings::FOLLOW_UP`]) before the copy is scored: the action is judged by
+    /// what it leads to in the rest of the phase (a step that opens a flank attack, a volley
+    /// that clears the way for a charge), not only by the position it leaves. 0 for `normal`.
+    pub follow: usize,
 }
 
 impl HeuristicSettings {
@@ -33,12 +38,69 @@ impl HeuristicSettings {
         candidates: 8,
         samples: 3,
         blunder: 0.0,
+        follow: 0,
     };
     pub const EASY: HeuristicSettings = HeuristicSettings {
         candidates: 2,
         samples: 1,
         blunder: 0.25,
+        follow: 0,
     };
+    /// The `hard` bot: the normal heuristic that also plays each candidate's follow-up.
+    pub const HARD: HeuristicSettings = HeuristicSettings {
+        candidates: 8,
+        samples: 3,
+        blunder: 0.0,
+        follow: 3,
+    };
+    /// The quick player of a follow-up: its best four actions, one look each.
+    const FOLLOW_UP: HeuristicSettings = HeuristicSettings {
+        candidates: 4,
+        samples: 1,
+        blunder: 0.0,
+        follow: 0,
+    };
+
+    /// Reads `candidates=8,samples=3,follow=3,blunder=0.1` (comma-separated, each optional)
+    /// over the normal settings.
+    pub fn parse(text: &str) -> Result<HeuristicSettings, String> {
+        let mut s = HeuristicSettings::NORMAL;
+        for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            let (key, value) = part
+                .split_once('=')
+                .ok_or_else(|| format!("heuristic setting \"{part}\" should be KEY=VALUE"))?;
+            let (key, value) = (key.trim(), value.trim());
+            let number = |most: usize| {
+                value
+                    .parse::<usize>()
+                    .ok()
+                    .filter(|n| (1..=most).contains(n) || key == "follow" && *n == 0)
+                    .ok_or_else(|| {
+                        format!("heuristic setting {key} needs a whole number up to {most}, not \"{value}\"")
+                    })
+            };
+            match key {
+                "candidates" => s.candidates = number(64)?,
+                "samples" => s.samples = number(32)?,
+                "follow" => s.follow = number(16)?,
+                "blunder" => {
+                    s.blunder = value
+                        .parse::<f64>()
+                        .ok()
+                        .filter(|b| (0.0..=1.0).contains(b))
+                        .ok_or_else(|| {
+                            format!("heuristic setting blunder needs a chance from 0 to 1, not \"{value}\"")
+                        })?
+                }
+                other => {
+                    return Err(format!(
+                        "unknown heuristic setting \"{other}\" (known: candidates, samples, follow, blunder)"
+                    ))
+                }
+            }
+        }
+        Ok(s)
+    }
 }
 
 /// Gains smaller than this are not worth an action: the phase ends instead.
@@ -120,9 +182,10 @@ impl Bot for HeuristicBot {
         // Look at the best few; on a crowded map, when none of them is worth playing, at the
         // next few, up to a limit, before ending the phase.
         let batches = if crowded { LOOK_FURTHER } else { 1 };
+        let follow = if crowded { 0 } else { self.settings.follow };
         for batch in choices.chunks(k.max(1)).take(batches) {
             for &r in batch {
-                let gain = worlds.mean_gain(r.action, &eval, base);
+                let gain = worlds.mean_gain_after(r.action, &eval, base, follow);
                 // A sliver of the cheap ordering breaks ties between equal lookaheads.
                 let score = gain + 1e-4 * r.prior;
                 if score > best.0 {
@@ -173,6 +236,19 @@ impl Worlds {
 
     /// The mean change of the evaluation when `action` is played.
     pub fn mean_gain(&self, action: Action, eval: &Evaluator, base: f64) -> f64 {
+        self.mean_gain_after(action, eval, base, 0)
+    }
+
+    /// The mean change of the evaluation when `action` is played and then up to `follow`
+    /// more of the side's own decisions, each by a quick heuristic, while the side still
+    /// decides and the quick player does not end the phase.
+    pub fn mean_gain_after(
+        &self,
+        action: Action,
+        eval: &Evaluator,
+        base: f64,
+        follow: usize,
+    ) -> f64 {
         let mut total = 0.0;
         let mut n = 0;
         for (copy, seed) in &self.copies {
@@ -187,6 +263,22 @@ impl Worlds {
                 continue;
             }
             see_through_interrupt(&mut *g, self.side, &mut dice);
+            if follow > 0 {
+                let word = u64::from_le_bytes(seed.0[..8].try_into().expect("32 bytes"));
+                let mut quick = HeuristicBot::new(word, HeuristicSettings::FOLLOW_UP, "follow-up");
+                for _ in 0..follow {
+                    if g.to_decide() != Some(self.side) {
+                        break;
+                    }
+                    let next = quick.choose(&*g, self.side);
+                    if g.describe(next).kind == ActionKind::End
+                        || g.apply_quiet(next, &mut dice).is_err()
+                    {
+                        break;
+                    }
+                    see_through_interrupt(&mut *g, self.side, &mut dice);
+                }
+            }
             total += eval.evaluate(&g.view(Some(self.side))) - base;
             n += 1;
             if dice.rolls == 0 && self.open {

@@ -75,7 +75,7 @@ pub const KNOWN_BOTS: &[(&str, &str)] = &[
     ("random", "picks uniformly among the legal actions"),
     (
         "heuristic",
-        "plays like a sensible table player: cheap ordering, then one action ahead on sampled worlds and dice",
+        "plays like a sensible table player: cheap ordering, then one action ahead on sampled worlds and dice; settings candidates=N, samples=N, follow=N, blunder=X",
     ),
     (
         "mcts",
@@ -83,7 +83,10 @@ pub const KNOWN_BOTS: &[(&str, &str)] = &[
     ),
     ("easy", "a heuristic that looks at less and sometimes blunders"),
     ("normal", "the heuristic"),
-    ("hard", "mcts:ms=300"),
+    (
+        "hard",
+        "the heuristic judging each action by what follows it: heuristic:follow=3",
+    ),
 ];
 
 /// Makes a bot from its spec: a name, optionally followed by `:key=value,…` settings.
@@ -101,7 +104,12 @@ pub fn bot_from_spec(spec: &str, seed: u64) -> Result<Box<dyn Bot>, String> {
     };
     match name {
         "random" => plain(Box::new(RandomBot::new(seed))),
-        "heuristic" | "normal" => plain(Box::new(HeuristicBot::new(
+        "heuristic" => Ok(Box::new(HeuristicBot::new(
+            seed,
+            HeuristicSettings::parse(settings.unwrap_or(""))?,
+            spec,
+        ))),
+        "normal" => plain(Box::new(HeuristicBot::new(
             seed,
             HeuristicSettings::NORMAL,
             name,
@@ -111,12 +119,9 @@ pub fn bot_from_spec(spec: &str, seed: u64) -> Result<Box<dyn Bot>, String> {
             HeuristicSettings::EASY,
             name,
         ))),
-        "hard" => plain(Box::new(MctsBot::new(
+        "hard" => plain(Box::new(HeuristicBot::new(
             seed,
-            MctsSettings {
-                budget: Budget::Millis(300),
-                ..MctsSettings::default()
-            },
+            HeuristicSettings::HARD,
             name,
         ))),
         "mcts" => {

@@ -339,6 +339,28 @@ fn limbering_and_unlimbering_cost_a_te_hit() {
 }
 
 #[test]
+fn guns_unlimbered_this_turn_do_not_limber_again_until_the_next() {
+    // Section 3 names limber-and-move, move-and-unlimber and unlimber-and-fire: once set up
+    // the guns stay set up for the turn (without it a battery could limber and unlimber for
+    // ever in one phase, a TE hit each time).
+    let units = unit("r1", "red", "artillery", "0505", "N", "")
+        + &unit("b1", "blue", "infantry", "0101", "S", "");
+    let mut g = setup("", &[], &units);
+    g.at(Side::Red, Phase::Movement);
+    g.play("limber r1", &[]);
+    g.play("unlimber r1", &[]);
+    assert_eq!(g.u("r1").te, 2);
+    assert!(!g.legal_texts().contains(&"limber r1".to_string()));
+    g.refused("limber r1");
+    // A new turn frees them again (initiative: red 6, blue 1).
+    let mut dice = volley_core::ScriptedDice::new([6, 1].into_iter());
+    crate::sequence::begin_turn(&mut g.state, &mut dice, &mut volley_core::Log::silent());
+    assert!(!g.u("r1").unlimbered_turn);
+    g.at(Side::Red, Phase::Movement);
+    assert!(g.legal_texts().contains(&"limber r1".to_string()));
+}
+
+#[test]
 fn artillery_push_one_hex_over_level_clear_ground() {
     let units = unit("r1", "red", "artillery", "0505", "N", "")
         + &unit("b1", "blue", "infantry", "0101", "S", "");
