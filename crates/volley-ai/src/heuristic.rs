@@ -46,10 +46,11 @@ impl HeuristicSettings {
         blunder: 0.25,
         follow: 0,
     };
-    /// The `hard` bot: the normal heuristic that also plays each candidate's follow-up.
+    /// The `hard` bot: the heuristic looking at more actions, on more sampled worlds, each
+    /// judged with its follow-up (docs/AI.md: the settings tried and how each fared).
     pub const HARD: HeuristicSettings = HeuristicSettings {
-        candidates: 8,
-        samples: 3,
+        candidates: 12,
+        samples: 6,
         blunder: 0.0,
         follow: 3,
     };

@@ -85,7 +85,7 @@ pub const KNOWN_BOTS: &[(&str, &str)] = &[
     ("normal", "the heuristic"),
     (
         "hard",
-        "the heuristic judging each action by what follows it: heuristic:follow=3",
+        "the heuristic looking wider and judging each action by what follows it: heuristic:candidates=12,samples=6,follow=3",
     ),
 ];
 

@@ -50,6 +50,8 @@ fn bot_specs_with_settings() {
     for spec in [
         "random",
         "heuristic",
+        "heuristic:follow=2,samples=2,candidates=4",
+        "heuristic:blunder=0.5",
         "mcts:ms=100",
         "mcts:iters=2000",
         "mcts:iters=50,threads=2,depth=3,c=0.5",
@@ -60,7 +62,16 @@ fn bot_specs_with_settings() {
         let bot = bot_from_spec(spec, 1).unwrap_or_else(|e| panic!("{spec}: {e}"));
         assert!(!bot.spec().is_empty());
     }
-    for bad in ["mcts:ms", "mcts:fast=1", "heuristic:x=1", "mcts:iters=many"] {
+    for bad in [
+        "mcts:ms",
+        "mcts:fast=1",
+        "heuristic:x=1",
+        "mcts:iters=many",
+        "heuristic:samples=0",
+        "heuristic:follow=many",
+        "heuristic:blunder=2",
+        "normal:follow=1",
+    ] {
         assert!(bot_from_spec(bad, 1).is_err(), "{bad} was accepted");
     }
 }
