@@ -31,6 +31,11 @@ pub struct HeuristicSettings {
     /// what it leads to in the rest of the phase (a step that opens a flank attack, a volley
     /// that clears the way for a charge), not only by the position it leaves. 0 for `normal`.
     pub follow: usize,
+    /// After the follow-up, when the decision has passed to the other side, this many of its
+    /// decisions played by the same quick heuristic for it (in the sampled world, which holds
+    /// only what this side knows or guessed): the action is judged after the enemy's answer,
+    /// the volleys its move walks into included. 0 for `normal`.
+    pub reply: usize,
 }
 
 impl HeuristicSettings {
@@ -39,12 +44,14 @@ impl HeuristicSettings {
         samples: 3,
         blunder: 0.0,
         follow: 0,
+        reply: 0,
     };
     pub const EASY: HeuristicSettings = HeuristicSettings {
         candidates: 2,
         samples: 1,
         blunder: 0.25,
         follow: 0,
+        reply: 0,
     };
     /// The `hard` bot: the heuristic looking at more actions, on more sampled worlds, each
     /// judged with its follow-up (docs/AI.md: the settings tried and how each fared).
@@ -53,6 +60,7 @@ impl HeuristicSettings {
         samples: 6,
         blunder: 0.0,
         follow: 3,
+        reply: 0,
     };
     /// The quick player of a follow-up: its best four actions, one look each.
     const FOLLOW_UP: HeuristicSettings = HeuristicSettings {
@@ -60,6 +68,7 @@ impl HeuristicSettings {
         samples: 1,
         blunder: 0.0,
         follow: 0,
+        reply: 0,
     };
 
     /// Reads `candidates=8,samples=3,follow=3,blunder=0.1` (comma-separated, each optional)
@@ -75,7 +84,7 @@ impl HeuristicSettings {
                 value
                     .parse::<usize>()
                     .ok()
-                    .filter(|n| (1..=most).contains(n) || key == "follow" && *n == 0)
+                    .filter(|n| (1..=most).contains(n) || matches!(key, "follow" | "reply") && *n == 0)
                     .ok_or_else(|| {
                         format!("heuristic setting {key} needs a whole number up to {most}, not \"{value}\"")
                     })
@@ -83,7 +92,8 @@ impl HeuristicSettings {
             match key {
                 "candidates" => s.candidates = number(64)?,
                 "samples" => s.samples = number(32)?,
-                "follow" => s.follow = number(16)?,
+                "follow" => s.follow = number(32)?,
+                "reply" => s.reply = number(32)?,
                 "blunder" => {
                     s.blunder = value
                         .parse::<f64>()
@@ -95,7 +105,7 @@ impl HeuristicSettings {
                 }
                 other => {
                     return Err(format!(
-                        "unknown heuristic setting \"{other}\" (known: candidates, samples, follow, blunder)"
+                        "unknown heuristic setting \"{other}\" (known: candidates, samples, follow, reply, blunder)"
                     ))
                 }
             }
@@ -183,10 +193,20 @@ impl Bot for HeuristicBot {
         // Look at the best few; on a crowded map, when none of them is worth playing, at the
         // next few, up to a limit, before ending the phase.
         let batches = if crowded { LOOK_FURTHER } else { 1 };
-        let follow = if crowded { 0 } else { self.settings.follow };
+        let (follow, reply) = if crowded {
+            (0, 0)
+        } else {
+            (self.settings.follow, self.settings.reply)
+        };
+        // With the enemy's answer looked at, ending the phase is judged the same way (it
+        // lets the enemy answer at once); otherwise it leaves the position as it is.
+        let stop = match end {
+            Some(end) if reply > 0 => worlds.mean_gain_after(end, &eval, base, 0, reply),
+            _ => 0.0,
+        };
         for batch in choices.chunks(k.max(1)).take(batches) {
             for &r in batch {
-                let gain = worlds.mean_gain_after(r.action, &eval, base, follow);
+                let gain = worlds.mean_gain_after(r.action, &eval, base, follow, reply);
                 // A sliver of the cheap ordering breaks ties between equal lookaheads.
                 let score = gain + 1e-4 * r.prior;
                 if score > best.0 {
@@ -195,7 +215,7 @@ impl Bot for HeuristicBot {
             }
             // An attack that does no harm is worth making even when the sampled dice all
             // missed: its expected effect is still positive.
-            worth = best.0 > END_MARGIN || (best.1.attack && best.0 > -END_MARGIN);
+            worth = best.0 > stop + END_MARGIN || (best.1.attack && best.0 > stop - END_MARGIN);
             if worth {
                 break;
             }
@@ -237,7 +257,7 @@ impl Worlds {
 
     /// The mean change of the evaluation when `action` is played.
     pub fn mean_gain(&self, action: Action, eval: &Evaluator, base: f64) -> f64 {
-        self.mean_gain_after(action, eval, base, 0)
+        self.mean_gain_after(action, eval, base, 0, 0)
     }
 
     /// The mean change of the evaluation when `action` is played and then up to `follow`
@@ -249,6 +269,7 @@ impl Worlds {
         eval: &Evaluator,
         base: f64,
         follow: usize,
+        reply: usize,
     ) -> f64 {
         let mut total = 0.0;
         let mut n = 0;
@@ -264,20 +285,35 @@ impl Worlds {
                 continue;
             }
             see_through_interrupt(&mut *g, self.side, &mut dice);
-            if follow > 0 {
+            if follow > 0 || reply > 0 {
                 let word = u64::from_le_bytes(seed.0[..8].try_into().expect("32 bytes"));
-                let mut quick = HeuristicBot::new(word, HeuristicSettings::FOLLOW_UP, "follow-up");
+                let mut quick =
+                    HeuristicBot::new(word, HeuristicSettings::FOLLOW_UP, "follow-up");
                 for _ in 0..follow {
                     if g.to_decide() != Some(self.side) {
                         break;
                     }
                     let next = quick.choose(&*g, self.side);
-                    if g.describe(next).kind == ActionKind::End
-                        || g.apply_quiet(next, &mut dice).is_err()
-                    {
+                    // Without a reply to look at, the phase's end is where the judging stops;
+                    // with one, the phase is ended so that the enemy may answer.
+                    let end = g.describe(next).kind == ActionKind::End;
+                    if end && reply == 0 || g.apply_quiet(next, &mut dice).is_err() {
+                        break;
+                    }
+                    if end {
                         break;
                     }
                     see_through_interrupt(&mut *g, self.side, &mut dice);
+                }
+                let other = self.side.other();
+                for _ in 0..reply {
+                    if g.to_decide() != Some(other) {
+                        break;
+                    }
+                    let next = quick.choose(&*g, other);
+                    if g.apply_quiet(next, &mut dice).is_err() {
+                        break;
+                    }
                 }
             }
             total += eval.evaluate(&g.view(Some(self.side))) - base;
