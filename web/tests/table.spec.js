@@ -38,6 +38,13 @@ test("while the computer plays, the bar counts its actions", async ({ page }) =>
   /** @type {string[]} */
   const errors = [];
   page.on("pageerror", (e) => errors.push(e.message));
+  // Every level now plays a turn in a blink; a bot that thinks 300 ms a decision gives the
+  // page a turn long enough to watch the count (the lobby's request is rewritten on its way).
+  await page.route("**/api/games", async (route) => {
+    const body = route.request().method() === "POST" ? JSON.parse(route.request().postData() || "{}") : null;
+    if (body?.blue === "hard") await route.continue({ postData: JSON.stringify({ ...body, blue: "mcts:ms=300" }) });
+    else await route.continue();
+  });
   await startGame(page, "hc-crossroads", "solo", { side: "red", level: "hard" });
   // Whoever moves first, the computer plays blue at some point: wait for its turn.
   const bar = page.locator(".phasebar .decide");
@@ -48,7 +55,7 @@ test("while the computer plays, the bar counts its actions", async ({ page }) =>
       await endPhase(page);
       await expect.poll(async () => (await api(page, "view")).seq).toBeGreaterThan(before);
     }
-    await expect(bar).toHaveText(/The computer \(hard\) is playing .*: \d+ actions? so far/, { timeout: 2_000 });
+    await expect(bar).toHaveText(/The computer \(mcts:ms=300\) is playing .*: \d+ actions? so far/, { timeout: 2_000 });
   }).toPass({ timeout: 240_000 });
   expect(errors).toEqual([]);
 });

@@ -287,8 +287,7 @@ impl Worlds {
             see_through_interrupt(&mut *g, self.side, &mut dice);
             if follow > 0 || reply > 0 {
                 let word = u64::from_le_bytes(seed.0[..8].try_into().expect("32 bytes"));
-                let mut quick =
-                    HeuristicBot::new(word, HeuristicSettings::FOLLOW_UP, "follow-up");
+                let mut quick = HeuristicBot::new(word, HeuristicSettings::FOLLOW_UP, "follow-up");
                 for _ in 0..follow {
                     if g.to_decide() != Some(self.side) {
                         break;
