@@ -46,6 +46,23 @@ fn mcts_plays_a_small_battle_to_the_end_and_repeats_for_a_seed() {
 }
 
 #[test]
+fn hard_plays_a_battle_to_the_end_and_repeats_for_a_seed() {
+    // Its follow-ups and the enemy's replies are played in sampled worlds with their own
+    // seeded dice: the same seed gives the same game, action for action.
+    let run = || {
+        let mut players = bots("hard", "heuristic:follow=2,reply=2", 4);
+        play_game(
+            load("hc-first-clash"),
+            &mut players,
+            Seed::from_u64(4),
+            100_000,
+        )
+        .expect("plays")
+    };
+    assert_eq!(run(), run());
+}
+
+#[test]
 fn bot_specs_with_settings() {
     for spec in [
         "random",
@@ -149,7 +166,14 @@ fn no_bot_decides_from_what_its_side_cannot_see() {
             "the swap must be invisible to red"
         );
         assert_ne!(real.view(None), swapped.view(None), "the swap must be real");
-        for spec in ["random", "easy", "heuristic", "mcts:iters=150"] {
+        for spec in [
+            "random",
+            "easy",
+            "heuristic",
+            "hard",
+            "heuristic:follow=2,reply=3",
+            "mcts:iters=150",
+        ] {
             let a = bot_from_spec(spec, 11)
                 .expect("known")
                 .choose(&real, Side::Red);
