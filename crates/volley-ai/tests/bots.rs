@@ -30,36 +30,31 @@ fn heuristic_and_easy_play_every_bundled_scenario_to_the_end() {
     }
 }
 
-#[test]
-fn mcts_plays_a_small_battle_to_the_end_and_repeats_for_a_seed() {
+/// Plays hc-first-clash twice between the two bots from one seed and checks the records match.
+fn repeats_for_a_seed(red: &str, blue: &str, seed: u64) {
     let run = || {
-        let mut players = bots("mcts:iters=40", "mcts:iters=40,threads=2", 9);
+        let mut players = bots(red, blue, seed);
         play_game(
             load("hc-first-clash"),
             &mut players,
-            Seed::from_u64(9),
+            Seed::from_u64(seed),
             100_000,
         )
         .expect("plays")
     };
-    assert_eq!(run(), run());
+    assert_eq!(run(), run(), "{red} against {blue}");
+}
+
+#[test]
+fn mcts_plays_a_small_battle_to_the_end_and_repeats_for_a_seed() {
+    repeats_for_a_seed("mcts:iters=40", "mcts:iters=40,threads=2", 9);
 }
 
 #[test]
 fn hard_plays_a_battle_to_the_end_and_repeats_for_a_seed() {
     // Its follow-ups and the enemy's replies are played in sampled worlds with their own
     // seeded dice: the same seed gives the same game, action for action.
-    let run = || {
-        let mut players = bots("hard", "heuristic:follow=2,reply=2", 4);
-        play_game(
-            load("hc-first-clash"),
-            &mut players,
-            Seed::from_u64(4),
-            100_000,
-        )
-        .expect("plays")
-    };
-    assert_eq!(run(), run());
+    repeats_for_a_seed("hard", "heuristic:follow=2,reply=2", 4);
 }
 
 #[test]

@@ -15,8 +15,9 @@ Examples:
   volley play hc-crossroads --red random --blue random
   volley play hc-crossroads --red heuristic --blue mcts:ms=200 --seed 7 --json | tail -n 1
 
-Bots: random, heuristic, mcts (with settings such as mcts:ms=200); an unknown name is
-answered with the full list and what each bot does.")]
+Bots: random, heuristic (with settings such as heuristic:follow=3), mcts (with settings such
+as mcts:ms=200), and easy, normal and hard; an unknown name is answered with the full list and
+what each bot does.")]
 pub struct Args {
     /// A bundled scenario's name (see `volley scenarios`) or a scenario file.
     scenario: String,
