@@ -36,6 +36,12 @@ pub struct HeuristicSettings {
     /// only what this side knows or guessed): the action is judged after the enemy's answer,
     /// the volleys its move walks into included. 0 for `normal`.
     pub reply: usize,
+    /// Rounds of successive halving after the first look: each round keeps the better half
+    /// of the candidates and looks at them again on twice as many fresh sampled worlds as
+    /// the round before, so the choice among the few best rests on many samples rather than
+    /// on the luck of six (which favours whichever candidate's dice happened to fall well).
+    /// 0 for `normal`.
+    pub halving: usize,
 }
 
 impl HeuristicSettings {
@@ -45,6 +51,7 @@ impl HeuristicSettings {
         blunder: 0.0,
         follow: 0,
         reply: 0,
+        halving: 0,
     };
     pub const EASY: HeuristicSettings = HeuristicSettings {
         candidates: 2,
@@ -52,6 +59,7 @@ impl HeuristicSettings {
         blunder: 0.25,
         follow: 0,
         reply: 0,
+        halving: 0,
     };
     /// The `hard` bot: the heuristic looking at more actions, on more sampled worlds, each
     /// judged with its follow-up (docs/AI.md: the settings tried and how each fared).
@@ -61,6 +69,7 @@ impl HeuristicSettings {
         blunder: 0.0,
         follow: 3,
         reply: 0,
+        halving: 0,
     };
     /// The quick player of a follow-up: its best four actions, one look each.
     const FOLLOW_UP: HeuristicSettings = HeuristicSettings {
@@ -69,6 +78,7 @@ impl HeuristicSettings {
         blunder: 0.0,
         follow: 0,
         reply: 0,
+        halving: 0,
     };
 
     /// Reads `candidates=8,samples=3,follow=3,blunder=0.1` (comma-separated, each optional)
@@ -84,7 +94,7 @@ impl HeuristicSettings {
                 value
                     .parse::<usize>()
                     .ok()
-                    .filter(|n| (1..=most).contains(n) || matches!(key, "follow" | "reply") && *n == 0)
+                    .filter(|n| (1..=most).contains(n) || matches!(key, "follow" | "reply" | "halving") && *n == 0)
                     .ok_or_else(|| {
                         format!("heuristic setting {key} needs a whole number up to {most}, not \"{value}\"")
                     })
@@ -94,6 +104,7 @@ impl HeuristicSettings {
                 "samples" => s.samples = number(32)?,
                 "follow" => s.follow = number(32)?,
                 "reply" => s.reply = number(32)?,
+                "halving" => s.halving = number(4)?,
                 "blunder" => {
                     s.blunder = value
                         .parse::<f64>()
@@ -105,7 +116,7 @@ impl HeuristicSettings {
                 }
                 other => {
                     return Err(format!(
-                        "unknown heuristic setting \"{other}\" (known: candidates, samples, follow, reply, blunder)"
+                        "unknown heuristic setting \"{other}\" (known: candidates, samples, follow, reply, halving, blunder)"
                     ))
                 }
             }
@@ -187,7 +198,9 @@ impl Bot for HeuristicBot {
         }
         let base = eval.evaluate(&view);
         let samples = if crowded { 1 } else { self.settings.samples };
-        let worlds = Worlds::new(game, &view, side, seed, samples);
+        let halving = if crowded { 0 } else { self.settings.halving };
+        // Round r of the halving looks at samples·2^r fresh worlds: samples·(2^(h+1) − 1) in all.
+        let worlds = Worlds::new(game, &view, side, seed, samples * ((2 << halving) - 1));
         let mut best = (f64::NEG_INFINITY, choices[0]);
         let mut worth = false;
         // Look at the best few; on a crowded map, when none of them is worth playing, at the
@@ -205,8 +218,35 @@ impl Bot for HeuristicBot {
             _ => 0.0,
         };
         for batch in choices.chunks(k.max(1)).take(batches) {
-            for &r in batch {
-                let gain = worlds.mean_gain_after(r.action, &eval, base, follow, reply);
+            // (candidate, sum of gains, worlds looked at)
+            let mut looked: Vec<(&Ranked, f64, usize)> = batch
+                .iter()
+                .map(|&r| {
+                    let (sum, n) = worlds.gains(r.action, &eval, base, follow, reply, 0..samples);
+                    (r, sum, n)
+                })
+                .collect();
+            let mut from = samples;
+            for round in 1..=halving {
+                if looked.len() < 2 {
+                    break;
+                }
+                looked.sort_by(|a, b| {
+                    let mean = |x: &(&Ranked, f64, usize)| x.1 / x.2.max(1) as f64;
+                    mean(b).total_cmp(&mean(a))
+                });
+                looked.truncate(looked.len().div_ceil(2));
+                let fresh = from..from + (samples << round);
+                for entry in &mut looked {
+                    let (sum, n) =
+                        worlds.gains(entry.0.action, &eval, base, follow, reply, fresh.clone());
+                    entry.1 += sum;
+                    entry.2 += n;
+                }
+                from = fresh.end;
+            }
+            for (r, sum, n) in looked {
+                let gain = sum / n.max(1) as f64;
                 // A sliver of the cheap ordering breaks ties between equal lookaheads.
                 let score = gain + 1e-4 * r.prior;
                 if score > best.0 {
@@ -271,9 +311,25 @@ impl Worlds {
         follow: usize,
         reply: usize,
     ) -> f64 {
+        let (total, n) = self.gains(action, eval, base, follow, reply, 0..self.copies.len());
+        total / n.max(1) as f64
+    }
+
+    /// The sum of the evaluation's changes over the worlds `worlds` (of those made), and how
+    /// many worlds that is: [`Worlds::mean_gain_after`] on a share of the worlds.
+    pub fn gains(
+        &self,
+        action: Action,
+        eval: &Evaluator,
+        base: f64,
+        follow: usize,
+        reply: usize,
+        worlds: std::ops::Range<usize>,
+    ) -> (f64, usize) {
         let mut total = 0.0;
         let mut n = 0;
-        for (copy, seed) in &self.copies {
+        let end = worlds.end.min(self.copies.len());
+        for (copy, seed) in &self.copies[worlds.start.min(end)..end] {
             let mut g = copy.clone_game();
             let mut dice = Counting {
                 inner: SeededDice::new(*seed),
@@ -321,7 +377,7 @@ impl Worlds {
                 break;
             }
         }
-        total / n.max(1) as f64
+        (total, n)
     }
 }
 

@@ -75,7 +75,7 @@ pub const KNOWN_BOTS: &[(&str, &str)] = &[
     ("random", "picks uniformly among the legal actions"),
     (
         "heuristic",
-        "plays like a sensible table player: cheap ordering, then one action ahead on sampled worlds and dice; settings candidates=N, samples=N, follow=N, blunder=X",
+        "plays like a sensible table player: cheap ordering, then one action ahead on sampled worlds and dice; settings candidates=N, samples=N, follow=N, reply=N, halving=N, blunder=X",
     ),
     (
         "mcts",

@@ -54,7 +54,7 @@ fn mcts_plays_a_small_battle_to_the_end_and_repeats_for_a_seed() {
 fn hard_plays_a_battle_to_the_end_and_repeats_for_a_seed() {
     // Its follow-ups and the enemy's replies are played in sampled worlds with their own
     // seeded dice: the same seed gives the same game, action for action.
-    repeats_for_a_seed("hard", "heuristic:follow=2,reply=2", 4);
+    repeats_for_a_seed("hard", "heuristic:follow=2,reply=2,halving=1", 4);
 }
 
 #[test]
@@ -166,7 +166,7 @@ fn no_bot_decides_from_what_its_side_cannot_see() {
             "easy",
             "heuristic",
             "hard",
-            "heuristic:follow=2,reply=3",
+            "heuristic:follow=2,reply=3,halving=1",
             "mcts:iters=150",
         ] {
             let a = bot_from_spec(spec, 11)

@@ -240,15 +240,16 @@ pub const HEURISTIC_WORK_MAX: usize = 8 * 12 * 6 * 13;
 pub fn check_bot(spec: &str, limits: &Limits) -> Result<(), String> {
     volley_ai::bot_from_spec(spec, 0)?;
     if let Some(settings) = spec.trim().strip_prefix("heuristic:") {
-        // Worlds played out per decision: each candidate on each sample, with its follow-up
-        // and the enemy's reply (a quick player's look at four actions each).
+        // Worlds played out per decision: each candidate on each sample (again on about as
+        // many in each round of halving), with its follow-up and the enemy's reply (a quick
+        // player's look at four actions each).
         let h = volley_ai::HeuristicSettings::parse(settings)?;
-        let work = h.candidates * h.samples * (1 + 4 * (h.follow + h.reply));
+        let work = h.candidates * h.samples * (1 + h.halving) * (1 + 4 * (h.follow + h.reply));
         let most = HEURISTIC_WORK_MAX;
         if work > most {
             return Err(format!(
                 "this server lets a heuristic look at most {most} positions a decision \
-                 (candidates × samples × (1 + 4 × (follow + reply))), not {work}"
+                 (candidates × samples × (1 + halving) × (1 + 4 × (follow + reply))), not {work}"
             ));
         }
         return Ok(());

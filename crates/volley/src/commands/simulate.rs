@@ -34,9 +34,9 @@ scenario favours red (give blue more troops, better ground, more turns or victor
 make the objectives count). When the intervals reach past a target, the report says so:
 play more games before changing the scenario.
 
-Bots: random, heuristic (settings candidates=N, samples=N, follow=N, reply=N, blunder=X),
-mcts (mcts:ms=N or mcts:iters=N per decision; threads=N, depth=N, c=X), and the difficulty
-names easy, normal (= heuristic) and hard (= heuristic:candidates=12,samples=6,follow=3).")]
+Bots: random, heuristic (settings candidates=N, samples=N, follow=N, reply=N, halving=N,
+blunder=X), mcts (mcts:ms=N or mcts:iters=N per decision; threads=N, depth=N, c=X), and the
+difficulty names easy, normal (= heuristic) and hard (= heuristic:candidates=12,samples=6,follow=3).")]
 pub struct Args {
     /// A bundled scenario's name (see `volley scenarios`) or a scenario file.
     scenario: String,
