@@ -214,7 +214,10 @@ impl Bot for HeuristicBot {
         // With the enemy's answer looked at, ending the phase is judged the same way (it
         // lets the enemy answer at once); otherwise it leaves the position as it is.
         let stop = match end {
-            Some(end) if reply > 0 => worlds.mean_gain_after(end, &eval, base, 0, reply),
+            Some(end) if reply > 0 => {
+                let (sum, n) = worlds.gains(end, &eval, base, 0, reply, 0..usize::MAX);
+                sum / n.max(1) as f64
+            }
             _ => 0.0,
         };
         for batch in choices.chunks(k.max(1)).take(batches) {
@@ -295,28 +298,12 @@ impl Worlds {
         }
     }
 
-    /// The mean change of the evaluation when `action` is played.
-    pub fn mean_gain(&self, action: Action, eval: &Evaluator, base: f64) -> f64 {
-        self.mean_gain_after(action, eval, base, 0, 0)
-    }
-
-    /// The mean change of the evaluation when `action` is played and then up to `follow`
+    /// The sum of the evaluation's changes over the worlds `worlds` (of those made) when
+    /// `action` is played, and how many worlds that is. After the action come up to `follow`
     /// more of the side's own decisions, each by a quick heuristic, while the side still
-    /// decides and the quick player does not end the phase.
-    pub fn mean_gain_after(
-        &self,
-        action: Action,
-        eval: &Evaluator,
-        base: f64,
-        follow: usize,
-        reply: usize,
-    ) -> f64 {
-        let (total, n) = self.gains(action, eval, base, follow, reply, 0..self.copies.len());
-        total / n.max(1) as f64
-    }
-
-    /// The sum of the evaluation's changes over the worlds `worlds` (of those made), and how
-    /// many worlds that is: [`Worlds::mean_gain_after`] on a share of the worlds.
+    /// decides and the quick player does not end the phase; then, if `reply` is not 0, the
+    /// phase is ended and the enemy's first `reply` decisions are played by the same quick
+    /// heuristic for it.
     pub fn gains(
         &self,
         action: Action,
