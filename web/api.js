@@ -117,6 +117,14 @@
  * @property {MarkerView[]} markers
  * @property {ObjectiveView[]} objectives
  * @property {Outcome | null} outcome
+ * @property {Standing} [standing]  who would win if the battle ended now (rulesets that judge at the end)
+ */
+
+/**
+ * @typedef {object} Standing
+ * @property {Side | null} winner  null for a draw
+ * @property {boolean} decisive
+ * @property {string} reason  in words: "a minor victory for Hood's division (Hood's division holds Nicodemus heights; …)"
  */
 
 /**

@@ -677,6 +677,7 @@ export class GameScreen {
       h("a", { href: "#/", class: "home", title: "Lobby" }, "Volley"),
       h("span", { class: "title" }, v.title),
       h("span", { class: "turnno" }, `Turn ${v.turn}/${v.turn_limit}`),
+      v.standing && !v.outcome && !this.replay ? h("span", { class: "standing", title: "Who would win if the battle ended now, by the scenario's victory conditions" }, `As it stands: ${v.standing.reason}`) : null,
       h("span", { class: `phase ${v.phasing ?? ""}` }, v.phase),
       v.prompt && !this.replay ? h("span", { class: `prompt${v.to_decide && v.phasing && v.to_decide !== v.phasing ? " interrupt" : ""}`, title: "What is being decided now" }, v.prompt) : null,
       this.seat ? h("span", { class: `seat ${this.seat}` }, this.hotseat ? `Hotseat · ${this.seat}` : `You: ${this.seat}`) : null,

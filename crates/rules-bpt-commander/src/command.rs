@@ -12,6 +12,10 @@ use crate::troops::{Arm, Formation};
 use volley_core::geometry::{distance, Facing};
 use volley_core::{Dice, Event, Illegal, Log};
 
+/// How much better than every other command unit's the CO's command value must be for an
+/// action given without an order to go to the CO while another command unit could give it.
+pub const CO_RESERVE: i32 = 3;
+
 /// How far the farthest unit of an order is from its command unit, in cm.
 fn units_far(g: &BptGame, hq: usize, units: &[usize]) -> u32 {
     units
@@ -107,7 +111,10 @@ impl BptGame {
     }
 
     /// The command unit an action given without an order is ordered by: the one giving orders
-    /// now if it can order the unit, else the one with the best command value for it.
+    /// now if it can order the unit, else the one with the best command value for it — the
+    /// CO's value counted [`CO_RESERVE`] lower, so that the brigades' command units order
+    /// first and the CO last, as the book advises (a CO's failure ends everyone's orders, an
+    /// HQ's only its own).
     pub fn implicit_hq(&self, unit: usize) -> Option<usize> {
         if self.orderable(unit, None).is_err() {
             return None;
@@ -128,10 +135,10 @@ impl BptGame {
                     && self.orderable(unit, Some(h)).is_ok()
             })
             .max_by_key(|&h| {
-                (
-                    self.command_value(h, &[unit], false, false).value,
-                    std::cmp::Reverse(h),
-                )
+                let value = self.command_value(h, &[unit], false, false).value;
+                // The CO goes last: its failed roll ends every command unit's orders.
+                let reserve = if self.units[h].co { CO_RESERVE } else { 0 };
+                (value - reserve, std::cmp::Reverse(h))
             })
     }
 

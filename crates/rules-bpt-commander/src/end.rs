@@ -291,7 +291,9 @@ impl BptGame {
 
     /// The battle's result: the objectives table, raised a step for twice the opponent's
     /// victory points; a Command that broke scores no more than its opponent.
-    pub fn finish(&mut self, why: String, log: &mut Log) {
+    /// The result if the battle ended now ("Deciding the Winner"): +2 a decisive victory for
+    /// red, +1 a minor one, 0 a draw, −1 and −2 for blue; with each side's victory points.
+    pub fn judge(&self) -> (i32, [u32; 2]) {
         let (rmaj, rany) = self.reached(Side::Red);
         let (bmaj, bany) = self.reached(Side::Blue);
         let level = |maj: bool, any: bool| {
@@ -304,7 +306,6 @@ impl BptGame {
             }
         };
         let (r, b) = (level(rmaj, rany), level(bmaj, bany));
-        // +2 decisive red, +1 minor red, 0 draw, -1 minor blue, -2 decisive blue.
         let mut result: i32 = match (r, b) {
             (x, y) if x == y => 0,
             (2, 0) => 2,
@@ -325,32 +326,64 @@ impl BptGame {
         } else if vp[1] > 0 && vp[1] >= 2 * vp[0] {
             result = (result - 1).max(-2);
         }
-        // A side with no units left loses whatever the table says.
         for side in Side::BOTH {
             let (lost, all) = self.losses(side);
             if all > 0 && lost == all {
                 result = if side == Side::Red { -2 } else { 2 };
             }
         }
+        (result, vp)
+    }
+
+    /// The judged result in words: "a minor victory for Hood's division", and the winner.
+    fn result_words(&self, result: i32) -> (Option<Side>, String) {
         let winner = match result {
             0 => None,
             x if x > 0 => Some(Side::Red),
             _ => Some(Side::Blue),
         };
-        let kind = match result.abs() {
-            0 => "a draw".to_string(),
-            1 => "a minor victory".to_string(),
-            _ => "a decisive victory".to_string(),
+        let kind = match (result.abs(), winner) {
+            (0, _) | (_, None) => "a draw".to_string(),
+            (1, Some(w)) => format!("a minor victory for {}", self.side_name(w)),
+            (_, Some(w)) => format!("a decisive victory for {}", self.side_name(w)),
         };
-        let reason = match winner {
-            None => format!("{why}: {kind} (victory points {} to {})", vp[0], vp[1]),
-            Some(w) => format!(
-                "{why}: {kind} for {} (victory points {} to {})",
-                self.side_name(w),
-                vp[0],
-                vp[1]
-            ),
+        (winner, kind)
+    }
+
+    /// Who would win if the battle ended now, for the view ("as it stands").
+    pub fn standing(&self) -> volley_core::view::Standing {
+        let (result, vp) = self.judge();
+        let (winner, kind) = self.result_words(result);
+        let held: Vec<String> = Side::BOTH
+            .into_iter()
+            .flat_map(|side| {
+                self.setting
+                    .objectives
+                    .iter()
+                    .filter(move |o| {
+                        o.for_side.is_none_or(|s| s == side)
+                            && self.broken != Some(side)
+                            && self.holder(o.hex) == Some(side)
+                    })
+                    .map(move |o| format!("{} holds {}", self.side_name(side), o.name))
+            })
+            .collect();
+        let held = if held.is_empty() {
+            "no objective held".to_string()
+        } else {
+            held.join(", ")
         };
+        volley_core::view::Standing {
+            winner,
+            decisive: result.abs() >= 2,
+            reason: format!("{kind} ({held}; victory points {} to {})", vp[0], vp[1]),
+        }
+    }
+
+    pub fn finish(&mut self, why: String, log: &mut Log) {
+        let (result, vp) = self.judge();
+        let (winner, kind) = self.result_words(result);
+        let reason = format!("{why}: {kind} (victory points {} to {})", vp[0], vp[1]);
         self.phase = Phase::Over;
         self.interrupt = None;
         self.charge = None;

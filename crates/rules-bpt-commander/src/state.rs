@@ -982,6 +982,7 @@ impl Game for BptGame {
                 })
                 .collect(),
             outcome: self.outcome.clone(),
+            standing: self.outcome.is_none().then(|| self.standing()),
         }
     }
 

@@ -133,6 +133,7 @@ impl GridGame {
                 })
                 .collect(),
             outcome: self.outcome.clone(),
+            standing: None,
         }
     }
 

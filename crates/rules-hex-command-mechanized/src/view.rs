@@ -213,6 +213,7 @@ impl MechGame {
                 })
                 .collect(),
             outcome: self.outcome.clone(),
+            standing: None,
         }
     }
 

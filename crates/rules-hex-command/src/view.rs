@@ -219,6 +219,7 @@ pub fn view(s: &State, viewer: Option<Side>) -> View {
             })
             .collect(),
         outcome: s.outcome.clone(),
+        standing: None,
     }
 }
 

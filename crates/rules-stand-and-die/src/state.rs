@@ -597,6 +597,7 @@ impl Game for StandAndDieGame {
                 })
                 .collect(),
             outcome: self.outcome.clone(),
+            standing: None,
         }
     }
 

@@ -37,6 +37,12 @@ const COVER_WEIGHT: f64 = 0.08;
 const HIDDEN_VALUE: f64 = 0.12;
 /// Guns limbered up with the enemy within reach cannot fire.
 const LIMBERED_NEAR_ENEMY: f64 = 0.15;
+/// Per level of victory (minor 1, decisive 2) the battle would end in now: at the start…
+const STANDING_EARLY: f64 = 0.3;
+/// …and added towards the last turn (growing with the square of the turns played).
+const STANDING_LATE: f64 = 3.0;
+/// A command unit keeps close to this many of its side's troops, the group it orders.
+const COMMAND_GROUP: usize = 3;
 /// Enemies within this many hexes count as near for guns and for the weakened.
 const NEAR: u32 = 8;
 
@@ -267,6 +273,13 @@ pub fn is_decoy(u: &UnitView) -> bool {
     u.arm == "decoy"
 }
 
+/// A command unit on the table (Black Powder Tactical Commander's HQs and CO): it fights
+/// nobody and holds nothing; its place is among the troops it orders, out of the enemy's
+/// reach.
+pub fn is_command(u: &UnitView) -> bool {
+    u.arm == "command"
+}
+
 /// The hexes of a view's map that give cover: woods (`W`, `w`), towns (`T`) and forts (`F`),
 /// and works shown as features.
 fn cover_of(view: &View) -> std::collections::HashSet<Hex> {
@@ -336,7 +349,24 @@ impl Evaluator {
                 None => material,
             };
         }
-        self.material(view) + self.position(view)
+        self.material(view) + self.position(view) + self.standing(view)
+    }
+
+    /// Who would win if the battle ended now, where the ruleset says ([`View::standing`]):
+    /// a little early on, and more as the last turn nears, when holding the objectives
+    /// the scenario counts is what wins.
+    pub fn standing(&self, view: &View) -> f64 {
+        let Some(s) = &view.standing else {
+            return 0.0;
+        };
+        let sign = match s.winner {
+            Some(w) if w == self.side => 1.0,
+            Some(_) => -1.0,
+            None => return 0.0,
+        };
+        let level = if s.decisive { 2.0 } else { 1.0 };
+        let t = (view.turn as f64 / view.turn_limit.max(1) as f64).min(1.0);
+        sign * level * (STANDING_EARLY + STANDING_LATE * t * t)
     }
 
     /// Material, losses and victory points: what the rules count.
@@ -395,6 +425,26 @@ impl Evaluator {
         Near::new(view, self.geometry, enemies, Some(&self.near_cache))
     }
 
+    /// What a command unit standing in `h` costs: its distance from the troops nearest it
+    /// (orders lose by the distance to the farthest unit ordered), and the enemy close by.
+    fn command_placement(&self, h: Hex, enemy: Option<u32>, troops: &[Hex]) -> f64 {
+        let mut d: Vec<u32> = troops
+            .iter()
+            .map(|&t| self.geometry.distance(h, t))
+            .collect();
+        let n = d.len().min(COMMAND_GROUP);
+        let mut cost = 0.0;
+        if n > 0 {
+            d.select_nth_unstable(n - 1);
+            let mean = d[..n].iter().sum::<u32>() as f64 / n as f64;
+            cost += APPROACH_WEIGHT * (mean - 1.0).max(0.0);
+        }
+        if enemy.is_some_and(|e| e <= 2) {
+            cost += DANGER_WEIGHT;
+        }
+        cost
+    }
+
     pub fn position(&self, view: &View) -> f64 {
         let me = self.side;
         let g = self.geometry;
@@ -411,10 +461,20 @@ impl Evaluator {
             .filter(|o| o.holder == Some(me))
             .filter_map(|o| g.hex(&o.place))
             .collect();
+        let troops: Vec<Hex> = view
+            .units
+            .iter()
+            .filter(|u| u.side == me && !is_decoy(u) && !is_command(u))
+            .filter_map(|u| g.hex(&u.place))
+            .collect();
         let mut v = 0.0;
         for u in view.units.iter().filter(|u| u.side == me && !is_decoy(u)) {
             let Some(h) = g.hex(&u.place) else { continue };
             let nearest = near.nearest(h);
+            if is_command(u) {
+                v -= self.command_placement(h, nearest.map(|n| n.0), &troops);
+                continue;
+            }
             let weak = self.weakened(u);
             if let Some((d, e, ev)) = nearest {
                 if weak && d <= 2 {

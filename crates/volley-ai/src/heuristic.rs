@@ -127,6 +127,9 @@ impl HeuristicSettings {
 
 /// Gains smaller than this are not worth an action: the phase ends instead.
 const END_MARGIN: f64 = 0.004;
+/// Before ending a phase on dice, the actions that rolled are looked at again on this many
+/// times the samples in fresh worlds.
+const SECOND_LOOK: usize = 4;
 /// Batches of candidates looked at on a crowded map before ending the phase.
 const LOOK_FURTHER: usize = 4;
 /// Above this many units on the map the lookahead narrows, to keep a turn fast.
@@ -200,7 +203,7 @@ impl Bot for HeuristicBot {
         let samples = if crowded { 1 } else { self.settings.samples };
         let halving = if crowded { 0 } else { self.settings.halving };
         // Round r of the halving looks at samples·2^r fresh worlds: samples·(2^(h+1) − 1) in all.
-        let worlds = Worlds::new(game, &view, side, seed, samples * ((2 << halving) - 1));
+        let mut worlds = Worlds::new(game, &view, side, seed, samples * ((2 << halving) - 1));
         let mut best = (f64::NEG_INFINITY, choices[0]);
         let mut worth = false;
         // Look at the best few; on a crowded map, when none of them is worth playing, at the
@@ -214,19 +217,34 @@ impl Bot for HeuristicBot {
         // With the enemy's answer looked at, ending the phase is judged the same way (it
         // lets the enemy answer at once); otherwise it leaves the position as it is.
         let stop = match end {
-            Some(end) if reply > 0 => {
-                let (sum, n) = worlds.gains(end, &eval, base, 0, reply, 0..usize::MAX);
-                sum / n.max(1) as f64
-            }
+            Some(end) if reply > 0 => worlds
+                .gains(end, &eval, base, 0, reply, 0..usize::MAX)
+                .mean(),
             _ => 0.0,
         };
+        // The best of the candidates looked at (its score and place), and whether it is worth
+        // playing rather than ending the phase.
+        let pick = |looked: &[Look]| -> (f64, usize, bool) {
+            let mut best = (f64::NEG_INFINITY, 0);
+            for (i, l) in looked.iter().enumerate() {
+                // A sliver of the cheap ordering breaks ties between equal lookaheads.
+                let score = l.mean() + 1e-4 * l.ranked.prior;
+                if score > best.0 {
+                    best = (score, i);
+                }
+            }
+            // An attack that does no harm is worth making even when the sampled dice all
+            // missed: its expected effect is still positive.
+            let attack = looked[best.1].ranked.attack;
+            let worth = best.0 > stop + END_MARGIN || (attack && best.0 > stop - END_MARGIN);
+            (best.0, best.1, worth)
+        };
         for batch in choices.chunks(k.max(1)).take(batches) {
-            // (candidate, sum of gains, worlds looked at)
-            let mut looked: Vec<(&Ranked, f64, usize)> = batch
+            let mut looked: Vec<Look> = batch
                 .iter()
                 .map(|&r| {
-                    let (sum, n) = worlds.gains(r.action, &eval, base, follow, reply, 0..samples);
-                    (r, sum, n)
+                    let g = worlds.gains(r.action, &eval, base, follow, reply, 0..samples);
+                    Look::new(r, g)
                 })
                 .collect();
             let mut from = samples;
@@ -234,31 +252,33 @@ impl Bot for HeuristicBot {
                 if looked.len() < 2 {
                     break;
                 }
-                looked.sort_by(|a, b| {
-                    let mean = |x: &(&Ranked, f64, usize)| x.1 / x.2.max(1) as f64;
-                    mean(b).total_cmp(&mean(a))
-                });
+                looked.sort_by(|a, b| b.mean().total_cmp(&a.mean()));
                 looked.truncate(looked.len().div_ceil(2));
                 let fresh = from..from + (samples << round);
-                for entry in &mut looked {
-                    let (sum, n) =
-                        worlds.gains(entry.0.action, &eval, base, follow, reply, fresh.clone());
-                    entry.1 += sum;
-                    entry.2 += n;
+                for l in &mut looked {
+                    l.add(worlds.gains(l.ranked.action, &eval, base, follow, reply, fresh.clone()));
                 }
                 from = fresh.end;
             }
-            for (r, sum, n) in looked {
-                let gain = sum / n.max(1) as f64;
-                // A sliver of the cheap ordering breaks ties between equal lookaheads.
-                let score = gain + 1e-4 * r.prior;
-                if score > best.0 {
-                    best = (score, r);
+            let (score, i, w) = pick(&looked);
+            (best, worth) = ((score, looked[i].ranked), w);
+            // Before the phase is ended on a few worlds' dice (every order's command roll
+            // failed in them, or a one-in-36 blunder came up), the actions whose outcome hung
+            // on dice are looked at again on more worlds: an order that succeeds two times in
+            // three is worth giving even when the first worlds' rolls all failed.
+            if !worth && !crowded && looked.iter().any(|l| l.rolled) {
+                let fresh = from..from + samples * SECOND_LOOK;
+                worlds.extend(game, fresh.end);
+                // Judged on the fresh worlds alone: the first ones were looked at again
+                // because their dice fell badly, so counting them would keep that bad luck.
+                for l in looked.iter_mut().filter(|l| l.rolled) {
+                    let g =
+                        worlds.gains(l.ranked.action, &eval, base, follow, reply, fresh.clone());
+                    *l = Look::new(l.ranked, g);
                 }
+                let (score, i, w) = pick(&looked);
+                (best, worth) = ((score, looked[i].ranked), w);
             }
-            // An attack that does no harm is worth making even when the sampled dice all
-            // missed: its expected effect is still positive.
-            worth = best.0 > stop + END_MARGIN || (best.1.attack && best.0 > stop - END_MARGIN);
             if worth {
                 break;
             }
@@ -270,31 +290,87 @@ impl Bot for HeuristicBot {
     }
 }
 
+/// What the lookahead found for one candidate: the sum of its gains over the worlds looked
+/// at, how many, and whether any of them rolled dice.
+struct Look<'r> {
+    ranked: &'r Ranked,
+    sum: f64,
+    n: usize,
+    rolled: bool,
+}
+
+impl<'r> Look<'r> {
+    fn new(ranked: &'r Ranked, g: Gains) -> Look<'r> {
+        Look {
+            ranked,
+            sum: g.sum,
+            n: g.worlds,
+            rolled: g.rolled,
+        }
+    }
+
+    fn add(&mut self, g: Gains) {
+        self.sum += g.sum;
+        self.n += g.worlds;
+        self.rolled |= g.rolled;
+    }
+
+    fn mean(&self) -> f64 {
+        self.sum / self.n.max(1) as f64
+    }
+}
+
+/// The evaluation's changes over some sampled worlds when an action is played.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Gains {
+    /// The sum of the changes.
+    pub sum: f64,
+    /// The worlds looked at.
+    pub worlds: usize,
+    /// Whether dice were rolled in any of them.
+    pub rolled: bool,
+}
+
+impl Gains {
+    pub fn mean(&self) -> f64 {
+        self.sum / self.worlds.max(1) as f64
+    }
+}
+
 /// Determinized copies of the game, made once per decision and shared by every action
 /// looked at, each with its own dice seed (common random numbers, so actions are compared
 /// on the same luck).
 pub struct Worlds {
     copies: Vec<(Box<dyn Game>, Seed)>,
     side: Side,
+    seed: u64,
+    /// The dice that deal each new copy's hidden units.
+    dealer: SeededDice,
     /// Whether the side sees everything, so a diceless action needs only one copy.
     open: bool,
 }
 
 impl Worlds {
     pub fn new(game: &dyn Game, view: &View, side: Side, seed: u64, samples: usize) -> Worlds {
-        let mut dice = SeededDice::new(Seed::from_u64(seed));
-        let copies = (0..samples.max(1))
-            .map(|k| {
-                (
-                    game.determinize(side, &mut dice),
-                    Seed::from_u64(seed ^ (k as u64 + 1).wrapping_mul(0x9e37_79b9)),
-                )
-            })
-            .collect();
-        Worlds {
-            copies,
+        let mut worlds = Worlds {
+            copies: Vec::new(),
             side,
+            seed,
+            dealer: SeededDice::new(Seed::from_u64(seed)),
             open: view.markers.is_empty(),
+        };
+        worlds.extend(game, samples.max(1));
+        worlds
+    }
+
+    /// Makes copies up to `total` of them (each new one after those already made, so the
+    /// first copies are the same however many are asked for later).
+    pub fn extend(&mut self, game: &dyn Game, total: usize) {
+        while self.copies.len() < total {
+            let k = self.copies.len() as u64;
+            let copy = game.determinize(self.side, &mut self.dealer);
+            let dice = Seed::from_u64(self.seed ^ (k + 1).wrapping_mul(0x9e37_79b9));
+            self.copies.push((copy, dice));
         }
     }
 
@@ -312,9 +388,8 @@ impl Worlds {
         follow: usize,
         reply: usize,
         worlds: std::ops::Range<usize>,
-    ) -> (f64, usize) {
-        let mut total = 0.0;
-        let mut n = 0;
+    ) -> Gains {
+        let mut out = Gains::default();
         let end = worlds.end.min(self.copies.len());
         for (copy, seed) in &self.copies[worlds.start.min(end)..end] {
             let mut g = copy.clone_game();
@@ -324,7 +399,7 @@ impl Worlds {
             };
             if g.apply_quiet(action, &mut dice).is_err() {
                 // Legal for the side but not in this sampled world: count it as no gain.
-                n += 1;
+                out.worlds += 1;
                 continue;
             }
             see_through_interrupt(&mut *g, self.side, &mut dice);
@@ -358,13 +433,15 @@ impl Worlds {
                     }
                 }
             }
-            total += eval.evaluate(&g.view(Some(self.side))) - base;
-            n += 1;
+            let after = eval.evaluate(&g.view(Some(self.side)));
+            out.sum += after - base;
+            out.worlds += 1;
+            out.rolled |= dice.rolls > 0;
             if dice.rolls == 0 && self.open {
                 break;
             }
         }
-        (total, n)
+        out
     }
 }
 

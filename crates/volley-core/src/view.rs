@@ -47,6 +47,23 @@ pub struct View {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub features: Vec<FeatureView>,
     pub outcome: Option<Outcome>,
+    /// Who would win if the battle ended now, by the scenario's victory conditions, for
+    /// rulesets whose result is judged only at the end (objectives held, victory points
+    /// compared): "as it stands". `None` once the game is over, and for rulesets that do not
+    /// say.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub standing: Option<Standing>,
+}
+
+/// The result the battle would have if it ended now.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Standing {
+    /// `None` for a draw.
+    pub winner: Option<Side>,
+    /// A decisive victory rather than a minor one.
+    pub decisive: bool,
+    /// In words: "a minor victory for Hood's division: it holds Nicodemus heights".
+    pub reason: String,
 }
 
 impl View {
@@ -127,6 +144,10 @@ impl View {
                 .cloned()
                 .collect(),
             outcome: red.outcome.clone(),
+            standing: red
+                .standing
+                .clone()
+                .filter(|s| Some(s) == blue.standing.as_ref()),
         }
     }
 

@@ -174,6 +174,7 @@ impl Game for Salvo {
             objectives: Vec::new(),
             features: Vec::new(),
             outcome: None,
+            standing: None,
         }
     }
     fn clone_game(&self) -> Box<dyn Game> {

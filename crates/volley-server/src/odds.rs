@@ -247,6 +247,7 @@ mod tests {
                 features: Vec::new(),
                 objectives: Vec::new(),
                 outcome: None,
+                standing: None,
             }
         }
         fn clone_game(&self) -> Box<dyn Game> {

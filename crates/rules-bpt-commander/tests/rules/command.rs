@@ -543,3 +543,29 @@ fn a_move_all_along_a_road_is_free_of_the_distance_modifier() {
     assert!(log(&e).contains("needs 7 or less"), "{}", log(&e));
     assert!(log(&e).contains("farthest unit 30 cm away"), "{}", log(&e));
 }
+
+#[test]
+fn an_action_without_an_order_goes_to_a_brigade_hq_before_the_co() {
+    // rhq2 (7) orders r2 rather than the CO (8), whose failure would end every order.
+    let mut g = two_hqs().command();
+    let e = play(&mut g, "move r2 0707", &[3, 3]);
+    assert!(log(&e).contains("rhq2 rhq2 orders r2"), "{}", log(&e));
+    assert!(log(&e).contains("needs 7 or less"), "{}", log(&e));
+    assert_eq!(g.units[k(&g, "r2")].hex, hex("0707"));
+    assert!(!g.co_failed);
+}
+
+#[test]
+fn an_action_without_an_order_goes_to_the_co_when_it_is_far_the_better() {
+    // rhq2's 4 is more than CO_RESERVE (3) below the CO's 8.
+    let mut g = duel(&[], &[])
+        .inf("red", "r2", "0708", "N", &[])
+        .hqs(
+            "red",
+            &[hq("rhq", 8, "0610", true), hq("rhq2", 4, "0710", false)],
+        )
+        .command();
+    let e = play(&mut g, "move r2 0707", &[3, 3]);
+    assert!(log(&e).contains("rhq rhq orders r2"), "{}", log(&e));
+    assert!(log(&e).contains("needs 8 or less"), "{}", log(&e));
+}

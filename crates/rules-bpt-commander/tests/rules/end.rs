@@ -216,3 +216,42 @@ fn poor_weather_costs_the_breakpoint_roll_one_too() {
     assert!(log(&e).contains("needs 7 or less"), "{}", log(&e));
     assert_eq!(g.broken, Some(Side::Red));
 }
+
+#[test]
+fn the_view_says_who_would_win_if_the_battle_ended_now() {
+    let mut g = Scen::new()
+        .inf("red", "r1", "0608", "N", &[])
+        .inf("blue", "b1", "1201", "S", &[])
+        .raw("[[objectives]]\nhex = \"0608\"\nname = \"Hill\"\npoints = 20\n")
+        .command();
+    let s = g.view(Some(Side::Blue)).standing.expect("a standing");
+    assert_eq!(s.winner, Some(Side::Red));
+    assert!(!s.decisive);
+    assert!(
+        s.reason.starts_with("a minor victory for ") && s.reason.contains("holds Hill"),
+        "{}",
+        s.reason
+    );
+    // It is the same judgement the end of the battle makes, and gone once it is made.
+    while g.outcome.is_none() {
+        play(&mut g, "end", &[]);
+    }
+    assert_eq!(g.outcome.clone().unwrap().winner, s.winner);
+    assert!(g.view(Some(Side::Red)).standing.is_none());
+}
+
+#[test]
+fn with_no_objective_held_and_no_losses_the_standing_is_a_draw() {
+    let g = Scen::new()
+        .inf("red", "r1", "0608", "N", &[])
+        .inf("blue", "b1", "1201", "S", &[])
+        .raw("[[objectives]]\nhex = \"0901\"\nname = \"Hill\"\npoints = 20\n")
+        .command();
+    let s = g.view(None).standing.expect("a standing");
+    assert_eq!(s.winner, None);
+    assert!(
+        s.reason.starts_with("a draw (no objective held"),
+        "{}",
+        s.reason
+    );
+}
