@@ -17,6 +17,8 @@ test("bpt-commander: formation marks, stands, fire cone, the command roll, blue'
   await startGame(page, "bptc-first-lesson", "solo", { side: "red", level: "easy" });
   const first = await waitMyTurn(page);
   expect(first.view.ruleset).toBe("bpt-commander");
+  // Beside the turn, who would win if the battle ended now (nobody holds anything yet).
+  await expect(page.locator(".phasebar .standing")).toContainText("As it stands: a draw (no objective held");
 
   // Battalions show their formation (line: L) and stands now/full; the brigadier is a command
   // counter with his command value.

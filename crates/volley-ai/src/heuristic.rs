@@ -81,6 +81,16 @@ impl HeuristicSettings {
         halving: 0,
     };
 
+    /// The most positions one decision plays out: each candidate on each sampled world
+    /// (again on about as many in each round of halving), and the second look before ending
+    /// a phase on dice, each with its follow-up and the enemy's reply (a quick player's look
+    /// at four actions each).
+    pub const fn work(&self) -> usize {
+        let first = self.candidates * self.samples * (1 + self.halving);
+        let second = SECOND_LOOK_CANDIDATES * SECOND_LOOK_WORLDS;
+        (first + second) * (1 + 4 * (self.follow + self.reply))
+    }
+
     /// Reads `candidates=8,samples=3,follow=3,blunder=0.1` (comma-separated, each optional)
     /// over the normal settings.
     pub fn parse(text: &str) -> Result<HeuristicSettings, String> {
@@ -127,9 +137,10 @@ impl HeuristicSettings {
 
 /// Gains smaller than this are not worth an action: the phase ends instead.
 const END_MARGIN: f64 = 0.004;
-/// Before ending a phase on dice, the actions that rolled are looked at again on this many
-/// times the samples in fresh worlds.
-const SECOND_LOOK: usize = 4;
+/// Before ending a phase on dice, the best few actions that rolled are looked at again…
+const SECOND_LOOK_CANDIDATES: usize = 4;
+/// …on this many fresh worlds.
+const SECOND_LOOK_WORLDS: usize = 12;
 /// Batches of candidates looked at on a crowded map before ending the phase.
 const LOOK_FURTHER: usize = 4;
 /// Above this many units on the map the lookahead narrows, to keep a turn fast.
@@ -267,11 +278,15 @@ impl Bot for HeuristicBot {
             // on dice are looked at again on more worlds: an order that succeeds two times in
             // three is worth giving even when the first worlds' rolls all failed.
             if !worth && !crowded && looked.iter().any(|l| l.rolled) {
-                let fresh = from..from + samples * SECOND_LOOK;
+                let fresh = from..from + SECOND_LOOK_WORLDS;
                 worlds.extend(game, fresh.end);
-                // Judged on the fresh worlds alone: the first ones were looked at again
-                // because their dice fell badly, so counting them would keep that bad luck.
-                for l in looked.iter_mut().filter(|l| l.rolled) {
+                // The best few of those that rolled, judged on the fresh worlds alone: the
+                // first ones were looked at again because their dice fell badly, so counting
+                // them would keep that bad luck.
+                looked.retain(|l| l.rolled);
+                looked.sort_by(|a, b| b.mean().total_cmp(&a.mean()));
+                looked.truncate(SECOND_LOOK_CANDIDATES);
+                for l in looked.iter_mut() {
                     let g =
                         worlds.gains(l.ranked.action, &eval, base, follow, reply, fresh.clone());
                     *l = Look::new(l.ranked, g);

@@ -233,23 +233,20 @@ impl ClientBuckets {
 }
 
 /// The most positions a `heuristic:…` bot may look at a decision: eight times `hard`'s
-/// 12 × 6 × (1 + 4 × 3).
-pub const HEURISTIC_WORK_MAX: usize = 8 * 12 * 6 * 13;
+/// ((12 × 6 + 4 × 12) × (1 + 4 × 3) = 1 560; `HeuristicSettings::work`).
+pub const HEURISTIC_WORK_MAX: usize = 8 * volley_ai::HeuristicSettings::HARD.work();
 
 /// Checks a bot spec against the limits: the bot may be made, and thinks within them.
 pub fn check_bot(spec: &str, limits: &Limits) -> Result<(), String> {
     volley_ai::bot_from_spec(spec, 0)?;
     if let Some(settings) = spec.trim().strip_prefix("heuristic:") {
-        // Worlds played out per decision: each candidate on each sample (again on about as
-        // many in each round of halving), with its follow-up and the enemy's reply (a quick
-        // player's look at four actions each).
         let h = volley_ai::HeuristicSettings::parse(settings)?;
-        let work = h.candidates * h.samples * (1 + h.halving) * (1 + 4 * (h.follow + h.reply));
+        let work = h.work();
         let most = HEURISTIC_WORK_MAX;
         if work > most {
             return Err(format!(
                 "this server lets a heuristic look at most {most} positions a decision \
-                 (candidates × samples × (1 + halving) × (1 + 4 × (follow + reply))), not {work}"
+                 ((candidates × samples × (1 + halving) + 48) × (1 + 4 × (follow + reply))), not {work}"
             ));
         }
         return Ok(());
@@ -337,6 +334,6 @@ mod tests {
         assert!(check_bot("hard", &limits).is_ok());
         assert!(check_bot("heuristic:candidates=12,samples=6,follow=3", &limits).is_ok());
         let e = check_bot("heuristic:candidates=64,samples=32,follow=32", &limits).unwrap_err();
-        assert!(e.contains("at most 7488 positions"), "{e}");
+        assert!(e.contains("at most 12480 positions"), "{e}");
     }
 }
