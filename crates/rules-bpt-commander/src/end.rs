@@ -4,7 +4,7 @@
 //! any replacement command unit; the battle ends at the turn limit, on a major objective, or
 //! when a Command breaks.
 
-use crate::state::{rule, BptGame, Phase};
+use crate::state::{rule, BptGame, Phase, Sight};
 use crate::troops::Unit;
 use volley_core::geometry::{distance, label};
 use volley_core::{Dice, Event, Log, Outcome, Side};
@@ -248,18 +248,21 @@ impl BptGame {
     }
 
     fn major_reached(&self) -> Option<Side> {
-        Side::BOTH.into_iter().find(|&s| self.reached(s).0)
+        Side::BOTH
+            .into_iter()
+            .find(|&s| self.reached(s, Sight::AsItIs).0)
     }
 
     /// Whether a side holds a major objective of its own, and any objective of its own.
-    fn reached(&self, side: Side) -> (bool, bool) {
+    /// Whether `side` holds a major objective, and any objective, as `sight` shows the map
+    /// (a side does not see an enemy hidden on an objective).
+    fn reached(&self, side: Side, sight: Sight) -> (bool, bool) {
         if self.broken == Some(side) {
             return (false, false);
         }
-        let mine =
-            self.setting.objectives.iter().filter(|o| {
-                o.for_side.is_none_or(|s| s == side) && self.holder(o.hex) == Some(side)
-            });
+        let mine = self.setting.objectives.iter().filter(|o| {
+            o.for_side.is_none_or(|s| s == side) && self.holder(o.hex, sight) == Some(side)
+        });
         let major = mine.clone().any(|o| o.major);
         let any = mine.count() > 0;
         (major, any)
@@ -293,9 +296,10 @@ impl BptGame {
     /// victory points; a Command that broke scores no more than its opponent.
     /// The result if the battle ended now ("Deciding the Winner"): +2 a decisive victory for
     /// red, +1 a minor one, 0 a draw, −1 and −2 for blue; with each side's victory points.
-    pub fn judge(&self) -> (i32, [u32; 2]) {
-        let (rmaj, rany) = self.reached(Side::Red);
-        let (bmaj, bany) = self.reached(Side::Blue);
+    /// Judged from the map as `sight` shows it (at the end of the battle, as it is).
+    pub fn judge(&self, sight: Sight) -> (i32, [u32; 2]) {
+        let (rmaj, rany) = self.reached(Side::Red, sight);
+        let (bmaj, bany) = self.reached(Side::Blue, sight);
         let level = |maj: bool, any: bool| {
             if maj {
                 2
@@ -350,9 +354,10 @@ impl BptGame {
         (winner, kind)
     }
 
-    /// Who would win if the battle ended now, for the view ("as it stands").
-    pub fn standing(&self) -> volley_core::view::Standing {
-        let (result, vp) = self.judge();
+    /// Who would win if the battle ended now, as `sight` shows the map, for the view ("as
+    /// it stands").
+    pub fn standing(&self, sight: Sight) -> volley_core::view::Standing {
+        let (result, vp) = self.judge(sight);
         let (winner, kind) = self.result_words(result);
         let held: Vec<String> = Side::BOTH
             .into_iter()
@@ -363,7 +368,7 @@ impl BptGame {
                     .filter(move |o| {
                         o.for_side.is_none_or(|s| s == side)
                             && self.broken != Some(side)
-                            && self.holder(o.hex) == Some(side)
+                            && self.holder(o.hex, sight) == Some(side)
                     })
                     .map(move |o| format!("{} holds {}", self.side_name(side), o.name))
             })
@@ -381,7 +386,7 @@ impl BptGame {
     }
 
     pub fn finish(&mut self, why: String, log: &mut Log) {
-        let (result, vp) = self.judge();
+        let (result, vp) = self.judge(Sight::AsItIs);
         let (winner, kind) = self.result_words(result);
         let reason = format!("{why}: {kind} (victory points {} to {})", vp[0], vp[1]);
         self.phase = Phase::Over;

@@ -27,6 +27,15 @@ pub fn rule(section: &str) -> String {
 
 /// What the scenario fixed, which changes in play only where engineers bridge water or
 /// demolish a wall (copied then, as rarely as that happens).
+/// Whose eyes a question about the map is answered with: the map as it is (the referee,
+/// the end of the battle), or as one side's view shows it (`None`: the spectators'), where
+/// units hidden by a hidden set-up are not there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sight {
+    AsItIs,
+    View(Option<Side>),
+}
+
 #[derive(Clone, Debug)]
 pub struct Setting {
     pub name: Name,
@@ -763,9 +772,15 @@ impl BptGame {
         }
     }
 
-    /// The side holding a hex: a unit (not a command unit) in it.
-    pub fn holder(&self, hex: Hex) -> Option<Side> {
-        self.occupant(hex).map(|k| self.units[k].side)
+    /// The side holding a hex (its unit standing there), as `sight` shows the map: an enemy
+    /// hidden there under a hidden set-up holds nothing a view can show.
+    pub fn holder(&self, hex: Hex, sight: Sight) -> Option<Side> {
+        self.occupant(hex)
+            .filter(|&k| match sight {
+                Sight::AsItIs => true,
+                Sight::View(viewer) => !self.hidden_from_view(k, viewer),
+            })
+            .map(|k| self.units[k].side)
     }
 
     /// Units of a side knocked out, command units left out, and how many there were.
@@ -978,11 +993,14 @@ impl Game for BptGame {
                         .into(),
                     },
                     points: o.points,
-                    holder: self.holder(o.hex),
+                    holder: self.holder(o.hex, Sight::View(side)),
                 })
                 .collect(),
             outcome: self.outcome.clone(),
-            standing: self.outcome.is_none().then(|| self.standing()),
+            standing: self
+                .outcome
+                .is_none()
+                .then(|| self.standing(Sight::View(side))),
         }
     }
 

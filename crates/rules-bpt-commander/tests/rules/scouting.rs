@@ -233,3 +233,35 @@ fn what_red_believes_moves_only_what_it_cannot_see() {
     // b1 was dealt to each of blue's three marker hexes (b1, b2 and the command unit's).
     assert_eq!(seen.len(), 3, "{seen:?}");
 }
+
+#[test]
+fn an_enemy_hidden_on_an_objective_holds_it_only_in_its_own_sides_view() {
+    let mut g = Scen::new()
+        .inf("red", "r1", "0610", "N", &[])
+        .inf("blue", "b1", "0605", "S", &[])
+        .raw("[[objectives]]\nhex = \"0605\"\nname = \"Hill\"\npoints = 20\n")
+        .option("hidden_setup", "on")
+        .command();
+    let blue = g.view(Some(Side::Blue));
+    assert_eq!(blue.objectives[0].holder, Some(Side::Blue));
+    let s = blue.standing.expect("a standing");
+    assert_eq!(s.winner, Some(Side::Blue), "{}", s.reason);
+    // Red sees a marker on the hill, not who holds it, and no one winning.
+    let red = g.view(Some(Side::Red));
+    assert_eq!(red.objectives[0].holder, None);
+    let s = red.standing.expect("a standing");
+    assert_eq!(s.winner, None, "{}", s.reason);
+    assert!(s.reason.contains("no objective held"), "{}", s.reason);
+    // The battle's end judges the map as it is: blue holds the hill.
+    while g.outcome.is_none() {
+        play(&mut g, "end", &[]);
+    }
+    let o = g.outcome.clone().unwrap();
+    assert_eq!(
+        o.winner,
+        Some(Side::Blue),
+        "{} (b1 at {:?})",
+        o.reason,
+        g.units[k(&g, "b1")].hex
+    );
+}
