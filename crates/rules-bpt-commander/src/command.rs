@@ -69,6 +69,15 @@ impl BptGame {
         Ok(())
     }
 
+    /// The active side's command units still on the table: the only ones `may_order` can
+    /// pass, found without building its refusals' words.
+    fn own_command_units(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..self.units.len()).filter(|&h| {
+            let u = &self.units[h];
+            u.is_hq() && !u.ko && u.side == self.active
+        })
+    }
+
     /// Whether a unit may be named in an order by `hq` (any command unit, when `None`).
     pub fn orderable(&self, unit: usize, hq: Option<usize>) -> Result<(), Illegal> {
         let u = &self.units[unit];
@@ -128,14 +137,14 @@ impl BptGame {
                 return Some(h);
             }
         }
-        (0..self.units.len())
+        self.own_command_units()
             .filter(|&h| {
                 !self.units[h].fao
                     && self.may_order(h).is_ok()
                     && self.orderable(unit, Some(h)).is_ok()
             })
             .max_by_key(|&h| {
-                let value = self.command_value(h, &[unit], false, false).value;
+                let value = self.command_score(h, &[unit]);
                 // The CO goes last: its failed roll ends every command unit's orders.
                 let reserve = if self.units[h].co { CO_RESERVE } else { 0 };
                 (value - reserve, std::cmp::Reverse(h))
@@ -170,7 +179,7 @@ impl BptGame {
     fn dense_in_reach(&self, units: &[usize]) -> bool {
         units
             .iter()
-            .any(|&k| self.reachable(k).iter().any(|(_, s)| s.dense))
+            .any(|&k| self.reach_of(k).iter().any(|(_, s)| s.dense))
     }
 
     /// The modified command value of an order ("Command Modifiers").
@@ -181,13 +190,36 @@ impl BptGame {
         charge: bool,
         dense: bool,
     ) -> CommandValue {
+        self.command_value_told(hq, units, charge, dense, true)
+    }
+
+    /// The modified command value alone, without the words that explain it (the cheap form
+    /// for choosing among command units).
+    pub fn command_score(&self, hq: usize, units: &[usize]) -> i32 {
+        self.command_value_told(hq, units, false, false, false)
+            .value
+    }
+
+    fn command_value_told(
+        &self,
+        hq: usize,
+        units: &[usize],
+        charge: bool,
+        dense: bool,
+        explain: bool,
+    ) -> CommandValue {
         let h = &self.units[hq];
         let mut v = h.command as i32;
-        let mut words = vec![format!("{} command {}", h.label(), h.command)];
-        let mut add = |d: i32, why: String| {
+        let mut words = Vec::new();
+        if explain {
+            words.push(format!("{} command {}", h.label(), h.command));
+        }
+        let mut add = |d: i32, why: &dyn Fn() -> String| {
             if d != 0 {
                 v += d;
-                words.push(format!("{d:+} {why}"));
+                if explain {
+                    words.push(format!("{d:+} {}", why()));
+                }
             }
         };
         // Note 1: -1 for each order after the first; initiative counts as a first order.
@@ -196,10 +228,9 @@ impl BptGame {
             .map(|&k| self.units[k].orders + u32::from(self.units[k].initiative_used))
             .max()
             .unwrap_or(0);
-        add(
-            -(before as i32),
-            format!("successive order ({} before)", before),
-        );
+        add(-(before as i32), &|| {
+            format!("successive order ({} before)", before)
+        });
         // Note 2: up to 20 cm free, then -1 a 20 cm begun (21–40 cm -1, 41–60 cm -2); none
         // for a move all along a road.
         let far = if self.road_order {
@@ -212,50 +243,53 @@ impl BptGame {
         } else {
             far.saturating_sub(20).div_ceil(20)
         };
-        add(-(dist as i32), format!("farthest unit {far} cm away"));
+        add(-(dist as i32), &|| format!("farthest unit {far} cm away"));
         if dense {
-            add(-1, "moving into, through or out of dense terrain".into());
+            add(-1, &|| {
+                "moving into, through or out of dense terrain".into()
+            });
         }
         if charge {
-            add(
-                -1,
+            add(-1, &|| {
                 format!(
                     "charging a visible enemy within {} cm",
                     self.table().charge_penalty_cm
-                ),
-            );
+                )
+            });
         }
         let pt = self.player_turn();
         if units
             .iter()
             .any(|&k| self.units[k].opportunity.is_some_and(|t| t + 1 == pt))
         {
-            add(-1, "opportunity fire last turn".into());
+            add(-1, &|| "opportunity fire last turn".into());
         }
         let weather = self.weather.command_penalty();
         if weather != 0 {
-            let why = if self.table().weather == crate::weather::WeatherRule::Night {
-                "night".to_string()
-            } else {
-                self.weather.name().to_string()
-            };
-            add(weather, why);
+            add(weather, &|| {
+                if self.table().weather == crate::weather::WeatherRule::Night {
+                    "night".to_string()
+                } else {
+                    self.weather.name().to_string()
+                }
+            });
         }
         if h.co && units.iter().any(|&k| self.units[k].tried) {
-            add(-1, "the CO ordering units an HQ failed to order".into());
+            add(-1, &|| "the CO ordering units an HQ failed to order".into());
         }
         if units.iter().any(|&k| {
             let u = &self.units[k];
             u.formed_troops() && u.formation == Formation::MarchColumn && self.touching(k, hq)
         }) {
-            add(1, "touching units in march column".into());
+            add(1, &|| "touching units in march column".into());
         }
         CommandValue { value: v, words }
     }
 
     pub fn command_candidates(&self, out: &mut Vec<Order>) {
         let side = self.active;
-        let hqs: Vec<usize> = (0..self.units.len())
+        let hqs: Vec<usize> = self
+            .own_command_units()
             .filter(|&h| self.may_order(h).is_ok())
             .collect();
         for k in 0..self.units.len() {
@@ -298,7 +332,7 @@ impl BptGame {
     /// The actions a unit with an order may take ("Actions"): move, deploy, fire, charge.
     fn action_candidates(&self, k: usize, out: &mut Vec<Order>) {
         let u = &self.units[k];
-        for (to, _) in self.reachable(k) {
+        for &(to, _) in self.reach_of(k).iter() {
             out.push(Order::Move { unit: k, to });
         }
         if u.self_move {
@@ -1049,7 +1083,7 @@ impl BptGame {
                 && !u.is_suppressed()
                 && !u.fresh
             {
-                for (to, _) in self.reachable(h) {
+                for &(to, _) in self.reach_of(h).iter() {
                     out.push(Order::Move { unit: h, to });
                 }
             }

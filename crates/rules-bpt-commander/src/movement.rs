@@ -7,6 +7,7 @@ use crate::state::{rule, BptGame};
 use crate::table::{hexes, Table, HEX_CM};
 use crate::terrain::area;
 use crate::troops::{Arm, Formation, Unit};
+use std::cmp::Reverse;
 use std::collections::HashMap;
 use volley_core::geometry::{front_hexes, label, step, Facing};
 use volley_core::{Event, Hex, Illegal, Log};
@@ -56,17 +57,10 @@ impl BptGame {
             || u.traits.scout
     }
 
-    /// What [`BptGame::reachable`] gives, from the cache a listing of the legal actions fills
-    /// (one search a unit rather than one a destination).
-    pub fn reach_of(&self, unit: usize) -> std::sync::Arc<Vec<(Hex, Stop)>> {
-        if let Ok(cache) = self.reach_cache.lock() {
-            if let Some((k, r)) = cache.as_ref() {
-                if *k == unit {
-                    return r.clone();
-                }
-            }
-        }
-        std::sync::Arc::new(self.reachable(unit))
+    /// What [`BptGame::reachable`] gives, kept while the legal actions are listed (one
+    /// search a unit rather than one a destination or an order).
+    pub fn reach_of(&self, unit: usize) -> crate::state::Reach {
+        self.reach_cache.get(unit, || self.reachable(unit))
     }
 
     /// Every hex one move action can reach, with its cost ("Movement", "Terrain", "Road Bonus
@@ -100,12 +94,16 @@ impl BptGame {
         let start = u.hex;
         let hq = u.is_hq();
         let start_dense = ground.dense(start, u);
-        // (cost, hex, touched dense, went through a friend)
-        let mut best: HashMap<(Hex, bool), u32> = HashMap::new();
-        let mut queue: Vec<(u32, Hex, bool, bool)> = vec![(0, start, start_dense, false)];
-        while let Some(i) = (0..queue.len()).min_by_key(|&i| queue[i].0) {
-            let (cost, at, dense, _) = queue.swap_remove(i);
-            if best.get(&(at, dense)).is_some_and(|&c| c < cost) {
+        // (cost, hex, touched dense), cheapest first
+        // The cheapest cost found to each hex, with and without dense terrain on the way.
+        let mut best = vec![u32::MAX; 2 * map.cell_count()];
+        let slot = |h: Hex, dense: bool| map.index(h).map(|c| 2 * c + usize::from(dense));
+        let at_key = |h: Hex| (h.x, h.y);
+        let mut queue =
+            std::collections::BinaryHeap::from([Reverse((0, at_key(start), start_dense))]);
+        while let Some(Reverse((cost, (x, y), dense))) = queue.pop() {
+            let at = Hex::new(x, y);
+            if slot(at, dense).is_some_and(|i| best[i] < cost) {
                 continue;
             }
             let dirs: Vec<Hex> = if Self::free_mover(u) {
@@ -158,10 +156,11 @@ impl BptGame {
                     continue;
                 }
                 let d = dense || (!hq && ground.dense(n, u));
-                if best.get(&(n, d)).is_some_and(|&b| b <= c) {
+                let Some(i) = slot(n, d) else { continue };
+                if best[i] <= c {
                     continue;
                 }
-                best.insert((n, d), c);
+                best[i] = c;
                 if !through_friend
                     && (!u.is_hq() || occupant.is_none_or(|o| self.units[o].side == u.side))
                     && n != start
@@ -183,7 +182,7 @@ impl BptGame {
                 let terminal =
                     !hq && area(map.terrain(at)).is_some() != area(map.terrain(n)).is_some();
                 if !terminal {
-                    queue.push((c, n, d, through_friend));
+                    queue.push(Reverse((c, at_key(n), d)));
                 }
             }
         }

@@ -4,6 +4,7 @@
 
 use crate::order::Order;
 use crate::troops::{Arm, Unit};
+use std::collections::HashMap;
 use std::sync::Arc;
 use volley_core::geometry::label;
 use volley_core::map::{Map, MapView};
@@ -105,13 +106,14 @@ pub struct TableRules {
     pub deviation_hit_die: bool,
 }
 
-/// One unit's move search, kept while the legal actions are listed. A copy of the game starts
-/// with an empty one.
+/// The units' move searches, kept while the legal actions are listed: one search a unit
+/// rather than one a candidate. Outside a listing it holds nothing and every search is made
+/// afresh; a copy of the game starts with an empty one.
 #[derive(Debug, Default)]
-pub struct ReachCache(std::sync::Mutex<Option<CachedReach>>);
+pub struct ReachCache(std::sync::Mutex<Option<HashMap<usize, Reach>>>);
 
-/// A unit and its move search.
-pub type CachedReach = (usize, std::sync::Arc<Vec<(Hex, crate::movement::Stop)>>);
+/// A unit's move search: every hex it may reach with one move action, and how.
+pub type Reach = std::sync::Arc<Vec<(Hex, crate::movement::Stop)>>;
 
 impl Clone for ReachCache {
     fn clone(&self) -> ReachCache {
@@ -120,8 +122,29 @@ impl Clone for ReachCache {
 }
 
 impl ReachCache {
-    pub fn lock(&self) -> std::sync::LockResult<std::sync::MutexGuard<'_, Option<CachedReach>>> {
-        self.0.lock()
+    /// Starts (`true`) or ends (`false`) a listing: either way what was kept is dropped.
+    pub fn listing(&self, on: bool) {
+        if let Ok(mut c) = self.0.lock() {
+            *c = on.then(HashMap::new);
+        }
+    }
+
+    /// The unit's search from the cache during a listing (made with `search` the first
+    /// time); outside one, made afresh.
+    pub fn get(
+        &self,
+        unit: usize,
+        search: impl FnOnce() -> Vec<(Hex, crate::movement::Stop)>,
+    ) -> Reach {
+        if let Ok(mut c) = self.0.lock() {
+            if let Some(kept) = c.as_mut() {
+                return kept
+                    .entry(unit)
+                    .or_insert_with(|| std::sync::Arc::new(search()))
+                    .clone();
+            }
+        }
+        std::sync::Arc::new(search())
     }
 }
 
@@ -491,36 +514,20 @@ impl BptGame {
     }
 
     fn unit_candidates(&self, unit: usize, out: &mut Vec<Order>) {
+        self.reach_cache.listing(true);
         let mut all = Vec::new();
         self.candidates(&mut all);
         all.retain(|o| self.describe_order(*o).unit == Some(unit as u32));
         out.extend(self.checked(all));
+        self.reach_cache.listing(false);
     }
 
-    /// The candidates that pass their check, in order and without repeats. A unit's move
-    /// search is made once for all its moves.
+    /// The candidates that pass their check, in order and without repeats.
     fn checked(&self, all: Vec<Order>) -> Vec<Order> {
         let mut seen = std::collections::HashSet::new();
-        let mut out = Vec::new();
-        for o in all {
-            if !seen.insert(o) {
-                continue;
-            }
-            if let Order::Move { unit, .. } = o {
-                if let Ok(mut c) = self.reach_cache.lock() {
-                    if c.as_ref().is_none_or(|(k, _)| *k != unit) {
-                        *c = Some((unit, std::sync::Arc::new(self.reachable(unit))));
-                    }
-                }
-            }
-            if self.check(o).is_ok() {
-                out.push(o);
-            }
-        }
-        if let Ok(mut c) = self.reach_cache.lock() {
-            *c = None;
-        }
-        out
+        all.into_iter()
+            .filter(|&o| seen.insert(o) && self.check(o).is_ok())
+            .collect()
     }
 
     pub fn phase_words(&self) -> String {
@@ -813,9 +820,11 @@ impl Game for BptGame {
 
     fn legal_actions_into(&self, out: &mut Vec<Action>) {
         out.clear();
+        self.reach_cache.listing(true);
         let mut all = Vec::new();
         self.candidates(&mut all);
         out.extend(self.checked(all).into_iter().map(Order::pack));
+        self.reach_cache.listing(false);
     }
 
     fn unit_actions(&self, unit: u32, out: &mut Vec<Action>) {

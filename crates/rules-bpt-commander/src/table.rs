@@ -28,6 +28,15 @@ pub fn hexes(cm: u32) -> u32 {
     }
 }
 
+/// A cone's shape (facing, frontage, reach in hexes, all round) → its hexes relative to the
+/// firer: the same few shapes serve every view, so each is worked out once a thread.
+type ConeShape = (u8, u64, u32, bool);
+
+thread_local! {
+    static CONES: std::cell::RefCell<std::collections::HashMap<ConeShape, Vec<Hex>>> =
+        Default::default();
+}
+
 /// The geometry questions of the rules.
 pub trait Table {
     /// The shortest distance between two units, in cm.
@@ -231,11 +240,22 @@ impl BptGame {
         let all_round = u.formation == Formation::Square && u.arm == Arm::Infantry;
         let frontage = frontage_cm(u);
         let map = self.map();
-        u.hex
-            .range(reach)
-            .filter(|&h| h != u.hex && map.contains(h))
-            .filter(|&h| all_round || in_cone_of(sub(point(h), point(u.hex)), u.facing, frontage))
-            .collect()
+        let shape = (u.facing as u8, frontage.to_bits(), reach, all_round);
+        CONES.with(|cones| {
+            let mut cones = cones.borrow_mut();
+            let offsets = cones.entry(shape).or_insert_with(|| {
+                Hex::ZERO
+                    .range(reach)
+                    .filter(|&h| h != Hex::ZERO)
+                    .filter(|&h| all_round || in_cone_of(point(h), u.facing, frontage))
+                    .collect()
+            });
+            offsets
+                .iter()
+                .map(|&d| u.hex + d)
+                .filter(|&h| map.contains(h))
+                .collect()
+        })
     }
 }
 

@@ -22,7 +22,8 @@
 //! promise (a side's answers never depend on what it cannot see); each ruleset tests its own
 //! spotting rules.
 //!
-//! `VOLLEY_GAMES=N` plays N games per scenario instead of the default.
+//! `VOLLEY_GAMES=N` plays N games per scenario instead of the default;
+//! `VOLLEY_SCENARIOS=a,b` tests only the bundled scenarios named.
 
 use proptest::prelude::*;
 use std::collections::HashSet;
@@ -51,6 +52,10 @@ const MAX_ACTIONS: usize = 50_000;
 const VIEWS_ONE_IN: u64 = 6;
 /// …and one in this many has every legal action tried and illegal ones refused.
 const SAMPLE_ONE_IN: u64 = 100;
+/// An undo replays the game from its start, so a long game has at most this many undos
+/// checked (one in `SAMPLE_ONE_IN` positions until then): without the cap a corps-sized
+/// battle's undos cost as much as every other check of every scenario together.
+const UNDOS_PER_GAME: usize = 12;
 
 /// Games to play of a scenario: `VOLLEY_GAMES` if set, else as many as fit the action
 /// budget, judged by the length of one plain game.
@@ -100,6 +105,10 @@ fn scenarios() -> Vec<Scenario> {
                 source,
                 ruleset,
             }
+        })
+        .filter(|s: &Scenario| {
+            std::env::var("VOLLEY_SCENARIOS")
+                .map_or(true, |only| only.split(',').any(|n| n.trim() == s.name))
         })
         .collect();
     assert!(!list.is_empty(), "no scenarios bundled: nothing to test");
@@ -643,6 +652,7 @@ fn play_checked(s: &Scenario, seed: u64, trail: &mut Vec<String>) -> Result<usiz
     check_rules(&*session.game)?;
     check_views(&*session.game)?;
     let mut actions = 0;
+    let mut undos = 0;
     while let Some(side) = session.game.to_decide() {
         if actions >= MAX_ACTIONS {
             return Err(format!(
@@ -664,8 +674,9 @@ fn play_checked(s: &Scenario, seed: u64, trail: &mut Vec<String>) -> Result<usiz
         let action = bot.choose(game, side);
         trail.push(game.notation(action));
         let turn_before = game.turn();
-        let before = (mix.next() < u64::MAX / SAMPLE_ONE_IN)
+        let before = (mix.next() < u64::MAX / SAMPLE_ONE_IN && undos < UNDOS_PER_GAME)
             .then(|| (session.to_save(), session.log.clone()));
+        undos += usize::from(before.is_some());
         let logged = session
             .apply(action, &[])
             .map_err(|e| format!("the chosen legal action was refused: {e}"))?;
@@ -709,7 +720,7 @@ fn random_games_end_and_keep_every_promise() {
         .collect();
     let next = AtomicUsize::new(0);
     let failures = Mutex::new(Vec::new());
-    let totals = Mutex::new(vec![(0usize, 0usize); all.len()]);
+    let totals = Mutex::new(vec![(0usize, 0usize, 0f64); all.len()]);
     let workers = std::thread::available_parallelism().map_or(2, |n| n.get().min(4));
     std::thread::scope(|scope| {
         for _ in 0..workers {
@@ -718,6 +729,7 @@ fn random_games_end_and_keep_every_promise() {
                 let Some(&(i, seed)) = jobs.get(j) else { break };
                 let s = &all[i];
                 let mut trail = Vec::new();
+                let clock = std::time::Instant::now();
                 let result = catch_unwind(AssertUnwindSafe(|| play_checked(s, seed, &mut trail)))
                     .unwrap_or_else(|p| Err(format!("panicked: {}", panic_text(p))));
                 match result {
@@ -725,6 +737,7 @@ fn random_games_end_and_keep_every_promise() {
                         let mut t = totals.lock().expect("totals");
                         t[i].0 += 1;
                         t[i].1 += n;
+                        t[i].2 += clock.elapsed().as_secs_f64();
                     }
                     Err(e) => {
                         let last: Vec<&String> = trail.iter().rev().take(8).rev().collect();
@@ -739,8 +752,8 @@ fn random_games_end_and_keep_every_promise() {
             });
         }
     });
-    for (s, (n, actions)) in all.iter().zip(totals.into_inner().expect("totals")) {
-        eprintln!("{}: {n} games, {actions} actions", s.name);
+    for (s, (n, actions, secs)) in all.iter().zip(totals.into_inner().expect("totals")) {
+        eprintln!("{}: {n} games, {actions} actions, {secs:.1} s", s.name);
     }
     let failures = failures.into_inner().expect("failures");
     assert!(
@@ -899,6 +912,7 @@ fn odds_of_attacks_weigh_their_own_dice_whenever_the_rules_settle_them() {
     let mut weighed: std::collections::BTreeMap<&'static str, usize> = Default::default();
     let mut failures = Vec::new();
     for s in scenarios() {
+        let clock = std::time::Instant::now();
         for seed in 0..ODDS_GAMES {
             let mut session = start(&s, seed);
             let mut mix = Mix(seed ^ 0xa77ac);
@@ -940,6 +954,7 @@ fn odds_of_attacks_weigh_their_own_dice_whenever_the_rules_settle_them() {
                 actions += 1;
             }
         }
+        eprintln!("{}: {:.1} s", s.name, clock.elapsed().as_secs_f64());
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     for r in rulesets() {
