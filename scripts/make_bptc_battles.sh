@@ -6,7 +6,7 @@ volley() { if [ -n "${VOLLEY:-}" ]; then "$VOLLEY" "$@"; else cargo run -q --rel
 volley battle scenarios/armies/acw-union.toml scenarios/armies/acw-confederate.toml \
   --map creek-crossing --out scenarios/bptc-acw.toml \
   --title "Across the Creek, 1862" \
-  --description "A Union division of the ACW Union list attacks across a creek against a Confederate division of equal points (3000) holding the church beyond it: infantry regiments, cavalry and two batteries a side. Both armies are in scenarios/armies/."
+  --description "A Union division of the ACW Union list and a Confederate division of equal points (3000) march for the Mumma farm beyond the creek: whoever holds it at the end of a game turn wins, and the Union wins outright if it takes the church beyond. Infantry regiments, cavalry and two batteries a side. Both armies are in scenarios/armies/."
 volley battle scenarios/armies/prussia-1757.toml scenarios/armies/austria-1757.toml \
   --map ridge-and-village --out scenarios/bptc-18th-century.toml \
   --title "The Ridge at Leuthen, 1757" \

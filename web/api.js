@@ -124,7 +124,7 @@
  * @typedef {object} Standing
  * @property {Side | null} winner  null for a draw
  * @property {boolean} decisive
- * @property {string} reason  in words: "a minor victory for Hood's division (Hood's division holds Nicodemus heights; …)"
+ * @property {string} reason  in words: "a minor victory for Hood's division (Hood's division holds Mumma farm; …)"
  */
 
 /**

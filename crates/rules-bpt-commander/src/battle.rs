@@ -47,10 +47,14 @@ pub struct Field {
     pub title: String,
     pub map: Table,
     pub objectives: Vec<Value>,
-    pub majors: Vec<Value>,
+    pub majors: Option<Value>,
     /// Objectives only one side is out to reach (`goals = { red = [...] }`).
     pub goals: Option<Value>,
     pub turn_limit: i64,
+    /// The column (from 0) each side's deployment zone starts from, red's then blue's:
+    /// the field's `fronts = { red = 11, blue = 28 }` (map columns, from 1), else a quarter of
+    /// the map from each edge. The zone reaches back a quarter of the map towards its edge.
+    fronts: [usize; 2],
     /// Terrain code and elevation of each hex, by row then column.
     grid: Vec<Vec<char>>,
 }
@@ -86,6 +90,31 @@ pub fn field(src: &ScenarioSource) -> Result<Field, ScenarioError> {
             .unwrap_or("")
             .to_string()
     };
+    let cols = grid[0].len();
+    let mut fronts = [zone_depth(cols) - 1, cols - zone_depth(cols)];
+    if let Some(given) = table.get("fronts") {
+        let bad = || {
+            src.error(format!(
+                "fronts must give each side's front column, from 1 to {cols}, red's west of blue's: fronts = {{ red = 8, blue = 23 }}"
+            ))
+        };
+        let t = given.as_table().ok_or_else(bad)?;
+        if t.keys().any(|k| k != "red" && k != "blue") {
+            return Err(bad());
+        }
+        for (i, side) in ["red", "blue"].into_iter().enumerate() {
+            if let Some(v) = t.get(side) {
+                let c = v
+                    .as_integer()
+                    .filter(|&c| c >= 1 && c <= cols as i64)
+                    .ok_or_else(bad)?;
+                fronts[i] = c as usize - 1;
+            }
+        }
+        if fronts[0] >= fronts[1] {
+            return Err(bad());
+        }
+    }
     Ok(Field {
         name: text("name"),
         title: text("title"),
@@ -95,16 +124,13 @@ pub fn field(src: &ScenarioSource) -> Result<Field, ScenarioError> {
             .and_then(Value::as_array)
             .cloned()
             .unwrap_or_default(),
-        majors: table
-            .get("majors")
-            .and_then(Value::as_array)
-            .cloned()
-            .unwrap_or_default(),
+        majors: table.get("majors").cloned(),
         goals: table.get("goals").cloned(),
         turn_limit: table
             .get("turn_limit")
             .and_then(Value::as_integer)
             .unwrap_or(10),
+        fronts,
         grid,
     })
 }
@@ -320,7 +346,7 @@ fn unit_row(list: &'static ArmyList, u: &BoughtUnit) -> Option<Table> {
 fn zone(field: &Field, side: Side) -> Vec<Vec<(usize, usize)>> {
     let rows = field.grid.len();
     let cols = field.grid[0].len();
-    let depth = (cols / 4).max(3).min(cols / 2);
+    let depth = zone_depth(cols);
     let centre = rows / 2;
     let mut order: Vec<usize> = vec![centre];
     for d in 1..rows {
@@ -331,15 +357,19 @@ fn zone(field: &Field, side: Side) -> Vec<Vec<(usize, usize)>> {
             order.push(centre - d);
         }
     }
+    let front = field.fronts[side.index()];
     (0..depth)
-        .map(|k| {
-            let col = match side {
-                Side::Red => depth - 1 - k,
-                Side::Blue => cols - depth + k,
-            };
-            order.iter().map(|&r| (col, r)).collect()
+        .filter_map(|k| match side {
+            Side::Red => front.checked_sub(k),
+            Side::Blue => Some(front + k).filter(|&c| c < cols),
         })
+        .map(|col| order.iter().map(|&r| (col, r)).collect())
         .collect()
+}
+
+/// How many columns deep a deployment zone is on a map `cols` wide.
+fn zone_depth(cols: usize) -> usize {
+    (cols / 4).max(3).min(cols / 2)
 }
 
 /// What a deployed scenario is called, and the command that made it (kept in its header).
@@ -404,8 +434,8 @@ pub fn muster(
     if !options.is_empty() {
         top.insert("options".into(), Value::Table(options));
     }
-    if !field.majors.is_empty() {
-        top.insert("majors".into(), Value::Array(field.majors.clone()));
+    if let Some(majors) = &field.majors {
+        top.insert("majors".into(), majors.clone());
     }
     if let Some(goals) = &field.goals {
         top.insert("goals".into(), goals.clone());

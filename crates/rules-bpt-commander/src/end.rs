@@ -263,7 +263,7 @@ impl BptGame {
         let mine = self.setting.objectives.iter().filter(|o| {
             o.for_side.is_none_or(|s| s == side) && self.holder(o.hex, sight) == Some(side)
         });
-        let major = mine.clone().any(|o| o.major);
+        let major = mine.clone().any(|o| o.major[side.index()]);
         let any = mine.count() > 0;
         (major, any)
     }

@@ -156,9 +156,10 @@ struct ScenarioFile {
     units: Vec<UnitSpec>,
     #[serde(default)]
     first: Option<Spanned<String>>,
-    /// Hexes of the objectives that are major (the rest are minor).
+    /// Hexes of the objectives that are major (the rest are minor): a list for both sides,
+    /// or by side (`majors = { red = ["2111"] }`: major for red, minor for blue).
     #[serde(default)]
-    majors: Vec<Spanned<String>>,
+    majors: Option<Majors>,
     /// Objectives only one side is out to reach (`goals = { red = ["2111"] }`); the rest
     /// are either side's.
     #[serde(default)]
@@ -166,6 +167,41 @@ struct ScenarioFile {
     /// Field defences and constructions.
     #[serde(default)]
     works: Vec<WorkSpec>,
+}
+
+/// The `majors` key: one list for both sides, or a list for each.
+enum Majors {
+    Both(Vec<Spanned<String>>),
+    BySide(Goals),
+}
+
+impl<'de> Deserialize<'de> for Majors {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Majors, D::Error> {
+        struct Either;
+        impl<'de> serde::de::Visitor<'de> for Either {
+            type Value = Majors;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str(
+                    "a list of hexes, or a table of them by side (majors = { red = [\"2111\"] })",
+                )
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<Majors, A::Error> {
+                let mut list = Vec::new();
+                while let Some(h) = seq.next_element()? {
+                    list.push(h);
+                }
+                Ok(Majors::Both(list))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<Majors, A::Error> {
+                Goals::deserialize(serde::de::value::MapAccessDeserializer::new(map))
+                    .map(Majors::BySide)
+            }
+        }
+        d.deserialize_any(Either)
+    }
 }
 
 #[derive(Deserialize)]
@@ -718,14 +754,27 @@ pub fn load(src: &ScenarioSource, overrides: &Options) -> Result<BptGame, Scenar
             hex: o.hex,
             name: o.name.clone(),
             points: o.points,
-            major: false,
+            major: [false; 2],
             for_side: None,
         })
         .collect();
-    for m in &file.majors {
+    let majors: Vec<(&Spanned<String>, [bool; 2])> = match &file.majors {
+        None => Vec::new(),
+        Some(Majors::Both(list)) => list.iter().map(|m| (m, [true, true])).collect(),
+        Some(Majors::BySide(g)) => g
+            .red
+            .iter()
+            .map(|m| (m, [true, false]))
+            .chain(g.blue.iter().map(|m| (m, [false, true])))
+            .collect(),
+    };
+    for (m, sides) in majors {
         let hex = src.hex(m, &map)?;
         match objectives.iter_mut().find(|o| o.hex == hex) {
-            Some(o) => o.major = true,
+            Some(o) => {
+                o.major[0] |= sides[0];
+                o.major[1] |= sides[1];
+            }
             None => {
                 return Err(src.error_at(
                     m.span(),

@@ -58,8 +58,9 @@ pub struct Objective {
     pub hex: Hex,
     pub name: Name,
     pub points: i32,
-    /// A major objective (else minor), for the outcome table of "Reaching an Objective".
-    pub major: bool,
+    /// Whether it is a major objective (else minor) for red and for blue, for the outcome
+    /// table of "Reaching an Objective" (a scenario may make it major for one side only).
+    pub major: [bool; 2],
     /// The side that must reach it; `None`: either.
     pub for_side: Option<Side>,
 }
@@ -991,12 +992,22 @@ impl Game for BptGame {
                 .map(|o| ObjectiveView {
                     place: Place::Hex(o.hex),
                     name: match (o.major, o.for_side) {
-                        (false, None) => o.name.clone(),
-                        (true, None) => format!("{} (major)", o.name).into(),
+                        ([false, false], None) => o.name.clone(),
+                        ([true, true], None) => format!("{} (major)", o.name).into(),
+                        (major, None) => {
+                            let m = if major[0] { 0 } else { 1 };
+                            format!(
+                                "{} (major for {}, minor for {})",
+                                o.name,
+                                self.setting.side_names[m],
+                                self.setting.side_names[1 - m]
+                            )
+                            .into()
+                        }
                         (major, Some(s)) => format!(
                             "{} ({}{}'s goal)",
                             o.name,
-                            if major { "major, " } else { "" },
+                            if major[s.index()] { "major, " } else { "" },
                             self.setting.side_names[s.index()]
                         )
                         .into(),

@@ -414,6 +414,52 @@ fn muster_deploys_red_in_the_west_and_blue_in_the_east_facing_each_other() {
 }
 
 #[test]
+fn a_fields_fronts_move_each_sides_deployment_zone() {
+    // creek-crossing sets red's front at column 12 and blue's at 28: every unit and command
+    // unit stands in its zone, a quarter of the map deep from the front towards its edge.
+    let red = accept(UNION);
+    let blue = accept(&UNION.replace("acw-union", "acw-confederate"));
+    let text = battle::muster(&red, &blue, &field("creek-crossing"), &words("t"), "t.toml")
+        .expect("musters");
+    let doc: toml::Table = toml::from_str(&text).unwrap();
+    let col = |v: &toml::Value| -> u32 { v["hex"].as_str().unwrap()[..2].parse().unwrap() };
+    for u in doc["units"].as_array().unwrap() {
+        let c = col(u);
+        match u["side"].as_str().unwrap() {
+            "red" => assert!((6..=12).contains(&c), "red {c}"),
+            _ => assert!((28..=30).contains(&c), "blue {c}"),
+        }
+    }
+    let front = |side: &str| {
+        doc["units"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|u| u["side"].as_str() == Some(side))
+            .map(col)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(front("red").into_iter().max(), Some(12));
+    assert_eq!(front("blue").into_iter().min(), Some(28));
+    // Fronts off the map, crossed, or of another side are refused in words.
+    for fronts in [
+        "fronts = { red = 0 }",
+        "fronts = { red = 20, blue = 10 }",
+        "fronts = { green = 3 }",
+        "fronts = 3",
+    ] {
+        let text = include_str!("../data/maps/creek-crossing.toml")
+            .replace("fronts = { red = 12, blue = 28 }", fronts);
+        let e = battle::field(&ScenarioSource::new("f.toml", text)).unwrap_err();
+        assert!(
+            e.message
+                .contains("fronts must give each side's front column, from 1 to 30"),
+            "{fronts}: {e}"
+        );
+    }
+}
+
+#[test]
 fn an_army_too_big_for_its_zone_is_refused_with_the_unit_that_did_not_fit() {
     let big = RUSSIANS
         .replace("count = 4", "count = 40")

@@ -62,7 +62,7 @@ pub struct Standing {
     pub winner: Option<Side>,
     /// A decisive victory rather than a minor one.
     pub decisive: bool,
-    /// In words: "a minor victory for Hood's division: it holds Nicodemus heights".
+    /// In words: "a minor victory for Hood's division: it holds Mumma farm".
     pub reason: String,
 }
 

@@ -126,18 +126,8 @@ fn an_objective_that_is_one_sides_goal_counts_for_that_side_only() {
             "a goal of both sides",
         ),
     ] {
-        let s = Scen::new()
-            .inf("red", "r1", "1201", "N", &[])
-            .inf("blue", "b1", "0608", "S", &[])
-            .top(goals)
-            .raw("[[objectives]]\nhex = \"0608\"\nname = \"Village\"\npoints = 50\n");
-        let e = rules_bpt_commander::scenario::load(
-            &volley_core::ScenarioSource::new("t.toml", s.text()),
-            &s.options,
-        )
-        .map(|_| ())
-        .expect_err("refused");
-        assert!(e.to_string().contains(says), "{e}");
+        let e = village_refused(goals);
+        assert!(e.contains(says), "{e}");
     }
 }
 
@@ -254,4 +244,73 @@ fn with_no_objective_held_and_no_losses_the_standing_is_a_draw() {
         "{}",
         s.reason
     );
+}
+
+#[test]
+fn an_objective_major_for_one_side_is_minor_for_the_other() {
+    // The village is red's major objective and blue's minor one: blue holding it ends
+    // nothing, and at the turn limit it is a minor victory for blue; red taking it ends the
+    // battle at the end of that game turn, decisively.
+    let scen = |blue_at: &str| {
+        Scen::new()
+            .inf("red", "r1", "1201", "N", &[])
+            .inf("blue", "b1", blue_at, "S", &[])
+            .top("majors = { red = [\"0608\"] }")
+            .raw("[[objectives]]\nhex = \"0608\"\nname = \"Village\"\npoints = 50\n")
+            .command()
+    };
+    let mut g = scen("0608");
+    let v = volley_core::Game::view(&g, Some(Side::Blue));
+    assert_eq!(
+        &*v.objectives[0].name,
+        "Village (major for Red, minor for Blue)"
+    );
+    while g.outcome.is_none() {
+        play(&mut g, "end", &[]);
+    }
+    assert_eq!(g.turn, 4, "blue's hold did not end the battle");
+    let o = g.outcome.clone().unwrap();
+    assert_eq!(o.winner, Some(Side::Blue));
+    assert!(o.reason.contains("a minor victory"), "{}", o.reason);
+    // Red on the village (blue elsewhere) ends the first game turn with a decisive victory.
+    let mut g = Scen::new()
+        .inf("red", "r1", "0608", "N", &[])
+        .inf("blue", "b1", "1201", "S", &[])
+        .top("majors = { red = [\"0608\"] }")
+        .raw("[[objectives]]\nhex = \"0608\"\nname = \"Village\"\npoints = 50\n")
+        .command();
+    while g.outcome.is_none() {
+        play(&mut g, "end", &[]);
+    }
+    assert_eq!(g.turn, 1);
+    let o = g.outcome.clone().unwrap();
+    assert_eq!(o.winner, Some(Side::Red));
+    assert!(o.reason.contains("a decisive victory"), "{}", o.reason);
+    // By side, the hexes must still be objectives, and the sides red and blue.
+    for (majors, says) in [
+        (
+            "majors = { red = [\"0609\"] }",
+            "0609 is not one of the objectives",
+        ),
+        ("majors = { green = [\"0608\"] }", "unknown field `green`"),
+    ] {
+        let e = village_refused(majors);
+        assert!(e.contains(says), "{e}");
+    }
+}
+
+/// Why a battle with a village objective at 0608 and the `top` line is refused.
+fn village_refused(top: &str) -> String {
+    let s = Scen::new()
+        .inf("red", "r1", "1201", "N", &[])
+        .inf("blue", "b1", "0608", "S", &[])
+        .top(top)
+        .raw("[[objectives]]\nhex = \"0608\"\nname = \"Village\"\npoints = 50\n");
+    rules_bpt_commander::scenario::load(
+        &volley_core::ScenarioSource::new("t.toml", s.text()),
+        &s.options,
+    )
+    .map(|_| ())
+    .expect_err("refused")
+    .to_string()
 }
