@@ -94,11 +94,11 @@ impl BptGame {
         let start = u.hex;
         let hq = u.is_hq();
         let start_dense = ground.dense(start, u);
-        // (cost, hex, touched dense), cheapest first
         // The cheapest cost found to each hex, with and without dense terrain on the way.
         let mut best = vec![u32::MAX; 2 * map.cell_count()];
         let slot = |h: Hex, dense: bool| map.index(h).map(|c| 2 * c + usize::from(dense));
         let at_key = |h: Hex| (h.x, h.y);
+        // (cost, hex, touched dense), cheapest first.
         let mut queue =
             std::collections::BinaryHeap::from([Reverse((0, at_key(start), start_dense))]);
         while let Some(Reverse((cost, (x, y), dense))) = queue.pop() {

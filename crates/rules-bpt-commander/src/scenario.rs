@@ -808,6 +808,30 @@ pub fn load(src: &ScenarioSource, overrides: &Options) -> Result<BptGame, Scenar
             }
         }
     }
+    // A side's own major objective must be one it is out to reach.
+    if let Some(Majors::BySide(g)) = &file.majors {
+        for (side, hexes) in [(Side::Red, &g.red), (Side::Blue, &g.blue)] {
+            for m in hexes {
+                let hex = src.hex(m, &map)?;
+                if let Some(goal) = objectives
+                    .iter()
+                    .find(|o| o.hex == hex)
+                    .and_then(|o| o.for_side)
+                    .filter(|&g| g != side)
+                {
+                    return Err(src.error_at(
+                        m.span(),
+                        format!(
+                            "{} is {}'s goal only: it cannot be a major objective for {}",
+                            label(hex),
+                            battle.sides[goal.index()].name,
+                            battle.sides[side.index()].name
+                        ),
+                    ));
+                }
+            }
+        }
+    }
     let setting = Setting {
         name: battle.name.clone(),
         title: battle.title.clone(),

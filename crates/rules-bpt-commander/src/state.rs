@@ -26,8 +26,6 @@ pub fn rule(section: &str) -> String {
     format!("{} {section}", crate::ID)
 }
 
-/// What the scenario fixed, which changes in play only where engineers bridge water or
-/// demolish a wall (copied then, as rarely as that happens).
 /// Whose eyes a question about the map is answered with: the map as it is (the referee,
 /// the end of the battle), or as one side's view shows it (`None`: the spectators'), where
 /// units hidden by a hidden set-up are not there.
@@ -37,6 +35,8 @@ pub enum Sight {
     View(Option<Side>),
 }
 
+/// What the scenario fixed, which changes in play only where engineers bridge water or
+/// demolish a wall (copied then, as rarely as that happens).
 #[derive(Clone, Debug)]
 pub struct Setting {
     pub name: Name,
@@ -122,12 +122,26 @@ impl Clone for ReachCache {
     }
 }
 
+/// A listing under way: while it lives the move searches are kept; when it ends, even by a
+/// panic, they are dropped, so no search outlives the position it was made in.
+pub struct Listing<'a>(&'a ReachCache);
+
+impl Drop for Listing<'_> {
+    fn drop(&mut self) {
+        self.0.set(false);
+    }
+}
+
 impl ReachCache {
-    /// Starts (`true`) or ends (`false`) a listing: either way what was kept is dropped.
-    pub fn listing(&self, on: bool) {
-        if let Ok(mut c) = self.0.lock() {
-            *c = on.then(HashMap::new);
-        }
+    /// Starts a listing of the legal actions (what was kept before is dropped).
+    pub fn listing(&self) -> Listing<'_> {
+        self.set(true);
+        Listing(self)
+    }
+
+    fn set(&self, on: bool) {
+        let mut c = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        *c = on.then(HashMap::new);
     }
 
     /// The unit's search from the cache during a listing (made with `search` the first
@@ -515,12 +529,11 @@ impl BptGame {
     }
 
     fn unit_candidates(&self, unit: usize, out: &mut Vec<Order>) {
-        self.reach_cache.listing(true);
+        let _kept = self.reach_cache.listing();
         let mut all = Vec::new();
         self.candidates(&mut all);
         all.retain(|o| self.describe_order(*o).unit == Some(unit as u32));
         out.extend(self.checked(all));
-        self.reach_cache.listing(false);
     }
 
     /// The candidates that pass their check, in order and without repeats.
@@ -821,11 +834,10 @@ impl Game for BptGame {
 
     fn legal_actions_into(&self, out: &mut Vec<Action>) {
         out.clear();
-        self.reach_cache.listing(true);
+        let _kept = self.reach_cache.listing();
         let mut all = Vec::new();
         self.candidates(&mut all);
         out.extend(self.checked(all).into_iter().map(Order::pack));
-        self.reach_cache.listing(false);
     }
 
     fn unit_actions(&self, unit: u32, out: &mut Vec<Action>) {

@@ -293,6 +293,10 @@ fn an_objective_major_for_one_side_is_minor_for_the_other() {
             "0609 is not one of the objectives",
         ),
         ("majors = { green = [\"0608\"] }", "unknown field `green`"),
+        (
+            "majors = { blue = [\"0608\"] }\ngoals = { red = [\"0608\"] }",
+            "0608 is Red's goal only: it cannot be a major objective for Blue",
+        ),
     ] {
         let e = village_refused(majors);
         assert!(e.contains(says), "{e}");
