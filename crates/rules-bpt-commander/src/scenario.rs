@@ -9,7 +9,7 @@ use serde::Deserialize;
 use std::collections::HashSet;
 use toml::Spanned;
 use volley_core::geometry::label;
-use volley_core::scenario::{option, OwnKeys};
+use volley_core::scenario::{option, OwnKeys, SideHexes};
 use volley_core::{Battle, OptionSpec, Options, ScenarioError, ScenarioSource, Side};
 
 pub const OPTIONS: &[OptionSpec] = &[
@@ -163,7 +163,7 @@ struct ScenarioFile {
     /// Objectives only one side is out to reach (`goals = { red = ["2111"] }`); the rest
     /// are either side's.
     #[serde(default)]
-    goals: Option<Goals>,
+    goals: Option<SideHexes>,
     /// Field defences and constructions.
     #[serde(default)]
     works: Vec<WorkSpec>,
@@ -172,7 +172,7 @@ struct ScenarioFile {
 /// The `majors` key: one list for both sides, or a list for each.
 enum Majors {
     Both(Vec<Spanned<String>>),
-    BySide(Goals),
+    BySide(SideHexes),
 }
 
 impl<'de> Deserialize<'de> for Majors {
@@ -196,7 +196,7 @@ impl<'de> Deserialize<'de> for Majors {
                 Ok(Majors::Both(list))
             }
             fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<Majors, A::Error> {
-                Goals::deserialize(serde::de::value::MapAccessDeserializer::new(map))
+                SideHexes::deserialize(serde::de::value::MapAccessDeserializer::new(map))
                     .map(Majors::BySide)
             }
         }
@@ -222,15 +222,6 @@ struct OtherMode {
 struct WorkSpec {
     hex: Spanned<String>,
     kind: Spanned<String>,
-}
-
-#[derive(Deserialize, Default)]
-#[serde(deny_unknown_fields)]
-struct Goals {
-    #[serde(default)]
-    red: Vec<Spanned<String>>,
-    #[serde(default)]
-    blue: Vec<Spanned<String>>,
 }
 
 const OWN_KEYS: OwnKeys = OwnKeys {
@@ -762,10 +753,8 @@ pub fn load(src: &ScenarioSource, overrides: &Options) -> Result<BptGame, Scenar
         None => Vec::new(),
         Some(Majors::Both(list)) => list.iter().map(|m| (m, [true, true])).collect(),
         Some(Majors::BySide(g)) => g
-            .red
-            .iter()
-            .map(|m| (m, [true, false]))
-            .chain(g.blue.iter().map(|m| (m, [false, true])))
+            .by_side()
+            .map(|(side, m)| (m, [side == Side::Red, side == Side::Blue]))
             .collect(),
     };
     for (m, sides) in majors {
@@ -783,52 +772,31 @@ pub fn load(src: &ScenarioSource, overrides: &Options) -> Result<BptGame, Scenar
             }
         }
     }
-    if let Some(goals) = &file.goals {
-        for (side, hexes) in [(Side::Red, &goals.red), (Side::Blue, &goals.blue)] {
-            for h in hexes {
-                let hex = src.hex(h, &map)?;
-                match objectives.iter_mut().find(|o| o.hex == hex) {
-                    Some(o) if o.for_side.is_some() => {
-                        return Err(src.error_at(
-                            h.span(),
-                            format!(
-                                "{} is a goal of both sides: leave it out to make it either side's",
-                                label(hex)
-                            ),
-                        ))
-                    }
-                    Some(o) => o.for_side = Some(side),
-                    None => {
-                        return Err(src.error_at(
-                            h.span(),
-                            format!("{} is not one of the objectives", label(hex)),
-                        ))
-                    }
-                }
-            }
-        }
+    for (o, side) in objectives
+        .iter_mut()
+        .zip(battle.goal_sides(src, file.goals.as_ref())?)
+    {
+        o.for_side = side;
     }
     // A side's own major objective must be one it is out to reach.
     if let Some(Majors::BySide(g)) = &file.majors {
-        for (side, hexes) in [(Side::Red, &g.red), (Side::Blue, &g.blue)] {
-            for m in hexes {
-                let hex = src.hex(m, &map)?;
-                if let Some(goal) = objectives
-                    .iter()
-                    .find(|o| o.hex == hex)
-                    .and_then(|o| o.for_side)
-                    .filter(|&g| g != side)
-                {
-                    return Err(src.error_at(
-                        m.span(),
-                        format!(
-                            "{} is {}'s goal only: it cannot be a major objective for {}",
-                            label(hex),
-                            battle.sides[goal.index()].name,
-                            battle.sides[side.index()].name
-                        ),
-                    ));
-                }
+        for (side, m) in g.by_side() {
+            let hex = src.hex(m, &map)?;
+            if let Some(goal) = objectives
+                .iter()
+                .find(|o| o.hex == hex)
+                .and_then(|o| o.for_side)
+                .filter(|&g| g != side)
+            {
+                return Err(src.error_at(
+                    m.span(),
+                    format!(
+                        "{} is {}'s goal only: it cannot be a major objective for {}",
+                        label(hex),
+                        battle.sides[goal.index()].name,
+                        battle.sides[side.index()].name
+                    ),
+                ));
             }
         }
     }

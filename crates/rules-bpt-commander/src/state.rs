@@ -1026,6 +1026,7 @@ impl Game for BptGame {
                     },
                     points: o.points,
                     holder: self.holder(o.hex, Sight::View(side)),
+                    goal_of: o.for_side,
                 })
                 .collect(),
             outcome: self.outcome.clone(),

@@ -1,7 +1,8 @@
 //! Victory. The text sets no victory conditions; Volley's (docs/rules/grid-rules-v1.1.md):
 //! a side with no units left loses at once; otherwise at the end of the last game-turn each
 //! side scores the enemy strength points it has destroyed plus the objectives it holds (a
-//! unit of its own on the tile), and the higher score wins.
+//! unit of its own on the tile; an objective that is the other side's goal scores nothing),
+//! and the higher score wins.
 
 use crate::game::GridGame;
 use crate::rule;
@@ -31,7 +32,9 @@ impl GridGame {
             .setup
             .objectives
             .iter()
-            .filter(|o| self.objective_holder(o.tile) == Some(side))
+            .filter(|o| {
+                o.for_side.is_none_or(|s| s == side) && self.objective_holder(o.tile) == Some(side)
+            })
             .map(|o| o.points)
             .sum();
         destroyed + held
@@ -77,6 +80,13 @@ impl GridGame {
             ),
             score,
         }
+    }
+
+    /// Who would win if the battle ended now ("as it stands"), for the view: the scores
+    /// compared as at the end of the last game-turn. Both sides see every unit, so it is the
+    /// same for both.
+    pub fn standing(&self) -> volley_core::view::Standing {
+        volley_core::view::Standing::by_score(self.scores())
     }
 
     pub fn outcome_event(&self) -> Event {

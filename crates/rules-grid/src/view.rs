@@ -127,13 +127,14 @@ impl GridGame {
                 .iter()
                 .map(|o| ObjectiveView {
                     place: Place::Hex(o.tile),
-                    name: o.name.clone(),
+                    name: ObjectiveView::goal_name(&o.name, o.for_side, &self.setup.side_names),
                     points: o.points,
                     holder: self.objective_holder(o.tile),
+                    goal_of: o.for_side,
                 })
                 .collect(),
             outcome: self.outcome.clone(),
-            standing: None,
+            standing: self.outcome.is_none().then(|| self.standing()),
         }
     }
 

@@ -210,6 +210,7 @@ impl MechGame {
                     name: o.name.clone(),
                     points: o.points,
                     holder: self.holder(o.hex),
+                    goal_of: None,
                 })
                 .collect(),
             outcome: self.outcome.clone(),

@@ -216,6 +216,7 @@ pub fn view(s: &State, viewer: Option<Side>) -> View {
                 name: o.name.clone(),
                 points: o.points,
                 holder: viewer.map_or(o.holder, |v| o.known[v.index()]),
+                goal_of: None,
             })
             .collect(),
         outcome: s.outcome.clone(),

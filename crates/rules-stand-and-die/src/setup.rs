@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 use toml::Spanned;
 use volley_core::geometry::label;
 use volley_core::map::{Hexside, Map};
-use volley_core::scenario::{option, MapSpec, OwnKeys};
+use volley_core::scenario::{option, MapSpec, OwnKeys, SideHexes};
 use volley_core::{Battle, Hex, OptionSpec, Options, ScenarioError, ScenarioSource, Side};
 
 pub const OPTIONS: &[OptionSpec] = &[
@@ -72,11 +72,15 @@ struct ScenarioFile {
     boats: Vec<Spanned<String>>,
     /// The map again, for the hexside features only this ruleset judges.
     map: MapSpec,
+    /// Objectives only one side scores (`goals = { red = ["0504"] }`); the rest are either
+    /// side's.
+    #[serde(default)]
+    goals: Option<SideHexes>,
 }
 
 /// The keys this ruleset reads itself.
 const OWN_KEYS: OwnKeys = OwnKeys {
-    top: &["units", "boats"],
+    top: &["units", "boats", "goals"],
     side: &[],
     commander: &[],
 };
@@ -157,10 +161,12 @@ pub fn load(src: &ScenarioSource, overrides: &Options) -> Result<StandAndDieGame
     let objectives = battle
         .objectives
         .iter()
-        .map(|o| Objective {
+        .zip(battle.goal_sides(src, file.goals.as_ref())?)
+        .map(|(o, for_side)| Objective {
             hex: o.hex,
             name: o.name.clone(),
             points: o.points,
+            for_side,
         })
         .collect();
     let setting = Setting {

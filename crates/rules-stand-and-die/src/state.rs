@@ -40,6 +40,9 @@ pub struct Objective {
     pub hex: Hex,
     pub name: Name,
     pub points: i32,
+    /// The side whose goal it is, the only one that scores it (scenario `goals`); `None`:
+    /// whichever side holds it.
+    pub for_side: Option<Side>,
 }
 
 /// The choices the text leaves to the table, set by the scenario's options.
@@ -591,13 +594,14 @@ impl Game for StandAndDieGame {
                 .iter()
                 .map(|o| ObjectiveView {
                     place: Place::Hex(o.hex),
-                    name: o.name.clone(),
+                    name: ObjectiveView::goal_name(&o.name, o.for_side, &self.setting.side_names),
                     points: o.points,
                     holder: self.holder(o.hex),
+                    goal_of: o.for_side,
                 })
                 .collect(),
             outcome: self.outcome.clone(),
-            standing: None,
+            standing: self.outcome.is_none().then(|| self.standing()),
         }
     }
 

@@ -1,7 +1,7 @@
 //! How a game ends. The rules text says nothing, so this is Volley's reading (see
 //! docs/rules/stand-and-die.md): a side with no troops left loses at once; otherwise at the
 //! scenario's turn limit the higher score wins, a score being the casualties inflicted plus
-//! the points of the objective hexes held.
+//! the points of the objective hexes held (one that is the other side's goal scores nothing).
 
 use crate::state::{Phase, StandAndDieGame};
 use volley_core::{Event, Log, Outcome, Side};
@@ -14,7 +14,7 @@ impl StandAndDieGame {
         self.setting
             .objectives
             .iter()
-            .filter(|o| self.holder(o.hex) == Some(side))
+            .filter(|o| o.for_side.is_none_or(|s| s == side) && self.holder(o.hex) == Some(side))
             .map(|o| o.points)
             .sum()
     }
@@ -25,6 +25,13 @@ impl StandAndDieGame {
 
     fn scores(&self) -> [i32; 2] {
         Side::BOTH.map(|s| self.score(s))
+    }
+
+    /// Who would win if the battle ended now ("as it stands"), for the view: the scores
+    /// compared as at the turn limit. Both sides see the whole table, so it is the same for
+    /// both.
+    pub fn standing(&self) -> volley_core::view::Standing {
+        volley_core::view::Standing::by_score(self.scores())
     }
 
     fn finish(&mut self, winner: Option<Side>, reason: String, log: &mut Log) {

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use std::rc::Rc;
 use volley_core::geometry::in_front_arc;
 use volley_core::map::Grid;
-use volley_core::view::{UnitView, View};
+use volley_core::view::{ObjectiveView, UnitView, View};
 use volley_core::{Hex, Place, Side};
 
 /// A won (or lost) game is worth more than any material.
@@ -70,10 +70,12 @@ impl Geometry {
     pub fn distance(&self, a: Hex, b: Hex) -> u32 {
         match self.grid {
             Grid::Hex => a.unsigned_distance_to(b),
+            // Squares are counted through their sides, as Rules v1.1 (the one ruleset on
+            // squares) counts moves and ranges.
             Grid::Square => {
                 let (ac, ar) = volley_core::geometry::col_row(a);
                 let (bc, br) = volley_core::geometry::col_row(b);
-                (ac - bc).unsigned_abs().max((ar - br).unsigned_abs())
+                (ac - bc).unsigned_abs() + (ar - br).unsigned_abs()
             }
         }
     }
@@ -265,6 +267,11 @@ pub fn is_guns(u: &UnitView) -> bool {
     u.arm == "artillery"
 }
 
+/// Whether objective `o` counts for `side`: it is that side's goal, or either side's.
+pub fn scores(o: &ObjectiveView, side: Side) -> bool {
+    o.goal_of.is_none_or(|g| g == side)
+}
+
 /// One of the side's own decoy markers (hidden movement shows a side its decoys as units of
 /// the arm `decoy`): it cannot fight, hold an objective or be lost, so it is worth nothing
 /// and goes nowhere of its own accord — above all not onto an objective, where it would
@@ -300,6 +307,43 @@ fn cover_of(view: &View) -> std::collections::HashSet<Hex> {
     out
 }
 
+/// The walking distance from every hex to the nearest objective `side` scores, with open
+/// water (`~`) in the way.
+fn routes_to_objectives(view: &View, side: Side) -> Option<Field> {
+    let sources: Vec<(Hex, u16)> = view
+        .objectives
+        .iter()
+        .filter(|o| scores(o, side))
+        .filter_map(|o| o.place.hex())
+        .map(|h| (h, 0))
+        .collect();
+    if sources.is_empty() {
+        return None;
+    }
+    let (width, height) = (view.map.width, view.map.height);
+    let mut blocked = vec![false; (width.max(0) * height.max(0)) as usize];
+    for (r, row) in view.map.rows.iter().enumerate() {
+        for (c, code) in row.split_whitespace().enumerate() {
+            if code.starts_with('~') {
+                if let Some(k) = cell(
+                    width,
+                    height,
+                    volley_core::geometry::hex_at(c as i32 + 1, r as i32 + 1),
+                ) {
+                    blocked[k] = true;
+                }
+            }
+        }
+    }
+    Some(Field::around(
+        view.map.grid,
+        width,
+        height,
+        &sources,
+        &blocked,
+    ))
+}
+
 /// An evaluation of positions seen by one side, set up once per decision from the view the
 /// decision starts from (for strength references).
 pub struct Evaluator {
@@ -312,6 +356,9 @@ pub struct Evaluator {
     /// view shows as features.
     cover: std::collections::HashSet<Hex>,
     near_cache: NearCache,
+    /// How far each hex is from the nearest objective this side scores, walking round open
+    /// water (a river is crossed at its bridges and fords); `None` with no such objective.
+    routes: Option<Field>,
 }
 
 impl Evaluator {
@@ -326,7 +373,22 @@ impl Evaluator {
                 .collect(),
             cover: cover_of(view),
             near_cache: RefCell::new(None),
+            routes: routes_to_objectives(view, side),
         }
+    }
+
+    /// How far `h` is from the nearest objective this side scores, going round open water;
+    /// as the crow flies from a hex the walk does not reach (a boat on the water).
+    pub fn objective_distance(&self, view: &View, h: Hex) -> Option<u32> {
+        let routes = self.routes.as_ref()?;
+        routes.nearest(h).map(|(d, _)| d).or_else(|| {
+            view.objectives
+                .iter()
+                .filter(|o| scores(o, self.side))
+                .filter_map(|o| self.geometry.hex(&o.place))
+                .map(|o| self.geometry.distance(h, o))
+                .min()
+        })
     }
 
     pub fn health(&self, u: &UnitView) -> f64 {
@@ -450,14 +512,10 @@ impl Evaluator {
         let g = self.geometry;
         let enemies = self.enemies(view);
         let near = self.near(view, &enemies);
-        let objectives: Vec<Hex> = view
-            .objectives
-            .iter()
-            .filter_map(|o| g.hex(&o.place))
-            .collect();
-        let held: Vec<Hex> = view
-            .objectives
-            .iter()
+        // The objectives this side scores. The enemy's goals are no place to be for their own
+        // sake: a unit guards them by standing up to the enemy that comes for them.
+        let scored = || view.objectives.iter().filter(|o| scores(o, me));
+        let held: Vec<Hex> = scored()
             .filter(|o| o.holder == Some(me))
             .filter_map(|o| g.hex(&o.place))
             .collect();
@@ -523,9 +581,9 @@ impl Evaluator {
             }
             // Every objective counts as a place to be, held or not, so taking one does not
             // suddenly send every other unit off after the next.
-            let goal = objectives
-                .iter()
-                .map(|&o| g.distance(h, o))
+            let goal = self
+                .objective_distance(view, h)
+                .into_iter()
                 .chain(nearest.map(|(d, _, _)| d + 1))
                 .min();
             if let Some(d) = goal {

@@ -1,8 +1,9 @@
-//! How far every hex of the map is from the nearest enemy, and which enemy that is: one
-//! breadth-first pass from all of them at once, so that a bot asking it for every unit and
-//! every move pays for the map once, not for the army once per question. On a rectangular
-//! map a shortest path between two hexes never leaves the rectangle, so the distances are
-//! the true hex (or, on squares, king-move) distances.
+//! How far every hex of the map is from the nearest of some sources (the enemies, the
+//! objectives), and which source that is: one breadth-first pass from all of them at once, so
+//! that a bot asking it for every unit and every move pays for the map once, not for the army
+//! once per question. On a rectangular map with nothing in the way a shortest path between
+//! two hexes never leaves the rectangle, so the distances are the true hex (or, on squares,
+//! through-the-sides) distances; cells marked blocked (open water) are walked around.
 
 use volley_core::geometry::{col_row, hex_at};
 use volley_core::map::Grid;
@@ -22,6 +23,18 @@ impl Field {
     /// The field of `sources` (hexes with a number each) on a `width` × `height` map. Where two
     /// sources are equally near, the one listed first wins.
     pub fn new(grid: Grid, width: i32, height: i32, sources: &[(Hex, u16)]) -> Field {
+        Field::around(grid, width, height, sources, &[])
+    }
+
+    /// The same, with paths kept off the cells `blocked` marks (row by row; an empty slice
+    /// blocks nothing). A blocked cell has no distance unless it is a source.
+    pub fn around(
+        grid: Grid,
+        width: i32,
+        height: i32,
+        sources: &[(Hex, u16)],
+        blocked: &[bool],
+    ) -> Field {
         let cells = (width.max(0) * height.max(0)) as usize;
         let mut f = Field {
             width,
@@ -35,11 +48,10 @@ impl Field {
             let h = hex_at(col, 5);
             let neighbours: Vec<Hex> = match grid {
                 Grid::Hex => h.all_neighbors().to_vec(),
-                Grid::Square => (-1..=1)
-                    .flat_map(|dc| (-1..=1).map(move |dr| (dc, dr)))
-                    .filter(|&d| d != (0, 0))
+                // Squares are crossed through their sides, never their corners.
+                Grid::Square => [(0, -1), (1, 0), (0, 1), (-1, 0)]
                     .map(|(dc, dr)| hex_at(col + dc, 5 + dr))
-                    .collect(),
+                    .to_vec(),
             };
             neighbours
                 .into_iter()
@@ -72,7 +84,7 @@ impl Field {
                     continue;
                 }
                 let n = ((nr - 1) * width + (nc - 1)) as usize;
-                if f.dist[n] == FAR {
+                if f.dist[n] == FAR && !blocked.get(n).copied().unwrap_or(false) {
                     f.dist[n] = d;
                     f.source[n] = k;
                     queue.push(n as u32);
@@ -114,7 +126,7 @@ mod tests {
                             Grid::Hex => s.unsigned_distance_to(h),
                             Grid::Square => {
                                 let ((a, b), (x, y)) = (col_row(s), col_row(h));
-                                (a - x).unsigned_abs().max((b - y).unsigned_abs())
+                                (a - x).unsigned_abs() + (b - y).unsigned_abs()
                             }
                         })
                         .min();
@@ -123,5 +135,17 @@ mod tests {
             }
         }
         assert_eq!(Field::new(Grid::Hex, 5, 5, &[]).nearest(hex_at(1, 1)), None);
+    }
+
+    #[test]
+    fn a_path_goes_round_blocked_cells() {
+        // A river across row 3 of a 5 × 5 square map, crossed only at column 5.
+        let blocked: Vec<bool> = (0..25).map(|c| c / 5 == 2 && c % 5 != 4).collect();
+        let f = Field::around(Grid::Square, 5, 5, &[(hex_at(1, 1), 0)], &blocked);
+        // Straight down would be 4; round by the crossing it is 4 across, 4 down and 4 back.
+        assert_eq!(f.nearest(hex_at(1, 5)), Some((12, 0)));
+        assert_eq!(f.nearest(hex_at(5, 3)), Some((6, 0)));
+        assert_eq!(f.nearest(hex_at(2, 3)), None, "in the river");
+        assert_eq!(f.nearest(hex_at(1, 2)), Some((1, 0)));
     }
 }

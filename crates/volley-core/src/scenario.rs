@@ -417,6 +417,25 @@ pub struct Battle {
     pub objectives: Vec<Objective>,
 }
 
+/// Hexes by side, `{ red = ["0604"], blue = […] }`: a scenario's `goals` (objectives only one
+/// side scores, read by [`Battle::goal_sides`] for the rulesets that list `goals` among their
+/// own keys) and Black Powder's `majors` by side.
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct SideHexes {
+    #[serde(default)]
+    red: Vec<Spanned<String>>,
+    #[serde(default)]
+    blue: Vec<Spanned<String>>,
+}
+
+impl SideHexes {
+    /// The hexes named, each with the side whose goal it is.
+    pub fn by_side(&self) -> impl Iterator<Item = (Side, &Spanned<String>)> {
+        (self.red.iter().map(|h| (Side::Red, h))).chain(self.blue.iter().map(|h| (Side::Blue, h)))
+    }
+}
+
 impl Battle {
     /// Reads the shared parts of a scenario of ruleset `ruleset`: checks that the file is for
     /// it, that every key is one this ruleset or every ruleset knows, and every shared value.
@@ -485,6 +504,40 @@ impl Battle {
             sides,
             objectives,
         })
+    }
+
+    /// Whose goal each objective is (in the order of `objectives`), from a `goals` table:
+    /// `None` for an objective either side scores. A hex that is not an objective, or that
+    /// is named for both sides, is refused where it is written.
+    pub fn goal_sides(
+        &self,
+        src: &ScenarioSource,
+        goals: Option<&SideHexes>,
+    ) -> Result<Vec<Option<Side>>, ScenarioError> {
+        let mut sides = vec![None; self.objectives.len()];
+        for (side, h) in goals.into_iter().flat_map(SideHexes::by_side) {
+            let hex = src.hex(h, &self.map)?;
+            let Some(i) = self.objectives.iter().position(|o| o.hex == hex) else {
+                return Err(src.error_at(
+                    h.span(),
+                    format!(
+                        "{} is not one of the objectives",
+                        crate::geometry::label(hex)
+                    ),
+                ));
+            };
+            if sides[i].is_some() {
+                return Err(src.error_at(
+                    h.span(),
+                    format!(
+                        "{} is a goal of both sides: leave it out to make it either side's",
+                        crate::geometry::label(hex)
+                    ),
+                ));
+            }
+            sides[i] = Some(side);
+        }
+        Ok(sides)
     }
 
     pub fn side(&self, side: Side) -> &BattleSide {

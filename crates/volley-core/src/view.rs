@@ -66,6 +66,27 @@ pub struct Standing {
     pub reason: String,
 }
 
+impl Standing {
+    /// The standing of a battle judged by comparing the two sides' scores (red, blue): the
+    /// higher leads, never decisively.
+    pub fn by_score([red, blue]: [i32; 2]) -> Standing {
+        let winner = match red.cmp(&blue) {
+            std::cmp::Ordering::Greater => Some(Side::Red),
+            std::cmp::Ordering::Less => Some(Side::Blue),
+            std::cmp::Ordering::Equal => None,
+        };
+        let lead = match winner {
+            Some(w) => format!("{w} would win"),
+            None => "a draw".into(),
+        };
+        Standing {
+            winner,
+            decisive: false,
+            reason: format!("{lead}: red scores {red}, blue {blue}"),
+        }
+    }
+}
+
 impl View {
     pub fn unit(&self, id: &str) -> Option<&UnitView> {
         self.units.iter().find(|u| u.id == id)
@@ -271,4 +292,19 @@ pub struct ObjectiveView {
     pub name: Name,
     pub points: i32,
     pub holder: Option<Side>,
+    /// The side whose goal it is, the only one it counts for (a scenario's `goals`); `None`:
+    /// whichever side holds it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub goal_of: Option<Side>,
+}
+
+impl ObjectiveView {
+    /// An objective's name as the map shows it, saying whose goal it is, if only one side's:
+    /// "The town (Red Brigade's goal)".
+    pub fn goal_name(name: &Name, goal_of: Option<Side>, side_names: &[Name; 2]) -> Name {
+        match goal_of {
+            None => name.clone(),
+            Some(s) => format!("{name} ({}'s goal)", side_names[s.index()]).into(),
+        }
+    }
 }
