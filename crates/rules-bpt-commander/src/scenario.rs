@@ -160,10 +160,6 @@ struct ScenarioFile {
     /// or by side (`majors = { red = ["2111"] }`: major for red, minor for blue).
     #[serde(default)]
     majors: Option<Majors>,
-    /// Objectives only one side is out to reach (`goals = { red = ["2111"] }`); the rest
-    /// are either side's.
-    #[serde(default)]
-    goals: Option<SideHexes>,
     /// Field defences and constructions.
     #[serde(default)]
     works: Vec<WorkSpec>,
@@ -225,7 +221,7 @@ struct WorkSpec {
 }
 
 const OWN_KEYS: OwnKeys = OwnKeys {
-    top: &["units", "first", "majors", "goals", "works"],
+    top: &["units", "first", "majors", "works"],
     side: &[],
     commander: &["traits", "hex", "nation"],
 };
@@ -746,7 +742,7 @@ pub fn load(src: &ScenarioSource, overrides: &Options) -> Result<BptGame, Scenar
             name: o.name.clone(),
             points: o.points,
             major: [false; 2],
-            for_side: None,
+            for_side: o.goal_of,
         })
         .collect();
     let majors: Vec<(&Spanned<String>, [bool; 2])> = match &file.majors {
@@ -771,12 +767,6 @@ pub fn load(src: &ScenarioSource, overrides: &Options) -> Result<BptGame, Scenar
                 ))
             }
         }
-    }
-    for (o, side) in objectives
-        .iter_mut()
-        .zip(battle.goal_sides(src, file.goals.as_ref())?)
-    {
-        o.for_side = side;
     }
     // A side's own major objective must be one it is out to reach.
     if let Some(Majors::BySide(g)) = &file.majors {

@@ -13,7 +13,7 @@ use serde::Deserialize;
 use toml::Spanned;
 use volley_core::geometry::{col_row, label, parse_label};
 use volley_core::map::{Grid, Map};
-use volley_core::scenario::{option, MapSpec, OwnKeys, SideHexes};
+use volley_core::scenario::{option, MapSpec, OwnKeys};
 use volley_core::{Battle, Hex, Name, OptionSpec, Options, ScenarioError, ScenarioSource, Side};
 
 /// The map table alone, for the checks only this ruleset makes of what the scenario wrote.
@@ -73,17 +73,13 @@ pub const OPTIONS: &[OptionSpec] = &[
 struct File {
     sides: Sides,
     units: Vec<UnitSpec>,
-    /// Objectives only one side scores (`goals = { blue = ["0604"] }`); the rest are either
-    /// side's.
-    #[serde(default)]
-    goals: Option<SideHexes>,
     #[serde(default)]
     unit_data: UnitDataSpec,
 }
 
 /// The keys this ruleset reads itself.
 const OWN_KEYS: OwnKeys = OwnKeys {
-    top: &["units", "unit_data", "goals"],
+    top: &["units", "unit_data"],
     side: &["setup"],
     commander: &[],
 };
@@ -365,12 +361,11 @@ pub fn load(src: &ScenarioSource, overrides: &Options) -> Result<GridGame, Scena
     let objectives = battle
         .objectives
         .iter()
-        .zip(battle.goal_sides(src, file.goals.as_ref())?)
-        .map(|(o, for_side)| Objective {
+        .map(|o| Objective {
             tile: o.hex,
             name: o.name.clone(),
             points: o.points,
-            for_side,
+            for_side: o.goal_of,
         })
         .collect();
 

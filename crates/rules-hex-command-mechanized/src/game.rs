@@ -428,7 +428,7 @@ impl MechGame {
         self.s
             .objectives
             .iter()
-            .filter(|o| self.holder(o.hex) == Some(side))
+            .filter(|o| o.goal_of.is_none_or(|g| g == side) && self.holder(o.hex) == Some(side))
             .map(|o| o.points)
             .sum()
     }

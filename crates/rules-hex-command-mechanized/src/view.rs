@@ -207,10 +207,10 @@ impl MechGame {
                 .iter()
                 .map(|o| ObjectiveView {
                     place: Place::Hex(o.hex),
-                    name: o.name.clone(),
+                    name: ObjectiveView::goal_name(&o.name, o.goal_of, &self.s.setup.side_names),
                     points: o.points,
                     holder: self.holder(o.hex),
-                    goal_of: None,
+                    goal_of: o.goal_of,
                 })
                 .collect(),
             outcome: self.outcome.clone(),

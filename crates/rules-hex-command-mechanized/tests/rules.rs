@@ -1983,3 +1983,23 @@ fn a_commander_caught_alone_by_the_enemy_is_captured() {
         "{t}"
     );
 }
+
+#[test]
+fn an_objective_that_is_the_enemys_goal_scores_nothing_for_its_holder() {
+    // `goals` makes the farm blue's goal: red, standing on it, scores nothing for it (M44
+    // counts the objectives each side holds at the turn limit).
+    let top = "goals = { blue = [\"0505\"] }\n[[objectives]]\nhex = \"0505\"\nname = \"the farm\"\npoints = 10\n\n[[objectives]]\nhex = \"0101\"\nname = \"the mill\"\npoints = 5";
+    let s = scenario_with(
+        top,
+        &[
+            squad("r1", "red", "M", "0505", "N", ""),
+            squad("b1", "blue", "M", "0101", "S", ""),
+        ],
+    );
+    let g = start(&s);
+    let v = g.view(Some(Side::Red));
+    assert_eq!(v.objectives[0].name.as_str(), "the farm (Blue's goal)");
+    assert_eq!(v.objectives[0].goal_of, Some(Side::Blue));
+    assert_eq!(v.objectives[0].holder, Some(Side::Red));
+    assert_eq!((v.sides[0].score, v.sides[1].score), (0, 5));
+}

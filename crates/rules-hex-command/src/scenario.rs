@@ -621,6 +621,7 @@ pub fn load(
                 hex: o.hex,
                 name: o.name.clone(),
                 points: o.points,
+                goal_of: o.goal_of,
                 holder: on.map(|u| u.side),
                 known: [known_to(Side::Red), known_to(Side::Blue)],
             }

@@ -793,12 +793,13 @@ pub(crate) fn resupply(s: &mut State, log: &mut Log) {
     }
 }
 
-/// Victory points: objectives held, plus the points of enemy units lost or routed.
+/// Victory points: objectives held (but not the enemy's goals), plus the points of enemy
+/// units lost or routed.
 pub fn score(s: &State, side: Side) -> i32 {
     let objectives: i32 = s
         .objectives
         .iter()
-        .filter(|o| o.holder == Some(side))
+        .filter(|o| o.holder == Some(side) && o.goal_of.is_none_or(|g| g == side))
         .map(|o| o.points)
         .sum();
     let enemy_lost: i32 = s

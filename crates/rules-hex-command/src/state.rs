@@ -445,6 +445,9 @@ pub struct Objective {
     pub hex: Hex,
     pub name: Name,
     pub points: i32,
+    /// The side whose goal it is, the only one that scores it (scenario `goals`); `None`:
+    /// whichever side holds it.
+    pub goal_of: Option<Side>,
     pub holder: Option<Side>,
     /// The holder as each side knows it (red, blue): a marker that takes an objective
     /// changes it for the enemy only once the unit under it is seen (a decoy takes none,

@@ -213,10 +213,14 @@ pub fn view(s: &State, viewer: Option<Side>) -> View {
             .iter()
             .map(|o| ObjectiveView {
                 place: Place::Hex(o.hex),
-                name: o.name.clone(),
+                name: ObjectiveView::goal_name(
+                    &o.name,
+                    o.goal_of,
+                    &[s.sides[0].name.clone(), s.sides[1].name.clone()],
+                ),
                 points: o.points,
                 holder: viewer.map_or(o.holder, |v| o.known[v.index()]),
-                goal_of: None,
+                goal_of: o.goal_of,
             })
             .collect(),
         outcome: s.outcome.clone(),

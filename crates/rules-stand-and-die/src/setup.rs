@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 use toml::Spanned;
 use volley_core::geometry::label;
 use volley_core::map::{Hexside, Map};
-use volley_core::scenario::{option, MapSpec, OwnKeys, SideHexes};
+use volley_core::scenario::{option, MapSpec, OwnKeys};
 use volley_core::{Battle, Hex, OptionSpec, Options, ScenarioError, ScenarioSource, Side};
 
 pub const OPTIONS: &[OptionSpec] = &[
@@ -72,15 +72,11 @@ struct ScenarioFile {
     boats: Vec<Spanned<String>>,
     /// The map again, for the hexside features only this ruleset judges.
     map: MapSpec,
-    /// Objectives only one side scores (`goals = { red = ["0504"] }`); the rest are either
-    /// side's.
-    #[serde(default)]
-    goals: Option<SideHexes>,
 }
 
 /// The keys this ruleset reads itself.
 const OWN_KEYS: OwnKeys = OwnKeys {
-    top: &["units", "boats", "goals"],
+    top: &["units", "boats"],
     side: &[],
     commander: &[],
 };
@@ -161,12 +157,11 @@ pub fn load(src: &ScenarioSource, overrides: &Options) -> Result<StandAndDieGame
     let objectives = battle
         .objectives
         .iter()
-        .zip(battle.goal_sides(src, file.goals.as_ref())?)
-        .map(|(o, for_side)| Objective {
+        .map(|o| Objective {
             hex: o.hex,
             name: o.name.clone(),
             points: o.points,
-            for_side,
+            for_side: o.goal_of,
         })
         .collect();
     let setting = Setting {

@@ -349,6 +349,8 @@ struct CommonFile {
     sides: CommonSides,
     #[serde(default)]
     objectives: Vec<ObjectiveSpec>,
+    #[serde(default)]
+    goals: Option<SideHexes>,
 }
 
 /// The keys of a scenario file every ruleset shares.
@@ -362,6 +364,7 @@ const COMMON_KEYS: &[&str] = &[
     "map",
     "sides",
     "objectives",
+    "goals",
 ];
 /// The keys of `[sides.red]` and `[sides.blue]` every ruleset shares.
 const COMMON_SIDE_KEYS: &[&str] = &["name", "break_point", "commanders"];
@@ -393,6 +396,9 @@ pub struct Objective {
     pub hex: Hex,
     pub name: Name,
     pub points: i32,
+    /// The side whose goal it is, the only one that scores it (the scenario's `goals`);
+    /// `None`: whichever side holds it.
+    pub goal_of: Option<Side>,
 }
 
 /// The parts of a scenario every ruleset shares — header, turn limit, options, map, sides
@@ -418,8 +424,7 @@ pub struct Battle {
 }
 
 /// Hexes by side, `{ red = ["0604"], blue = […] }`: a scenario's `goals` (objectives only one
-/// side scores, read by [`Battle::goal_sides`] for the rulesets that list `goals` among their
-/// own keys) and Black Powder's `majors` by side.
+/// side scores, every ruleset's) and Black Powder's `majors` by side.
 #[derive(Deserialize, Default)]
 #[serde(deny_unknown_fields)]
 pub struct SideHexes {
@@ -481,7 +486,7 @@ impl Battle {
             })
         };
         let sides = [side(f.sides.red)?, side(f.sides.blue)?];
-        let objectives = f
+        let mut objectives = f
             .objectives
             .iter()
             .map(|o| {
@@ -489,9 +494,14 @@ impl Battle {
                     hex: src.hex(&o.hex, &map)?,
                     name: o.name.as_str().into(),
                     points: o.points,
+                    goal_of: None,
                 })
             })
             .collect::<Result<Vec<_>, ScenarioError>>()?;
+        let goals = goal_sides(src, &map, &objectives, f.goals.as_ref())?;
+        for (o, goal) in objectives.iter_mut().zip(goals) {
+            o.goal_of = goal;
+        }
         Ok(Battle {
             name: f.name.into(),
             title: f.title.into(),
@@ -504,40 +514,6 @@ impl Battle {
             sides,
             objectives,
         })
-    }
-
-    /// Whose goal each objective is (in the order of `objectives`), from a `goals` table:
-    /// `None` for an objective either side scores. A hex that is not an objective, or that
-    /// is named for both sides, is refused where it is written.
-    pub fn goal_sides(
-        &self,
-        src: &ScenarioSource,
-        goals: Option<&SideHexes>,
-    ) -> Result<Vec<Option<Side>>, ScenarioError> {
-        let mut sides = vec![None; self.objectives.len()];
-        for (side, h) in goals.into_iter().flat_map(SideHexes::by_side) {
-            let hex = src.hex(h, &self.map)?;
-            let Some(i) = self.objectives.iter().position(|o| o.hex == hex) else {
-                return Err(src.error_at(
-                    h.span(),
-                    format!(
-                        "{} is not one of the objectives",
-                        crate::geometry::label(hex)
-                    ),
-                ));
-            };
-            if sides[i].is_some() {
-                return Err(src.error_at(
-                    h.span(),
-                    format!(
-                        "{} is a goal of both sides: leave it out to make it either side's",
-                        crate::geometry::label(hex)
-                    ),
-                ));
-            }
-            sides[i] = Some(side);
-        }
-        Ok(sides)
     }
 
     pub fn side(&self, side: Side) -> &BattleSide {
@@ -555,6 +531,41 @@ impl Battle {
         }
         ids
     }
+}
+
+/// Whose goal each objective is (in the order of `objectives`), from the `goals` table: `None`
+/// for an objective either side scores. A hex that is not an objective, or that is named for
+/// both sides, is refused where it is written.
+fn goal_sides(
+    src: &ScenarioSource,
+    map: &Map,
+    objectives: &[Objective],
+    goals: Option<&SideHexes>,
+) -> Result<Vec<Option<Side>>, ScenarioError> {
+    let mut sides = vec![None; objectives.len()];
+    for (side, h) in goals.into_iter().flat_map(SideHexes::by_side) {
+        let hex = src.hex(h, map)?;
+        let Some(i) = objectives.iter().position(|o| o.hex == hex) else {
+            return Err(src.error_at(
+                h.span(),
+                format!(
+                    "{} is not one of the objectives",
+                    crate::geometry::label(hex)
+                ),
+            ));
+        };
+        if sides[i].is_some() {
+            return Err(src.error_at(
+                h.span(),
+                format!(
+                    "{} is a goal of both sides: leave it out to make it either side's",
+                    crate::geometry::label(hex)
+                ),
+            ));
+        }
+        sides[i] = Some(side);
+    }
+    Ok(sides)
 }
 
 /// Every key of the file is one the ruleset or every ruleset knows; the first that is not is

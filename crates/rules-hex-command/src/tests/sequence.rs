@@ -274,6 +274,7 @@ fn turn_limit_decides_by_objectives_and_losses() {
         hex: h("0505"),
         name: "Mill".into(),
         points: 10,
+        goal_of: None,
         holder: Some(Side::Red),
         known: [Some(Side::Red); 2],
     });
@@ -316,6 +317,7 @@ fn objectives_change_hands_when_entered() {
         hex: h("0505"),
         name: "Mill".into(),
         points: 10,
+        goal_of: None,
         holder: Some(Side::Blue),
         known: [Some(Side::Blue); 2],
     });
@@ -323,6 +325,47 @@ fn objectives_change_hands_when_entered() {
     g.play("move r1 0505", &[]);
     assert_eq!(g.state.objectives[0].holder, Some(Side::Red));
     assert_eq!(crate::sequence::score(&g.state, Side::Red), 10);
+}
+
+#[test]
+fn an_objective_that_is_the_enemys_goal_scores_nothing_for_its_holder() {
+    // The scenario's `goals` makes the mill blue's goal: red, standing on it, scores nothing.
+    let text = "ruleset = \"hex-command\"\nname = \"t\"\ntitle = \"t\"\nturn_limit = 10\n\
+        goals = { blue = [\"0505\"] }\n[map]\nrows = [\". . . . . .\", \". . . . . .\", \
+        \". . . . . .\", \". . . . . .\", \". . . . . .\", \". . . . . .\"]\n\
+        [sides.red]\nname = \"Red\"\n[sides.blue]\nname = \"Blue\"\n\
+        [[objectives]]\nhex = \"0505\"\nname = \"Mill\"\npoints = 10\n\
+        [[objectives]]\nhex = \"0101\"\nname = \"Ford\"\npoints = 5\n"
+        .to_string()
+        + &unit("r1", "red", "infantry", "0505", "N", "")
+        + &unit("b1", "blue", "infantry", "0101", "N", "");
+    let src = volley_core::ScenarioSource::new("test.toml", &text);
+    let g = HexCommandGame::new(
+        crate::scenario::load(&src, &volley_core::Options::new(), crate::OPTIONS)
+            .unwrap_or_else(|e| panic!("{e}")),
+    );
+    assert_eq!(g.state.objectives[0].holder, Some(Side::Red));
+    assert_eq!(crate::sequence::score(&g.state, Side::Red), 0);
+    assert_eq!(
+        crate::sequence::score(&g.state, Side::Blue),
+        5,
+        "the ford only"
+    );
+    let v = volley_core::Game::view(&g, Some(Side::Red));
+    assert_eq!(v.objectives[0].name.as_str(), "Mill (Blue's goal)");
+    assert_eq!(v.objectives[0].goal_of, Some(Side::Blue));
+    assert_eq!(v.objectives[1].goal_of, None);
+    // A goal that is no objective is refused where it is written.
+    let bad = text.replace("blue = [\"0505\"]", "blue = [\"0303\"]");
+    let src = volley_core::ScenarioSource::new("test.toml", &bad);
+    let e = crate::scenario::load(&src, &volley_core::Options::new(), crate::OPTIONS)
+        .err()
+        .expect("refused")
+        .to_string();
+    assert!(
+        e.contains("test.toml:5:") && e.contains("0303 is not one of the objectives"),
+        "{e}"
+    );
 }
 
 #[test]
