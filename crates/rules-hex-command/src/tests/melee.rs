@@ -550,7 +550,7 @@ fn captured_guns_lose_their_shot_when_two_guns_have_fired_at_the_target() {
     // Played without relisting between them, as a game and a search do.
     for shot in ["fire r2 0506", "fire r3 0506"] {
         let a = g.parse_action(shot).expect(shot);
-        let mut d = volley_core::ScriptedDice::new([1, 1, 1, 1].into_iter());
+        let mut d = volley_core::ScriptedDice::new([1, 1, 1, 1]);
         g.apply(a, &mut d).expect(shot);
         g.check_invariants().expect(shot);
     }

@@ -359,8 +359,7 @@ fn an_objective_that_is_the_enemys_goal_scores_nothing_for_its_holder() {
     let bad = text.replace("blue = [\"0505\"]", "blue = [\"0303\"]");
     let src = volley_core::ScenarioSource::new("test.toml", &bad);
     let e = crate::scenario::load(&src, &volley_core::Options::new(), crate::OPTIONS)
-        .err()
-        .expect("refused")
+        .expect_err("refused")
         .to_string();
     assert!(
         e.contains("test.toml:5:") && e.contains("0303 is not one of the objectives"),
