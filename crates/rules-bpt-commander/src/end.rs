@@ -261,7 +261,7 @@ impl BptGame {
             return (false, false);
         }
         let mine = self.setting.objectives.iter().filter(|o| {
-            o.for_side.is_none_or(|s| s == side) && self.holder(o.hex, sight) == Some(side)
+            o.goal_of.is_none_or(|s| s == side) && self.holder(o.hex, sight) == Some(side)
         });
         let major = mine.clone().any(|o| o.major[side.index()]);
         let any = mine.count() > 0;
@@ -366,7 +366,7 @@ impl BptGame {
                     .objectives
                     .iter()
                     .filter(move |o| {
-                        o.for_side.is_none_or(|s| s == side)
+                        o.goal_of.is_none_or(|s| s == side)
                             && self.broken != Some(side)
                             && self.holder(o.hex, sight) == Some(side)
                     })

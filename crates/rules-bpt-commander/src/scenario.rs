@@ -742,7 +742,7 @@ pub fn load(src: &ScenarioSource, overrides: &Options) -> Result<BptGame, Scenar
             name: o.name.clone(),
             points: o.points,
             major: [false; 2],
-            for_side: o.goal_of,
+            goal_of: o.goal_of,
         })
         .collect();
     let majors: Vec<(&Spanned<String>, [bool; 2])> = match &file.majors {
@@ -775,7 +775,7 @@ pub fn load(src: &ScenarioSource, overrides: &Options) -> Result<BptGame, Scenar
             if let Some(goal) = objectives
                 .iter()
                 .find(|o| o.hex == hex)
-                .and_then(|o| o.for_side)
+                .and_then(|o| o.goal_of)
                 .filter(|&g| g != side)
             {
                 return Err(src.error_at(

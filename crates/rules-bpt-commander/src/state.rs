@@ -62,7 +62,7 @@ pub struct Objective {
     /// table of "Reaching an Objective" (a scenario may make it major for one side only).
     pub major: [bool; 2],
     /// The side that must reach it; `None`: either.
-    pub for_side: Option<Side>,
+    pub goal_of: Option<Side>,
 }
 
 /// The choices the text leaves open, set by options (docs/rules/bpt-commander.md).
@@ -1003,7 +1003,7 @@ impl Game for BptGame {
                 .iter()
                 .map(|o| ObjectiveView {
                     place: Place::Hex(o.hex),
-                    name: match (o.major, o.for_side) {
+                    name: match (o.major, o.goal_of) {
                         ([false, false], None) => o.name.clone(),
                         ([true, true], None) => format!("{} (major)", o.name).into(),
                         (major, None) => {
@@ -1026,7 +1026,7 @@ impl Game for BptGame {
                     },
                     points: o.points,
                     holder: self.holder(o.hex, Sight::View(side)),
-                    goal_of: o.for_side,
+                    goal_of: o.goal_of,
                 })
                 .collect(),
             outcome: self.outcome.clone(),

@@ -82,7 +82,7 @@ pub struct Objective {
     pub points: i32,
     /// The side whose goal it is, the only one that scores it (scenario `goals`); `None`:
     /// whichever side holds it.
-    pub for_side: Option<Side>,
+    pub goal_of: Option<Side>,
 }
 
 /// What a unit has done in its side's current player-turn.

@@ -365,7 +365,7 @@ pub fn load(src: &ScenarioSource, overrides: &Options) -> Result<GridGame, Scena
             tile: o.hex,
             name: o.name.clone(),
             points: o.points,
-            for_side: o.goal_of,
+            goal_of: o.goal_of,
         })
         .collect();
 

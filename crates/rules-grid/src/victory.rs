@@ -33,7 +33,7 @@ impl GridGame {
             .objectives
             .iter()
             .filter(|o| {
-                o.for_side.is_none_or(|s| s == side) && self.objective_holder(o.tile) == Some(side)
+                o.goal_of.is_none_or(|s| s == side) && self.objective_holder(o.tile) == Some(side)
             })
             .map(|o| o.points)
             .sum();

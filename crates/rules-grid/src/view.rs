@@ -127,10 +127,10 @@ impl GridGame {
                 .iter()
                 .map(|o| ObjectiveView {
                     place: Place::Hex(o.tile),
-                    name: ObjectiveView::goal_name(&o.name, o.for_side, &self.setup.side_names),
+                    name: ObjectiveView::goal_name(&o.name, o.goal_of, &self.setup.side_names),
                     points: o.points,
                     holder: self.objective_holder(o.tile),
-                    goal_of: o.for_side,
+                    goal_of: o.goal_of,
                 })
                 .collect(),
             outcome: self.outcome.clone(),

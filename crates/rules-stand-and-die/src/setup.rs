@@ -161,7 +161,7 @@ pub fn load(src: &ScenarioSource, overrides: &Options) -> Result<StandAndDieGame
             hex: o.hex,
             name: o.name.clone(),
             points: o.points,
-            for_side: o.goal_of,
+            goal_of: o.goal_of,
         })
         .collect();
     let setting = Setting {

@@ -42,7 +42,7 @@ pub struct Objective {
     pub points: i32,
     /// The side whose goal it is, the only one that scores it (scenario `goals`); `None`:
     /// whichever side holds it.
-    pub for_side: Option<Side>,
+    pub goal_of: Option<Side>,
 }
 
 /// The choices the text leaves to the table, set by the scenario's options.
@@ -594,10 +594,10 @@ impl Game for StandAndDieGame {
                 .iter()
                 .map(|o| ObjectiveView {
                     place: Place::Hex(o.hex),
-                    name: ObjectiveView::goal_name(&o.name, o.for_side, &self.setting.side_names),
+                    name: ObjectiveView::goal_name(&o.name, o.goal_of, &self.setting.side_names),
                     points: o.points,
                     holder: self.holder(o.hex),
-                    goal_of: o.for_side,
+                    goal_of: o.goal_of,
                 })
                 .collect(),
             outcome: self.outcome.clone(),

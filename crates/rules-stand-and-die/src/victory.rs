@@ -14,7 +14,7 @@ impl StandAndDieGame {
         self.setting
             .objectives
             .iter()
-            .filter(|o| o.for_side.is_none_or(|s| s == side) && self.holder(o.hex) == Some(side))
+            .filter(|o| o.goal_of.is_none_or(|s| s == side) && self.holder(o.hex) == Some(side))
             .map(|o| o.points)
             .sum()
     }

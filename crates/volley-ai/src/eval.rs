@@ -290,14 +290,10 @@ pub fn is_command(u: &UnitView) -> bool {
 /// The hexes of a view's map that give cover: woods (`W`, `w`), towns (`T`) and forts (`F`),
 /// and works shown as features.
 fn cover_of(view: &View) -> std::collections::HashSet<Hex> {
-    let mut out = std::collections::HashSet::new();
-    for (r, row) in view.map.rows.iter().enumerate() {
-        for (c, code) in row.split_whitespace().enumerate() {
-            if matches!(code.chars().next(), Some('W' | 'w' | 'T' | 'F')) {
-                out.insert(volley_core::geometry::hex_at(c as i32 + 1, r as i32 + 1));
-            }
-        }
-    }
+    let mut out: std::collections::HashSet<Hex> = terrain_codes(view)
+        .filter(|(_, code)| matches!(code.chars().next(), Some('W' | 'w' | 'T' | 'F')))
+        .map(|(h, _)| h)
+        .collect();
     out.extend(
         view.features
             .iter()
@@ -307,41 +303,74 @@ fn cover_of(view: &View) -> std::collections::HashSet<Hex> {
     out
 }
 
+/// Every hex of a view's map with its terrain code in scenario notation (`W`, `~`, `.1`…).
+fn terrain_codes(view: &View) -> impl Iterator<Item = (Hex, &str)> {
+    view.map.rows.iter().enumerate().flat_map(|(r, row)| {
+        row.split_whitespace().enumerate().map(move |(c, code)| {
+            (
+                volley_core::geometry::hex_at(c as i32 + 1, r as i32 + 1),
+                code,
+            )
+        })
+    })
+}
+
+/// The routes fields made lately on this thread: the map they were made for (held, so that
+/// its address is not reused while it is a key), the objectives they lead to, and the field.
+/// Every decision of a game asks for the same two (one a side), and `hard`'s follow-ups make
+/// hundreds of decisions a move.
+type RoutesCache = Vec<(
+    std::sync::Arc<volley_core::map::MapView>,
+    Vec<Hex>,
+    Rc<Field>,
+)>;
+
+thread_local! {
+    static ROUTES: RefCell<RoutesCache> = const { RefCell::new(Vec::new()) };
+}
+
 /// The walking distance from every hex to the nearest objective `side` scores, with open
 /// water (`~`) in the way.
-fn routes_to_objectives(view: &View, side: Side) -> Option<Field> {
-    let sources: Vec<(Hex, u16)> = view
+fn routes_to_objectives(view: &View, side: Side) -> Option<Rc<Field>> {
+    let targets: Vec<Hex> = view
         .objectives
         .iter()
         .filter(|o| scores(o, side))
         .filter_map(|o| o.place.hex())
-        .map(|h| (h, 0))
         .collect();
-    if sources.is_empty() {
+    if targets.is_empty() {
         return None;
+    }
+    let cached = ROUTES.with_borrow(|c| {
+        c.iter()
+            .find(|(map, t, _)| std::sync::Arc::ptr_eq(map, &view.map) && *t == targets)
+            .map(|e| e.2.clone())
+    });
+    if cached.is_some() {
+        return cached;
     }
     let (width, height) = (view.map.width, view.map.height);
     let mut blocked = vec![false; (width.max(0) * height.max(0)) as usize];
-    for (r, row) in view.map.rows.iter().enumerate() {
-        for (c, code) in row.split_whitespace().enumerate() {
-            if code.starts_with('~') {
-                if let Some(k) = cell(
-                    width,
-                    height,
-                    volley_core::geometry::hex_at(c as i32 + 1, r as i32 + 1),
-                ) {
-                    blocked[k] = true;
-                }
-            }
+    for (h, _) in terrain_codes(view).filter(|(_, code)| code.starts_with('~')) {
+        if let Some(k) = cell(width, height, h) {
+            blocked[k] = true;
         }
     }
-    Some(Field::around(
+    let sources: Vec<(Hex, u16)> = targets.iter().map(|&h| (h, 0)).collect();
+    let field = Rc::new(Field::around(
         view.map.grid,
         width,
         height,
         &sources,
         &blocked,
-    ))
+    ));
+    ROUTES.with_borrow_mut(|c| {
+        if c.len() >= 4 {
+            c.remove(0);
+        }
+        c.push((view.map.clone(), targets, field.clone()));
+    });
+    Some(field)
 }
 
 /// An evaluation of positions seen by one side, set up once per decision from the view the
@@ -358,7 +387,7 @@ pub struct Evaluator {
     near_cache: NearCache,
     /// How far each hex is from the nearest objective this side scores, walking round open
     /// water (a river is crossed at its bridges and fords); `None` with no such objective.
-    routes: Option<Field>,
+    routes: Option<Rc<Field>>,
 }
 
 impl Evaluator {
