@@ -31,10 +31,11 @@ pub struct HeuristicSettings {
     /// what it leads to in the rest of the phase (a step that opens a flank attack, a volley
     /// that clears the way for a charge), not only by the position it leaves. 0 for `normal`.
     pub follow: usize,
-    /// After the follow-up, when the decision has passed to the other side, this many of its
-    /// decisions played by the same quick heuristic for it (in the sampled world, which holds
-    /// only what this side knows or guessed): the action is judged after the enemy's answer,
-    /// the volleys its move walks into included. 0 for `normal`.
+    /// After the follow-up, the phase is ended and play goes on until the enemy has made
+    /// this many decisions, the same quick heuristic deciding for both sides (in the sampled
+    /// world, which holds only what this side knows or guessed): the action is judged after
+    /// the enemy's answer, the volleys its move walks into included ([`play_line`]). Ending
+    /// the phase is judged the same way. 0 for `normal`.
     pub reply: usize,
     /// Rounds of successive halving after the first look: each round keeps the better half
     /// of the candidates and looks at them again on twice as many fresh sampled worlds as
@@ -62,13 +63,14 @@ impl HeuristicSettings {
         halving: 0,
     };
     /// The `hard` bot: the heuristic looking at more actions, on more sampled worlds, each
-    /// judged with its follow-up (docs/AI.md: the settings tried and how each fared).
+    /// judged after the enemy's answer to it (docs/AI.md: the settings tried and how each
+    /// fared).
     pub const HARD: HeuristicSettings = HeuristicSettings {
         candidates: 12,
         samples: 6,
         blunder: 0.0,
-        follow: 3,
-        reply: 0,
+        follow: 0,
+        reply: 10,
         halving: 0,
     };
     /// The quick player of a follow-up: its best four actions, one look each.
@@ -84,11 +86,12 @@ impl HeuristicSettings {
     /// The most positions one decision plays out: each candidate on each sampled world
     /// (again on about as many in each round of halving), and the second look before ending
     /// a phase on dice, each with its follow-up and the enemy's reply (a quick player's look
-    /// at four actions each).
+    /// at four actions each, and the side's own decisions among the reply).
     pub const fn work(&self) -> usize {
         let first = self.candidates * self.samples * (1 + self.halving);
         let second = SECOND_LOOK_CANDIDATES * SECOND_LOOK_WORLDS;
-        (first + second) * (1 + 4 * (self.follow + self.reply))
+        let among = if self.reply > 0 { BEFORE_THE_REPLY } else { 0 };
+        (first + second) * (1 + 4 * (self.follow + self.reply + among))
     }
 
     /// Reads `candidates=8,samples=3,follow=3,blunder=0.1` (comma-separated, each optional)
@@ -390,11 +393,8 @@ impl Worlds {
     }
 
     /// The sum of the evaluation's changes over the worlds `worlds` (of those made) when
-    /// `action` is played, and how many worlds that is. After the action come up to `follow`
-    /// more of the side's own decisions, each by a quick heuristic, while the side still
-    /// decides and the quick player does not end the phase; then, if `reply` is not 0, the
-    /// phase is ended and the enemy's first `reply` decisions are played by the same quick
-    /// heuristic for it.
+    /// `action` is played and then the line [`play_line`] describes, and how many worlds
+    /// that is.
     pub fn gains(
         &self,
         action: Action,
@@ -407,57 +407,106 @@ impl Worlds {
         let mut out = Gains::default();
         let end = worlds.end.min(self.copies.len());
         for (copy, seed) in &self.copies[worlds.start.min(end)..end] {
-            let mut g = copy.clone_game();
-            let mut dice = Counting {
-                inner: SeededDice::new(*seed),
-                rolls: 0,
-            };
-            if g.apply_quiet(action, &mut dice).is_err() {
-                // Legal for the side but not in this sampled world: count it as no gain.
-                out.worlds += 1;
+            out.worlds += 1;
+            // Legal for the side but not in this sampled world: counted as no gain.
+            let Some((g, rolls)) = play_line(&**copy, *seed, self.side, action, follow, reply)
+            else {
                 continue;
-            }
-            see_through_interrupt(&mut *g, self.side, &mut dice);
-            if follow > 0 || reply > 0 {
-                let word = u64::from_le_bytes(seed.0[..8].try_into().expect("32 bytes"));
-                let mut quick = HeuristicBot::new(word, HeuristicSettings::FOLLOW_UP, "follow-up");
-                for _ in 0..follow {
-                    if g.to_decide() != Some(self.side) {
-                        break;
-                    }
-                    let next = quick.choose(&*g, self.side);
-                    // Without a reply to look at, the phase's end is where the judging stops;
-                    // with one, the phase is ended so that the enemy may answer.
-                    let end = g.describe(next).kind == ActionKind::End;
-                    if end && reply == 0 || g.apply_quiet(next, &mut dice).is_err() {
-                        break;
-                    }
-                    if end {
-                        break;
-                    }
-                    see_through_interrupt(&mut *g, self.side, &mut dice);
-                }
-                let other = self.side.other();
-                for _ in 0..reply {
-                    if g.to_decide() != Some(other) {
-                        break;
-                    }
-                    let next = quick.choose(&*g, other);
-                    if g.apply_quiet(next, &mut dice).is_err() {
-                        break;
-                    }
-                }
-            }
+            };
             let after = eval.evaluate(&g.view(Some(self.side)));
             out.sum += after - base;
-            out.worlds += 1;
-            out.rolled |= dice.rolls > 0;
-            if dice.rolls == 0 && self.open {
+            out.rolled |= rolls > 0;
+            if rolls == 0 && self.open {
                 break;
             }
         }
         out
     }
+}
+
+/// Plays `action` for `side` on a copy of `world` with the dice of `seed`, and after it up
+/// to `follow` more of the side's own decisions, each by a quick heuristic, while the side
+/// still decides and the quick player does not end the phase. Then, if `reply` is not 0, the
+/// phase is ended (by the quick player or, when the follow-up ran out first, here) and the
+/// enemy's first `reply` decisions are played by the same quick heuristic for it, so that the
+/// line is judged after the enemy's answer: the volleys a move walks into, the charge it
+/// invites. Returns the game at the end of the line and the dice rolled on the way, or
+/// `None` when `action` is not legal in this world.
+pub fn play_line(
+    world: &dyn Game,
+    seed: Seed,
+    side: Side,
+    action: Action,
+    follow: usize,
+    reply: usize,
+) -> Option<(Box<dyn Game>, u32)> {
+    let mut g = world.clone_game();
+    let mut dice = Counting {
+        inner: SeededDice::new(seed),
+        rolls: 0,
+    };
+    let mut ended = g.describe(action).kind == ActionKind::End;
+    g.apply_quiet(action, &mut dice).ok()?;
+    // Ending the phase with a reply to look at, what the enemy may do at once is its reply.
+    if !(ended && reply > 0) {
+        see_through_interrupt(&mut *g, side, &mut dice);
+    }
+    if follow == 0 && reply == 0 {
+        return Some((g, dice.rolls));
+    }
+    let word = u64::from_le_bytes(seed.0[..8].try_into().expect("32 bytes"));
+    let mut quick = HeuristicBot::new(word, HeuristicSettings::FOLLOW_UP, "follow-up");
+    for _ in 0..follow {
+        if ended || g.to_decide() != Some(side) {
+            break;
+        }
+        let next = quick.choose(&*g, side);
+        // Without a reply to look at, the phase's end is where the judging stops; with one,
+        // the phase is ended so that the enemy may answer.
+        ended = g.describe(next).kind == ActionKind::End;
+        if ended && reply == 0 || g.apply_quiet(next, &mut dice).is_err() {
+            break;
+        }
+        if !ended {
+            see_through_interrupt(&mut *g, side, &mut dice);
+        }
+    }
+    if reply == 0 {
+        return Some((g, dice.rolls));
+    }
+    // The follow-up ran out before the quick player ended the phase: it is ended here.
+    if !ended && g.to_decide() == Some(side) {
+        let end = g
+            .legal_actions()
+            .into_iter()
+            .find(|&a| g.describe(a).kind == ActionKind::End);
+        // What the enemy may do at once (Hex Command's defensive fire) is its reply, not an
+        // interrupt to pass over.
+        if let Some(end) = end {
+            let _ = g.apply_quiet(end, &mut dice);
+        }
+    }
+    // Then the play goes on, the quick player deciding for whoever decides, until the enemy
+    // has made `reply` decisions: its answer, with what the side does in between (Hex
+    // Command's phasing fire after the enemy's defensive fire, Black Powder's command units
+    // moving after the orders), up to a few of the side's own decisions.
+    let (mut theirs, mut ours) = (0, 0);
+    while let Some(who) = g.to_decide() {
+        let (count, most) = if who == side {
+            (&mut ours, BEFORE_THE_REPLY)
+        } else {
+            (&mut theirs, reply)
+        };
+        if *count == most {
+            break;
+        }
+        *count += 1;
+        let next = quick.choose(&*g, who);
+        if g.apply_quiet(next, &mut dice).is_err() {
+            break;
+        }
+    }
+    Some((g, dice.rolls))
 }
 
 /// Interrupts the action opened for the other side (a charge's answer, opportunity fire)
@@ -482,6 +531,9 @@ fn see_through_interrupt(g: &mut dyn Game, side: Side, dice: &mut dyn Dice) {
         }
     }
 }
+
+/// The side's own decisions at most among the enemy's reply.
+const BEFORE_THE_REPLY: usize = 8;
 
 /// Answers passed over at most, after one action.
 const MAX_PASSES: usize = 8;

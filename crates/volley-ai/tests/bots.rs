@@ -261,3 +261,38 @@ fn the_heuristic_gives_its_first_order_whatever_its_first_worlds_rolled() {
         );
     }
 }
+
+#[test]
+fn a_line_with_a_reply_ends_the_phase_and_plays_the_enemys_answer() {
+    // Stand and Die!: a side marches, fires, and then the other side marches. A line with
+    // no follow-up and no reply stops after the one march; with a reply it ends the march,
+    // plays the side's own musketry, and then the enemy's first decisions, whatever the
+    // follow-up did first.
+    use volley_ai::heuristic::play_line;
+    let mut game = load("sad-river-crossing");
+    game.start(&mut SeededDice::new(Seed::from_u64(2)));
+    let side = game.to_decide().expect("someone marches first");
+    let march = game
+        .legal_actions()
+        .into_iter()
+        .find(|&a| game.describe(a).kind != volley_core::ActionKind::End)
+        .expect("a march");
+    let seed = Seed::from_u64(7);
+    let (alone, _) = play_line(&*game, seed, side, march, 0, 0).expect("legal");
+    assert_eq!(alone.to_decide(), Some(side));
+    assert_eq!(alone.view(None).phasing, Some(side));
+    for follow in [0, 2] {
+        let (answered, _) = play_line(&*game, seed, side, march, follow, 1).expect("legal");
+        assert_eq!(
+            answered.view(None).phasing,
+            Some(side.other()),
+            "follow-up {follow}: the enemy's march has begun"
+        );
+        let (again, _) = play_line(&*game, seed, side, march, follow, 1).expect("legal");
+        assert_eq!(
+            again.view(None),
+            answered.view(None),
+            "the same seed, the same line"
+        );
+    }
+}

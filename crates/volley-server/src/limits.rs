@@ -233,7 +233,7 @@ impl ClientBuckets {
 }
 
 /// The most positions a `heuristic:…` bot may look at a decision: eight times `hard`'s
-/// ((12 × 6 + 4 × 12) × (1 + 4 × 3) = 1 560; `HeuristicSettings::work`).
+/// ((12 × 6 + 4 × 12) × (1 + 4 × (10 + 8)) = 8 760; `HeuristicSettings::work`).
 pub const HEURISTIC_WORK_MAX: usize = 8 * volley_ai::HeuristicSettings::HARD.work();
 
 /// Checks a bot spec against the limits: the bot may be made, and thinks within them.
@@ -246,7 +246,7 @@ pub fn check_bot(spec: &str, limits: &Limits) -> Result<(), String> {
         if work > most {
             return Err(format!(
                 "this server lets a heuristic look at most {most} positions a decision \
-                 ((candidates × samples × (1 + halving) + 48) × (1 + 4 × (follow + reply))), not {work}"
+                 ((candidates × samples × (1 + halving) + 48) × (1 + 4 × (follow + reply + 8 with a reply))), not {work}"
             ));
         }
         return Ok(());

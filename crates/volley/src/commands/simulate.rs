@@ -36,7 +36,7 @@ play more games before changing the scenario.
 
 Bots: random, heuristic (settings candidates=N, samples=N, follow=N, reply=N, halving=N,
 blunder=X), mcts (mcts:ms=N or mcts:iters=N per decision; threads=N, depth=N, c=X), and the
-difficulty names easy, normal (= heuristic) and hard (= heuristic:candidates=12,samples=6,follow=3).")]
+difficulty names easy, normal (= heuristic) and hard (= heuristic:candidates=12,samples=6,reply=10).")]
 pub struct Args {
     /// A bundled scenario's name (see `volley scenarios`) or a scenario file.
     scenario: String,
