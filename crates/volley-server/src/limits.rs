@@ -334,6 +334,6 @@ mod tests {
         assert!(check_bot("hard", &limits).is_ok());
         assert!(check_bot("heuristic:candidates=12,samples=6,follow=3", &limits).is_ok());
         let e = check_bot("heuristic:candidates=64,samples=32,follow=32", &limits).unwrap_err();
-        assert!(e.contains("at most 12480 positions"), "{e}");
+        assert!(e.contains("at most 70080 positions"), "{e}");
     }
 }
