@@ -90,7 +90,11 @@ impl HeuristicSettings {
     pub const fn work(&self) -> usize {
         let first = self.candidates * self.samples * (1 + self.halving);
         let second = SECOND_LOOK_CANDIDATES * SECOND_LOOK_WORLDS;
-        let among = if self.reply > 0 { BEFORE_THE_REPLY } else { 0 };
+        let among = if self.reply > 0 {
+            OWN_AMONG_THE_REPLY
+        } else {
+            0
+        };
         (first + second) * (1 + 4 * (self.follow + self.reply + among))
     }
 
@@ -427,11 +431,12 @@ impl Worlds {
 /// Plays `action` for `side` on a copy of `world` with the dice of `seed`, and after it up
 /// to `follow` more of the side's own decisions, each by a quick heuristic, while the side
 /// still decides and the quick player does not end the phase. Then, if `reply` is not 0, the
-/// phase is ended (by the quick player or, when the follow-up ran out first, here) and the
-/// enemy's first `reply` decisions are played by the same quick heuristic for it, so that the
-/// line is judged after the enemy's answer: the volleys a move walks into, the charge it
-/// invites. Returns the game at the end of the line and the dice rolled on the way, or
-/// `None` when `action` is not legal in this world.
+/// phase is ended (by the quick player or, when the follow-up ran out first, here) and play
+/// goes on, the same quick heuristic deciding for whoever decides, until the enemy has made
+/// `reply` decisions (with at most [`OWN_AMONG_THE_REPLY`] of the side's own among them), so
+/// that the line is judged after the enemy's answer: the volleys a move walks into, the
+/// charge it invites. Returns the game at the end of the line and the dice rolled on the way,
+/// or `None` when `action` is not legal in this world.
 pub fn play_line(
     world: &dyn Game,
     seed: Seed,
@@ -493,7 +498,7 @@ pub fn play_line(
     let (mut theirs, mut ours) = (0, 0);
     while let Some(who) = g.to_decide() {
         let (count, most) = if who == side {
-            (&mut ours, BEFORE_THE_REPLY)
+            (&mut ours, OWN_AMONG_THE_REPLY)
         } else {
             (&mut theirs, reply)
         };
@@ -532,8 +537,9 @@ fn see_through_interrupt(g: &mut dyn Game, side: Side, dice: &mut dyn Dice) {
     }
 }
 
-/// The side's own decisions at most among the enemy's reply.
-const BEFORE_THE_REPLY: usize = 8;
+/// The side's own decisions at most among the enemy's reply (Hex Command's phasing fire and
+/// melee, Stand and Die!'s own musketry, Black Powder's command units moving).
+pub const OWN_AMONG_THE_REPLY: usize = 8;
 
 /// Answers passed over at most, after one action.
 const MAX_PASSES: usize = 8;
