@@ -1074,20 +1074,24 @@ impl BptGame {
     }
 
     pub fn hq_move_candidates(&self, out: &mut Vec<Order>) {
-        for h in 0..self.units.len() {
-            let u = &self.units[h];
-            if u.is_hq()
+        for h in self.hq_movers() {
+            for &(to, _) in self.reach_of(h).iter() {
+                out.push(Order::Move { unit: h, to });
+            }
+        }
+    }
+
+    /// The active side's command units that may still move this phase.
+    fn hq_movers(&self) -> impl Iterator<Item = usize> + '_ {
+        self.units.iter().enumerate().filter_map(|(h, u)| {
+            (u.is_hq()
                 && u.side == self.active
                 && !u.ko
                 && !u.hq_moved
                 && !u.is_suppressed()
-                && !u.fresh
-            {
-                for &(to, _) in self.reach_of(h).iter() {
-                    out.push(Order::Move { unit: h, to });
-                }
-            }
-        }
+                && !u.fresh)
+                .then_some(h)
+        })
     }
 
     pub fn check_hq_move(&self, o: Order) -> Result<(), Illegal> {
@@ -1112,9 +1116,9 @@ impl BptGame {
             Order::Move { unit, to } => {
                 self.units[unit].hq_moved = true;
                 self.do_move(unit, to, log);
-                let mut c = Vec::new();
-                self.hq_move_candidates(&mut c);
-                if !c.iter().any(|o| self.check_hq_move(*o).is_ok()) {
+                // The phase ends by itself when no other command unit may move: one that may
+                // move at all has a hex to go to (each hex its search finds is a legal move).
+                if !self.hq_movers().any(|h| !self.reach_of(h).is_empty()) {
                     self.end_phase(dice, log);
                 }
             }
