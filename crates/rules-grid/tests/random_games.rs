@@ -111,14 +111,14 @@ fn aggressive_choice(g: &dyn Game, pick: &mut SeededDice) -> Action {
 
 /// The aggressive player on the bundled map as a square grid and as a hex grid, checking the
 /// invariants after every action. The battles are played to twelve game-turns (the bundled
-/// battle has seven since issue 15's balance pass), so that every kind of combat result
+/// battle has eight since issue 15's balance passes), so that every kind of combat result
 /// comes up in 60 games.
 #[test]
 fn aggressive_random_games_on_both_grids_keep_the_invariants() {
     for grid in ["square", "hex"] {
         let text = BUNDLED
             .replace("grid = \"square\"", &format!("grid = \"{grid}\""))
-            .replace("turn_limit = 7", "turn_limit = 12");
+            .replace("turn_limit = 8", "turn_limit = 12");
         assert!(text.contains("turn_limit = 12"));
         let mut kinds = std::collections::BTreeSet::new();
         for n in 0..60u64 {
