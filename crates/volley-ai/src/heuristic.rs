@@ -469,9 +469,11 @@ pub fn play_line(
         // Without a reply to look at, the phase's end is where the judging stops; with one,
         // the phase is ended so that the enemy may answer.
         ended = g.describe(next).kind == ActionKind::End;
-        if ended && reply == 0 || g.apply_quiet(next, &mut dice).is_err() {
+        if ended && reply == 0 {
             break;
         }
+        // The quick player chose from this very position's legal list.
+        g.apply_unchecked(next, &mut dice);
         if !ended {
             see_through_interrupt(&mut *g, side, &mut dice);
         }
@@ -488,7 +490,7 @@ pub fn play_line(
         // What the enemy may do at once (Hex Command's defensive fire) is its reply, not an
         // interrupt to pass over.
         if let Some(end) = end {
-            let _ = g.apply_quiet(end, &mut dice);
+            g.apply_unchecked(end, &mut dice);
         }
     }
     // Then the play goes on, the quick player deciding for whoever decides, until the enemy
@@ -507,9 +509,7 @@ pub fn play_line(
         }
         *count += 1;
         let next = quick.choose(&*g, who);
-        if g.apply_quiet(next, &mut dice).is_err() {
-            break;
-        }
+        g.apply_unchecked(next, &mut dice);
     }
     Some((g, dice.rolls))
 }
