@@ -355,6 +355,30 @@ fn command_units_move_once_after_the_orders() {
 }
 
 #[test]
+fn command_movement_goes_on_while_another_command_unit_may_still_move() {
+    let mut g = duel(&[], &[])
+        .hqs(
+            "red",
+            &[hq("rhq", 8, "0610", true), hq("rhq2", 7, "0608", false)],
+        )
+        .command();
+    play(&mut g, "end", &[]);
+    assert_eq!(g.phase, Phase::HqMoves);
+    play(&mut g, "move rhq 1210", &[]);
+    // The second command unit has not moved: the phase waits for it.
+    assert_eq!(g.phase, Phase::HqMoves);
+    assert_eq!(g.active, Side::Red);
+    {
+        let m = refused(&mut g, "move rhq 1211");
+        assert!(m.contains("may not move now"), "{m}");
+    }
+    play(&mut g, "move rhq2 0609", &[]);
+    assert_eq!(g.units[k(&g, "rhq2")].hex, hex("0609"));
+    // None is left to move: blue's turn follows by itself.
+    assert_eq!(g.active, Side::Blue);
+}
+
+#[test]
 fn command_presence_adds_the_hq_attack_dice() {
     let mut g = duel(&[], &[])
         .hqs("red", &[hq("rhq", 8, "0608", true)])
