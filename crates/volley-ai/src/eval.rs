@@ -329,15 +329,53 @@ thread_local! {
     static ROUTES: RefCell<RoutesCache> = const { RefCell::new(Vec::new()) };
 }
 
-/// The walking distance from every hex to the nearest objective `side` scores, with open
-/// water (`~`) in the way.
-fn routes_to_objectives(view: &View, side: Side) -> Option<Rc<Field>> {
-    let targets: Vec<Hex> = view
+/// The objectives `side`'s units make for: those it scores and does not hold yet, and those
+/// it holds with an enemy within [`THREAT_RANGE`] of them. An objective held and out of the
+/// enemy's reach needs nobody beside it (the unit standing on it stays for its own bonus):
+/// otherwise the troops near a rear objective crowd it while the battle is lost elsewhere
+/// (hc-crossroads' Windmill Hill, docs/AI.md). When every objective is held and none is
+/// threatened, all of them are goals, so the troops stay by what they have won.
+fn goals(view: &View, side: Side) -> Vec<Hex> {
+    let scored: Vec<(Hex, bool)> = view
         .objectives
         .iter()
         .filter(|o| scores(o, side))
-        .filter_map(|o| o.place.hex())
+        .filter_map(|o| o.place.hex().map(|h| (h, o.holder == Some(side))))
         .collect();
+    let geometry = Geometry::of(view);
+    let enemies: Vec<Hex> = view
+        .units
+        .iter()
+        .filter(|u| u.side != side && !is_decoy(u))
+        .map(|u| &u.place)
+        .chain(
+            view.markers
+                .iter()
+                .filter(|m| m.side != side)
+                .map(|m| &m.place),
+        )
+        .filter_map(|p| p.hex())
+        .collect();
+    let wanted: Vec<Hex> = scored
+        .iter()
+        .filter(|&&(h, held)| {
+            !held
+                || enemies
+                    .iter()
+                    .any(|&e| geometry.distance(h, e) <= THREAT_RANGE)
+        })
+        .map(|&(h, _)| h)
+        .collect();
+    if wanted.is_empty() {
+        scored.into_iter().map(|(h, _)| h).collect()
+    } else {
+        wanted
+    }
+}
+
+/// The walking distance from every hex to the nearest of `targets`, with open water (`~`)
+/// in the way.
+fn routes_to_objectives(view: &View, targets: Vec<Hex>) -> Option<Rc<Field>> {
     if targets.is_empty() {
         return None;
     }
@@ -385,13 +423,16 @@ pub struct Evaluator {
     /// view shows as features.
     cover: std::collections::HashSet<Hex>,
     near_cache: NearCache,
-    /// How far each hex is from the nearest objective this side scores, walking round open
-    /// water (a river is crossed at its bridges and fords); `None` with no such objective.
+    /// The objectives this side's units make for when the decision began ([`goals`]).
+    goals: Vec<Hex>,
+    /// How far each hex is from the nearest of `goals`, walking round open water (a river
+    /// is crossed at its bridges and fords); `None` with no such objective.
     routes: Option<Rc<Field>>,
 }
 
 impl Evaluator {
     pub fn new(view: &View, side: Side) -> Evaluator {
+        let goals = goals(view, side);
         Evaluator {
             side,
             geometry: Geometry::of(view),
@@ -402,20 +443,20 @@ impl Evaluator {
                 .collect(),
             cover: cover_of(view),
             near_cache: RefCell::new(None),
-            routes: routes_to_objectives(view, side),
+            routes: routes_to_objectives(view, goals.clone()),
+            goals,
         }
     }
 
-    /// How far `h` is from the nearest objective this side scores, going round open water;
-    /// as the crow flies from a hex the walk does not reach (a boat on the water).
-    pub fn objective_distance(&self, view: &View, h: Hex) -> Option<u32> {
+    /// How far `h` is from the nearest objective this side makes for ([`goals`]), going
+    /// round open water; as the crow flies from a hex the walk does not reach (a boat on the
+    /// water).
+    pub fn objective_distance(&self, h: Hex) -> Option<u32> {
         let routes = self.routes.as_ref()?;
         routes.nearest(h).map(|(d, _)| d).or_else(|| {
-            view.objectives
+            self.goals
                 .iter()
-                .filter(|o| scores(o, self.side))
-                .filter_map(|o| self.geometry.hex(&o.place))
-                .map(|o| self.geometry.distance(h, o))
+                .map(|&o| self.geometry.distance(h, o))
                 .min()
         })
     }
@@ -611,7 +652,7 @@ impl Evaluator {
             // Every objective counts as a place to be, held or not, so taking one does not
             // suddenly send every other unit off after the next.
             let goal = self
-                .objective_distance(view, h)
+                .objective_distance(h)
                 .into_iter()
                 .chain(nearest.map(|(d, _, _)| d + 1))
                 .min();

@@ -586,7 +586,7 @@ pub fn priors(game: &dyn Game, legal: &[Action], view: &View, eval: &Evaluator) 
     let enemies = eval.enemies(view);
     let near = eval.near(view, &enemies);
     let goal_distance = |h: Hex| -> u32 {
-        let to_goal = eval.objective_distance(view, h);
+        let to_goal = eval.objective_distance(h);
         let to_foe = near.nearest(h).map(|(d, _, _)| d + 1);
         to_goal.into_iter().chain(to_foe).min().unwrap_or(0)
     };

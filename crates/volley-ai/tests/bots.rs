@@ -246,6 +246,46 @@ fn winning_as_it_stands_is_worth_more_as_the_last_turn_nears() {
 }
 
 #[test]
+fn a_held_objective_out_of_the_enemys_reach_draws_no_one_to_it() {
+    // hc-crossroads: Windmill Hill (1411) lies behind red's lines, the bridge (1007) between
+    // the armies; neither is held at the start.
+    let mut game = load("hc-crossroads");
+    game.start(&mut SeededDice::new(Seed::from_u64(1)));
+    let view = game.view(Some(Side::Red));
+    let hex = |code: &str| volley_core::geometry::parse_label(code).expect(code);
+    let (hill, bridge) = (hex("1411"), hex("1007"));
+    let on_hill = view
+        .objectives
+        .iter()
+        .position(|o| o.place == volley_core::Place::Hex(hill))
+        .expect("the hill is an objective");
+    assert_eq!(view.objectives[on_hill].holder, None);
+    let eval = volley_ai::eval::Evaluator::new(&view, Side::Red);
+    assert_eq!(eval.objective_distance(hill), Some(0));
+    assert_eq!(eval.objective_distance(bridge), Some(0));
+    // Once red holds the hill, with no enemy near, the hill is no goal: a unit standing on it
+    // is as far from one as the walk to the bridge.
+    let mut held = view.clone();
+    held.objectives[on_hill].holder = Some(Side::Red);
+    let eval = volley_ai::eval::Evaluator::new(&held, Side::Red);
+    assert_eq!(eval.objective_distance(bridge), Some(0));
+    let from_hill = eval.objective_distance(hill).expect("a goal");
+    assert!(
+        from_hill >= 4,
+        "the hill is {from_hill} from the nearest goal"
+    );
+    // A blue unit four hexes from the hill makes it one again.
+    let blue = held
+        .units
+        .iter()
+        .position(|u| u.side == Side::Blue)
+        .expect("a blue unit");
+    held.units[blue].place = volley_core::Place::Hex(hex("1407"));
+    let eval = volley_ai::eval::Evaluator::new(&held, Side::Red);
+    assert_eq!(eval.objective_distance(hill), Some(0));
+}
+
+#[test]
 fn the_heuristic_gives_its_first_order_whatever_its_first_worlds_rolled() {
     // A command roll fails about one time in four and a blunder comes one time in 36: on
     // three sampled worlds alone some seeds would see every order fail and end the phase

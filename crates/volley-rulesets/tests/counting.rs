@@ -40,7 +40,7 @@ const PINNED: &[(&str, u64, usize, usize, u64)] = &[
     ("hc-crossroads", 2, 10, 35, 0xb730d748474b9697),
     ("hc-crossroads", 2, 50, 57, 0x92b5c5fc3cbc8fe9),
     ("hc-crossroads", 2, 200, 46, 0x46710b4745183b0c),
-    ("hc-crossroads", 2, 334, 0, 0x42824596bf8d5dd2),
+    ("hc-crossroads", 2, 334, 0, 0x3b287f25354223db),
     ("hc-night-march", 1, 0, 143, 0x2d439a45cfc6391c),
     ("hc-night-march", 1, 10, 116, 0x4670b38171631769),
     ("hc-night-march", 1, 50, 140, 0xb5d30647f0c36fc2),
