@@ -43,6 +43,12 @@ pub struct HeuristicSettings {
     /// on the luck of six (which favours whichever candidate's dice happened to fall well).
     /// 0 for `normal`.
     pub halving: usize,
+    /// On a crowded map (over [`CROWDED`] units), where the follow-up, the reply and the
+    /// halving are left out to keep a turn quick: the actions looked at per batch (one per
+    /// unit)…
+    pub crowd_candidates: usize,
+    /// …and the sampled worlds each is looked at on.
+    pub crowd_samples: usize,
 }
 
 impl HeuristicSettings {
@@ -53,6 +59,8 @@ impl HeuristicSettings {
         follow: 0,
         reply: 0,
         halving: 0,
+        crowd_candidates: 3,
+        crowd_samples: 1,
     };
     pub const EASY: HeuristicSettings = HeuristicSettings {
         candidates: 2,
@@ -61,6 +69,8 @@ impl HeuristicSettings {
         follow: 0,
         reply: 0,
         halving: 0,
+        crowd_candidates: 2,
+        crowd_samples: 1,
     };
     /// The `hard` bot: the heuristic looking at more actions, on more sampled worlds, each
     /// judged after the enemy's answer to it (docs/AI.md: the settings tried and how each
@@ -72,6 +82,8 @@ impl HeuristicSettings {
         follow: 0,
         reply: 10,
         halving: 0,
+        crowd_candidates: 8,
+        crowd_samples: 3,
     };
     /// The quick player of a follow-up: its best four actions, one look each.
     const FOLLOW_UP: HeuristicSettings = HeuristicSettings {
@@ -81,6 +93,8 @@ impl HeuristicSettings {
         follow: 0,
         reply: 0,
         halving: 0,
+        crowd_candidates: 3,
+        crowd_samples: 1,
     };
 
     /// The most positions one decision plays out: each candidate on each sampled world
@@ -95,7 +109,13 @@ impl HeuristicSettings {
         } else {
             0
         };
-        (first + second) * (1 + 4 * (self.follow + self.reply + among))
+        let crowded = self.crowd_candidates * self.crowd_samples * LOOK_FURTHER;
+        let open = (first + second) * (1 + 4 * (self.follow + self.reply + among));
+        if crowded > open {
+            crowded
+        } else {
+            open
+        }
     }
 
     /// Reads `candidates=8,samples=3,follow=3,blunder=0.1` (comma-separated, each optional)
@@ -111,7 +131,10 @@ impl HeuristicSettings {
                 value
                     .parse::<usize>()
                     .ok()
-                    .filter(|n| (1..=most).contains(n) || matches!(key, "follow" | "reply" | "halving") && *n == 0)
+                    .filter(|n| {
+                        (1..=most).contains(n)
+                            || matches!(key, "follow" | "reply" | "halving") && *n == 0
+                    })
                     .ok_or_else(|| {
                         format!("heuristic setting {key} needs a whole number up to {most}, not \"{value}\"")
                     })
@@ -122,6 +145,8 @@ impl HeuristicSettings {
                 "follow" => s.follow = number(32)?,
                 "reply" => s.reply = number(32)?,
                 "halving" => s.halving = number(4)?,
+                "crowd_candidates" => s.crowd_candidates = number(64)?,
+                "crowd_samples" => s.crowd_samples = number(32)?,
                 "blunder" => {
                     s.blunder = value
                         .parse::<f64>()
@@ -133,7 +158,7 @@ impl HeuristicSettings {
                 }
                 other => {
                     return Err(format!(
-                        "unknown heuristic setting \"{other}\" (known: candidates, samples, follow, reply, halving, blunder)"
+                        "unknown heuristic setting \"{other}\" (known: candidates, samples, follow, reply, halving, crowd_candidates, crowd_samples, blunder)"
                     ))
                 }
             }
@@ -193,7 +218,7 @@ impl Bot for HeuristicBot {
         let crowded = view.units.len() + view.markers.len() > CROWDED;
         let mut k = self.settings.candidates;
         if crowded {
-            k = k.min(3);
+            k = k.min(self.settings.crowd_candidates);
         }
         let seed: u64 = self.rng.random();
         let end = ranked.iter().find(|r| r.end).map(|r| r.action);
@@ -218,7 +243,11 @@ impl Bot for HeuristicBot {
             return end.unwrap_or(legal[0]);
         }
         let base = eval.evaluate(&view);
-        let samples = if crowded { 1 } else { self.settings.samples };
+        let samples = if crowded {
+            self.settings.crowd_samples
+        } else {
+            self.settings.samples
+        };
         let halving = if crowded { 0 } else { self.settings.halving };
         // Round r of the halving looks at samples·2^r fresh worlds: samples·(2^(h+1) − 1) in all.
         let mut worlds = Worlds::new(game, &view, side, seed, samples * ((2 << halving) - 1));

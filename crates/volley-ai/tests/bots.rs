@@ -64,6 +64,7 @@ fn bot_specs_with_settings() {
         "heuristic",
         "heuristic:follow=2,samples=2,candidates=4",
         "heuristic:blunder=0.5",
+        "heuristic:crowd_candidates=8,crowd_samples=3",
         "mcts:ms=100",
         "mcts:iters=2000",
         "mcts:iters=50,threads=2,depth=3,c=0.5",
@@ -82,10 +83,20 @@ fn bot_specs_with_settings() {
         "heuristic:samples=0",
         "heuristic:follow=many",
         "heuristic:blunder=2",
+        "heuristic:crowd_samples=0",
         "normal:follow=1",
     ] {
         assert!(bot_from_spec(bad, 1).is_err(), "{bad} was accepted");
     }
+    // `hard` is the heuristic with the settings its help text gives.
+    let documented = volley_ai::HeuristicSettings::parse(
+        "candidates=12,samples=6,reply=10,crowd_candidates=8,crowd_samples=3",
+    )
+    .expect("parses");
+    assert_eq!(
+        format!("{documented:?}"),
+        format!("{:?}", volley_ai::HeuristicSettings::HARD)
+    );
 }
 
 /// Night March after some moves, with red to decide and at least two blue units hidden from

@@ -22,8 +22,9 @@ Examples:
   volley tournament my-battle.toml --bots normal,mcts:iters=200 --games 100 --anchor normal
 
 Bots: random, heuristic (settings candidates=N, samples=N, follow=N, reply=N, halving=N,
-blunder=X), mcts (mcts:ms=N or mcts:iters=N per decision; threads=N, depth=N, c=X), and the
-difficulty names easy, normal (= heuristic) and hard.")]
+crowd_candidates=N, crowd_samples=N, blunder=X), mcts (mcts:ms=N or mcts:iters=N per
+decision; threads=N, depth=N, c=X), and the difficulty names easy, normal (= heuristic) and
+hard.")]
 pub struct Args {
     /// Bundled scenarios' names (see `volley scenarios`) or scenario files.
     #[arg(required = true, value_name = "SCENARIO")]
