@@ -82,8 +82,8 @@ impl HeuristicSettings {
         follow: 0,
         reply: 10,
         halving: 0,
-        crowd_candidates: 8,
-        crowd_samples: 3,
+        crowd_candidates: 3,
+        crowd_samples: 1,
     };
     /// The quick player of a follow-up: its best four actions, one look each.
     const FOLLOW_UP: HeuristicSettings = HeuristicSettings {

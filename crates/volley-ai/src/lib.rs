@@ -85,7 +85,7 @@ pub const KNOWN_BOTS: &[(&str, &str)] = &[
     ("normal", "the heuristic"),
     (
         "hard",
-        "the heuristic looking wider and judging each action after the enemy's answer to it: heuristic:candidates=12,samples=6,reply=10,crowd_candidates=8,crowd_samples=3",
+        "the heuristic looking wider and judging each action after the enemy's answer to it: heuristic:candidates=12,samples=6,reply=10",
     ),
 ];
 

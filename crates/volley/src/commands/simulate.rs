@@ -37,8 +37,7 @@ play more games before changing the scenario.
 Bots: random, heuristic (settings candidates=N, samples=N, follow=N, reply=N, halving=N,
 crowd_candidates=N, crowd_samples=N, blunder=X; the crowd ones on maps of over 120 units),
 mcts (mcts:ms=N or mcts:iters=N per decision; threads=N, depth=N, c=X), and the difficulty
-names easy, normal (= heuristic) and hard (= heuristic:candidates=12,samples=6,reply=10,
-crowd_candidates=8,crowd_samples=3).")]
+names easy, normal (= heuristic) and hard (= heuristic:candidates=12,samples=6,reply=10).")]
 pub struct Args {
     /// A bundled scenario's name (see `volley scenarios`) or a scenario file.
     scenario: String,
