@@ -37,6 +37,11 @@ pub struct HeuristicSettings {
     /// the enemy's answer, the volleys its move walks into included ([`play_line`]). Ending
     /// the phase is judged the same way. 0 for `normal`.
     pub reply: usize,
+    /// With a reply: the line also ends where the player turn it began in ends (1), so the
+    /// action is judged after what the enemy may do within that turn (its defensive fire,
+    /// the melee that follows), not in the middle of the enemy's next movement. 0: only the
+    /// count of the enemy's decisions ends it.
+    pub within_turn: usize,
     /// Rounds of successive halving after the first look: each round keeps the better half
     /// of the candidates and looks at them again on twice as many fresh sampled worlds as
     /// the round before, so the choice among the few best rests on many samples rather than
@@ -58,6 +63,7 @@ impl HeuristicSettings {
         blunder: 0.0,
         follow: 0,
         reply: 0,
+        within_turn: 0,
         halving: 0,
         crowd_candidates: 3,
         crowd_samples: 1,
@@ -68,19 +74,21 @@ impl HeuristicSettings {
         blunder: 0.25,
         follow: 0,
         reply: 0,
+        within_turn: 0,
         halving: 0,
         crowd_candidates: 2,
         crowd_samples: 1,
     };
-    /// The `hard` bot: the heuristic looking at more actions, on more sampled worlds, each
-    /// judged after the enemy's answer to it (docs/AI.md: the settings tried and how each
-    /// fared).
+    /// The `hard` bot: the heuristic looking at twice as many actions, on four times as many
+    /// sampled worlds, each judged after what the enemy may answer within the player turn
+    /// (docs/AI.md: the settings tried and how each fared).
     pub const HARD: HeuristicSettings = HeuristicSettings {
-        candidates: 12,
-        samples: 6,
+        candidates: 16,
+        samples: 12,
         blunder: 0.0,
         follow: 0,
         reply: 10,
+        within_turn: 1,
         halving: 0,
         crowd_candidates: 3,
         crowd_samples: 1,
@@ -92,6 +100,7 @@ impl HeuristicSettings {
         blunder: 0.0,
         follow: 0,
         reply: 0,
+        within_turn: 0,
         halving: 0,
         crowd_candidates: 3,
         crowd_samples: 1,
@@ -133,7 +142,8 @@ impl HeuristicSettings {
                     .ok()
                     .filter(|n| {
                         (1..=most).contains(n)
-                            || matches!(key, "follow" | "reply" | "halving") && *n == 0
+                            || matches!(key, "follow" | "reply" | "halving" | "within_turn")
+                                && *n == 0
                     })
                     .ok_or_else(|| {
                         format!("heuristic setting {key} needs a whole number up to {most}, not \"{value}\"")
@@ -145,6 +155,7 @@ impl HeuristicSettings {
                 "follow" => s.follow = number(32)?,
                 "reply" => s.reply = number(32)?,
                 "halving" => s.halving = number(4)?,
+                "within_turn" => s.within_turn = number(1)?,
                 "crowd_candidates" => s.crowd_candidates = number(64)?,
                 "crowd_samples" => s.crowd_samples = number(32)?,
                 "blunder" => {
@@ -158,7 +169,7 @@ impl HeuristicSettings {
                 }
                 other => {
                     return Err(format!(
-                        "unknown heuristic setting \"{other}\" (known: candidates, samples, follow, reply, halving, crowd_candidates, crowd_samples, blunder)"
+                        "unknown heuristic setting \"{other}\" (known: candidates, samples, follow, reply, within_turn, halving, crowd_candidates, crowd_samples, blunder)"
                     ))
                 }
             }
@@ -251,6 +262,7 @@ impl Bot for HeuristicBot {
         let halving = if crowded { 0 } else { self.settings.halving };
         // Round r of the halving looks at samples·2^r fresh worlds: samples·(2^(h+1) − 1) in all.
         let mut worlds = Worlds::new(game, &view, side, seed, samples * ((2 << halving) - 1));
+        worlds.within_turn = self.settings.within_turn > 0;
         let mut best = (f64::NEG_INFINITY, choices[0]);
         let mut worth = false;
         // Look at the best few; on a crowded map, when none of them is worth playing, at the
@@ -399,6 +411,8 @@ pub struct Worlds {
     dealer: SeededDice,
     /// Whether the side sees everything, so a diceless action needs only one copy.
     open: bool,
+    /// Whether each line ends with the player turn it began in ([`HeuristicSettings::within_turn`]).
+    pub within_turn: bool,
 }
 
 impl Worlds {
@@ -409,6 +423,7 @@ impl Worlds {
             seed,
             dealer: SeededDice::new(Seed::from_u64(seed)),
             open: view.markers.is_empty(),
+            within_turn: false,
         };
         worlds.extend(game, samples.max(1));
         worlds
@@ -442,8 +457,15 @@ impl Worlds {
         for (copy, seed) in &self.copies[worlds.start.min(end)..end] {
             out.worlds += 1;
             // Legal for the side but not in this sampled world: counted as no gain.
-            let Some((g, rolls)) = play_line(&**copy, *seed, self.side, action, follow, reply)
-            else {
+            let Some((g, rolls)) = play_line(
+                &**copy,
+                *seed,
+                self.side,
+                action,
+                follow,
+                reply,
+                self.within_turn,
+            ) else {
                 continue;
             };
             let after = eval.evaluate(&g.view(Some(self.side)));
@@ -473,7 +495,10 @@ pub fn play_line(
     action: Action,
     follow: usize,
     reply: usize,
+    within_turn: bool,
 ) -> Option<(Box<dyn Game>, u32)> {
+    // The player turn the line begins in: the game turn and its phasing side.
+    let began = within_turn.then(|| (world.turn(), world.view(None).phasing));
     let mut g = world.clone_game();
     let mut dice = Counting {
         inner: SeededDice::new(seed),
@@ -534,6 +559,9 @@ pub fn play_line(
             (&mut theirs, reply)
         };
         if *count == most {
+            break;
+        }
+        if began.is_some_and(|b| (g.turn(), g.view(None).phasing) != b) {
             break;
         }
         *count += 1;

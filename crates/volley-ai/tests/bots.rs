@@ -90,7 +90,8 @@ fn bot_specs_with_settings() {
     }
     // `hard` is the heuristic with the settings its help text gives.
     let documented =
-        volley_ai::HeuristicSettings::parse("candidates=12,samples=6,reply=10").expect("parses");
+        volley_ai::HeuristicSettings::parse("candidates=16,samples=12,reply=10,within_turn=1")
+            .expect("parses");
     assert_eq!(
         format!("{documented:?}"),
         format!("{:?}", volley_ai::HeuristicSettings::HARD)
@@ -327,21 +328,67 @@ fn a_line_with_a_reply_ends_the_phase_and_plays_the_enemys_answer() {
         .find(|&a| game.describe(a).kind != volley_core::ActionKind::End)
         .expect("a march");
     let seed = Seed::from_u64(7);
-    let (alone, _) = play_line(&*game, seed, side, march, 0, 0).expect("legal");
+    let (alone, _) = play_line(&*game, seed, side, march, 0, 0, false).expect("legal");
     assert_eq!(alone.to_decide(), Some(side));
     assert_eq!(alone.view(None).phasing, Some(side));
     for follow in [0, 2] {
-        let (answered, _) = play_line(&*game, seed, side, march, follow, 1).expect("legal");
+        let (answered, _) = play_line(&*game, seed, side, march, follow, 1, false).expect("legal");
         assert_eq!(
             answered.view(None).phasing,
             Some(side.other()),
             "follow-up {follow}: the enemy's march has begun"
         );
-        let (again, _) = play_line(&*game, seed, side, march, follow, 1).expect("legal");
+        let (again, _) = play_line(&*game, seed, side, march, follow, 1, false).expect("legal");
         assert_eq!(
             again.view(None),
             answered.view(None),
             "the same seed, the same line"
         );
     }
+}
+
+#[test]
+fn a_line_kept_within_the_turn_ends_before_the_enemys_movement() {
+    // Hex Command: Mechanized moves a unit one hex per decision, so a reply of ten enemy
+    // decisions after a step is mostly the enemy's next movement, cut off half-way. Kept
+    // within the turn, the line plays the rest of the side's own player turn (its
+    // commanders, the enemy's defensive fire, its own fire and melee) and stops where the
+    // enemy's player turn begins, with no enemy unit moved.
+    use volley_ai::heuristic::play_line;
+    let mut game = load("hcm-village");
+    game.start(&mut SeededDice::new(Seed::from_u64(2)));
+    let side = game.to_decide().expect("the initiative winner moves first");
+    let step = game
+        .legal_actions()
+        .into_iter()
+        .find(|&a| game.notation(a).starts_with("move"))
+        .expect("a step");
+    let enemy_places = |g: &dyn Game| -> Vec<String> {
+        let view = g.view(None);
+        let mut places: Vec<String> = view
+            .units
+            .iter()
+            .filter(|u| u.side == side.other())
+            .map(|u| format!("{} {}", u.id, u.place))
+            .collect();
+        places.sort();
+        places
+    };
+    let before = enemy_places(&*game);
+    let seed = Seed::from_u64(7);
+    let (within, _) = play_line(&*game, seed, side, step, 0, 10, true).expect("legal");
+    assert_eq!(within.turn(), 1);
+    assert_eq!(
+        within.view(None).phasing,
+        Some(side.other()),
+        "the line stops as the enemy's player turn begins"
+    );
+    assert_eq!(within.to_decide(), Some(side.other()));
+    assert_eq!(enemy_places(&*within), before, "no enemy unit has moved");
+    let (beyond, _) = play_line(&*game, seed, side, step, 0, 10, false).expect("legal");
+    assert_ne!(
+        enemy_places(&*beyond),
+        before,
+        "without the limit the reply plays the enemy's movement"
+    );
 }

@@ -233,7 +233,7 @@ impl ClientBuckets {
 }
 
 /// The most positions a `heuristic:…` bot may look at a decision: eight times `hard`'s
-/// ((12 × 6 + 4 × 12) × (1 + 4 × (10 + 8)) = 8 760; `HeuristicSettings::work`).
+/// ((16 × 12 + 4 × 12) × (1 + 4 × (10 + 8)) = 17 520; `HeuristicSettings::work`).
 pub const HEURISTIC_WORK_MAX: usize = 8 * volley_ai::HeuristicSettings::HARD.work();
 
 /// Checks a bot spec against the limits: the bot may be made, and thinks within them.
@@ -334,6 +334,6 @@ mod tests {
         assert!(check_bot("hard", &limits).is_ok());
         assert!(check_bot("heuristic:candidates=12,samples=6,follow=3", &limits).is_ok());
         let e = check_bot("heuristic:candidates=64,samples=32,follow=32", &limits).unwrap_err();
-        assert!(e.contains("at most 70080 positions"), "{e}");
+        assert!(e.contains("at most 140160 positions"), "{e}");
     }
 }
