@@ -37,11 +37,14 @@ pub struct HeuristicSettings {
     /// the enemy's answer, the volleys its move walks into included ([`play_line`]). Ending
     /// the phase is judged the same way. 0 for `normal`.
     pub reply: usize,
-    /// With a reply: the line also ends where the player turn it began in ends (1), so the
-    /// action is judged after what the enemy may do within that turn (its defensive fire,
-    /// the melee that follows), not in the middle of the enemy's next movement. 0: only the
-    /// count of the enemy's decisions ends it.
-    pub within_turn: usize,
+    /// With a reply, where else the line ends: 0, only at the count of the enemy's
+    /// decisions; 1, also where the player turn it began in ends (after the enemy's defensive
+    /// fire and the side's own fire and melee); 2, also where the side's own next player
+    /// turn begins, so that the line holds the enemy's whole answer (its movement, fire and
+    /// melee, up to `reply` decisions) and none of the side's next moves. In Hex Command:
+    /// Mechanized, where a unit moves one hex a decision, a line ended by the count alone
+    /// stopped half-way through a movement, often the side's own next one.
+    pub horizon: usize,
     /// Rounds of successive halving after the first look: each round keeps the better half
     /// of the candidates and looks at them again on twice as many fresh sampled worlds as
     /// the round before, so the choice among the few best rests on many samples rather than
@@ -63,7 +66,7 @@ impl HeuristicSettings {
         blunder: 0.0,
         follow: 0,
         reply: 0,
-        within_turn: 0,
+        horizon: 0,
         halving: 0,
         crowd_candidates: 3,
         crowd_samples: 1,
@@ -74,21 +77,21 @@ impl HeuristicSettings {
         blunder: 0.25,
         follow: 0,
         reply: 0,
-        within_turn: 0,
+        horizon: 0,
         halving: 0,
         crowd_candidates: 2,
         crowd_samples: 1,
     };
     /// The `hard` bot: the heuristic looking at twice as many actions, on four times as many
-    /// sampled worlds, each judged after what the enemy may answer within the player turn
-    /// (docs/AI.md: the settings tried and how each fared).
+    /// sampled worlds, each judged after the enemy's answer, up to the side's own next
+    /// player turn (docs/AI.md: the settings tried and how each fared).
     pub const HARD: HeuristicSettings = HeuristicSettings {
         candidates: 16,
         samples: 12,
         blunder: 0.0,
         follow: 0,
         reply: 10,
-        within_turn: 1,
+        horizon: 2,
         halving: 0,
         crowd_candidates: 3,
         crowd_samples: 1,
@@ -100,7 +103,7 @@ impl HeuristicSettings {
         blunder: 0.0,
         follow: 0,
         reply: 0,
-        within_turn: 0,
+        horizon: 0,
         halving: 0,
         crowd_candidates: 3,
         crowd_samples: 1,
@@ -142,7 +145,7 @@ impl HeuristicSettings {
                     .ok()
                     .filter(|n| {
                         (1..=most).contains(n)
-                            || matches!(key, "follow" | "reply" | "halving" | "within_turn")
+                            || matches!(key, "follow" | "reply" | "halving" | "horizon")
                                 && *n == 0
                     })
                     .ok_or_else(|| {
@@ -155,7 +158,7 @@ impl HeuristicSettings {
                 "follow" => s.follow = number(32)?,
                 "reply" => s.reply = number(32)?,
                 "halving" => s.halving = number(4)?,
-                "within_turn" => s.within_turn = number(1)?,
+                "horizon" => s.horizon = number(2)?,
                 "crowd_candidates" => s.crowd_candidates = number(64)?,
                 "crowd_samples" => s.crowd_samples = number(32)?,
                 "blunder" => {
@@ -169,7 +172,7 @@ impl HeuristicSettings {
                 }
                 other => {
                     return Err(format!(
-                        "unknown heuristic setting \"{other}\" (known: candidates, samples, follow, reply, within_turn, halving, crowd_candidates, crowd_samples, blunder)"
+                        "unknown heuristic setting \"{other}\" (known: candidates, samples, follow, reply, horizon, halving, crowd_candidates, crowd_samples, blunder)"
                     ))
                 }
             }
@@ -262,7 +265,7 @@ impl Bot for HeuristicBot {
         let halving = if crowded { 0 } else { self.settings.halving };
         // Round r of the halving looks at samples·2^r fresh worlds: samples·(2^(h+1) − 1) in all.
         let mut worlds = Worlds::new(game, &view, side, seed, samples * ((2 << halving) - 1));
-        worlds.within_turn = self.settings.within_turn > 0;
+        worlds.horizon = self.settings.horizon;
         let mut best = (f64::NEG_INFINITY, choices[0]);
         let mut worth = false;
         // Look at the best few; on a crowded map, when none of them is worth playing, at the
@@ -411,8 +414,8 @@ pub struct Worlds {
     dealer: SeededDice,
     /// Whether the side sees everything, so a diceless action needs only one copy.
     open: bool,
-    /// Whether each line ends with the player turn it began in ([`HeuristicSettings::within_turn`]).
-    pub within_turn: bool,
+    /// Where else each line ends ([`HeuristicSettings::horizon`]).
+    pub horizon: usize,
 }
 
 impl Worlds {
@@ -423,7 +426,7 @@ impl Worlds {
             seed,
             dealer: SeededDice::new(Seed::from_u64(seed)),
             open: view.markers.is_empty(),
-            within_turn: false,
+            horizon: 0,
         };
         worlds.extend(game, samples.max(1));
         worlds
@@ -464,7 +467,7 @@ impl Worlds {
                 action,
                 follow,
                 reply,
-                self.within_turn,
+                self.horizon,
             ) else {
                 continue;
             };
@@ -486,7 +489,9 @@ impl Worlds {
 /// goes on, the same quick heuristic deciding for whoever decides, until the enemy has made
 /// `reply` decisions (with at most [`OWN_AMONG_THE_REPLY`] of the side's own among them), so
 /// that the line is judged after the enemy's answer: the volleys a move walks into, the
-/// charge it invites. Returns the game at the end of the line and the dice rolled on the way,
+/// charge it invites. With a `horizon` ([`HeuristicSettings::horizon`]) the line also ends
+/// where the player turn it began in ends (1) or where the side's own next player turn
+/// begins (2). Returns the game at the end of the line and the dice rolled on the way,
 /// or `None` when `action` is not legal in this world.
 pub fn play_line(
     world: &dyn Game,
@@ -495,10 +500,10 @@ pub fn play_line(
     action: Action,
     follow: usize,
     reply: usize,
-    within_turn: bool,
+    horizon: usize,
 ) -> Option<(Box<dyn Game>, u32)> {
     // The player turn the line begins in: the game turn and its phasing side.
-    let began = within_turn.then(|| (world.turn(), world.view(None).phasing));
+    let began = (horizon > 0).then(|| (world.turn(), world.view(None).phasing));
     let mut g = world.clone_game();
     let mut dice = Counting {
         inner: SeededDice::new(seed),
@@ -561,7 +566,10 @@ pub fn play_line(
         if *count == most {
             break;
         }
-        if began.is_some_and(|b| (g.turn(), g.view(None).phasing) != b) {
+        if began.is_some_and(|b| {
+            let now = (g.turn(), g.view(None).phasing);
+            now != b && (horizon == 1 || now.1 == Some(side))
+        }) {
             break;
         }
         *count += 1;

@@ -75,7 +75,7 @@ pub const KNOWN_BOTS: &[(&str, &str)] = &[
     ("random", "picks uniformly among the legal actions"),
     (
         "heuristic",
-        "plays like a sensible table player: cheap ordering, then one action ahead on sampled worlds and dice; settings candidates=N, samples=N, follow=N, reply=N, within_turn=0|1, halving=N, crowd_candidates=N, crowd_samples=N, blunder=X",
+        "plays like a sensible table player: cheap ordering, then one action ahead on sampled worlds and dice; settings candidates=N, samples=N, follow=N, reply=N, horizon=0|1|2, halving=N, crowd_candidates=N, crowd_samples=N, blunder=X",
     ),
     (
         "mcts",
@@ -85,7 +85,7 @@ pub const KNOWN_BOTS: &[(&str, &str)] = &[
     ("normal", "the heuristic"),
     (
         "hard",
-        "the heuristic looking wider and judging each action after what the enemy may answer within the turn: heuristic:candidates=16,samples=12,reply=10,within_turn=1",
+        "the heuristic looking wider and judging each action after the enemy's answer, up to its own next turn: heuristic:candidates=16,samples=12,reply=10,horizon=2",
     ),
 ];
 

@@ -90,7 +90,7 @@ fn bot_specs_with_settings() {
     }
     // `hard` is the heuristic with the settings its help text gives.
     let documented =
-        volley_ai::HeuristicSettings::parse("candidates=16,samples=12,reply=10,within_turn=1")
+        volley_ai::HeuristicSettings::parse("candidates=16,samples=12,reply=10,horizon=2")
             .expect("parses");
     assert_eq!(
         format!("{documented:?}"),
@@ -328,17 +328,17 @@ fn a_line_with_a_reply_ends_the_phase_and_plays_the_enemys_answer() {
         .find(|&a| game.describe(a).kind != volley_core::ActionKind::End)
         .expect("a march");
     let seed = Seed::from_u64(7);
-    let (alone, _) = play_line(&*game, seed, side, march, 0, 0, false).expect("legal");
+    let (alone, _) = play_line(&*game, seed, side, march, 0, 0, 0).expect("legal");
     assert_eq!(alone.to_decide(), Some(side));
     assert_eq!(alone.view(None).phasing, Some(side));
     for follow in [0, 2] {
-        let (answered, _) = play_line(&*game, seed, side, march, follow, 1, false).expect("legal");
+        let (answered, _) = play_line(&*game, seed, side, march, follow, 1, 0).expect("legal");
         assert_eq!(
             answered.view(None).phasing,
             Some(side.other()),
             "follow-up {follow}: the enemy's march has begun"
         );
-        let (again, _) = play_line(&*game, seed, side, march, follow, 1, false).expect("legal");
+        let (again, _) = play_line(&*game, seed, side, march, follow, 1, 0).expect("legal");
         assert_eq!(
             again.view(None),
             answered.view(None),
@@ -348,7 +348,7 @@ fn a_line_with_a_reply_ends_the_phase_and_plays_the_enemys_answer() {
 }
 
 #[test]
-fn a_line_kept_within_the_turn_ends_before_the_enemys_movement() {
+fn a_line_with_a_horizon_ends_with_the_player_turn_or_before_the_sides_next() {
     // Hex Command: Mechanized moves a unit one hex per decision, so a reply of ten enemy
     // decisions after a step is mostly the enemy's next movement, cut off half-way. Kept
     // within the turn, the line plays the rest of the side's own player turn (its
@@ -376,7 +376,7 @@ fn a_line_kept_within_the_turn_ends_before_the_enemys_movement() {
     };
     let before = enemy_places(&*game);
     let seed = Seed::from_u64(7);
-    let (within, _) = play_line(&*game, seed, side, step, 0, 10, true).expect("legal");
+    let (within, _) = play_line(&*game, seed, side, step, 0, 10, 1).expect("legal");
     assert_eq!(within.turn(), 1);
     assert_eq!(
         within.view(None).phasing,
@@ -385,10 +385,19 @@ fn a_line_kept_within_the_turn_ends_before_the_enemys_movement() {
     );
     assert_eq!(within.to_decide(), Some(side.other()));
     assert_eq!(enemy_places(&*within), before, "no enemy unit has moved");
-    let (beyond, _) = play_line(&*game, seed, side, step, 0, 10, false).expect("legal");
+    let (beyond, _) = play_line(&*game, seed, side, step, 0, 10, 0).expect("legal");
     assert_ne!(
         enemy_places(&*beyond),
         before,
         "without the limit the reply plays the enemy's movement"
+    );
+    // Up to the side's own next player turn, the line holds the enemy's movement, and stops
+    // there or at its tenth decision, never in the side's next movement.
+    let (answered, _) = play_line(&*game, seed, side, step, 0, 10, 2).expect("legal");
+    assert_ne!(enemy_places(&*answered), before, "the enemy has moved");
+    let view = answered.view(None);
+    assert!(
+        view.phasing == Some(side.other()) || (answered.turn() == 2 && view.phasing == Some(side)),
+        "the line ends in the enemy's player turn or where the side's own next one begins"
     );
 }

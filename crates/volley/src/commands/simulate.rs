@@ -35,10 +35,10 @@ make the objectives count). When the intervals reach past a target, the report s
 play more games before changing the scenario.
 
 Bots: random, heuristic (settings candidates=N, samples=N, follow=N, reply=N,
-within_turn=0|1, halving=N, crowd_candidates=N, crowd_samples=N, blunder=X; the crowd ones on
+horizon=0|1|2, halving=N, crowd_candidates=N, crowd_samples=N, blunder=X; the crowd ones on
 maps of over 120 units), mcts (mcts:ms=N or mcts:iters=N per decision; threads=N, depth=N,
 c=X), and the difficulty names easy, normal (= heuristic) and hard
-(= heuristic:candidates=16,samples=12,reply=10,within_turn=1).")]
+(= heuristic:candidates=16,samples=12,reply=10,horizon=2).")]
 pub struct Args {
     /// A bundled scenario's name (see `volley scenarios`) or a scenario file.
     scenario: String,
