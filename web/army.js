@@ -141,19 +141,32 @@ export async function showArmyBuilder(app) {
   );
   fill(app, app.firstChild, h("div", { class: "builder" }, head, h("section", { class: "panel" }, h("h2", {}, "The list"), chart), h("div", { class: "builderside" }, h("section", { class: "panel" }, h("h2", {}, "Your army"), mine), fight)));
 
+  // Answers can come back out of order (a slow server, a list picked while the first still
+  // loads): only the latest request's answer is drawn, so a stale one never redraws the chart
+  // under the player's next click or shows a list other than the one picked.
+  let checking = 0;
+  let loading = 0;
   const recheck = async () => {
+    const ticket = ++checking;
+    /** @type {any} */
+    let answer;
     try {
-      checked = await api.checkArmy(toToml(draft));
+      answer = await api.checkArmy(toToml(draft));
     } catch (e) {
-      checked = { ok: false, errors: [{ line: 0, column: 0, message: errorText(e) }], addable: { troops: [], commands: [], works: [] } };
+      answer = { ok: false, errors: [{ line: 0, column: 0, message: errorText(e) }], addable: { troops: [], commands: [], works: [] } };
     }
+    if (ticket !== checking) return;
+    checked = answer;
     drawChart();
     drawMine();
     drawFight();
   };
 
   const loadList = async () => {
-    list = await api.armyList(draft.list);
+    const ticket = ++loading;
+    const answer = await api.armyList(draft.list);
+    if (ticket !== loading) return;
+    list = answer;
     await recheck();
   };
 
