@@ -84,6 +84,7 @@ fn bot_specs_with_settings() {
         "heuristic:follow=many",
         "heuristic:blunder=2",
         "heuristic:crowd_samples=0",
+        "heuristic:horizon=3",
         "normal:follow=1",
     ] {
         assert!(bot_from_spec(bad, 1).is_err(), "{bad} was accepted");
