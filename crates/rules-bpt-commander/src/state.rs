@@ -923,6 +923,10 @@ impl Game for BptGame {
         self.turn
     }
 
+    fn phasing(&self) -> Option<Side> {
+        (!matches!(self.phase, Phase::Over | Phase::Setup)).then_some(self.active)
+    }
+
     fn outcome(&self) -> Option<Outcome> {
         self.outcome.clone()
     }

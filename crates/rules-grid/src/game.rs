@@ -1012,6 +1012,10 @@ impl Game for GridGame {
         self.turn
     }
 
+    fn phasing(&self) -> Option<Side> {
+        self.outcome.is_none().then(|| Self::phasing(self))
+    }
+
     fn outcome(&self) -> Option<Outcome> {
         self.outcome.clone()
     }

@@ -1619,6 +1619,10 @@ impl Game for MechGame {
         self.s.turn
     }
 
+    fn phasing(&self) -> Option<Side> {
+        self.outcome.is_none().then(|| MechGame::phasing(self))
+    }
+
     fn outcome(&self) -> Option<Outcome> {
         self.outcome.clone()
     }

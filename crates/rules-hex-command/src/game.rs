@@ -372,6 +372,10 @@ impl Game for HexCommandGame {
         self.state.turn
     }
 
+    fn phasing(&self) -> Option<Side> {
+        (self.state.phase != Phase::Over).then(|| self.state.phasing())
+    }
+
     fn outcome(&self) -> Option<Outcome> {
         self.state.outcome.clone()
     }

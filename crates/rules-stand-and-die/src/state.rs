@@ -535,6 +535,10 @@ impl Game for StandAndDieGame {
         self.turn
     }
 
+    fn phasing(&self) -> Option<Side> {
+        Self::phasing(self)
+    }
+
     fn outcome(&self) -> Option<Outcome> {
         self.outcome.clone()
     }

@@ -503,7 +503,7 @@ pub fn play_line(
     horizon: usize,
 ) -> Option<(Box<dyn Game>, u32)> {
     // The player turn the line begins in: the game turn and its phasing side.
-    let began = (horizon > 0).then(|| (world.turn(), world.view(None).phasing));
+    let began = (horizon > 0).then(|| (world.turn(), world.phasing()));
     let mut g = world.clone_game();
     let mut dice = Counting {
         inner: SeededDice::new(seed),
@@ -567,7 +567,7 @@ pub fn play_line(
             break;
         }
         if began.is_some_and(|b| {
-            let now = (g.turn(), g.view(None).phasing);
+            let now = (g.turn(), g.phasing());
             now != b && (horizon == 1 || now.1 == Some(side))
         }) {
             break;

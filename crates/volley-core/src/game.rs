@@ -433,6 +433,13 @@ pub trait Game: Send + Sync {
     /// The current game turn (from 1).
     fn turn(&self) -> u32;
 
+    /// The side whose player turn it is, as [`Game::view`] gives it (`None` once the game is
+    /// over or before it starts). The default builds the whole view; a ruleset answers it
+    /// from its state, since the bots' lookahead asks at every decision of a line.
+    fn phasing(&self) -> Option<Side> {
+        self.view(None).phasing
+    }
+
     fn outcome(&self) -> Option<Outcome>;
 
     /// What one side may see (`None`: the whole position, for the referee and for replays).

@@ -5,6 +5,7 @@
 //! - games never panic and always end, within a bound on actions;
 //! - `check_invariants` holds after every action, and so do the generic ones on the views
 //!   (units on the map, hits and TE within their maximum, views agreeing about unit ids);
+//!   `phasing` says what the view says;
 //! - every action `legal_actions` lists is accepted, the same dice give the same result,
 //!   and `notation`/`parse_action` round-trip;
 //! - the count and k-th action, the actions unit by unit and the units that can act agree
@@ -191,6 +192,14 @@ fn check_rules(game: &dyn Game) -> Result<(), String> {
             "to_decide is {:?} but outcome is {:?}: a game is over exactly when it has an outcome",
             game.to_decide(),
             game.outcome()
+        ));
+    }
+    // The quick answer the bots' lookahead reads is the view's.
+    let seen = game.view(None).phasing;
+    if game.phasing() != seen {
+        return Err(format!(
+            "phasing() is {:?} but the view's phasing is {seen:?}",
+            game.phasing()
         ));
     }
     Ok(())
