@@ -14,10 +14,11 @@ use crate::state::{rule, BptGame};
 use crate::table::Table;
 use crate::terrain::{self, Cover};
 use crate::troops::{Arm, Formation};
+use volley_core::game::Refusal;
 use volley_core::geometry::{distance, step, Facing};
 use volley_core::map::Terrain;
 use volley_core::odds::OddsCase;
-use volley_core::{chance, Dice, Event, Hex, Illegal, Log};
+use volley_core::{chance, Dice, Event, Hex, Log};
 
 /// What a gun loads ("Artillery Ammunition").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -162,10 +163,10 @@ impl BptGame {
     }
 
     /// Why a unit may not load `ammo` against `target`, if it may not.
-    pub fn check_ammo(&self, unit: usize, target: usize, ammo: Ammo) -> Result<(), Illegal> {
+    pub fn check_ammo<R: Refusal>(&self, unit: usize, target: usize, ammo: Ammo) -> Result<(), R> {
         let u = &self.units[unit];
         if !self.ammo_choices(unit).contains(&ammo) {
-            return Err(Illegal::new(match ammo {
+            return Err(R::because(|| match ammo {
                 Ammo::AirBurst if u.arm == Arm::Artillery => {
                     "air burst is an optional rule not in play (option air_burst)".to_string()
                 }
@@ -179,11 +180,13 @@ impl BptGame {
         if ammo == Ammo::AirBurst
             && terrain::area(self.map().terrain(self.units[target].hex)).is_some()
         {
-            return Err(Illegal::new(format!(
-                "air burst only over open ground: {} is in {}",
-                self.units[target].label(),
-                self.map().terrain(self.units[target].hex).name()
-            )));
+            return Err(R::because(|| {
+                format!(
+                    "air burst only over open ground: {} is in {}",
+                    self.units[target].label(),
+                    self.map().terrain(self.units[target].hex).name()
+                )
+            }));
         }
         Ok(())
     }
@@ -568,23 +571,27 @@ impl BptGame {
 
     /// Why a Field Artillery Officer may not order these units, if it may not: only
     /// artillery, and only a grand battery (two or more guns whose hexes touch in one group).
-    pub fn check_grand_battery(&self, hq: usize, units: &[usize]) -> Result<(), Illegal> {
+    pub fn check_grand_battery<R: Refusal>(&self, hq: usize, units: &[usize]) -> Result<(), R> {
         let h = &self.units[hq];
         if !h.fao {
             return Ok(());
         }
         if let Some(&k) = units.iter().find(|&&k| self.units[k].arm != Arm::Artillery) {
-            return Err(Illegal::new(format!(
-                "{} is a Field Artillery Officer: it orders artillery only, not {}",
-                h.label(),
-                self.units[k].label()
-            )));
+            return Err(R::because(|| {
+                format!(
+                    "{} is a Field Artillery Officer: it orders artillery only, not {}",
+                    h.label(),
+                    self.units[k].label()
+                )
+            }));
         }
         if units.len() < 2 {
-            return Err(Illegal::new(format!(
-                "{} orders grand batteries only: join two or more touching guns",
-                h.label()
-            )));
+            return Err(R::because(|| {
+                format!(
+                    "{} orders grand batteries only: join two or more touching guns",
+                    h.label()
+                )
+            }));
         }
         // One group: every gun reached from the first through touching guns.
         let mut reached = vec![units[0]];
@@ -599,9 +606,9 @@ impl BptGame {
             i += 1;
         }
         if reached.len() < units.len() {
-            return Err(Illegal::new(
-                "a grand battery's guns must touch one another in one group",
-            ));
+            return Err(R::because(|| {
+                "a grand battery's guns must touch one another in one group"
+            }));
         }
         Ok(())
     }
@@ -618,7 +625,7 @@ impl BptGame {
 
     /// Why a gun of a grand battery may not give this action: the battery only fires, and all
     /// at one target.
-    pub fn check_battery_action(&self, o: Order) -> Result<(), Illegal> {
+    pub fn check_battery_action<R: Refusal>(&self, o: Order) -> Result<(), R> {
         let Some(unit) = o.actor() else { return Ok(()) };
         if !self.in_grand_battery(unit) {
             return Ok(());
@@ -626,16 +633,18 @@ impl BptGame {
         match o {
             Order::Fire { target, .. } => match self.battery {
                 Some((order, t)) if order == self.order_id && t != target => {
-                    Err(Illegal::new(format!(
-                        "the grand battery fires at one target: {}",
-                        self.units[t].label()
-                    )))
+                    Err(R::because(|| {
+                        format!(
+                            "the grand battery fires at one target: {}",
+                            self.units[t].label()
+                        )
+                    }))
                 }
                 _ => Ok(()),
             },
-            _ => Err(Illegal::new(
-                "a grand battery's order is to fire, every gun at one target",
-            )),
+            _ => Err(R::because(|| {
+                "a grand battery's order is to fire, every gun at one target"
+            })),
         }
     }
 

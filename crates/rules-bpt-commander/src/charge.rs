@@ -10,8 +10,9 @@ use crate::state::{rule, BptGame, Charge, Interrupt};
 use crate::table::{hexes, Table};
 use crate::terrain::Cover;
 use crate::troops::{Arm, Formation};
+use volley_core::game::Refusal;
 use volley_core::geometry::{distance, label, line_between, Aspect, Facing};
-use volley_core::{Dice, Event, Hex, Illegal, Log, Side};
+use volley_core::{Dice, Event, Hex, Log, Side};
 
 /// Charge distance for infantry and cavalry, whatever their move.
 pub const CHARGE_CM: u32 = 20;
@@ -51,59 +52,57 @@ impl BptGame {
     }
 
     /// Why `unit` may not charge `target` now ("Charge").
-    pub fn check_charge(&self, unit: usize, target: usize) -> Result<Hex, Illegal> {
+    pub fn check_charge<R: Refusal>(&self, unit: usize, target: usize) -> Result<Hex, R> {
         let (u, t) = (&self.units[unit], &self.units[target]);
         if !u.formed_troops() || u.is_suppressed() {
-            return Err(Illegal::new(format!("{} may not charge", u.label())));
+            return Err(R::because(|| format!("{} may not charge", u.label())));
         }
         if !matches!(u.formation, Formation::Line | Formation::AttackColumn) {
-            return Err(Illegal::new(format!(
-                "{} must be in line or attack column to charge, not {}",
-                u.label(),
-                u.formation.name()
-            )));
+            return Err(R::because(|| {
+                format!(
+                    "{} must be in line or attack column to charge, not {}",
+                    u.label(),
+                    u.formation.name()
+                )
+            }));
         }
         if t.side == u.side || t.ko || t.is_hq() {
-            return Err(Illegal::new(format!(
-                "{} is not an enemy unit to charge",
-                t.label()
-            )));
+            return Err(R::because(|| {
+                format!("{} is not an enemy unit to charge", t.label())
+            }));
         }
         if u.traits.attack_column_charge && u.formation != Formation::AttackColumn {
-            return Err(Illegal::new(format!(
-                "{} charges only in attack column (its list's note)",
-                u.label()
-            )));
+            return Err(R::because(|| {
+                format!(
+                    "{} charges only in attack column (its list's note)",
+                    u.label()
+                )
+            }));
         }
         if u.traits.irregular && t.formation == Formation::Square && t.arm == Arm::Infantry {
-            return Err(Illegal::new("irregular cavalry do not charge squares"));
+            return Err(R::because(|| "irregular cavalry do not charge squares"));
         }
         if u.arm == Arm::Cavalry && t.traits.pikes && self.aspect_of(target, unit) == Aspect::Front
         {
-            return Err(Illegal::new(format!(
+            return Err(R::because(|| {
+                format!(
                 "cavalry may not charge the pikes of {} from the front (Pikes): take it in the flank or rear",
                 t.label()
-            )));
+            )
+            }));
         }
         if self.distance_cm(unit, target) > CHARGE_CM {
-            return Err(Illegal::new(format!(
-                "{} is beyond the 20 cm charge distance",
-                t.label()
-            )));
+            return Err(R::because(|| {
+                format!("{} is beyond the 20 cm charge distance", t.label())
+            }));
         }
         if !self.sees(unit, target) {
-            return Err(Illegal::new(format!(
-                "{} cannot see {}",
-                u.label(),
-                t.label()
-            )));
+            return Err(R::because(|| {
+                format!("{} cannot see {}", u.label(), t.label())
+            }));
         }
         self.contact_hex(unit, target).ok_or_else(|| {
-            Illegal::new(format!(
-                "no clear straight way from {} to {}",
-                u.label(),
-                t.label()
-            ))
+            R::because(|| format!("no clear straight way from {} to {}", u.label(), t.label()))
         })
     }
 
@@ -116,7 +115,7 @@ impl BptGame {
         dice: &mut dyn Dice,
         log: &mut Log,
     ) {
-        let contact = self.check_charge(unit, target).expect("checked");
+        let contact = self.check_charge::<()>(unit, target).expect("checked");
         let start = self.units[unit].hex;
         self.move_with_hqs(unit, contact);
         let t_hex = self.units[target].hex;
@@ -177,7 +176,7 @@ impl BptGame {
                 Interrupt::Support(side) => self.support_candidates(side, &mut c),
                 Interrupt::Opportunity { .. } | Interrupt::Consolidate(_) => {}
             }
-            if c.iter().any(|o| self.check(*o).is_ok()) {
+            if c.iter().any(|o| self.check::<()>(*o).is_ok()) {
                 return;
             }
         }
@@ -232,19 +231,17 @@ impl BptGame {
         }
     }
 
-    pub fn check_response(&self, o: Order) -> Result<(), Illegal> {
+    pub fn check_response<R: Refusal>(&self, o: Order) -> Result<(), R> {
         let c = self.charge.as_ref().expect("a charge in progress");
-        let answered = |k: usize| -> Result<(), Illegal> {
+        let answered = |k: usize| -> Result<(), R> {
             if c.answered.contains(&k) {
-                Err(Illegal::new(format!(
-                    "{} has answered this charge already",
-                    self.units[k].label()
-                )))
+                Err(R::because(|| {
+                    format!("{} has answered this charge already", self.units[k].label())
+                }))
             } else if self.units[k].is_suppressed() {
-                Err(Illegal::new(format!(
-                    "{} is suppressed",
-                    self.units[k].label()
-                )))
+                Err(R::because(|| {
+                    format!("{} is suppressed", self.units[k].label())
+                }))
             } else {
                 Ok(())
             }
@@ -255,44 +252,63 @@ impl BptGame {
             Order::End => {
                 if self.must_answer() {
                     let t = &self.units[target];
-                    return Err(Illegal::new(if t.arm == Arm::Cavalry {
-                        format!("{} is cavalry: it must evade or counter-charge", t.label())
-                    } else {
-                        format!("{} may not form square: it must evade the cavalry", t.label())
+                    return Err(R::because(|| {
+                        if t.arm == Arm::Cavalry {
+                            format!("{} is cavalry: it must evade or counter-charge", t.label())
+                        } else {
+                            format!(
+                                "{} may not form square: it must evade the cavalry",
+                                t.label()
+                            )
+                        }
                     }));
                 }
                 Ok(())
             }
-            Order::Fire { unit, target: t, ammo } if t == charger => {
+            Order::Fire {
+                unit,
+                target: t,
+                ammo,
+            } if t == charger => {
                 answered(unit)?;
                 if !near(unit, 10) {
-                    return Err(Illegal::new("only the charged unit and units within 10 cm of it fire at the charger"));
+                    return Err(R::because(|| {
+                        "only the charged unit and units within 10 cm of it fire at the charger"
+                    }));
                 }
                 self.check_shot(unit, charger, ammo)
             }
             Order::Evade { unit } => {
                 answered(unit)?;
                 if !near(unit, 5) {
-                    return Err(Illegal::new("only the charged unit and units within 5 cm of it may evade"));
+                    return Err(R::because(|| {
+                        "only the charged unit and units within 5 cm of it may evade"
+                    }));
                 }
                 if !self.sees(unit, charger) {
-                    return Err(Illegal::new(format!("{} cannot see the charger", self.units[unit].label())));
+                    return Err(R::because(|| {
+                        format!("{} cannot see the charger", self.units[unit].label())
+                    }));
                 }
                 self.evade_to(unit, self.units[charger].hex)
                     .map(|_| ())
-                    .ok_or_else(|| Illegal::new(format!("{} has nowhere to evade to", self.units[unit].label())))
+                    .ok_or_else(|| {
+                        R::because(|| {
+                            format!("{} has nowhere to evade to", self.units[unit].label())
+                        })
+                    })
             }
             Order::Square { unit } if unit == target => {
                 answered(unit)?;
                 if self.units[charger].arm != Arm::Cavalry {
-                    return Err(Illegal::new("squares are formed against cavalry"));
+                    return Err(R::because(|| "squares are formed against cavalry"));
                 }
                 self.check_form(unit, Formation::Square)
             }
             Order::CounterCharge { unit } if unit == target => {
                 answered(unit)?;
                 if self.units[unit].arm != Arm::Cavalry {
-                    return Err(Illegal::new("only cavalry counter-charge"));
+                    return Err(R::because(|| "only cavalry counter-charge"));
                 }
                 Ok(())
             }
@@ -300,11 +316,15 @@ impl BptGame {
                 answered(unit)?;
                 let u = &self.units[unit];
                 if u.arm != Arm::Artillery || u.limbered || u.facing == facing {
-                    return Err(Illegal::new(format!("{} cannot pivot to face the charge", u.label())));
+                    return Err(R::because(|| {
+                        format!("{} cannot pivot to face the charge", u.label())
+                    }));
                 }
                 Ok(())
             }
-            _ => Err(Illegal::new("now only answers to the charge: fire at the charger, evade, square, countercharge, pivot, or end")),
+            _ => Err(R::because(|| {
+                "now only answers to the charge: fire at the charger, evade, square, countercharge, pivot, or end"
+            })),
         }
     }
 
@@ -372,7 +392,7 @@ impl BptGame {
         }
         let mut more = Vec::new();
         self.response_candidates(&mut more);
-        if !more.iter().any(|o| self.check_response(*o).is_ok()) {
+        if !more.iter().any(|o| self.check_response::<()>(*o).is_ok()) {
             self.next_charge_step(Interrupt::Support(self.active), dice, log);
         }
     }
@@ -520,7 +540,7 @@ impl BptGame {
         }
     }
 
-    pub fn check_support(&self, o: Order) -> Result<(), Illegal> {
+    pub fn check_support<R: Refusal>(&self, o: Order) -> Result<(), R> {
         let c = self.charge.as_ref().expect("a charge in progress");
         match o {
             Order::End => Ok(()),
@@ -532,32 +552,35 @@ impl BptGame {
                     c.target
                 };
                 if friend != in_contact || unit == c.charger || unit == c.target {
-                    return Err(Illegal::new("support the friend in contact"));
+                    return Err(R::because(|| "support the friend in contact"));
                 }
                 if !u.formed_troops() || u.dice == 0 || u.is_suppressed() || u.supported {
-                    return Err(Illegal::new(format!(
-                        "{} cannot support a charge now",
-                        u.label()
-                    )));
+                    return Err(R::because(|| {
+                        format!("{} cannot support a charge now", u.label())
+                    }));
                 }
                 if f.mounted() && !u.mounted() {
-                    return Err(Illegal::new("only mounted cavalry support mounted cavalry"));
+                    return Err(R::because(|| {
+                        "only mounted cavalry support mounted cavalry"
+                    }));
                 }
                 if c.supporters[u.side.index()].contains(&unit) {
-                    return Err(Illegal::new(format!("{} supports already", u.label())));
+                    return Err(R::because(|| format!("{} supports already", u.label())));
                 }
                 if !self.within(unit, friend, 10) || !self.sees(unit, friend) {
-                    return Err(Illegal::new(format!(
-                        "{} is not within 10 cm and sight of {}",
-                        u.label(),
-                        f.label()
-                    )));
+                    return Err(R::because(|| {
+                        format!(
+                            "{} is not within 10 cm and sight of {}",
+                            u.label(),
+                            f.label()
+                        )
+                    }));
                 }
                 self.support_hex(unit, friend)
                     .map(|_| ())
-                    .ok_or_else(|| Illegal::new(format!("there is no room beside {}", f.label())))
+                    .ok_or_else(|| R::because(|| format!("there is no room beside {}", f.label())))
             }
-            _ => Err(Illegal::new("now only supports of the charge (or end)")),
+            _ => Err(R::because(|| "now only supports of the charge (or end)")),
         }
     }
 
@@ -589,7 +612,7 @@ impl BptGame {
             });
             let mut more = Vec::new();
             self.support_candidates(side, &mut more);
-            if more.iter().any(|o| self.check_support(*o).is_ok()) {
+            if more.iter().any(|o| self.check_support::<()>(*o).is_ok()) {
                 return;
             }
         }
@@ -896,7 +919,7 @@ impl BptGame {
             let mut c = Vec::new();
             self.interrupt = Some(Interrupt::Consolidate(side));
             self.consolidate_candidates(side, &mut c);
-            if c.iter().any(|o| self.check_consolidate(*o).is_ok()) {
+            if c.iter().any(|o| self.check_consolidate::<()>(*o).is_ok()) {
                 return;
             }
         }
@@ -924,28 +947,26 @@ impl BptGame {
 
     /// "Consolidate": up to 5 cm (a hex) in the facing direction, never closer than 3 cm to
     /// a visible enemy (not next to one), and a new facing; each unit once.
-    pub fn check_consolidate(&self, o: Order) -> Result<(), Illegal> {
+    pub fn check_consolidate<R: Refusal>(&self, o: Order) -> Result<(), R> {
         let (unit, moving) = match o {
             Order::End => return Ok(()),
             Order::Move { unit, .. } => (unit, true),
             Order::Pivot { unit, .. } => (unit, false),
             _ => {
-                return Err(Illegal::new(
-                    "now only consolidation: a hex forward, a new facing, or end",
-                ))
+                return Err(R::because(|| {
+                    "now only consolidation: a hex forward, a new facing, or end"
+                }))
             }
         };
         if !self.consolidating.contains(&unit) {
-            return Err(Illegal::new(format!(
-                "{} does not consolidate",
-                self.units[unit].label()
-            )));
+            return Err(R::because(|| {
+                format!("{} does not consolidate", self.units[unit].label())
+            }));
         }
         if self.consolidated.contains(&(unit, moving)) {
-            return Err(Illegal::new(format!(
-                "{} has done that already",
-                self.units[unit].label()
-            )));
+            return Err(R::because(|| {
+                format!("{} has done that already", self.units[unit].label())
+            }));
         }
         let u = &self.units[unit];
         match o {
@@ -956,11 +977,9 @@ impl BptGame {
                     || self.hqs_in(to).any(|h| self.units[h].side != u.side)
                     || self.ground().obstacle(u.hex, to)
                 {
-                    return Err(Illegal::new(format!(
-                        "{} cannot consolidate into {}",
-                        u.label(),
-                        label(to)
-                    )));
+                    return Err(R::because(|| {
+                        format!("{} cannot consolidate into {}", u.label(), label(to))
+                    }));
                 }
                 let near_enemy = (0..self.units.len()).any(|e| {
                     let t = &self.units[e];
@@ -971,15 +990,15 @@ impl BptGame {
                         && self.sees(unit, e)
                 });
                 if near_enemy {
-                    return Err(Illegal::new(
-                        "consolidation may not end next to a visible enemy",
-                    ));
+                    return Err(R::because(|| {
+                        "consolidation may not end next to a visible enemy"
+                    }));
                 }
                 Ok(())
             }
             Order::Pivot { facing, .. } => {
                 if !u.formed_troops() || facing == u.facing {
-                    return Err(Illegal::new(format!("{} cannot turn so", u.label())));
+                    return Err(R::because(|| format!("{} cannot turn so", u.label())));
                 }
                 Ok(())
             }
@@ -1035,7 +1054,7 @@ impl BptGame {
                         let mut c = Vec::new();
                         self.interrupt = Some(Interrupt::Consolidate(s));
                         self.consolidate_candidates(s, &mut c);
-                        if !c.iter().any(|o| self.check_consolidate(*o).is_ok()) {
+                        if !c.iter().any(|o| self.check_consolidate::<()>(*o).is_ok()) {
                             self.interrupt = None;
                             self.consolidating.clear();
                             self.consolidated.clear();
@@ -1052,7 +1071,7 @@ impl BptGame {
         }
         let mut c = Vec::new();
         self.consolidate_candidates(side, &mut c);
-        if !c.iter().any(|o| self.check_consolidate(*o).is_ok()) {
+        if !c.iter().any(|o| self.check_consolidate::<()>(*o).is_ok()) {
             self.perform_consolidate(side, Order::End, log);
         }
     }

@@ -9,8 +9,9 @@ use crate::order::Order;
 use crate::state::{rule, BptGame, Phase};
 use crate::table::{hexes, Table};
 use crate::troops::{Arm, Formation};
+use volley_core::game::Refusal;
 use volley_core::geometry::{distance, Facing};
-use volley_core::{Dice, Event, Illegal, Log};
+use volley_core::{Dice, Event, Log};
 
 /// How much better than every other command unit's the CO's command value must be for an
 /// action given without an order to go to the CO while another command unit could give it.
@@ -34,37 +35,36 @@ pub struct CommandValue {
 
 impl BptGame {
     /// Whether a command unit may still issue orders this turn.
-    pub fn may_order(&self, hq: usize) -> Result<(), Illegal> {
+    pub fn may_order<R: Refusal>(&self, hq: usize) -> Result<(), R> {
         let h = &self.units[hq];
         if !h.is_hq() || h.ko || h.side != self.active {
-            return Err(Illegal::new(format!(
-                "{} is not one of {}'s command units",
-                h.label(),
-                self.active.name()
-            )));
+            return Err(R::because(|| {
+                format!(
+                    "{} is not one of {}'s command units",
+                    h.label(),
+                    self.active.name()
+                )
+            }));
         }
         if h.is_suppressed() {
-            return Err(Illegal::new(format!(
-                "{} is suppressed and gives no orders",
-                h.label()
-            )));
+            return Err(R::because(|| {
+                format!("{} is suppressed and gives no orders", h.label())
+            }));
         }
         if h.fresh {
-            return Err(Illegal::new(format!(
-                "{} was placed this turn and gives no orders",
-                h.label()
-            )));
+            return Err(R::because(|| {
+                format!("{} was placed this turn and gives no orders", h.label())
+            }));
         }
         if self.co_failed {
-            return Err(Illegal::new(
-                "the CO failed a command roll: no more orders this turn",
-            ));
+            return Err(R::because(|| {
+                "the CO failed a command roll: no more orders this turn"
+            }));
         }
         if self.finished.contains(&hq) {
-            return Err(Illegal::new(format!(
-                "{} has finished its orders this turn",
-                h.label()
-            )));
+            return Err(R::because(|| {
+                format!("{} has finished its orders this turn", h.label())
+            }));
         }
         Ok(())
     }
@@ -79,41 +79,43 @@ impl BptGame {
     }
 
     /// Whether a unit may be named in an order by `hq` (any command unit, when `None`).
-    pub fn orderable(&self, unit: usize, hq: Option<usize>) -> Result<(), Illegal> {
+    pub fn orderable<R: Refusal>(&self, unit: usize, hq: Option<usize>) -> Result<(), R> {
         let u = &self.units[unit];
         if u.is_hq() || u.ko || u.side != self.active {
-            return Err(Illegal::new(format!("{} cannot be ordered", u.label())));
+            return Err(R::because(|| format!("{} cannot be ordered", u.label())));
         }
         if u.is_suppressed() {
-            return Err(Illegal::new(format!(
-                "{} is suppressed and does nothing this turn",
-                u.label()
-            )));
+            return Err(R::because(|| {
+                format!("{} is suppressed and does nothing this turn", u.label())
+            }));
         }
         if u.closed {
-            return Err(Illegal::new(format!(
-                "{}'s orders are over for this turn",
-                u.label()
-            )));
+            return Err(R::because(|| {
+                format!("{}'s orders are over for this turn", u.label())
+            }));
         }
         if let Some(hq) = hq {
             self.may_command(hq, unit)?;
         }
         if let Some(h) = hq.filter(|&h| self.units[h].fao) {
             if u.arm != Arm::Artillery {
-                return Err(Illegal::new(format!(
-                    "{} is a Field Artillery Officer: it orders artillery only",
-                    self.units[h].label()
-                )));
+                return Err(R::because(|| {
+                    format!(
+                        "{} is a Field Artillery Officer: it orders artillery only",
+                        self.units[h].label()
+                    )
+                }));
             }
         }
         if let (Some(by), Some(hq)) = (u.ordered_by, hq) {
             if by != hq {
-                return Err(Illegal::new(format!(
-                    "{} takes orders from {} this turn",
-                    u.label(),
-                    self.units[by].label()
-                )));
+                return Err(R::because(|| {
+                    format!(
+                        "{} takes orders from {} this turn",
+                        u.label(),
+                        self.units[by].label()
+                    )
+                }));
             }
         }
         Ok(())
@@ -125,14 +127,14 @@ impl BptGame {
     /// first and the CO last, as the book advises (a CO's failure ends everyone's orders, an
     /// HQ's only its own).
     pub fn implicit_hq(&self, unit: usize) -> Option<usize> {
-        if self.orderable(unit, None).is_err() {
+        if self.orderable::<()>(unit, None).is_err() {
             return None;
         }
         // A Field Artillery Officer orders only grand batteries, never one unit on its own.
         if let Some(h) = self.current_hq {
             if !self.units[h].fao
-                && self.may_order(h).is_ok()
-                && self.orderable(unit, Some(h)).is_ok()
+                && self.may_order::<()>(h).is_ok()
+                && self.orderable::<()>(unit, Some(h)).is_ok()
             {
                 return Some(h);
             }
@@ -140,8 +142,8 @@ impl BptGame {
         self.own_command_units()
             .filter(|&h| {
                 !self.units[h].fao
-                    && self.may_order(h).is_ok()
-                    && self.orderable(unit, Some(h)).is_ok()
+                    && self.may_order::<()>(h).is_ok()
+                    && self.orderable::<()>(unit, Some(h)).is_ok()
             })
             .max_by_key(|&h| {
                 let value = self.command_score(h, &[unit]);
@@ -290,14 +292,14 @@ impl BptGame {
         let side = self.active;
         let hqs: Vec<usize> = self
             .own_command_units()
-            .filter(|&h| self.may_order(h).is_ok())
+            .filter(|&h| self.may_order::<()>(h).is_ok())
             .collect();
         for k in 0..self.units.len() {
             let u = &self.units[k];
             if u.side != side || u.ko || u.is_hq() {
                 continue;
             }
-            if self.orderable(k, None).is_ok() {
+            if self.orderable::<()>(k, None).is_ok() {
                 if u.actions == 0 && self.implicit_hq(k).is_some() {
                     self.action_candidates(k, out);
                 }
@@ -386,21 +388,23 @@ impl BptGame {
         }
     }
 
-    pub fn check_command(&self, o: Order) -> Result<(), Illegal> {
+    pub fn check_command<R: Refusal>(&self, o: Order) -> Result<(), R> {
         let implicit = |k: usize| self.units[k].actions == 0;
-        let has_action = |k: usize| -> Result<(), Illegal> {
+        let has_action = |k: usize| -> Result<(), R> {
             if self.units[k].actions == 0 {
                 match self.implicit_hq(k) {
                     Some(_) => Ok(()),
-                    None => Err(Illegal::new(format!(
-                        "{} has no order to act on, and no command unit can order it now",
-                        self.units[k].label()
-                    ))),
+                    None => Err(R::because(|| {
+                        format!(
+                            "{} has no order to act on, and no command unit can order it now",
+                            self.units[k].label()
+                        )
+                    })),
                 }
             } else if self.units[k].self_move && !matches!(o, Order::Move { .. }) {
-                Err(Illegal::new(
-                    "an isolated unit's own order only moves it towards its command",
-                ))
+                Err(R::because(|| {
+                    "an isolated unit's own order only moves it towards its command"
+                }))
             } else {
                 self.check_battery_action(o)
             }
@@ -413,10 +417,12 @@ impl BptGame {
         | Order::Charge { unit, .. } = o
         {
             if self.units[unit].prone {
-                return Err(Illegal::new(format!(
-                    "{} is prone: it must rise before it moves",
-                    self.units[unit].label()
-                )));
+                return Err(R::because(|| {
+                    format!(
+                        "{} is prone: it must rise before it moves",
+                        self.units[unit].label()
+                    )
+                }));
             }
         }
         match o {
@@ -425,10 +431,9 @@ impl BptGame {
             Order::Join { unit } => {
                 self.orderable(unit, None)?;
                 if self.joined.contains(&unit) {
-                    return Err(Illegal::new(format!(
-                        "{} is joined already",
-                        self.units[unit].label()
-                    )));
+                    return Err(R::because(|| {
+                        format!("{} is joined already", self.units[unit].label())
+                    }));
                 }
                 Ok(())
             }
@@ -445,12 +450,14 @@ impl BptGame {
                 }
                 self.check_grand_battery(hq, &units)?;
                 if charge && !self.charge_in_reach(&units) {
-                    return Err(Illegal::new("no unit of the formation has a visible enemy near enough for the charge modifier"));
+                    return Err(R::because(|| {
+                        "no unit of the formation has a visible enemy near enough for the charge modifier"
+                    }));
                 }
                 if dense && !self.dense_in_reach(&units) {
-                    return Err(Illegal::new(
-                        "no unit of the formation can reach dense terrain",
-                    ));
+                    return Err(R::because(|| {
+                        "no unit of the formation can reach dense terrain"
+                    }));
                 }
                 Ok(())
             }
@@ -460,18 +467,20 @@ impl BptGame {
                 let stop = self.check_move(unit, to)?;
                 let u = &self.units[unit];
                 if stop.dense && !u.declared_dense && !implicit(unit) {
-                    return Err(Illegal::new(format!(
+                    return Err(R::because(|| {
+                        format!(
                         "{}'s way to {} goes into, through or out of dense terrain: order it with the dense modifier",
                         u.label(),
                         volley_core::geometry::label(to)
-                    )));
+                    )
+                    }));
                 }
                 if u.self_move && !u.traits.scout {
                     let near = self.nearest_hq_distance(unit, u.hex);
                     if self.nearest_hq_distance(unit, to) >= near {
-                        return Err(Illegal::new(
-                            "an isolated unit moves only towards its nearest command unit",
-                        ));
+                        return Err(R::because(|| {
+                            "an isolated unit moves only towards its nearest command unit"
+                        }));
                     }
                 }
                 Ok(())
@@ -480,9 +489,9 @@ impl BptGame {
                 has_action(unit)?;
                 self.check_shot(unit, target, ammo)?;
                 if self.table().nearest_only && !self.nearest_targets(unit).contains(&target) {
-                    return Err(Illegal::new(
-                        "fire goes at the nearest visible enemy, or for guns the nearest visible enemy artillery (option order_fire = nearest)",
-                    ));
+                    return Err(R::because(|| {
+                        "fire goes at the nearest visible enemy, or for guns the nearest visible enemy artillery (option order_fire = nearest)"
+                    }));
                 }
                 Ok(())
             }
@@ -493,10 +502,12 @@ impl BptGame {
                     && !self.units[unit].declared_charge
                     && !implicit(unit)
                 {
-                    return Err(Illegal::new(format!(
-                        "charging an enemy within {} cm needs the charge modifier on the order",
-                        self.table().charge_penalty_cm
-                    )));
+                    return Err(R::because(|| {
+                        format!(
+                            "charging an enemy within {} cm needs the charge modifier on the order",
+                            self.table().charge_penalty_cm
+                        )
+                    }));
                 }
                 Ok(())
             }
@@ -519,10 +530,9 @@ impl BptGame {
             Order::Form { unit, formation } => {
                 has_action(unit)?;
                 if self.units[unit].prone {
-                    return Err(Illegal::new(format!(
-                        "{} is prone: it must rise first",
-                        self.units[unit].label()
-                    )));
+                    return Err(R::because(|| {
+                        format!("{} is prone: it must rise first", self.units[unit].label())
+                    }));
                 }
                 self.check_form(unit, formation)
             }
@@ -538,7 +548,7 @@ impl BptGame {
                 has_action(unit)?;
                 let u = &self.units[unit];
                 if u.arm != Arm::Artillery || u.limbered {
-                    return Err(Illegal::new(format!("{} cannot limber", u.label())));
+                    return Err(R::because(|| format!("{} cannot limber", u.label())));
                 }
                 Ok(())
             }
@@ -546,7 +556,7 @@ impl BptGame {
                 has_action(unit)?;
                 let u = &self.units[unit];
                 if u.arm != Arm::Artillery || !u.limbered {
-                    return Err(Illegal::new(format!("{} cannot unlimber", u.label())));
+                    return Err(R::because(|| format!("{} cannot unlimber", u.label())));
                 }
                 Ok(())
             }
@@ -554,7 +564,7 @@ impl BptGame {
                 has_action(unit)?;
                 let u = &self.units[unit];
                 if u.arm != Arm::Artillery || u.limbered || u.facing == facing {
-                    return Err(Illegal::new(format!("{} cannot pivot so", u.label())));
+                    return Err(R::because(|| format!("{} cannot pivot so", u.label())));
                 }
                 Ok(())
             }
@@ -562,7 +572,7 @@ impl BptGame {
                 has_action(unit)?;
                 self.check_refuse(unit, side)
             }
-            _ => Err(Illegal::new("that is not a command-phase action")),
+            _ => Err(R::because(|| "that is not a command-phase action")),
         }
     }
 
@@ -626,7 +636,7 @@ impl BptGame {
             let hq = self.implicit_hq(unit).expect("checked");
             let charge = matches!(o, Order::Charge { target, .. } if self.within(unit, target, self.table().charge_penalty_cm));
             let stop = match o {
-                Order::Move { to, .. } => self.check_move(unit, to).ok(),
+                Order::Move { to, .. } => self.check_move::<()>(unit, to).ok(),
                 _ => None,
             };
             let dense = stop.is_some_and(|s| s.dense);
@@ -654,11 +664,11 @@ impl BptGame {
             Order::Wheel { unit, right } => self.wheel(unit, right, log),
             Order::AboutFace { unit } => self.about_face(unit, log),
             Order::Retire { unit } => {
-                let to = self.check_retire(unit).expect("checked");
+                let to = self.check_retire::<()>(unit).expect("checked");
                 self.step_back(unit, to, "Retire Movement", log);
             }
             Order::Prolonge { unit } => {
-                let to = self.check_prolonge(unit).expect("checked");
+                let to = self.check_prolonge::<()>(unit).expect("checked");
                 self.step_back(unit, to, "Prolonge Movement", log);
             }
             Order::Form { unit, formation } => {
@@ -928,7 +938,7 @@ impl BptGame {
                     let target = self
                         .nearest_visible_enemies(k)
                         .into_iter()
-                        .find(|&e| self.check_shot(k, e, self.default_ammo(k)).is_ok());
+                        .find(|&e| self.check_shot::<()>(k, e, self.default_ammo(k)).is_ok());
                     if let Some(e) = target {
                         let ammo = self.default_ammo(k);
                         self.fire(k, e, ammo, id, dice, log);
@@ -1013,38 +1023,43 @@ impl BptGame {
             .any(|(k, f)| k != unit && !f.ko && f.side == u.side && self.within(k, unit, 20))
     }
 
-    fn check_self_order(&self, unit: usize) -> Result<(), Illegal> {
+    fn check_self_order<R: Refusal>(&self, unit: usize) -> Result<(), R> {
         self.orderable(unit, None)?;
         let u = &self.units[unit];
         if u.orders > 0 || u.ordered_by.is_some() {
-            return Err(Illegal::new(format!(
-                "{} has had orders this turn",
-                u.label()
-            )));
+            return Err(R::because(|| {
+                format!("{} has had orders this turn", u.label())
+            }));
         }
         if u.traits.scout {
             // Scouting cavalry: free after their first order passed.
             return if u.scout_free {
                 Ok(())
             } else {
-                Err(Illegal::new(format!(
-                    "{} need one order from a command unit before they scout on their own",
-                    u.label()
-                )))
+                Err(R::because(|| {
+                    format!(
+                        "{} need one order from a command unit before they scout on their own",
+                        u.label()
+                    )
+                }))
             };
         }
         if !self.isolated(unit) {
-            return Err(Illegal::new(format!("{} is not out of contact", u.label())));
+            return Err(R::because(|| {
+                format!("{} is not out of contact", u.label())
+            }));
         }
         let pt = self.player_turn();
         if u.self_ordered.is_some_and(|t| t + 2 == pt) {
-            return Err(Illegal::new(format!(
-                "{} ordered itself last turn: every second turn only",
-                u.label()
-            )));
+            return Err(R::because(|| {
+                format!(
+                    "{} ordered itself last turn: every second turn only",
+                    u.label()
+                )
+            }));
         }
         if self.nearest_hq_distance(unit, u.hex) == u32::MAX {
-            return Err(Illegal::new("no command unit is left to go to"));
+            return Err(R::because(|| "no command unit is left to go to"));
         }
         Ok(())
     }
@@ -1056,9 +1071,7 @@ impl BptGame {
         self.order_units.clear();
         self.joined.clear();
         self.phase = Phase::HqMoves;
-        let mut c = Vec::new();
-        self.hq_move_candidates(&mut c);
-        if !c.iter().any(|o| self.check_hq_move(*o).is_ok()) {
+        if !self.hq_may_move() {
             self.end_phase(dice, log);
         } else {
             let s = self.active;
@@ -1081,6 +1094,12 @@ impl BptGame {
         }
     }
 
+    /// Whether a command unit of the active side may still move this phase: one that may
+    /// move at all has a hex to go to, and each hex its search finds is a legal move.
+    fn hq_may_move(&self) -> bool {
+        self.hq_movers().any(|h| self.may_move_at_all(h))
+    }
+
     /// The active side's command units that may still move this phase.
     fn hq_movers(&self) -> impl Iterator<Item = usize> + '_ {
         self.units.iter().enumerate().filter_map(|(h, u)| {
@@ -1094,20 +1113,22 @@ impl BptGame {
         })
     }
 
-    pub fn check_hq_move(&self, o: Order) -> Result<(), Illegal> {
+    pub fn check_hq_move<R: Refusal>(&self, o: Order) -> Result<(), R> {
         match o {
             Order::End => Ok(()),
             Order::Move { unit, to } => {
                 let u = &self.units[unit];
                 if !u.is_hq() {
-                    return Err(Illegal::new("orders are over: only command units move now"));
+                    return Err(R::because(|| {
+                        "orders are over: only command units move now"
+                    }));
                 }
                 if u.hq_moved || u.is_suppressed() || u.fresh {
-                    return Err(Illegal::new(format!("{} may not move now", u.label())));
+                    return Err(R::because(|| format!("{} may not move now", u.label())));
                 }
                 self.check_move(unit, to).map(|_| ())
             }
-            _ => Err(Illegal::new("orders are over: command units move, or end")),
+            _ => Err(R::because(|| "orders are over: command units move, or end")),
         }
     }
 
@@ -1116,9 +1137,8 @@ impl BptGame {
             Order::Move { unit, to } => {
                 self.units[unit].hq_moved = true;
                 self.do_move(unit, to, log);
-                // The phase ends by itself when no other command unit may move: one that may
-                // move at all has a hex to go to (each hex its search finds is a legal move).
-                if !self.hq_movers().any(|h| !self.reach_of(h).is_empty()) {
+                // The phase ends by itself when no other command unit may move.
+                if !self.hq_may_move() {
                     self.end_phase(dice, log);
                 }
             }

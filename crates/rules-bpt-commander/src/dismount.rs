@@ -5,7 +5,8 @@
 
 use crate::state::{rule, BptGame};
 use crate::troops::{Arm, Formation, Unit};
-use volley_core::{Event, Illegal, Log};
+use volley_core::game::Refusal;
+use volley_core::{Event, Log};
 
 /// A unit's stat line in one mode.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,28 +34,29 @@ impl Mode {
 
 impl BptGame {
     /// Why a unit may not mount (`mount`) or dismount now, if it may not.
-    pub fn check_dismount(&self, unit: usize, mount: bool) -> Result<(), Illegal> {
+    pub fn check_dismount<R: Refusal>(&self, unit: usize, mount: bool) -> Result<(), R> {
         let u = &self.units[unit];
         let Some(other) = u.other_mode else {
-            return Err(Illegal::new(format!(
-                "{} has no other mode to change to",
-                u.label()
-            )));
+            return Err(R::because(|| {
+                format!("{} has no other mode to change to", u.label())
+            }));
         };
         let wants = if mount { Arm::Cavalry } else { Arm::Infantry };
         if other.arm != wants || u.arm == wants {
-            return Err(Illegal::new(format!(
-                "{} is {} already",
-                u.label(),
-                if u.arm == Arm::Cavalry {
-                    "mounted"
-                } else {
-                    "on foot"
-                }
-            )));
+            return Err(R::because(|| {
+                format!(
+                    "{} is {} already",
+                    u.label(),
+                    if u.arm == Arm::Cavalry {
+                        "mounted"
+                    } else {
+                        "on foot"
+                    }
+                )
+            }));
         }
         if u.formation == Formation::Square || u.prone {
-            return Err(Illegal::new(format!("{} must form line first", u.label())));
+            return Err(R::because(|| format!("{} must form line first", u.label())));
         }
         Ok(())
     }

@@ -10,9 +10,10 @@ use crate::order::Order;
 use crate::state::{rule, BptGame, Interrupt, Phase};
 use crate::table::{Table, HEX_CM};
 use crate::troops::{Arm, Formation, Suppression};
+use volley_core::game::Refusal;
 use volley_core::geometry::{distance, Aspect, Facing};
 use volley_core::odds::OddsCase;
-use volley_core::{chance, Dice, Event, Hex, Illegal, Log};
+use volley_core::{chance, Dice, Event, Hex, Log};
 
 /// Ground given under fire or after a lost charge.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -84,61 +85,53 @@ impl BptGame {
 
     /// Why `unit` may not fire at `target` now (range, sight, cone, ammunition), if it may
     /// not. High-angle shell needs no sight of the target ("High Angle Direct Fire").
-    pub fn check_shot(&self, unit: usize, target: usize, ammo: Ammo) -> Result<(), Illegal> {
+    pub fn check_shot<R: Refusal>(&self, unit: usize, target: usize, ammo: Ammo) -> Result<(), R> {
         let canister = ammo == Ammo::Canister;
         let (u, t) = (&self.units[unit], &self.units[target]);
         if !self.may_fire(unit) {
-            return Err(Illegal::new(format!("{} cannot fire now", u.label())));
+            return Err(R::because(|| format!("{} cannot fire now", u.label())));
         }
         if t.side == u.side || t.ko {
-            return Err(Illegal::new(format!(
-                "{} is not an enemy in play",
-                t.label()
-            )));
+            return Err(R::because(|| {
+                format!("{} is not an enemy in play", t.label())
+            }));
         }
         if t.is_hq() {
-            return Err(Illegal::new("command units may not be chosen as targets"));
+            return Err(R::because(|| "command units may not be chosen as targets"));
         }
         self.check_ammo(unit, target, ammo)?;
         // A unit under a marker is no target, not even for guns firing over what they see.
         if self.hidden_from(target, u.side) {
-            return Err(Illegal::new(format!(
-                "{} cannot see {}",
-                u.label(),
-                t.label()
-            )));
+            return Err(R::because(|| {
+                format!("{} cannot see {}", u.label(), t.label())
+            }));
         }
         let over = ammo.is_shell() && (self.high_angle(unit) || self.observed(unit, target));
         if !over && !self.sees(unit, target) {
-            return Err(Illegal::new(format!(
-                "{} cannot see {}",
-                u.label(),
-                t.label()
-            )));
+            return Err(R::because(|| {
+                format!("{} cannot see {}", u.label(), t.label())
+            }));
         }
         if !self.in_cone(unit, target) {
-            return Err(Illegal::new(format!(
-                "{} is outside {}'s firing cone",
-                t.label(),
-                u.label()
-            )));
+            return Err(R::because(|| {
+                format!("{} is outside {}'s firing cone", t.label(), u.label())
+            }));
         }
         let d = self.distance_cm(unit, target);
         let range = if canister {
             match u.canister {
                 Some((_, r)) => r,
-                None => return Err(Illegal::new(format!("{} has no canister", u.label()))),
+                None => return Err(R::because(|| format!("{} has no canister", u.label()))),
             }
         } else if u.arm != Arm::Artillery && ammo.is_shell() {
-            return Err(Illegal::new(format!("{} has no shell", u.label())));
+            return Err(R::because(|| format!("{} has no shell", u.label())));
         } else {
             u.range_cm
         };
         if !self.within(unit, target, range) {
-            return Err(Illegal::new(format!(
-                "{} is {d} cm away, beyond {range} cm",
-                t.label()
-            )));
+            return Err(R::because(|| {
+                format!("{} is {d} cm away, beyond {range} cm", t.label())
+            }));
         }
         Ok(())
     }
@@ -764,7 +757,7 @@ impl BptGame {
         self.opportunity_candidates(target, &mut any);
         if any
             .iter()
-            .any(|o| self.check_opportunity(*o, target).is_ok())
+            .any(|o| self.check_opportunity::<()>(*o, target).is_ok())
         {
             self.opportunity_fired.clear();
             self.interrupt = Some(Interrupt::Opportunity { target });
@@ -781,7 +774,7 @@ impl BptGame {
         }
     }
 
-    pub fn check_opportunity(&self, o: Order, target: usize) -> Result<(), Illegal> {
+    pub fn check_opportunity<R: Refusal>(&self, o: Order, target: usize) -> Result<(), R> {
         match o {
             Order::End => Ok(()),
             Order::Fire {
@@ -793,25 +786,24 @@ impl BptGame {
                 if u.opportunity == Some(self.player_turn())
                     || self.opportunity_fired.contains(&unit)
                 {
-                    return Err(Illegal::new(format!(
-                        "{} has used its opportunity fire this turn",
-                        u.label()
-                    )));
+                    return Err(R::because(|| {
+                        format!("{} has used its opportunity fire this turn", u.label())
+                    }));
                 }
                 // Opportunity fire needs sight of the target, high angle or not.
                 if !self.sees(unit, target) {
-                    return Err(Illegal::new(format!(
-                        "{} cannot see {}",
-                        u.label(),
-                        self.units[target].label()
-                    )));
+                    return Err(R::because(|| {
+                        format!("{} cannot see {}", u.label(), self.units[target].label())
+                    }));
                 }
                 self.check_shot(unit, target, ammo)
             }
-            _ => Err(Illegal::new(format!(
-                "now only opportunity fire at {} (or end)",
-                self.units[target].label()
-            ))),
+            _ => Err(R::because(|| {
+                format!(
+                    "now only opportunity fire at {} (or end)",
+                    self.units[target].label()
+                )
+            })),
         }
     }
 
@@ -846,7 +838,7 @@ impl BptGame {
                     self.opportunity_candidates(target, &mut more);
                     if !more
                         .iter()
-                        .any(|o| self.check_opportunity(*o, target).is_ok())
+                        .any(|o| self.check_opportunity::<()>(*o, target).is_ok())
                     {
                         self.interrupt = None;
                     }
@@ -869,7 +861,7 @@ impl BptGame {
             return None;
         }
         // An answer to a charge goes on into the charge itself: enumerated.
-        if self.check(o).is_err() || self.interrupt == Some(Interrupt::Response) {
+        if self.check::<()>(o).is_err() || self.interrupt == Some(Interrupt::Response) {
             return None;
         }
         // Scouting cavalry fired on ride off before a die is rolled: one sure outcome.

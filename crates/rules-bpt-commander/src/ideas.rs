@@ -6,8 +6,9 @@
 use crate::state::{rule, BptGame};
 use crate::table::Table;
 use crate::troops::Unit;
+use volley_core::game::Refusal;
 use volley_core::geometry::{distance, label, line_between};
-use volley_core::{Dice, Event, Illegal, Log};
+use volley_core::{Dice, Event, Log};
 
 /// A unit's morale grade (the optional Morale rule).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -96,7 +97,7 @@ impl BptGame {
     /// Whether command unit `hq` may order `unit` at all: in a multi-national army only the
     /// commanding officer and command units of the unit's nation (or of a nation that trained
     /// it) may; with fixed formations only the unit's own command unit may.
-    pub fn may_command(&self, hq: usize, unit: usize) -> Result<(), Illegal> {
+    pub fn may_command<R: Refusal>(&self, hq: usize, unit: usize) -> Result<(), R> {
         let (h, u) = (&self.units[hq], &self.units[unit]);
         if let Some(n) = u.nation {
             let own = h.nation == Some(n);
@@ -106,24 +107,28 @@ impl BptGame {
                     k.and_then(|k| self.setting.nations.get(k as usize))
                         .map_or("no nation".to_string(), |s| s.clone())
                 };
-                return Err(Illegal::new(format!(
+                return Err(R::because(|| {
+                    format!(
                     "{} ({}) takes orders only from the commanding officer and {} command units, not from {} ({}) (Multi-National Armies)",
                     u.label(),
                     name(Some(n)),
                     name(Some(n)),
                     h.label(),
                     name(h.nation)
-                )));
+                )
+                }));
             }
         }
         if self.table().fixed_formations {
             if let Some(f) = u.formation_hq {
                 if f as usize != hq {
-                    return Err(Illegal::new(format!(
+                    return Err(R::because(|| {
+                        format!(
                         "{} belongs to {}'s formation and takes orders from it only (Fixed Formations)",
                         u.label(),
                         self.units[f as usize].label()
-                    )));
+                    )
+                    }));
                 }
             }
         }
@@ -167,37 +172,36 @@ impl BptGame {
     }
 
     /// Why the CO may not try to move `unit` to `hq`'s formation now, if it may not.
-    pub fn check_transfer(&self, unit: usize, hq: usize) -> Result<(), Illegal> {
+    pub fn check_transfer<R: Refusal>(&self, unit: usize, hq: usize) -> Result<(), R> {
         if !self.table().fixed_formations {
-            return Err(Illegal::new(
-                "the fixed formations rule is not in play (option fixed_formations)",
-            ));
+            return Err(R::because(|| {
+                "the fixed formations rule is not in play (option fixed_formations)"
+            }));
         }
         let co = self.co_of(self.active).ok_or_else(|| {
-            Illegal::new("no commanding officer to move units between formations")
+            R::because(|| "no commanding officer to move units between formations")
         })?;
         self.may_order(co)?;
         self.orderable(unit, Some(co))?;
         let (u, h) = (&self.units[unit], &self.units[hq]);
         if u.actions > 0 || u.orders > 0 {
-            return Err(Illegal::new(format!(
-                "{} has had an order this turn",
-                u.label()
-            )));
+            return Err(R::because(|| {
+                format!("{} has had an order this turn", u.label())
+            }));
         }
         if !h.is_hq() || h.ko || h.side != u.side || hq == co {
-            return Err(Illegal::new(format!(
-                "{} is not another command unit of the side to move {} to",
-                h.label(),
-                u.label()
-            )));
+            return Err(R::because(|| {
+                format!(
+                    "{} is not another command unit of the side to move {} to",
+                    h.label(),
+                    u.label()
+                )
+            }));
         }
         if u.formation_hq == Some(hq as u16) {
-            return Err(Illegal::new(format!(
-                "{} is in {}'s formation already",
-                u.label(),
-                h.label()
-            )));
+            return Err(R::because(|| {
+                format!("{} is in {}'s formation already", u.label(), h.label())
+            }));
         }
         Ok(())
     }

@@ -6,41 +6,42 @@ use crate::order::Order;
 use crate::state::{rule, BptGame, Phase};
 use crate::table::{Table, HEX_CM};
 use crate::troops::Arm;
-use volley_core::{Dice, Event, Illegal, Log};
+use volley_core::game::Refusal;
+use volley_core::{Dice, Event, Log};
 
 /// How near the nearest visible enemy must be for initiative (the phase table).
 pub const INITIATIVE_CM: u32 = 20;
 
 impl BptGame {
     /// The nearest visible enemies a unit may use its initiative against, or why it may not.
-    pub fn initiative_targets(&self, unit: usize) -> Result<Vec<usize>, Illegal> {
+    pub fn initiative_targets<R: Refusal>(&self, unit: usize) -> Result<Vec<usize>, R> {
         let u = &self.units[unit];
         if u.is_hq() {
-            return Err(Illegal::new("command units do not act on initiative"));
+            return Err(R::because(|| "command units do not act on initiative"));
         }
         if u.is_suppressed() {
-            return Err(Illegal::new(format!("{} is suppressed", u.label())));
+            return Err(R::because(|| format!("{} is suppressed", u.label())));
         }
         if u.initiative_used {
-            return Err(Illegal::new(format!(
-                "{} has used its initiative",
-                u.label()
-            )));
+            return Err(R::because(|| {
+                format!("{} has used its initiative", u.label())
+            }));
         }
         let pt = self.player_turn();
         if u.opportunity.is_some_and(|t| t + 1 == pt) {
-            return Err(Illegal::new(format!(
-                "{} took opportunity fire last turn: no initiative now",
-                u.label()
-            )));
+            return Err(R::because(|| {
+                format!(
+                    "{} took opportunity fire last turn: no initiative now",
+                    u.label()
+                )
+            }));
         }
         let near = self.nearest_visible_enemies(unit);
         match near.first() {
             Some(&e) if self.distance_cm(unit, e) <= INITIATIVE_CM => Ok(near),
-            _ => Err(Illegal::new(format!(
-                "{} has no visible enemy within 20 cm",
-                u.label()
-            ))),
+            _ => Err(R::because(|| {
+                format!("{} has no visible enemy within 20 cm", u.label())
+            })),
         }
     }
 
@@ -51,7 +52,7 @@ impl BptGame {
             if u.side != self.active || u.ko || u.is_hq() {
                 continue;
             }
-            let Ok(targets) = self.initiative_targets(k) else {
+            let Ok(targets) = self.initiative_targets::<()>(k) else {
                 continue;
             };
             for &t in &targets {
@@ -75,42 +76,48 @@ impl BptGame {
         }
     }
 
-    pub fn check_initiative(&self, o: Order) -> Result<(), Illegal> {
+    pub fn check_initiative<R: Refusal>(&self, o: Order) -> Result<(), R> {
         match o {
             Order::End => Ok(()),
             Order::Task { unit, task, hex } => self.check_task(unit, task, hex),
             Order::Fire { unit, target, ammo } => {
                 self.initiative_targets(unit)?;
                 if !self.nearest_targets(unit).contains(&target) {
-                    return Err(Illegal::new("initiative fire goes at the nearest visible enemy (guns: or the nearest visible enemy artillery)"));
+                    return Err(R::because(|| {
+                        "initiative fire goes at the nearest visible enemy (guns: or the nearest visible enemy artillery)"
+                    }));
                 }
                 if self.distance_cm(unit, target) > self.table().initiative_fire_cm {
-                    return Err(Illegal::new(format!(
-                        "initiative fire needs the enemy within {} cm",
-                        self.table().initiative_fire_cm
-                    )));
+                    return Err(R::because(|| {
+                        format!(
+                            "initiative fire needs the enemy within {} cm",
+                            self.table().initiative_fire_cm
+                        )
+                    }));
                 }
                 self.check_shot(unit, target, ammo)
             }
             Order::Charge { unit, target } => {
                 let near = self.initiative_targets(unit)?;
                 if !near.contains(&target) {
-                    return Err(Illegal::new("an initiative charge goes at the nearest visible enemy"));
+                    return Err(R::because(|| {
+                        "an initiative charge goes at the nearest visible enemy"
+                    }));
                 }
                 self.check_charge(unit, target).map(|_| ())
             }
             Order::Evade { unit } => {
                 let near = self.initiative_targets(unit)?;
                 let from = self.units[near[0]].hex;
-                self.evade_to(unit, from)
-                    .map(|_| ())
-                    .ok_or_else(|| Illegal::new(format!("{} cannot evade", self.units[unit].label())))
+                self.evade_to(unit, from).map(|_| ()).ok_or_else(|| {
+                    R::because(|| format!("{} cannot evade", self.units[unit].label()))
+                })
             }
             Order::Limber { unit } => {
                 self.initiative_targets(unit)?;
                 let u = &self.units[unit];
                 if u.arm != Arm::Artillery || u.limbered {
-                    return Err(Illegal::new(format!("{} cannot limber", u.label())));
+                    return Err(R::because(|| format!("{} cannot limber", u.label())));
                 }
                 Ok(())
             }
@@ -118,13 +125,13 @@ impl BptGame {
                 self.initiative_targets(unit)?;
                 let u = &self.units[unit];
                 if u.arm != Arm::Artillery || !u.limbered {
-                    return Err(Illegal::new(format!("{} cannot unlimber", u.label())));
+                    return Err(R::because(|| format!("{} cannot unlimber", u.label())));
                 }
                 Ok(())
             }
-            _ => Err(Illegal::new(
-                "in the initiative phase units only fire, charge, evade or deploy against the nearest visible enemy (or end)",
-            )),
+            _ => Err(R::because(|| {
+                "in the initiative phase units only fire, charge, evade or deploy against the nearest visible enemy (or end)"
+            })),
         }
     }
 
@@ -180,7 +187,7 @@ impl BptGame {
     pub fn anyone_has_initiative(&self) -> bool {
         (0..self.units.len()).any(|k| {
             let u = &self.units[k];
-            u.side == self.active && !u.ko && self.initiative_targets(k).is_ok()
+            u.side == self.active && !u.ko && self.initiative_targets::<()>(k).is_ok()
         }) || self.anyone_has_a_task()
     }
 }

@@ -8,9 +8,9 @@ use crate::table::{hexes, Table, HEX_CM};
 use crate::terrain::area;
 use crate::troops::{Arm, Formation, Unit};
 use std::cmp::Reverse;
-use std::collections::HashMap;
+use volley_core::game::Refusal;
 use volley_core::geometry::{front_hexes, label, step, Facing};
-use volley_core::{Event, Hex, Illegal, Log};
+use volley_core::{Event, Hex, Log};
 
 /// A place a move may end, with what getting there costs and whether the way touches dense
 /// terrain (which needs the order's dense-terrain modifier).
@@ -20,6 +20,13 @@ pub struct Stop {
     pub dense: bool,
     /// Reached by a move all along a road (no distance modifier for its order).
     pub road: bool,
+}
+
+/// What a move search collects: every place a move may end (the best way to each, by map
+/// cell), or only whether there is one.
+enum Found<'a> {
+    All(&'a mut Vec<Option<(Hex, Stop)>>),
+    Any(&'a mut bool),
 }
 
 impl BptGame {
@@ -68,27 +75,46 @@ impl BptGame {
     /// area terrain, cross a linear obstacle or a ford only from contact (the first step of
     /// a move), and go through friends at the cost of half the allowance.
     pub fn reachable(&self, unit: usize) -> Vec<(Hex, Stop)> {
-        let mut out: HashMap<Hex, Stop> = HashMap::new();
         let allowance = self.allowance_cm(unit);
         if allowance == 0 {
             return Vec::new();
         }
         let u = &self.units[unit];
-        self.search(unit, allowance, false, &mut out);
+        let mut out = vec![None; self.map().cell_count()];
+        self.search(unit, allowance, false, &mut Found::All(&mut out));
         // A column moving all the way along a road: +5 cm on foot, +10 cm mounted.
         let column = u.formed_troops() && u.formation == Formation::MarchColumn
             || (u.arm == Arm::Artillery && u.limbered);
         if column && self.map().has_road(u.hex) {
             let bonus = if u.arm == Arm::Infantry { 5 } else { 10 };
-            self.search(unit, allowance + bonus, true, &mut out);
+            self.search(unit, allowance + bonus, true, &mut Found::All(&mut out));
         }
-        let mut v: Vec<(Hex, Stop)> = out.into_iter().collect();
+        let mut v: Vec<(Hex, Stop)> = out.into_iter().flatten().collect();
         v.sort_by_key(|(h, _)| (h.x, h.y));
         v
     }
 
-    fn search(&self, unit: usize, allowance: u32, road_only: bool, out: &mut HashMap<Hex, Stop>) {
+    /// Whether one move action takes the unit anywhere at all: [`BptGame::reachable`] is not
+    /// empty, found without searching further than the first place.
+    pub fn may_move_at_all(&self, unit: usize) -> bool {
+        let allowance = self.allowance_cm(unit);
+        let mut any = false;
+        if allowance > 0 {
+            self.search(unit, allowance, false, &mut Found::Any(&mut any));
+        }
+        any
+    }
+
+    fn search(&self, unit: usize, allowance: u32, road_only: bool, found: &mut Found<'_>) {
         let u = &self.units[unit];
+        // Where the enemy's command units stand: no unit may enter their hexes.
+        let enemy_hqs: Vec<Hex> = (0..self.units.len())
+            .filter(|&h| {
+                let c = &self.units[h];
+                c.is_hq() && !c.ko && c.side != u.side
+            })
+            .map(|h| self.units[h].hex)
+            .collect();
         let map = self.map();
         let ground = self.ground();
         let start = u.hex;
@@ -122,7 +148,7 @@ impl BptGame {
                 if occupant.is_some_and(|o| self.units[o].side != u.side) {
                     continue;
                 }
-                if self.hqs_in(n).any(|h| self.units[h].side != u.side) {
+                if enemy_hqs.contains(&n) {
                     continue;
                 }
                 // Field defences: stakes and ditches bar all but foot, wire bars horses and
@@ -170,12 +196,21 @@ impl BptGame {
                         dense: d,
                         road: road_only,
                     };
-                    let entry = out.entry(n).or_insert(here);
+                    let out = match found {
+                        Found::Any(any) => {
+                            **any = true;
+                            return;
+                        }
+                        Found::All(out) => out,
+                    };
+                    let Some(entry) = map.index(n).map(|c| &mut out[c]) else {
+                        continue;
+                    };
                     // Prefer a way that keeps out of dense terrain, then one all along a road,
                     // then the cheaper.
                     let key = |s: &Stop| (s.dense, !s.road, s.cost_cm);
-                    if key(&here) < key(entry) {
-                        *entry = here;
+                    if entry.is_none_or(|(_, e)| key(&here) < key(&e)) {
+                        *entry = Some((n, here));
                     }
                 }
                 // Area terrain stops a move on entering and on leaving it.
@@ -186,15 +221,11 @@ impl BptGame {
                 }
             }
         }
-        out.remove(&start);
-        if !hq {
-            out.retain(|h, _| self.occupant(*h).is_none());
-        }
     }
 
     /// Why a unit may not move to `to` now, if it may not (the order's dense-terrain modifier
     /// is checked by the command phase).
-    pub fn check_move(&self, unit: usize, to: Hex) -> Result<Stop, Illegal> {
+    pub fn check_move<R: Refusal>(&self, unit: usize, to: Hex) -> Result<Stop, R> {
         let reach = self.reach_of(unit);
         let u = &self.units[unit];
         reach
@@ -202,11 +233,7 @@ impl BptGame {
             .find(|(h, _)| *h == to)
             .map(|(_, s)| *s)
             .ok_or_else(|| {
-                Illegal::new(format!(
-                    "{} cannot move to {} in one move",
-                    u.label(),
-                    label(to)
-                ))
+                R::because(|| format!("{} cannot move to {} in one move", u.label(), label(to)))
             })
     }
 
@@ -299,16 +326,15 @@ impl BptGame {
     }
 
     /// Why a formed unit may not wheel now.
-    pub fn check_wheel(&self, unit: usize) -> Result<(), Illegal> {
+    pub fn check_wheel<R: Refusal>(&self, unit: usize) -> Result<(), R> {
         let u = &self.units[unit];
         if !u.formed_troops() || u.formation == Formation::Square {
-            return Err(Illegal::new(format!("{} cannot wheel", u.label())));
+            return Err(R::because(|| format!("{} cannot wheel", u.label())));
         }
         if u.formation == Formation::Line && u.wheeled {
-            return Err(Illegal::new(format!(
-                "{} in line has wheeled this phase already",
-                u.label()
-            )));
+            return Err(R::because(|| {
+                format!("{} in line has wheeled this phase already", u.label())
+            }));
         }
         Ok(())
     }
@@ -332,10 +358,10 @@ impl BptGame {
         });
     }
 
-    pub fn check_about_face(&self, unit: usize) -> Result<(), Illegal> {
+    pub fn check_about_face<R: Refusal>(&self, unit: usize) -> Result<(), R> {
         let u = &self.units[unit];
         if !u.formed_troops() || u.formation == Formation::Square {
-            return Err(Illegal::new(format!("{} cannot about face", u.label())));
+            return Err(R::because(|| format!("{} cannot about face", u.label())));
         }
         Ok(())
     }
@@ -364,7 +390,7 @@ impl BptGame {
 
     /// The hexes of a retire (infantry, a quarter of the allowance left after the three
     /// quarters it costs) or a prolonge (guns): straight back, keeping the facing.
-    pub fn backwards(&self, unit: usize, steps: u32) -> Result<Hex, Illegal> {
+    pub fn backwards<R: Refusal>(&self, unit: usize, steps: u32) -> Result<Hex, R> {
         let u = &self.units[unit];
         let mut at = u.hex;
         for _ in 0..steps {
@@ -379,10 +405,9 @@ impl BptGame {
             at = n;
         }
         if at == u.hex {
-            return Err(Illegal::new(format!(
-                "{} has no room to go back",
-                u.label()
-            )));
+            return Err(R::because(|| {
+                format!("{} has no room to go back", u.label())
+            }));
         }
         Ok(at)
     }
@@ -391,24 +416,22 @@ impl BptGame {
         hexes(self.units[unit].move_cm / 4)
     }
 
-    pub fn check_retire(&self, unit: usize) -> Result<Hex, Illegal> {
+    pub fn check_retire<R: Refusal>(&self, unit: usize) -> Result<Hex, R> {
         let u = &self.units[unit];
         if u.arm != Arm::Infantry || u.formation == Formation::Square {
-            return Err(Illegal::new(format!(
-                "only infantry out of square retire; not {}",
-                u.label()
-            )));
+            return Err(R::because(|| {
+                format!("only infantry out of square retire; not {}", u.label())
+            }));
         }
         self.backwards(unit, self.retire_steps(unit))
     }
 
-    pub fn check_prolonge(&self, unit: usize) -> Result<Hex, Illegal> {
+    pub fn check_prolonge<R: Refusal>(&self, unit: usize) -> Result<Hex, R> {
         let u = &self.units[unit];
         if u.arm != Arm::Artillery || u.limbered || u.prolonge_cm == 0 {
-            return Err(Illegal::new(format!(
-                "{} cannot move on prolonge",
-                u.label()
-            )));
+            return Err(R::because(|| {
+                format!("{} cannot move on prolonge", u.label())
+            }));
         }
         self.backwards(unit, hexes(u.prolonge_cm))
     }
@@ -439,30 +462,30 @@ impl BptGame {
 
     /// Why a unit may not take up a formation by a deploy action ("Movement Formation
     /// Deployment").
-    pub fn check_form(&self, unit: usize, f: Formation) -> Result<(), Illegal> {
+    pub fn check_form<R: Refusal>(&self, unit: usize, f: Formation) -> Result<(), R> {
         let u = &self.units[unit];
         if !u.formed_troops() || !u.may_form(f) {
-            return Err(Illegal::new(format!(
-                "{} cannot form {}",
-                u.label(),
-                f.name()
-            )));
+            return Err(R::because(|| {
+                format!("{} cannot form {}", u.label(), f.name())
+            }));
         }
         if f == Formation::Disordered {
-            return Err(Illegal::new("no unit disorders itself"));
+            return Err(R::because(|| "no unit disorders itself"));
         }
         if f == Formation::Square && !self.table().squares {
-            return Err(Illegal::new(
-                "squares are not formed in this battle (the ACW, or before 1760)",
-            ));
+            return Err(R::because(|| {
+                "squares are not formed in this battle (the ACW, or before 1760)"
+            }));
         }
         if !u.formation.may_become(f) {
-            return Err(Illegal::new(format!(
-                "{} cannot go from {} straight into {} (the deployment table)",
-                u.label(),
-                u.formation.name(),
-                f.name()
-            )));
+            return Err(R::because(|| {
+                format!(
+                    "{} cannot go from {} straight into {} (the deployment table)",
+                    u.label(),
+                    u.formation.name(),
+                    f.name()
+                )
+            }));
         }
         Ok(())
     }
@@ -526,18 +549,20 @@ impl BptGame {
         });
     }
 
-    pub fn check_refuse(&self, unit: usize, side: i8) -> Result<(), Illegal> {
+    pub fn check_refuse<R: Refusal>(&self, unit: usize, side: i8) -> Result<(), R> {
         let u = &self.units[unit];
         if u.arm != Arm::Infantry
             || !matches!(u.formation, Formation::Line | Formation::ExtendedLine)
         {
-            return Err(Illegal::new(format!(
-                "only infantry in line or extended line refuse a flank; not {}",
-                u.label()
-            )));
+            return Err(R::because(|| {
+                format!(
+                    "only infantry in line or extended line refuse a flank; not {}",
+                    u.label()
+                )
+            }));
         }
         if u.refused == side {
-            return Err(Illegal::new(format!("{} already stands so", u.label())));
+            return Err(R::because(|| format!("{} already stands so", u.label())));
         }
         Ok(())
     }

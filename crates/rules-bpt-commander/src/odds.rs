@@ -60,7 +60,7 @@ impl BptGame {
     /// it, or the charge would not come to combat.
     pub fn charge_cases(&self, o: Order) -> Option<Vec<OddsCase>> {
         let Order::Charge { .. } = o else { return None };
-        if self.check(o).is_err() {
+        if self.check::<()>(o).is_err() {
             return None;
         }
         // Play the charge up to its combat, with no dice at all.
@@ -177,13 +177,13 @@ impl BptGame {
         {
             return None;
         }
-        if self.check(o).is_err() {
+        if self.check::<()>(o).is_err() {
             return None;
         }
         let hq = self.implicit_hq(unit)?;
         let charge = matches!(o, Order::Charge { target, .. } if self.within(unit, target, self.table().charge_penalty_cm));
         let stop = match o {
-            Order::Move { to, .. } => self.check_move(unit, to).ok(),
+            Order::Move { to, .. } => self.check_move::<()>(unit, to).ok(),
             _ => None,
         };
         let dense = stop.is_some_and(|s| s.dense);
@@ -295,7 +295,8 @@ impl BptGame {
                     let target = (!u.ko && !u.is_suppressed())
                         .then(|| {
                             self.nearest_visible_enemies(unit).into_iter().find(|&e| {
-                                self.check_shot(unit, e, self.default_ammo(unit)).is_ok()
+                                self.check_shot::<()>(unit, e, self.default_ammo(unit))
+                                    .is_ok()
                             })
                         })
                         .flatten();

@@ -6,7 +6,8 @@
 
 use crate::state::{rule, BptGame};
 use crate::troops::{Arm, Formation, Unit};
-use volley_core::{Event, Illegal, Log};
+use volley_core::game::Refusal;
+use volley_core::{Event, Log};
 
 impl Unit {
     /// Skirmish order, as the prone rule tells it from close order: extended line.
@@ -17,26 +18,24 @@ impl Unit {
 
 impl BptGame {
     /// Why `unit` may not go prone (`down`) or rise, if it may not.
-    pub fn check_prone(&self, unit: usize, down: bool) -> Result<(), Illegal> {
+    pub fn check_prone<R: Refusal>(&self, unit: usize, down: bool) -> Result<(), R> {
         let u = &self.units[unit];
         if !self.table().prone {
-            return Err(Illegal::new(
-                "the prone movement rule is not in play (option prone)",
-            ));
+            return Err(R::because(|| {
+                "the prone movement rule is not in play (option prone)"
+            }));
         }
         if u.arm != Arm::Infantry {
-            return Err(Illegal::new(format!(
-                "{} cannot go prone: foot only",
-                u.label()
-            )));
+            return Err(R::because(|| {
+                format!("{} cannot go prone: foot only", u.label())
+            }));
         }
         match (down, u.prone) {
-            (true, true) => Err(Illegal::new(format!("{} is already prone", u.label()))),
-            (false, false) => Err(Illegal::new(format!("{} is not prone", u.label()))),
-            (true, false) if u.formation == Formation::Square => Err(Illegal::new(format!(
-                "{} is in square: a square does not lie down",
-                u.label()
-            ))),
+            (true, true) => Err(R::because(|| format!("{} is already prone", u.label()))),
+            (false, false) => Err(R::because(|| format!("{} is not prone", u.label()))),
+            (true, false) if u.formation == Formation::Square => Err(R::because(|| {
+                format!("{} is in square: a square does not lie down", u.label())
+            })),
             _ => Ok(()),
         }
     }

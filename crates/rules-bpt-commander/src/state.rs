@@ -6,6 +6,7 @@ use crate::order::Order;
 use crate::troops::{Arm, Unit};
 use std::collections::HashMap;
 use std::sync::Arc;
+use volley_core::game::Refusal;
 use volley_core::geometry::label;
 use volley_core::map::{Map, MapView};
 use volley_core::view::{
@@ -444,22 +445,20 @@ impl BptGame {
     }
 
     /// Why an order may not be given now, if it may not.
-    pub fn check(&self, o: Order) -> Result<(), Illegal> {
+    pub fn check<R: Refusal>(&self, o: Order) -> Result<(), R> {
         if matches!(self.phase, Phase::Setup | Phase::Over) {
-            return Err(Illegal::new("the game is not in play"));
+            return Err(R::because(|| "the game is not in play"));
         }
         let side = self.decider().expect("in play");
         if let Some(k) = o.actor() {
             let u = &self.units[k];
             if u.side != side {
-                return Err(Illegal::new(format!(
-                    "{} is not {}'s",
-                    u.label(),
-                    side.name()
-                )));
+                return Err(R::because(|| {
+                    format!("{} is not {}'s", u.label(), side.name())
+                }));
             }
             if u.ko {
-                return Err(Illegal::new(format!("{} is knocked out", u.label())));
+                return Err(R::because(|| format!("{} is knocked out", u.label())));
             }
             if u.traits.scout
                 && matches!(
@@ -467,10 +466,12 @@ impl BptGame {
                     Order::Fire { .. } | Order::Charge { .. } | Order::CounterCharge { .. }
                 )
             {
-                return Err(Illegal::new(format!(
-                    "{} are scouting cavalry: they look, they do not fight",
-                    u.label()
-                )));
+                return Err(R::because(|| {
+                    format!(
+                        "{} are scouting cavalry: they look, they do not fight",
+                        u.label()
+                    )
+                }));
             }
         }
         match self.interrupt {
@@ -540,7 +541,7 @@ impl BptGame {
     fn checked(&self, all: Vec<Order>) -> Vec<Order> {
         let mut seen = std::collections::HashSet::new();
         all.into_iter()
-            .filter(|&o| seen.insert(o) && self.check(o).is_ok())
+            .filter(|&o| seen.insert(o) && self.check::<()>(o).is_ok())
             .collect()
     }
 
@@ -783,7 +784,7 @@ impl BptGame {
         {
             let mut log = Log::new();
             match self.interrupt {
-                Some(Interrupt::Response) if self.check(Order::End).is_err() => {
+                Some(Interrupt::Response) if self.check::<()>(Order::End).is_err() => {
                     let t = self.charge.as_ref().map(|c| c.target).expect("charge");
                     self.perform(Order::CounterCharge { unit: t }, dice, &mut log);
                 }

@@ -14,9 +14,10 @@ use crate::state::{rule, BptGame};
 use crate::terrain::Cover;
 use crate::troops::{Arm, Unit};
 use std::sync::Arc;
+use volley_core::game::Refusal;
 use volley_core::geometry::{distance, label};
 use volley_core::map::Terrain;
-use volley_core::{Dice, Event, Hex, Illegal, Log};
+use volley_core::{Dice, Event, Hex, Log};
 
 /// What a work is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -223,36 +224,35 @@ impl BptGame {
     }
 
     /// Why engineers may not do a task at `hex` now, if they may not.
-    pub fn check_task(&self, unit: usize, task: Task, hex: Hex) -> Result<(), Illegal> {
+    pub fn check_task<R: Refusal>(&self, unit: usize, task: Task, hex: Hex) -> Result<(), R> {
         let u = &self.units[unit];
         if !self.is_engineer(unit) || u.side != self.active {
-            return Err(Illegal::new(format!(
-                "{} are not engineers of the side to play",
-                u.label()
-            )));
+            return Err(R::because(|| {
+                format!("{} are not engineers of the side to play", u.label())
+            }));
         }
         if u.is_suppressed() {
-            return Err(Illegal::new(format!(
-                "{} are suppressed and cannot work",
-                u.label()
-            )));
+            return Err(R::because(|| {
+                format!("{} are suppressed and cannot work", u.label())
+            }));
         }
         if u.initiative_used {
-            return Err(Illegal::new(format!(
-                "{} have acted this initiative phase",
-                u.label()
-            )));
+            return Err(R::because(|| {
+                format!("{} have acted this initiative phase", u.label())
+            }));
         }
         let next = distance(u.hex, hex) == 1 && self.map().contains(hex);
         let work = self.work_at(hex).map(|w| w.kind);
         match task {
             Task::Clear => match work {
                 Some(WorkKind::Wire | WorkKind::Stakes) if next => Ok(()),
-                _ => Err(Illegal::new(format!(
-                    "{} has no wire or stakes next to {} to clear",
-                    label(hex),
-                    u.label()
-                ))),
+                _ => Err(R::because(|| {
+                    format!(
+                        "{} has no wire or stakes next to {} to clear",
+                        label(hex),
+                        u.label()
+                    )
+                })),
             },
             Task::Demolish => {
                 let wall =
@@ -270,11 +270,13 @@ impl BptGame {
                 if next && (works || wall) {
                     Ok(())
                 } else {
-                    Err(Illegal::new(format!(
-                        "nothing to demolish in {} next to {}: works, a ditch or a wall",
-                        label(hex),
-                        u.label()
-                    )))
+                    Err(R::because(|| {
+                        format!(
+                            "nothing to demolish in {} next to {}: works, a ditch or a wall",
+                            label(hex),
+                            u.label()
+                        )
+                    }))
                 }
             }
             Task::Bridge => {
@@ -282,19 +284,21 @@ impl BptGame {
                 if next && (water || work == Some(WorkKind::Ditch)) {
                     Ok(())
                 } else {
-                    Err(Illegal::new(format!(
-                        "no water or ditch to bridge in {} next to {}",
-                        label(hex),
-                        u.label()
-                    )))
+                    Err(R::because(|| {
+                        format!(
+                            "no water or ditch to bridge in {} next to {}",
+                            label(hex),
+                            u.label()
+                        )
+                    }))
                 }
             }
             Task::Sap => {
                 if hex != u.hex {
-                    return Err(Illegal::new("engineers dig in their own hex"));
+                    return Err(R::because(|| "engineers dig in their own hex"));
                 }
                 if work.is_some() {
-                    return Err(Illegal::new(format!("{} has works already", label(hex))));
+                    return Err(R::because(|| format!("{} has works already", label(hex))));
                 }
                 Ok(())
             }
@@ -310,18 +314,15 @@ impl BptGame {
                 );
                 let from_trench = self.work_at(u.hex).map(|w| w.kind) == Some(WorkKind::Trench);
                 if !from_trench {
-                    Err(Illegal::new(format!(
-                        "{} mine from a trench: sap first",
-                        u.label()
-                    )))
+                    Err(R::because(|| {
+                        format!("{} mine from a trench: sap first", u.label())
+                    }))
                 } else if next && siege_works {
                     Ok(())
                 } else {
-                    Err(Illegal::new(format!(
-                        "no works to mine in {} next to {}",
-                        label(hex),
-                        u.label()
-                    )))
+                    Err(R::because(|| {
+                        format!("no works to mine in {} next to {}", label(hex), u.label())
+                    }))
                 }
             }
         }
@@ -340,7 +341,7 @@ impl BptGame {
             );
             for task in Task::ALL {
                 for &hex in &places {
-                    if self.check_task(k, task, hex).is_ok() {
+                    if self.check_task::<()>(k, task, hex).is_ok() {
                         out.push(crate::order::Order::Task { unit: k, task, hex });
                     }
                 }

@@ -593,3 +593,35 @@ fn an_action_without_an_order_goes_to_the_co_when_it_is_far_the_better() {
     assert!(log(&e).contains("rhq rhq orders r2"), "{}", log(&e));
     assert!(log(&e).contains("needs 8 or less"), "{}", log(&e));
 }
+
+#[test]
+fn a_command_unit_ringed_by_the_enemy_cannot_move_and_the_phase_passes_it_by() {
+    // rhq2 at 0303 with a blue unit in each of its six neighbouring hexes.
+    let ring: Vec<String> = volley_core::geometry::Facing::ALL
+        .into_iter()
+        .map(|f| volley_core::geometry::label(volley_core::geometry::step(hex("0303"), f)))
+        .collect();
+    let mut s = duel(&[], &[]).hqs(
+        "red",
+        &[hq("rhq", 8, "0610", true), hq("rhq2", 7, "0303", false)],
+    );
+    for (i, h) in ring.iter().enumerate() {
+        s = s.inf("blue", &format!("b{}", i + 2), h, "N", &[]);
+    }
+    let mut g = s.command();
+    for u in 0..g.units.len() {
+        assert_eq!(
+            g.may_move_at_all(u),
+            !g.reachable(u).is_empty(),
+            "{}",
+            g.units[u].id
+        );
+    }
+    assert!(!g.may_move_at_all(k(&g, "rhq2")));
+    assert!(g.may_move_at_all(k(&g, "rhq")));
+    play(&mut g, "end", &[]);
+    assert_eq!(g.phase, Phase::HqMoves);
+    play(&mut g, "move rhq 1210", &[]);
+    // rhq2 has not moved, but it has nowhere to go: blue's turn follows by itself.
+    assert_eq!(g.active, Side::Blue);
+}
