@@ -217,14 +217,6 @@ impl Illegal {
 /// and the sentence is never written.
 pub trait Refusal {
     fn because<S: Into<String>>(why: impl FnOnce() -> S) -> Self;
-
-    /// A refusal from a check that always writes its sentence.
-    fn from_illegal(why: Illegal) -> Self
-    where
-        Self: Sized,
-    {
-        Self::because(|| why.0)
-    }
 }
 
 impl Refusal for Illegal {
