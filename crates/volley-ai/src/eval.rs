@@ -13,34 +13,82 @@ use volley_core::{Hex, Place, Side};
 
 /// A won (or lost) game is worth more than any material.
 pub const WIN: f64 = 1000.0;
-/// What an unidentified marker is guessed to be worth (some markers are decoys).
-const MARKER_VALUE: f64 = 0.6;
-/// Points of evaluation per percent of an army lost.
-const LOSS_WEIGHT: f64 = 0.06;
-/// Per victory point.
-const SCORE_WEIGHT: f64 = 0.02;
-/// Per hex nearer a unit's goal (an objective not held, or the nearest enemy).
-const APPROACH_WEIGHT: f64 = 0.03;
-/// A weakened, routed or fatigued unit next to a fresh enemy.
-const DANGER_WEIGHT: f64 = 0.25;
-/// A unit facing its nearest enemy.
-const FACING_WEIGHT: f64 = 0.04;
-/// Per enemy within musket range that has a unit in its front arc (and per enemy in ours).
-const ARC_WEIGHT: f64 = 0.03;
+/// The evaluation's weights. [`Weights::STANDARD`] serves every bot; a bot may be given
+/// others (the heuristic's settings, docs/AI.md).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Weights {
+    /// What an unidentified marker is guessed to be worth (some markers are decoys).
+    pub marker: f64,
+    /// Points of evaluation per percent of an army lost.
+    pub loss: f64,
+    /// Per victory point.
+    pub score: f64,
+    /// Per hex nearer a unit's goal (an objective not held, or the nearest enemy).
+    pub approach: f64,
+    /// A weakened, routed or fatigued unit next to a fresh enemy.
+    pub danger: f64,
+    /// A unit facing its nearest enemy.
+    pub facing: f64,
+    /// Per enemy within musket range that has a unit in its front arc (and per enemy in ours).
+    pub arc: f64,
+    /// Per point of power difference in a melee in progress.
+    pub melee: f64,
+    /// An own unit in cover (woods, a town, a fort or works) with the enemy within reach.
+    pub cover: f64,
+    /// An own unit the enemy has not found yet: worth keeping unseen until it can strike.
+    pub hidden: f64,
+    /// Guns limbered up with the enemy within reach cannot fire.
+    pub limbered: f64,
+    /// Per level of victory (minor 1, decisive 2) the battle would end in now: at the start…
+    pub standing_early: f64,
+    /// …and added towards the last turn (growing with the square of the turns played).
+    pub standing_late: f64,
+}
+
+impl Weights {
+    pub const STANDARD: Weights = Weights {
+        marker: 0.6,
+        loss: 0.06,
+        score: 0.02,
+        approach: 0.03,
+        danger: 0.25,
+        facing: 0.04,
+        arc: 0.03,
+        melee: 0.5,
+        cover: 0.08,
+        hidden: 0.12,
+        limbered: 0.15,
+        standing_early: 0.3,
+        standing_late: 3.0,
+    };
+
+    /// The weight named `key` (the field's name), for settings read from text.
+    pub fn get_mut(&mut self, key: &str) -> Option<&mut f64> {
+        Some(match key {
+            "marker" => &mut self.marker,
+            "loss" => &mut self.loss,
+            "score" => &mut self.score,
+            "approach" => &mut self.approach,
+            "danger" => &mut self.danger,
+            "facing" => &mut self.facing,
+            "arc" => &mut self.arc,
+            "melee" => &mut self.melee,
+            "cover" => &mut self.cover,
+            "hidden" => &mut self.hidden,
+            "limbered" => &mut self.limbered,
+            "standing_early" => &mut self.standing_early,
+            "standing_late" => &mut self.standing_late,
+            _ => return None,
+        })
+    }
+
+    /// The names [`Weights::get_mut`] knows.
+    pub const NAMES: &'static str =
+        "marker, loss, score, approach, danger, facing, arc, melee, cover, hidden, limbered, standing_early, standing_late";
+}
+
 /// Hexes within which an enemy facing a unit is a threat to it.
 const THREAT_RANGE: u32 = 4;
-/// Per point of power difference in a melee in progress.
-const MELEE_WEIGHT: f64 = 0.5;
-/// An own unit in cover (woods, a town, a fort or works) with the enemy within reach.
-const COVER_WEIGHT: f64 = 0.08;
-/// An own unit the enemy has not found yet: worth keeping unseen until it can strike.
-const HIDDEN_VALUE: f64 = 0.12;
-/// Guns limbered up with the enemy within reach cannot fire.
-const LIMBERED_NEAR_ENEMY: f64 = 0.15;
-/// Per level of victory (minor 1, decisive 2) the battle would end in now: at the start…
-const STANDING_EARLY: f64 = 0.3;
-/// …and added towards the last turn (growing with the square of the turns played).
-const STANDING_LATE: f64 = 3.0;
 /// A command unit keeps close to this many of its side's troops, the group it orders.
 const COMMAND_GROUP: usize = 3;
 /// Enemies within this many hexes count as near for guns and for the weakened.
@@ -428,10 +476,17 @@ pub struct Evaluator {
     /// How far each hex is from the nearest of `goals`, walking round open water (a river
     /// is crossed at its bridges and fords); `None` with no such objective.
     routes: Option<Rc<Field>>,
+    /// The weights.
+    pub w: Weights,
 }
 
 impl Evaluator {
     pub fn new(view: &View, side: Side) -> Evaluator {
+        Evaluator::weighted(view, side, Weights::STANDARD)
+    }
+
+    /// The evaluation with other weights than the standard ones.
+    pub fn weighted(view: &View, side: Side, w: Weights) -> Evaluator {
         let goals = goals(view, side);
         Evaluator {
             side,
@@ -445,6 +500,7 @@ impl Evaluator {
             near_cache: RefCell::new(None),
             routes: routes_to_objectives(view, goals.clone()),
             goals,
+            w,
         }
     }
 
@@ -498,7 +554,7 @@ impl Evaluator {
         };
         let level = if s.decisive { 2.0 } else { 1.0 };
         let t = (view.turn as f64 / view.turn_limit.max(1) as f64).min(1.0);
-        sign * level * (STANDING_EARLY + STANDING_LATE * t * t)
+        sign * level * (self.w.standing_early + self.w.standing_late * t * t)
     }
 
     /// Material, losses and victory points: what the rules count.
@@ -509,26 +565,26 @@ impl Evaluator {
             let h = self.health(u);
             v += if u.side == me { h } else { -h };
             if u.side == me && has(u, "hidden") {
-                v += HIDDEN_VALUE;
+                v += self.w.hidden;
             }
         }
         for m in &view.markers {
             v += if m.side == me {
-                MARKER_VALUE
+                self.w.marker
             } else {
-                -MARKER_VALUE
+                -self.w.marker
             };
         }
         for s in &view.sides {
             let sign = if s.side == me { -1.0 } else { 1.0 };
-            let mut loss = s.losses_percent * LOSS_WEIGHT;
+            let mut loss = s.losses_percent * self.w.loss;
             if let Some(bp) = s.break_point.filter(|&bp| bp > 0.0) {
                 // Nearing the break point matters more than the same loss far from it.
                 let r = (s.losses_percent / bp).min(1.5);
                 loss += r * r * 2.0;
             }
             v += sign * loss;
-            v -= sign * s.score as f64 * SCORE_WEIGHT;
+            v -= sign * s.score as f64 * self.w.score;
         }
         v
     }
@@ -569,10 +625,10 @@ impl Evaluator {
         if n > 0 {
             d.select_nth_unstable(n - 1);
             let mean = d[..n].iter().sum::<u32>() as f64 / n as f64;
-            cost += APPROACH_WEIGHT * (mean - 1.0).max(0.0);
+            cost += self.w.approach * (mean - 1.0).max(0.0);
         }
         if enemy.is_some_and(|e| e <= 2) {
-            cost += DANGER_WEIGHT;
+            cost += self.w.danger;
         }
         cost
     }
@@ -606,25 +662,25 @@ impl Evaluator {
             let weak = self.weakened(u);
             if let Some((d, e, ev)) = nearest {
                 if weak && d <= 2 {
-                    let threat = ev.map_or(MARKER_VALUE, |x| self.health(x) * arm_power(x));
-                    v -= DANGER_WEIGHT * threat * if d <= 1 { 2.0 } else { 1.0 };
+                    let threat = ev.map_or(self.w.marker, |x| self.health(x) * arm_power(x));
+                    v -= self.w.danger * threat * if d <= 1 { 2.0 } else { 1.0 };
                 }
                 if is_guns(u) && d <= 1 {
-                    v -= DANGER_WEIGHT;
+                    v -= self.w.danger;
                 }
                 if is_guns(u) && has(u, "limbered") && d <= NEAR {
-                    v -= LIMBERED_NEAR_ENEMY;
+                    v -= self.w.limbered;
                 }
                 if let Some(f) = u.facing {
                     if d <= NEAR && in_front_arc(h, f, e) {
-                        v += FACING_WEIGHT;
+                        v += self.w.facing;
                     }
                 }
                 if has(u, "in melee") || has(u, "engaged") {
                     if let Some(x) = ev.filter(|_| d <= 1) {
                         let mine = self.health(u) * arm_power(u);
                         let theirs = self.health(x) * arm_power(x);
-                        v += MELEE_WEIGHT * (mine - theirs);
+                        v += self.w.melee * (mine - theirs);
                     }
                 }
             }
@@ -632,21 +688,21 @@ impl Evaluator {
             let in_reach = nearest.is_some_and(|(d, _, _)| d <= THREAT_RANGE);
             near.within(h, THREAT_RANGE, in_reach, |e, x| {
                 if x.facing.is_some_and(|f| in_front_arc(e, f, h)) && !has(x, "routed") {
-                    v -= ARC_WEIGHT * self.health(x);
+                    v -= self.w.arc * self.health(x);
                 }
                 if u.facing.is_some_and(|f| in_front_arc(h, f, e)) && !weak {
-                    v += ARC_WEIGHT * self.health(u);
+                    v += self.w.arc * self.health(u);
                 }
             });
             if in_reach && self.cover.contains(&h) {
-                v += COVER_WEIGHT;
+                v += self.w.cover;
             }
             if weak {
                 continue;
             }
             // Sit on an objective already held, else go for the nearest objective or enemy.
             if held.contains(&h) {
-                v += APPROACH_WEIGHT * 3.0;
+                v += self.w.approach * 3.0;
                 continue;
             }
             // Every objective counts as a place to be, held or not, so taking one does not
@@ -657,7 +713,7 @@ impl Evaluator {
                 .chain(nearest.map(|(d, _, _)| d + 1))
                 .min();
             if let Some(d) = goal {
-                v -= APPROACH_WEIGHT * d as f64;
+                v -= self.w.approach * d as f64;
             }
         }
         for s in view.sides.iter().filter(|s| s.side == me) {

@@ -9,7 +9,7 @@
 //!    scored by the generic [`Evaluator`];
 //! 3. ends the phase when nothing it can do improves on standing still.
 
-use crate::eval::{arm_power, has, is_decoy, is_guns, Evaluator, Geometry};
+use crate::eval::{arm_power, has, is_decoy, is_guns, Evaluator, Geometry, Weights};
 use crate::Bot;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -57,6 +57,8 @@ pub struct HeuristicSettings {
     pub crowd_candidates: usize,
     /// …and the sampled worlds each is looked at on.
     pub crowd_samples: usize,
+    /// The evaluation's weights ([`Weights::STANDARD`] unless set).
+    pub weights: Weights,
 }
 
 impl HeuristicSettings {
@@ -70,6 +72,7 @@ impl HeuristicSettings {
         halving: 0,
         crowd_candidates: 3,
         crowd_samples: 1,
+        weights: Weights::STANDARD,
     };
     pub const EASY: HeuristicSettings = HeuristicSettings {
         candidates: 2,
@@ -81,6 +84,7 @@ impl HeuristicSettings {
         halving: 0,
         crowd_candidates: 2,
         crowd_samples: 1,
+        weights: Weights::STANDARD,
     };
     /// The `hard` bot: the heuristic looking at twice as many actions, on four times as many
     /// sampled worlds, each judged after the enemy's answer, up to the side's own next
@@ -95,6 +99,7 @@ impl HeuristicSettings {
         halving: 0,
         crowd_candidates: 3,
         crowd_samples: 1,
+        weights: Weights::STANDARD,
     };
     /// The quick player of a follow-up: its best four actions, one look each.
     const FOLLOW_UP: HeuristicSettings = HeuristicSettings {
@@ -107,6 +112,7 @@ impl HeuristicSettings {
         halving: 0,
         crowd_candidates: 3,
         crowd_samples: 1,
+        weights: Weights::STANDARD,
     };
 
     /// The most positions one decision plays out: each candidate on each sampled world
@@ -161,19 +167,29 @@ impl HeuristicSettings {
                 "horizon" => s.horizon = number(2)?,
                 "crowd_candidates" => s.crowd_candidates = number(64)?,
                 "crowd_samples" => s.crowd_samples = number(32)?,
-                "blunder" => {
-                    s.blunder = value
+                "blunder" => s.blunder = value
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|b| (0.0..=1.0).contains(b))
+                    .ok_or_else(|| {
+                        format!(
+                            "heuristic setting blunder needs a chance from 0 to 1, not \"{value}\""
+                        )
+                    })?,
+                other => {
+                    let Some(w) = s.weights.get_mut(other) else {
+                        return Err(format!(
+                            "unknown heuristic setting \"{other}\" (known: candidates, samples, follow, reply, horizon, halving, crowd_candidates, crowd_samples, blunder, and the evaluation's weights: {})",
+                            Weights::NAMES
+                        ));
+                    };
+                    *w = value
                         .parse::<f64>()
                         .ok()
-                        .filter(|b| (0.0..=1.0).contains(b))
+                        .filter(|x| (0.0..=100.0).contains(x))
                         .ok_or_else(|| {
-                            format!("heuristic setting blunder needs a chance from 0 to 1, not \"{value}\"")
+                            format!("heuristic setting {other} (a weight of the evaluation) needs a number from 0 to 100, not \"{value}\"")
                         })?
-                }
-                other => {
-                    return Err(format!(
-                        "unknown heuristic setting \"{other}\" (known: candidates, samples, follow, reply, horizon, halving, crowd_candidates, crowd_samples, blunder)"
-                    ))
                 }
             }
         }
@@ -227,7 +243,7 @@ impl Bot for HeuristicBot {
             return legal[self.rng.random_range(0..legal.len())];
         }
         let view = game.view(Some(side));
-        let eval = Evaluator::new(&view, side);
+        let eval = Evaluator::weighted(&view, side, self.settings.weights);
         let ranked = priors(game, &legal, &view, &eval);
         let crowded = view.units.len() + view.markers.len() > CROWDED;
         let mut k = self.settings.candidates;

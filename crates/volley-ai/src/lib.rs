@@ -75,7 +75,7 @@ pub const KNOWN_BOTS: &[(&str, &str)] = &[
     ("random", "picks uniformly among the legal actions"),
     (
         "heuristic",
-        "plays like a sensible table player: cheap ordering, then one action ahead on sampled worlds and dice; settings candidates=N, samples=N, follow=N, reply=N, horizon=0|1|2, halving=N, crowd_candidates=N, crowd_samples=N, blunder=X",
+        "plays like a sensible table player: cheap ordering, then one action ahead on sampled worlds and dice; settings candidates=N, samples=N, follow=N, reply=N, horizon=0|1|2, halving=N, crowd_candidates=N, crowd_samples=N, blunder=X, and the evaluation's weights by name (approach=X, cover=X, …; docs/AI.md)",
     ),
     (
         "mcts",

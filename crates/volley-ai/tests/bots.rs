@@ -65,6 +65,7 @@ fn bot_specs_with_settings() {
         "heuristic:follow=2,samples=2,candidates=4",
         "heuristic:blunder=0.5",
         "heuristic:crowd_candidates=8,crowd_samples=3",
+        "heuristic:approach=0.05,standing_late=0",
         "mcts:ms=100",
         "mcts:iters=2000",
         "mcts:iters=50,threads=2,depth=3,c=0.5",
@@ -85,6 +86,9 @@ fn bot_specs_with_settings() {
         "heuristic:blunder=2",
         "heuristic:crowd_samples=0",
         "heuristic:horizon=3",
+        "heuristic:approach=-0.1",
+        "heuristic:danger=lots",
+        "heuristic:melee=1000",
         "normal:follow=1",
     ] {
         assert!(bot_from_spec(bad, 1).is_err(), "{bad} was accepted");
@@ -400,5 +404,44 @@ fn a_line_with_a_horizon_ends_with_the_player_turn_or_before_the_sides_next() {
     assert!(
         view.phasing == Some(side.other()) || (answered.turn() == 2 && view.phasing == Some(side)),
         "the line ends in the enemy's player turn or where the side's own next one begins"
+    );
+}
+
+#[test]
+fn the_evaluations_weights_are_the_ones_a_heuristic_spec_sets() {
+    use volley_ai::eval::{Evaluator, Weights};
+    let (_, view, standard) = napoleonic();
+    let with = |approach: f64| {
+        Evaluator::weighted(
+            &view,
+            Side::Red,
+            Weights {
+                approach,
+                ..Weights::STANDARD
+            },
+        )
+        .evaluate(&view)
+    };
+    // The standard weights are what every bot's evaluation uses unless told otherwise.
+    assert_eq!(with(Weights::STANDARD.approach), standard.evaluate(&view));
+    // At the start every red unit is some hexes from its goal, so the pull towards it counts,
+    // in proportion to its weight.
+    let (none, some, twice) = (with(0.0), with(0.03), with(0.06));
+    assert!(some < none, "approach costs nothing: {none} {some}");
+    assert!(((twice - some) - (some - none)).abs() < 1e-9);
+    // A spec sets them by name, over the standard ones.
+    let parsed = volley_ai::HeuristicSettings::parse("approach=0.09,cover=0.24").expect("parses");
+    assert_eq!(
+        parsed.weights,
+        Weights {
+            approach: 0.09,
+            cover: 0.24,
+            ..Weights::STANDARD
+        }
+    );
+    let err = volley_ai::HeuristicSettings::parse("approach=2000").expect_err("too big");
+    assert!(
+        err.contains("approach") && err.contains("0 to 100"),
+        "{err}"
     );
 }

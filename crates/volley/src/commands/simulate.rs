@@ -36,7 +36,8 @@ play more games before changing the scenario.
 
 Bots: random, heuristic (settings candidates=N, samples=N, follow=N, reply=N,
 horizon=0|1|2, halving=N, crowd_candidates=N, crowd_samples=N, blunder=X; the crowd ones on
-maps of over 120 units), mcts (mcts:ms=N or mcts:iters=N per decision; threads=N, depth=N,
+maps of over 120 units; and the evaluation's weights such as approach=X or cover=X, to
+screen them against normal), mcts (mcts:ms=N or mcts:iters=N per decision; threads=N, depth=N,
 c=X), and the difficulty names easy, normal (= heuristic) and hard
 (= heuristic:candidates=16,samples=12,reply=10,horizon=2).")]
 pub struct Args {
