@@ -167,15 +167,17 @@ impl HeuristicSettings {
                 "horizon" => s.horizon = number(2)?,
                 "crowd_candidates" => s.crowd_candidates = number(64)?,
                 "crowd_samples" => s.crowd_samples = number(32)?,
-                "blunder" => s.blunder = value
-                    .parse::<f64>()
-                    .ok()
-                    .filter(|b| (0.0..=1.0).contains(b))
-                    .ok_or_else(|| {
-                        format!(
+                "blunder" => {
+                    s.blunder = value
+                        .parse::<f64>()
+                        .ok()
+                        .filter(|b| (0.0..=1.0).contains(b))
+                        .ok_or_else(|| {
+                            format!(
                             "heuristic setting blunder needs a chance from 0 to 1, not \"{value}\""
                         )
-                    })?,
+                        })?
+                }
                 other => {
                     let Some(w) = s.weights.get_mut(other) else {
                         return Err(format!(
