@@ -43,6 +43,12 @@ pub struct Weights {
     pub standing_early: f64,
     /// …and added towards the last turn (growing with the square of the turns played).
     pub standing_late: f64,
+    /// Per hex between the side's front runner and the objective it races for: the fit unit
+    /// nearest to an objective the side makes for, however far behind the rest are. Where
+    /// the first to stand on an objective wins (Black Powder's majors, the chapel of
+    /// hc-night-march), one unit there soon is worth more than every unit a little nearer.
+    /// 0 in the standard weights; `hard` weighs it (docs/AI.md, "Issue 15, twelfth stop").
+    pub race: f64,
 }
 
 impl Weights {
@@ -60,6 +66,7 @@ impl Weights {
         limbered: 0.15,
         standing_early: 0.3,
         standing_late: 3.0,
+        race: 0.0,
     };
 
     /// The weight named `key` (the field's name), for settings read from text.
@@ -78,14 +85,19 @@ impl Weights {
             "limbered" => &mut self.limbered,
             "standing_early" => &mut self.standing_early,
             "standing_late" => &mut self.standing_late,
+            "race" => &mut self.race,
             _ => return None,
         })
     }
 
     /// The names [`Weights::get_mut`] knows.
     pub const NAMES: &'static str =
-        "marker, loss, score, approach, danger, facing, arc, melee, cover, hidden, limbered, standing_early, standing_late";
+        "marker, loss, score, approach, danger, facing, arc, melee, cover, hidden, limbered, standing_early, standing_late, race";
 }
+
+/// The race counts no further than this many hexes: a front runner farther off has no race
+/// to win yet, and the pull of every other term stays the larger one.
+const RACE_REACH: u32 = 12;
 
 /// Hexes within which an enemy facing a unit is a threat to it.
 const THREAT_RANGE: u32 = 4;
@@ -633,6 +645,22 @@ impl Evaluator {
         cost
     }
 
+    /// How far the side's front runner is from the objectives it makes for ([`goals`]): the
+    /// walk of the nearest of its units fit to hold one (not routed, at least half its
+    /// strength, neither a command unit nor a decoy), up to [`RACE_REACH`]; `None` with no
+    /// such unit or objective.
+    pub fn front_runner(&self, view: &View) -> Option<u32> {
+        let routes = self.routes.as_ref()?;
+        view.units
+            .iter()
+            .filter(|u| u.side == self.side && !is_decoy(u) && !is_command(u))
+            .filter(|u| !has(u, "routed") && self.health(u) >= 0.5)
+            .filter_map(|u| self.geometry.hex(&u.place))
+            .filter_map(|h| routes.nearest(h).map(|(d, _)| d))
+            .min()
+            .map(|d| d.min(RACE_REACH))
+    }
+
     pub fn position(&self, view: &View) -> f64 {
         let me = self.side;
         let g = self.geometry;
@@ -715,6 +743,9 @@ impl Evaluator {
             if let Some(d) = goal {
                 v -= self.w.approach * d as f64;
             }
+        }
+        if self.w.race > 0.0 {
+            v -= self.w.race * self.front_runner(view).unwrap_or(RACE_REACH) as f64;
         }
         for s in view.sides.iter().filter(|s| s.side == me) {
             for c in &s.commanders {

@@ -445,3 +445,61 @@ fn the_evaluations_weights_are_the_ones_a_heuristic_spec_sets() {
         "{err}"
     );
 }
+
+#[test]
+fn the_race_counts_the_fit_unit_nearest_an_objective_and_no_other() {
+    use volley_ai::eval::{Evaluator, Weights};
+    use volley_core::{geometry::hex_at, Place};
+    let mut game = load("bptc-acw");
+    game.start(&mut SeededDice::new(Seed::from_u64(1)));
+    let start = game.view(Some(Side::Red));
+    let unit = |id: &str| {
+        start
+            .units
+            .iter()
+            .position(|u| &*u.id == id)
+            .expect("a unit of the scenario")
+    };
+    // The Iron Brigade regiment crosses the bridge (1511) and stands two hexes short of the
+    // Mumma farm (1811), the nearest objective; every other Union unit is still at the creek.
+    let mut ahead = start.clone();
+    ahead.units[unit("r3")].place = Place::Hex(hex_at(16, 11));
+    let raced = Weights {
+        race: 0.15,
+        ..Weights::STANDARD
+    };
+    let race = Evaluator::weighted(&ahead, Side::Red, raced);
+    let plain = Evaluator::new(&ahead, Side::Red);
+    assert_eq!(race.front_runner(&ahead), Some(2));
+    // The race costs its weight for each hex the front runner has still to go, and nothing
+    // else changes.
+    let cost = plain.evaluate(&ahead) - race.evaluate(&ahead);
+    assert!((cost - 0.3).abs() < 1e-9, "the race cost {cost}");
+    // A unit behind it walking back changes nothing in the race…
+    let mut behind = ahead.clone();
+    behind.units[unit("r4")].place = Place::Hex(hex_at(3, 11));
+    assert_eq!(race.front_runner(&behind), Some(2));
+    // …one on the farm wins it…
+    let mut there = ahead.clone();
+    there.units[unit("r4")].place = Place::Hex(hex_at(18, 11));
+    assert_eq!(race.front_runner(&there), Some(0));
+    // …and a routed front runner is out of it: the next unit, still west of the creek, leads.
+    let mut routed = ahead.clone();
+    routed.units[unit("r3")].flags.push("routed".into());
+    let next = race.front_runner(&routed).expect("another unit");
+    assert!(
+        next > 2,
+        "the routed regiment still leads the race ({next})"
+    );
+    let mut gone = ahead.clone();
+    gone.units.remove(unit("r3"));
+    assert_eq!(
+        race.front_runner(&gone),
+        Some(next),
+        "routed counts as gone"
+    );
+    // The standard weights leave the race out, and a spec sets it by name.
+    assert_eq!(Weights::STANDARD.race, 0.0);
+    let parsed = volley_ai::HeuristicSettings::parse("race=0.15").expect("parses");
+    assert_eq!(parsed.weights, raced);
+}
