@@ -45,9 +45,11 @@ pub struct Weights {
     pub standing_late: f64,
     /// Per hex between the side's front runner and the objective it races for: the fit unit
     /// nearest to an objective the side makes for, however far behind the rest are. Where
-    /// the first to stand on an objective wins (Black Powder's majors, the chapel of
-    /// hc-night-march), one unit there soon is worth more than every unit a little nearer.
-    /// 0 in the standard weights; `hard` weighs it (docs/AI.md, "Issue 15, twelfth stop").
+    /// getting there first decides the battle (Black Powder's major objectives) or much of it
+    /// (the chapel of hc-night-march, held at dawn), one unit there soon is worth more than
+    /// every unit a little nearer.
+    /// 0 in the standard weights, so no bot weighs it yet; a heuristic spec may (docs/AI.md,
+    /// "Issue 15, twelfth stop", for what it buys and where it costs).
     pub race: f64,
 }
 
