@@ -498,6 +498,24 @@ fn the_race_counts_the_fit_unit_nearest_an_objective_and_no_other() {
         Some(next),
         "routed counts as gone"
     );
+    // A front runner far off counts as twelve hexes, however far: the whole Union army back
+    // at the west edge (17 hexes' walk from the farm)…
+    let mut far = start.clone();
+    for u in far.units.iter_mut().filter(|u| u.side == Side::Red) {
+        u.place = Place::Hex(hex_at(1, 11));
+    }
+    assert_eq!(race.front_runner(&far), Some(12));
+    // …and with no unit fit to hold an objective, the race is lost at that full cost.
+    let mut beaten = start.clone();
+    for u in beaten.units.iter_mut().filter(|u| u.side == Side::Red) {
+        u.flags.push("routed".into());
+    }
+    assert_eq!(race.front_runner(&beaten), None);
+    let cost = plain.evaluate(&beaten) - race.evaluate(&beaten);
+    assert!(
+        (cost - 0.15 * 12.0).abs() < 1e-9,
+        "the lost race cost {cost}"
+    );
     // The standard weights leave the race out, and a spec sets it by name.
     assert_eq!(Weights::STANDARD.race, 0.0);
     let parsed = volley_ai::HeuristicSettings::parse("race=0.15").expect("parses");
