@@ -3,6 +3,12 @@
 large Hex Command battle the benchmarks play. The map and the order of battle are generated
 from fixed rules (no randomness), so running the script again gives the same file.
 
+The battlefield is the same from either side: turned half a circle about its centre (column c,
+row r to column 65 - c, row 40 - r), the map, the objectives and the corps fall on themselves,
+Blue's on Red's. On a grid of hex columns a half turn is exact, where a mirror across the river
+is not (it would move every other column half a hex nearer one bank): equal bots must find the
+battle fair from either side (issue 15).
+
     python3 scripts/make_hc_corps.py            # writes scenarios/hc-corps.toml
     python3 scripts/make_hc_corps.py --check    # fails if the file is out of date
 """
@@ -12,9 +18,12 @@ from pathlib import Path
 
 WIDTH, HEIGHT = 64, 40
 RIVER_ROW = 20
-BRIDGES = (8, 24, 40, 56)
-FORDS = (16, 32, 48)
-ROAD_COLUMNS = (24, 40)
+# Each set falls on itself under the half turn (column c to 65 - c).
+BRIDGES = (8, 24, 41, 57)
+FORDS = (16, 32, 33, 49)
+ROAD_COLUMNS = (24, 41)
+# The towns' rows on the northern bank; the southern towns are their half turn (28 and 29).
+TOWN_ROWS = (11, 12)
 # Eight brigades a side, each: 12 line battalions, 2 light battalions, 2 skirmisher screens,
 # 2 cavalry regiments, 2 batteries = 20 units; 160 a side.
 BRIGADES = 8
@@ -27,35 +36,48 @@ def label(col, row):
     return f"{col:03}{row:03}" if col > 99 or row > 99 else f"{col:02}{row:02}"
 
 
+def turned(col, row):
+    """Where the half turn about the map's centre takes a hex."""
+    return WIDTH + 1 - col, 2 * RIVER_ROW - row
+
+
 def terrain(col, row):
+    if row > RIVER_ROW:
+        # The southern bank is the northern one turned half a circle.
+        col, row = turned(col, row)
+        if row < 1:
+            return "."
     if row == RIVER_ROW:
         if col in BRIDGES:
             return "="
         if col in FORDS:
             return "f"
         return "~"
-    # Woods in a few blocks, towns on the roads, hills on either side of the river.
-    if (col // 9 + row // 7) % 5 == 0 and 8 < row < 33 and row not in (19, 20, 21) and col % 9 in (2, 3, 4):
-        return "W"
-    if col in ROAD_COLUMNS and row in (12, 13, 28, 29):
+    # Towns on the roads, woods in a few blocks (never on a town), hills before the river.
+    if col in ROAD_COLUMNS and row in TOWN_ROWS:
         return "T"
-    if (col % 16 in (11, 12, 13)) and row in (15, 16, 24, 25):
+    if (col // 9 + row // 7) % 5 == 0 and 8 < row < 19 and col % 9 in (2, 3, 4):
+        return "W"
+    if (col % 16 in (11, 12, 13)) and row in (15, 16):
         return ".1"
     return "."
 
 
 def units():
     out = []
-    for side, first_row, facing in (("blue", 3, "S"), ("red", 33, "N")):
+    # Blue on rows 4 to 7, Red on its half turn (rows 33 to 36): each 13 rows from the river.
+    for side, facing in (("blue", "S"), ("red", "N")):
         n = 0
         for b in range(BRIGADES):
             base_col = 1 + b * 8
             for k, arm in enumerate(BRIGADE):
                 n += 1
-                # Four ranks of five: guns and cavalry behind the line.
+                # Four ranks of five, the line at the rear and the guns and cavalry before it.
                 rank, file = divmod(k, 5)
                 col = base_col + file + (1 if rank % 2 else 0)
-                row = first_row + (rank if side == "blue" else 3 - rank)
+                row = 4 + rank
+                if side == "red":
+                    col, row = turned(col, row)
                 u = {
                     "id": f"{side[0]}{n}",
                     "side": side,
@@ -77,7 +99,7 @@ def render():
         'ruleset = "hex-command"',
         'name = "hc-corps"',
         'title = "The Corps Battle"',
-        'description = "Two corps of eight brigades each meet across a river with four bridges and three fords. Fifteen turns; the towns and bridges are the objectives."',
+        'description = "Two corps of eight brigades each meet across a river with four bridges and four fords, on a field the same from either side. Fifteen turns; the towns and bridges are the objectives."',
         "turn_limit = 15",
         "",
         "[map]",
@@ -104,8 +126,10 @@ def render():
         lines.append("]")
         lines.append("")
     objectives = [(label(c, RIVER_ROW), f"bridge at column {c}", 10) for c in BRIDGES]
-    objectives += [(label(c, 12), f"north town at column {c}", 15) for c in ROAD_COLUMNS]
-    objectives += [(label(c, 29), f"south town at column {c}", 15) for c in ROAD_COLUMNS]
+    objectives += [(label(c, TOWN_ROWS[0]), f"north town at column {c}", 15) for c in ROAD_COLUMNS]
+    objectives += [
+        (label(*turned(c, TOWN_ROWS[0])), f"south town at column {turned(c, 0)[0]}", 15) for c in ROAD_COLUMNS
+    ]
     for hex_, name, points in objectives:
         lines += ["[[objectives]]", f'hex = "{hex_}"', f'name = "{name}"', f"points = {points}", ""]
     for u in units():
