@@ -88,7 +88,8 @@ impl HeuristicSettings {
     };
     /// The `hard` bot: the heuristic looking at twice as many actions, on four times as many
     /// sampled worlds, each judged after the enemy's answer, up to the side's own next
-    /// player turn (docs/AI.md: the settings tried and how each fared).
+    /// player turn; on a crowded map, where the answer is left out, 8 actions a batch (one a
+    /// unit) on 4 worlds each (docs/AI.md: the settings tried and how each fared).
     pub const HARD: HeuristicSettings = HeuristicSettings {
         candidates: 16,
         samples: 12,
@@ -97,8 +98,8 @@ impl HeuristicSettings {
         reply: 10,
         horizon: 2,
         halving: 0,
-        crowd_candidates: 3,
-        crowd_samples: 1,
+        crowd_candidates: 8,
+        crowd_samples: 4,
         weights: Weights::STANDARD,
     };
     /// The quick player of a follow-up: its best four actions, one look each.
@@ -256,6 +257,19 @@ impl Bot for HeuristicBot {
         let end = ranked.iter().find(|r| r.end).map(|r| r.action);
         let mut choices: Vec<&Ranked> = ranked.iter().filter(|r| !r.end).collect();
         if crowded {
+            // Actions the cheap ordering scores alike are listed in the ruleset's order, which
+            // follows the map's grid: of a unit's equal steps forward the northernmost comes
+            // first, the longest stride for a side marching north and the shortest for one
+            // marching south. With only one action a unit looked at, that order picked the
+            // step and favoured one side (hc-corps, turned half a circle onto itself, gave
+            // Red 62% between equal bots): ties are broken by a shuffle of this decision's
+            // seed instead, the same for either side.
+            let shuffled = |r: &Ranked| crate::play::game_seed(seed, r.action.0 as usize);
+            choices.sort_by(|a, b| {
+                b.prior
+                    .total_cmp(&a.prior)
+                    .then_with(|| shuffled(a).cmp(&shuffled(b)))
+            });
             // With many units, look at one action per unit so that a few units' poor options
             // cannot crowd out everyone else's.
             let mut seen = vec![
@@ -570,6 +584,13 @@ pub fn play_line(
             g.apply_unchecked(end, &mut dice);
         }
     }
+    // The answer rolls from a stream of its own, begun afresh, so that on one sampled world
+    // the enemy's dice (Black Powder's command rolls above all) fall the same way whichever
+    // action is looked at, however many rolls that action took: the candidates are compared
+    // on the same luck of the answer, not on how many of the enemy's orders happened to pass.
+    let mut answer = seed;
+    answer.0[31] ^= 0xa5;
+    dice.inner = SeededDice::new(answer);
     // Then the play goes on, the quick player deciding for whoever decides, until the enemy
     // has made `reply` decisions: its answer, with what the side does in between (Hex
     // Command's phasing fire after the enemy's defensive fire, Black Powder's command units

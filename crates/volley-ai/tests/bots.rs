@@ -13,6 +13,19 @@ fn load(name: &str) -> Box<dyn Game> {
         .expect("loads")
 }
 
+/// Where each of a side's units stands ("id place"), sorted.
+fn places_of(g: &dyn Game, side: Side) -> Vec<String> {
+    let mut places: Vec<String> = g
+        .view(None)
+        .units
+        .iter()
+        .filter(|u| u.side == side)
+        .map(|u| format!("{} {}", u.id, u.place))
+        .collect();
+    places.sort();
+    places
+}
+
 fn bots(red: &str, blue: &str, seed: u64) -> [Box<dyn Bot>; 2] {
     [
         bot_from_spec(red, seed).expect("known"),
@@ -94,9 +107,10 @@ fn bot_specs_with_settings() {
         assert!(bot_from_spec(bad, 1).is_err(), "{bad} was accepted");
     }
     // `hard` is the heuristic with the settings its help text gives.
-    let documented =
-        volley_ai::HeuristicSettings::parse("candidates=16,samples=12,reply=10,horizon=2")
-            .expect("parses");
+    let documented = volley_ai::HeuristicSettings::parse(
+        "candidates=16,samples=12,reply=10,horizon=2,crowd_candidates=8,crowd_samples=4",
+    )
+    .expect("parses");
     assert_eq!(
         format!("{documented:?}"),
         format!("{:?}", volley_ai::HeuristicSettings::HARD)
@@ -368,17 +382,7 @@ fn a_line_with_a_horizon_ends_with_the_player_turn_or_before_the_sides_next() {
         .into_iter()
         .find(|&a| game.notation(a).starts_with("move"))
         .expect("a step");
-    let enemy_places = |g: &dyn Game| -> Vec<String> {
-        let view = g.view(None);
-        let mut places: Vec<String> = view
-            .units
-            .iter()
-            .filter(|u| u.side == side.other())
-            .map(|u| format!("{} {}", u.id, u.place))
-            .collect();
-        places.sort();
-        places
-    };
+    let enemy_places = |g: &dyn Game| places_of(g, side.other());
     let before = enemy_places(&*game);
     let seed = Seed::from_u64(7);
     let (within, _) = play_line(&*game, seed, side, step, 0, 10, 1).expect("legal");
@@ -520,4 +524,70 @@ fn the_race_counts_the_fit_unit_nearest_an_objective_and_no_other() {
     assert_eq!(Weights::STANDARD.race, 0.0);
     let parsed = volley_ai::HeuristicSettings::parse("race=0.15").expect("parses");
     assert_eq!(parsed.weights, raced);
+}
+
+#[test]
+fn the_enemys_answer_rolls_the_same_dice_whatever_the_action_before_it_rolled() {
+    // Black Powder: the French general gives one order (a command roll, and the march) or
+    // gives none and ends his orders (no roll at all). On one sampled world the Russian
+    // answer that follows, its first order and the command roll it hangs on, must be the
+    // same in both lines: the candidates are compared on the same luck of the answer, not on
+    // where in the world's stream the answer happened to begin.
+    use volley_ai::heuristic::play_line;
+    let russian_places = |g: &dyn Game, side: Side| places_of(g, side.other());
+    let mut game = load("bptc-first-lesson");
+    game.start(&mut SeededDice::new(Seed::from_u64(1)));
+    let side = game.to_decide().expect("the French order first");
+    let legal = game.legal_actions();
+    let end = legal
+        .iter()
+        .copied()
+        .find(|&a| game.describe(a).kind == volley_core::ActionKind::End)
+        .expect("the orders may end");
+    let order = legal
+        .iter()
+        .copied()
+        .find(|&a| game.describe(a).kind != volley_core::ActionKind::End)
+        .expect("an order");
+    let before = russian_places(&*game, side);
+    let mut answered = 0;
+    for s in 1..=12 {
+        let seed = Seed::from_u64(s);
+        let (after_order, rolled) = play_line(&*game, seed, side, order, 0, 1, 0).expect("legal");
+        let (after_end, _) = play_line(&*game, seed, side, end, 0, 1, 0).expect("legal");
+        assert!(rolled > 2, "seed {s}: the order and the answer both rolled");
+        let (a, b) = (
+            russian_places(&*after_order, side),
+            russian_places(&*after_end, side),
+        );
+        assert_eq!(a, b, "seed {s}: the same answer after either action");
+        answered += usize::from(a != before);
+    }
+    assert!(answered > 0, "in some worlds the Russian order passed");
+}
+
+#[test]
+fn on_a_crowded_map_equal_steps_are_not_picked_by_the_grids_order() {
+    // hc-corps (320 units) is crowded: one action a unit is looked at, and many of a unit's
+    // steps are scored alike by the cheap ordering. Picked in the listing's order, the same
+    // step came first for every seed (the northernmost, a long stride for a side marching
+    // north and a short one for a side marching south); shuffled by the decision's seed, the
+    // first decision of the game varies with the bot's seed among steps as good as each
+    // other, and each seed still gives one decision.
+    let mut game = load("hc-corps");
+    game.start(&mut SeededDice::new(Seed::from_u64(1)));
+    let side = game.to_decide().expect("player A moves first");
+    let first = |seed: u64| {
+        let mut bot = bot_from_spec("normal", seed).expect("known");
+        bot.choose(&*game, side)
+    };
+    let mut chosen: Vec<volley_core::Action> = (1..=8).map(first).collect();
+    assert_eq!(first(3), chosen[2], "the same seed, the same decision");
+    chosen.sort();
+    chosen.dedup();
+    assert!(
+        chosen.len() > 1,
+        "every seed chose {}",
+        game.notation(chosen[0])
+    );
 }
