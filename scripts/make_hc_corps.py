@@ -141,7 +141,24 @@ def render():
     return "\n".join(lines).rstrip() + "\n"
 
 
+def check_turned():
+    """Fails unless the half turn takes the map (its towns and bridges, and so the objectives
+    on them) and the corps onto themselves: Blue's units onto Red's, arm for arm."""
+    for col in range(1, WIDTH + 1):
+        for row in range(1, 2 * RIVER_ROW):
+            if terrain(col, row) != terrain(*turned(col, row)):
+                sys.exit(f"hex {label(col, row)} and its half turn differ")
+    by_side = {"blue": [], "red": []}
+    for u in units():
+        by_side[u["side"]].append(u)
+    for b, r in zip(by_side["blue"], by_side["red"]):
+        col, row = int(b["hex"][:2]), int(b["hex"][2:])
+        if r["hex"] != label(*turned(col, row)) or r["arm"] != b["arm"]:
+            sys.exit(f"{b['id']} at {b['hex']} and {r['id']} at {r['hex']} are not each other's half turn")
+
+
 def main():
+    check_turned()
     path = Path(__file__).resolve().parent.parent / "scenarios" / "hc-corps.toml"
     text = render()
     if "--check" in sys.argv[1:]:
