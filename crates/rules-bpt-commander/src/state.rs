@@ -1032,6 +1032,7 @@ impl Game for BptGame {
                     points: o.points,
                     holder: self.holder(o.hex, Sight::View(side)),
                     goal_of: o.goal_of,
+                    decisive: o.major,
                 })
                 .collect(),
             outcome: self.outcome.clone(),

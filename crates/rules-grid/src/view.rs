@@ -131,6 +131,7 @@ impl GridGame {
                     points: o.points,
                     holder: self.objective_holder(o.tile),
                     goal_of: o.goal_of,
+                    decisive: [false; 2],
                 })
                 .collect(),
             outcome: self.outcome.clone(),

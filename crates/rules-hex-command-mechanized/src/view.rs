@@ -211,6 +211,7 @@ impl MechGame {
                     points: o.points,
                     holder: self.holder(o.hex),
                     goal_of: o.goal_of,
+                    decisive: [false; 2],
                 })
                 .collect(),
             outcome: self.outcome.clone(),

@@ -221,6 +221,7 @@ pub fn view(s: &State, viewer: Option<Side>) -> View {
                 points: o.points,
                 holder: viewer.map_or(o.holder, |v| o.known[v.index()]),
                 goal_of: o.goal_of,
+                decisive: [false; 2],
             })
             .collect(),
         outcome: s.outcome.clone(),

@@ -602,6 +602,7 @@ impl Game for StandAndDieGame {
                     points: o.points,
                     holder: self.holder(o.hex),
                     goal_of: o.goal_of,
+                    decisive: [false; 2],
                 })
                 .collect(),
             outcome: self.outcome.clone(),

@@ -47,10 +47,20 @@ pub struct Weights {
     /// nearest to an objective the side makes for, however far behind the rest are. Where
     /// getting there first decides the battle (Black Powder's major objectives) or much of it
     /// (the chapel of hc-night-march, held at dawn), one unit there soon is worth more than
-    /// every unit a little nearer.
-    /// 0 in the standard weights, so no bot weighs it yet; a heuristic spec may (docs/AI.md,
-    /// "Issue 15, twelfth stop", for what it buys and where it costs).
+    /// every unit a little nearer. Counted only where one of the side's goals decides the
+    /// battle ([`ObjectiveView::decisive`]): on a field where the objectives lie behind a
+    /// line the enemy holds (grid-ridge, hc-corps) a lone front runner walks into it.
+    /// 0 in the standard weights; `hard` weighs it (docs/AI.md, "Issue 15, twelfth stop" for
+    /// what it buys and where it costs, "fifteenth stop" for `hard`).
     pub race: f64,
+    /// Hexes of walk an objective counts as farther, in the approach to it, for lacking all
+    /// of the most valuable objective's points (in proportion for lacking part of them): 0
+    /// sends every unit to the nearest objective it makes for, however little it is worth;
+    /// more sends units past a small one near them to a great one farther off (Black Powder's
+    /// first lesson: the French battalions beside their own hill, worth 20, and the village,
+    /// worth 50 and the battle, four hexes farther). 0 in the standard weights (docs/AI.md,
+    /// "Issue 15, fifteenth stop").
+    pub worth: f64,
 }
 
 impl Weights {
@@ -69,6 +79,15 @@ impl Weights {
         standing_early: 0.3,
         standing_late: 3.0,
         race: 0.0,
+        worth: 0.0,
+    };
+
+    /// `hard`'s weights: the standard ones, with the race and the worth of objectives weighed
+    /// (docs/AI.md, "Issue 15, fifteenth stop").
+    pub const HARD: Weights = Weights {
+        race: 0.15,
+        worth: 12.0,
+        ..Weights::STANDARD
     };
 
     /// The weight named `key` (the field's name), for settings read from text.
@@ -88,13 +107,14 @@ impl Weights {
             "standing_early" => &mut self.standing_early,
             "standing_late" => &mut self.standing_late,
             "race" => &mut self.race,
+            "worth" => &mut self.worth,
             _ => return None,
         })
     }
 
     /// The names [`Weights::get_mut`] knows.
     pub const NAMES: &'static str =
-        "marker, loss, score, approach, danger, facing, arc, melee, cover, hidden, limbered, standing_early, standing_late, race";
+        "marker, loss, score, approach, danger, facing, arc, melee, cover, hidden, limbered, standing_early, standing_late, race, worth";
 }
 
 /// The race counts no further than this many hexes: a front runner farther off has no race
@@ -383,7 +403,7 @@ fn terrain_codes(view: &View) -> impl Iterator<Item = (Hex, &str)> {
 /// hundreds of decisions a move.
 type RoutesCache = Vec<(
     std::sync::Arc<volley_core::map::MapView>,
-    Vec<Hex>,
+    Vec<(Hex, u16)>,
     Rc<Field>,
 )>;
 
@@ -435,9 +455,34 @@ fn goals(view: &View, side: Side) -> Vec<Hex> {
     }
 }
 
-/// The walking distance from every hex to the nearest of `targets`, with open water (`~`)
+/// How many hexes farther each goal counts for the points it lacks against the most valuable
+/// objective the side scores ([`Weights::worth`]): all 0 when `worth` is. An objective whose
+/// holding decides the battle for the side lacks nothing, whatever its points.
+fn detours(view: &View, side: Side, goals: &[Hex], worth: f64) -> Vec<u16> {
+    let at = |h: Hex| {
+        view.objectives
+            .iter()
+            .filter(move |o| o.place.hex() == Some(h))
+    };
+    let points = |h: Hex| at(h).map(|o| o.points).max().unwrap_or(0);
+    let decisive = |h: Hex| at(h).any(|o| o.decisive[side.index()]);
+    let most = goals.iter().map(|&h| points(h)).max().unwrap_or(0);
+    goals
+        .iter()
+        .map(|&h| {
+            if worth <= 0.0 || most <= 0 || decisive(h) {
+                return 0;
+            }
+            let lack = 1.0 - points(h).max(0) as f64 / most as f64;
+            (worth * lack).round().clamp(0.0, u16::MAX as f64) as u16
+        })
+        .collect()
+}
+
+/// The walking distance from every hex to the nearest of `targets` (each with the hexes it
+/// counts as farther), with open water (`~`)
 /// in the way.
-fn routes_to_objectives(view: &View, targets: Vec<Hex>) -> Option<Rc<Field>> {
+fn routes_to_objectives(view: &View, targets: Vec<(Hex, u16)>) -> Option<Rc<Field>> {
     if targets.is_empty() {
         return None;
     }
@@ -456,8 +501,12 @@ fn routes_to_objectives(view: &View, targets: Vec<Hex>) -> Option<Rc<Field>> {
             blocked[k] = true;
         }
     }
-    let sources: Vec<(Hex, u16)> = targets.iter().map(|&h| (h, 0)).collect();
-    let field = Rc::new(Field::around(
+    let sources: Vec<(Hex, u16, u16)> = targets
+        .iter()
+        .enumerate()
+        .map(|(i, &(h, start))| (h, i as u16, start))
+        .collect();
+    let field = Rc::new(Field::from_starts(
         view.map.grid,
         width,
         height,
@@ -487,6 +536,10 @@ pub struct Evaluator {
     near_cache: NearCache,
     /// The objectives this side's units make for when the decision began ([`goals`]).
     goals: Vec<Hex>,
+    /// The hexes each of `goals` counts as farther for its worth ([`Weights::worth`]).
+    detour: Vec<u16>,
+    /// Whether one of `goals` decides the battle for the side ([`Weights::race`]).
+    decides: bool,
     /// How far each hex is from the nearest of `goals`, walking round open water (a river
     /// is crossed at its bridges and fords); `None` with no such objective.
     routes: Option<Rc<Field>>,
@@ -502,6 +555,12 @@ impl Evaluator {
     /// The evaluation with other weights than the standard ones.
     pub fn weighted(view: &View, side: Side, w: Weights) -> Evaluator {
         let goals = goals(view, side);
+        let detour = detours(view, side, &goals, w.worth);
+        let targets = goals.iter().copied().zip(detour.iter().copied()).collect();
+        let decides = view
+            .objectives
+            .iter()
+            .any(|o| o.decisive[side.index()] && o.place.hex().is_some_and(|h| goals.contains(&h)));
         Evaluator {
             side,
             geometry: Geometry::of(view),
@@ -512,8 +571,10 @@ impl Evaluator {
                 .collect(),
             cover: cover_of(view),
             near_cache: RefCell::new(None),
-            routes: routes_to_objectives(view, goals.clone()),
+            routes: routes_to_objectives(view, targets),
             goals,
+            detour,
+            decides,
             w,
         }
     }
@@ -526,7 +587,8 @@ impl Evaluator {
         routes.nearest(h).map(|(d, _)| d).or_else(|| {
             self.goals
                 .iter()
-                .map(|&o| self.geometry.distance(h, o))
+                .zip(&self.detour)
+                .map(|(&o, &d)| self.geometry.distance(h, o) + u32::from(d))
                 .min()
         })
     }
@@ -746,7 +808,7 @@ impl Evaluator {
                 v -= self.w.approach * d as f64;
             }
         }
-        if self.w.race > 0.0 {
+        if self.w.race > 0.0 && self.decides {
             v -= self.w.race * self.front_runner(view).unwrap_or(RACE_REACH) as f64;
         }
         for s in view.sides.iter().filter(|s| s.side == me) {

@@ -35,6 +35,19 @@ impl Field {
         sources: &[(Hex, u16)],
         blocked: &[bool],
     ) -> Field {
+        let starts: Vec<(Hex, u16, u16)> = sources.iter().map(|&(h, k)| (h, k, 0)).collect();
+        Field::from_starts(grid, width, height, &starts, blocked)
+    }
+
+    /// The same, each source (a hex, its number) counting as some hexes away already: the
+    /// distance from a hex is the least of each source's walk plus its start.
+    pub fn from_starts(
+        grid: Grid,
+        width: i32,
+        height: i32,
+        sources: &[(Hex, u16, u16)],
+        blocked: &[bool],
+    ) -> Field {
         let cells = (width.max(0) * height.max(0)) as usize;
         let mut f = Field {
             width,
@@ -63,17 +76,41 @@ impl Field {
         };
         let by_parity = [offsets(2), offsets(1)];
         let mut queue: Vec<u32> = Vec::with_capacity(cells);
-        for &(h, k) in sources {
-            if let Some(c) = f.cell(h) {
-                if f.dist[c] == FAR {
-                    f.dist[c] = 0;
-                    f.source[c] = k;
-                    queue.push(c as u32);
+        // The sources by their start, each put on the queue once the walk from those before
+        // it is one hex short of its start: the queue only ever holds two distances, one
+        // after the other, so it stays in order.
+        let mut pending: Vec<(u16, usize, Hex, u16)> = sources
+            .iter()
+            .enumerate()
+            .map(|(i, &(h, k, start))| (start, i, h, k))
+            .collect();
+        pending.sort_unstable_by_key(|&(start, i, _, _)| (start, i));
+        let mut next = 0;
+        let mut head = 0;
+        loop {
+            let front = match queue.get(head) {
+                Some(&c) => f.dist[c as usize],
+                None => match pending.get(next) {
+                    Some(&(start, ..)) => start,
+                    None => break,
+                },
+            };
+            while let Some(&(start, _, h, k)) = pending.get(next) {
+                if start > front.saturating_add(1) {
+                    break;
+                }
+                next += 1;
+                if let Some(c) = f.cell(h) {
+                    if f.dist[c] == FAR {
+                        f.dist[c] = start;
+                        f.source[c] = k;
+                        queue.push(c as u32);
+                    }
                 }
             }
-        }
-        let mut head = 0;
-        while head < queue.len() {
+            if head >= queue.len() {
+                continue;
+            }
             let c = queue[head] as usize;
             head += 1;
             let (col, row) = (c as i32 % width + 1, c as i32 / width + 1);
@@ -135,6 +172,41 @@ mod tests {
             }
         }
         assert_eq!(Field::new(Grid::Hex, 5, 5, &[]).nearest(hex_at(1, 1)), None);
+    }
+
+    #[test]
+    fn a_source_with_a_start_counts_as_that_much_farther() {
+        // Three sources, two of them counted as some hexes away already; listed out of order
+        // of their starts.
+        let sources = [
+            (hex_at(3, 4), 0, 6),
+            (hex_at(17, 11), 1, 0),
+            (hex_at(9, 1), 2, 3),
+        ];
+        for grid in [Grid::Hex, Grid::Square] {
+            let f = Field::from_starts(grid, 20, 14, &sources, &[]);
+            for c in 1..=20 {
+                for r in 1..=14 {
+                    let h = hex_at(c, r);
+                    let walk = |s: Hex| match grid {
+                        Grid::Hex => s.unsigned_distance_to(h),
+                        Grid::Square => {
+                            let ((a, b), (x, y)) = (col_row(s), col_row(h));
+                            (a - x).unsigned_abs() + (b - y).unsigned_abs()
+                        }
+                    };
+                    let want = sources
+                        .iter()
+                        .map(|&(s, k, start)| (walk(s) + u32::from(start), k))
+                        .min_by_key(|&(d, _)| d)
+                        .map(|x| x.0);
+                    assert_eq!(f.nearest(h).map(|x| x.0), want, "{grid:?} at {c},{r}");
+                }
+            }
+            // On its own hex a source with a start is still that far, unless another is nearer.
+            assert_eq!(f.nearest(hex_at(3, 4)).map(|x| x.0), Some(6));
+            assert_eq!(f.nearest(hex_at(9, 1)).map(|x| x.0), Some(3));
+        }
     }
 
     #[test]

@@ -100,7 +100,7 @@ impl HeuristicSettings {
         halving: 0,
         crowd_candidates: 8,
         crowd_samples: 4,
-        weights: Weights::STANDARD,
+        weights: Weights::HARD,
     };
     /// The quick player of a follow-up: its best four actions, one look each.
     const FOLLOW_UP: HeuristicSettings = HeuristicSettings {

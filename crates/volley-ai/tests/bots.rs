@@ -108,7 +108,7 @@ fn bot_specs_with_settings() {
     }
     // `hard` is the heuristic with the settings its help text gives.
     let documented = volley_ai::HeuristicSettings::parse(
-        "candidates=16,samples=12,reply=10,horizon=2,crowd_candidates=8,crowd_samples=4",
+        "candidates=16,samples=12,reply=10,horizon=2,crowd_candidates=8,crowd_samples=4,race=0.15,worth=12",
     )
     .expect("parses");
     assert_eq!(
@@ -312,6 +312,60 @@ fn a_held_objective_out_of_the_enemys_reach_draws_no_one_to_it() {
     held.units[blue].place = volley_core::Place::Hex(hex("1407"));
     let eval = volley_ai::eval::Evaluator::new(&held, Side::Red);
     assert_eq!(eval.objective_distance(hill), Some(0));
+}
+
+#[test]
+fn with_worth_a_unit_walks_past_a_small_objective_to_the_one_that_decides_the_battle() {
+    // bptc-first-lesson: the French battalion fr1 stands three hexes from its own West hill
+    // (0306, 20 points) and five from the village (1106, 50 points and the battle).
+    let mut game = load("bptc-first-lesson");
+    game.start(&mut SeededDice::new(Seed::from_u64(1)));
+    let view = game.view(Some(Side::Red));
+    let hex = |code: &str| volley_core::geometry::parse_label(code).expect(code);
+    let fr1 = view
+        .units
+        .iter()
+        .find(|u| u.id.as_str() == "fr1")
+        .expect("fr1");
+    let at = fr1.place.hex().expect("on a hex");
+    let village = view
+        .objectives
+        .iter()
+        .find(|o| o.place.hex() == Some(hex("1106")))
+        .expect("the village");
+    assert_eq!(village.decisive, [true, true]);
+    let walk = |h: volley_core::Hex| at.unsigned_distance_to(h);
+    let (to_hill, to_village) = (walk(hex("0306")), walk(hex("1106")));
+    assert!(to_hill < to_village, "hill {to_hill}, village {to_village}");
+    // Standard weights: the nearest goal, the hill.
+    let eval = volley_ai::eval::Evaluator::new(&view, Side::Red);
+    assert_eq!(eval.objective_distance(at), Some(to_hill));
+    // With worth 12 the hill, lacking 30 of the village's 50 points, counts 12 × 0.6 = 7
+    // hexes farther: the village is the nearer goal now.
+    let mut w = volley_ai::eval::Weights::STANDARD;
+    w.worth = 12.0;
+    let eval = volley_ai::eval::Evaluator::weighted(&view, Side::Red, w);
+    assert_eq!(eval.objective_distance(at), Some(to_village));
+    assert_eq!(eval.objective_distance(hex("0306")), Some(7));
+    // It is the points that count: with the village a minor objective worth 20, no more
+    // than the hill, neither counts farther and the hill is the nearer goal again.
+    let mut minor = view.clone();
+    for o in &mut minor.objectives {
+        o.decisive = [false, false];
+        if o.place.hex() == Some(hex("1106")) {
+            o.points = 20;
+        }
+    }
+    let eval = volley_ai::eval::Evaluator::weighted(&minor, Side::Red, w);
+    assert_eq!(eval.objective_distance(at), Some(to_hill));
+    // bptc-acw: the Union's two objectives (the church, 100, and the farm, 50) both decide
+    // the battle, so neither counts farther.
+    let mut acw = load("bptc-acw");
+    acw.start(&mut SeededDice::new(Seed::from_u64(1)));
+    let view = acw.view(Some(Side::Red));
+    let eval = volley_ai::eval::Evaluator::weighted(&view, Side::Red, w);
+    assert_eq!(eval.objective_distance(hex("1811")), Some(0));
+    assert_eq!(eval.objective_distance(hex("2111")), Some(0));
 }
 
 #[test]

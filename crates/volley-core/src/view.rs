@@ -296,6 +296,14 @@ pub struct ObjectiveView {
     /// whichever side holds it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub goal_of: Option<Side>,
+    /// For each side (red, blue), whether holding it decides the battle at once, not only
+    /// adds its points (Black Powder's major objectives).
+    #[serde(default, skip_serializing_if = "decides_nothing")]
+    pub decisive: [bool; 2],
+}
+
+fn decides_nothing(d: &[bool; 2]) -> bool {
+    !d[0] && !d[1]
 }
 
 impl ObjectiveView {
