@@ -369,6 +369,37 @@ fn with_worth_a_unit_walks_past_a_small_objective_to_the_one_that_decides_the_ba
 }
 
 #[test]
+fn the_race_counts_only_where_a_goal_decides_the_battle() {
+    let score = |name: &str, race: f64| {
+        let mut game = load(name);
+        game.start(&mut SeededDice::new(Seed::from_u64(1)));
+        let view = game.view(Some(Side::Red));
+        let mut w = volley_ai::eval::Weights::STANDARD;
+        w.race = race;
+        let eval = volley_ai::eval::Evaluator::weighted(&view, Side::Red, w);
+        (eval.evaluate(&view), eval.front_runner(&view))
+    };
+    // bptc-first-lesson: the village decides the battle. The French front runner stands three
+    // hexes from the nearest goal (fr1 from the West hill, with the standard weights' worth
+    // of 0): a race weight of 1 costs 3.
+    let ((without, _), (with, runner)) = (
+        score("bptc-first-lesson", 0.0),
+        score("bptc-first-lesson", 1.0),
+    );
+    assert_eq!(runner, Some(3));
+    assert!(
+        (without - with - 3.0).abs() < 1e-9,
+        "{without} against {with}"
+    );
+    // hc-crossroads and grid-ridge: objectives held for points only, so no race.
+    for name in ["hc-crossroads", "grid-ridge"] {
+        let ((without, _), (with, runner)) = (score(name, 0.0), score(name, 1.0));
+        assert!(runner.is_some_and(|d| d > 0), "{name}: {runner:?}");
+        assert_eq!(without, with, "{name}");
+    }
+}
+
+#[test]
 fn the_heuristic_gives_its_first_order_whatever_its_first_worlds_rolled() {
     // A command roll fails about one time in four and a blunder comes one time in 36: on
     // three sampled worlds alone some seeds would see every order fail and end the phase
