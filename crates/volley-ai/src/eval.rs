@@ -54,12 +54,13 @@ pub struct Weights {
     /// what it buys and where it costs, "fifteenth stop" for `hard`).
     pub race: f64,
     /// Hexes of walk an objective counts as farther, in the approach to it, for lacking all
-    /// of the most valuable objective's points (in proportion for lacking part of them): 0
-    /// sends every unit to the nearest objective it makes for, however little it is worth;
-    /// more sends units past a small one near them to a great one farther off (Black Powder's
-    /// first lesson: the French battalions beside their own hill, worth 20, and the village,
-    /// worth 50 and the battle, four hexes farther). 0 in the standard weights (docs/AI.md,
-    /// "Issue 15, fifteenth stop").
+    /// of the most valuable objective's points (in proportion for lacking part of them),
+    /// where one of the side's goals decides the battle (that one lacks nothing): 0 sends
+    /// every unit to the nearest objective it makes for, however little it is worth; more
+    /// sends units past a small one near them to the one that decides the battle farther off
+    /// (Black Powder's first lesson: a French battalion three hexes from its own hill, worth
+    /// 20, and five from the village, worth 50 and the battle). 0 in the standard weights
+    /// (docs/AI.md, "Issue 15, fifteenth stop").
     pub worth: f64,
 }
 
@@ -456,8 +457,11 @@ fn goals(view: &View, side: Side) -> Vec<Hex> {
 }
 
 /// How many hexes farther each goal counts for the points it lacks against the most valuable
-/// objective the side scores ([`Weights::worth`]): all 0 when `worth` is. An objective whose
-/// holding decides the battle for the side lacks nothing, whatever its points.
+/// objective the side scores ([`Weights::worth`]), where one of the goals decides the battle
+/// for the side: that one (or those) lack nothing, whatever their points. All 0 when `worth`
+/// is, or where no goal decides the battle: where every objective only adds its points, the
+/// nearest is worth walking to (on hc-corps, counting its bridges, worth 10, farther than its
+/// towns, worth 15, cost `hard` twenty points).
 fn detours(view: &View, side: Side, goals: &[Hex], worth: f64) -> Vec<u16> {
     let at = |h: Hex| {
         view.objectives
@@ -467,10 +471,11 @@ fn detours(view: &View, side: Side, goals: &[Hex], worth: f64) -> Vec<u16> {
     let points = |h: Hex| at(h).map(|o| o.points).max().unwrap_or(0);
     let decisive = |h: Hex| at(h).any(|o| o.decisive[side.index()]);
     let most = goals.iter().map(|&h| points(h)).max().unwrap_or(0);
+    let decides = goals.iter().any(|&h| decisive(h));
     goals
         .iter()
         .map(|&h| {
-            if worth <= 0.0 || most <= 0 || decisive(h) {
+            if worth <= 0.0 || most <= 0 || !decides || decisive(h) {
                 return 0;
             }
             let lack = 1.0 - points(h).max(0) as f64 / most as f64;

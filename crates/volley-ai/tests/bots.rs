@@ -347,14 +347,12 @@ fn with_worth_a_unit_walks_past_a_small_objective_to_the_one_that_decides_the_ba
     let eval = volley_ai::eval::Evaluator::weighted(&view, Side::Red, w);
     assert_eq!(eval.objective_distance(at), Some(to_village));
     assert_eq!(eval.objective_distance(hex("0306")), Some(7));
-    // It is the points that count: with the village a minor objective worth 20, no more
-    // than the hill, neither counts farther and the hill is the nearer goal again.
+    // Where no goal decides the battle, every objective only adds its points and the nearest
+    // is worth walking to: with the village a minor objective (still worth 50), worth changes
+    // nothing and the hill is the nearer goal again.
     let mut minor = view.clone();
     for o in &mut minor.objectives {
         o.decisive = [false, false];
-        if o.place.hex() == Some(hex("1106")) {
-            o.points = 20;
-        }
     }
     let eval = volley_ai::eval::Evaluator::weighted(&minor, Side::Red, w);
     assert_eq!(eval.objective_distance(at), Some(to_hill));
