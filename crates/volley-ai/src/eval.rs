@@ -462,7 +462,7 @@ fn goals(view: &View, side: Side) -> Vec<Hex> {
 /// is, or where no goal decides the battle: where every objective only adds its points, the
 /// nearest is worth walking to (on hc-corps, counting its bridges, worth 10, farther than its
 /// towns, worth 15, cost `hard` twenty points).
-fn detours(view: &View, side: Side, goals: &[Hex], worth: f64) -> Vec<u16> {
+fn detours(view: &View, side: Side, goals: &[Hex], decides: bool, worth: f64) -> Vec<u16> {
     let at = |h: Hex| {
         view.objectives
             .iter()
@@ -471,7 +471,6 @@ fn detours(view: &View, side: Side, goals: &[Hex], worth: f64) -> Vec<u16> {
     let points = |h: Hex| at(h).map(|o| o.points).max().unwrap_or(0);
     let decisive = |h: Hex| at(h).any(|o| o.decisive[side.index()]);
     let most = goals.iter().map(|&h| points(h)).max().unwrap_or(0);
-    let decides = goals.iter().any(|&h| decisive(h));
     goals
         .iter()
         .map(|&h| {
@@ -560,12 +559,12 @@ impl Evaluator {
     /// The evaluation with other weights than the standard ones.
     pub fn weighted(view: &View, side: Side, w: Weights) -> Evaluator {
         let goals = goals(view, side);
-        let detour = detours(view, side, &goals, w.worth);
-        let targets = goals.iter().copied().zip(detour.iter().copied()).collect();
         let decides = view
             .objectives
             .iter()
             .any(|o| o.decisive[side.index()] && o.place.hex().is_some_and(|h| goals.contains(&h)));
+        let detour = detours(view, side, &goals, decides, w.worth);
+        let targets = goals.iter().copied().zip(detour.iter().copied()).collect();
         Evaluator {
             side,
             geometry: Geometry::of(view),
