@@ -829,6 +829,24 @@ impl BptGame {
         near
     }
 
+    /// Blunder 2's cross-fire at unit `k`, one of the three nearest the commander: 3 attacks
+    /// in the flank, at the cover `k` stands in when its turn comes (an earlier unit's
+    /// fall-back may have moved it).
+    pub(crate) fn cross_fire(&self, hq: usize, k: usize, id: u32) -> crate::firing::Attack {
+        let cover = crate::terrain::cover(self.map(), self.units[k].hex, self.units[k].hex);
+        crate::firing::Attack {
+            dice: 3,
+            to_hit: cover.to_hit(),
+            flank: true,
+            ranged: true,
+            from: self.units[hq].hex,
+            id,
+            reckoning: format!("3 attacks of cross-fire in the flank; {}", cover.name()),
+            jams: false,
+            cover_save: None,
+        }
+    }
+
     /// The blunder table (a d6): what the command unit and the units it was ordering do.
     fn blunder(&mut self, hq: usize, units: &[usize], dice: &mut dyn Dice, log: &mut Log) {
         let roll = dice.roll(6);
@@ -879,24 +897,8 @@ impl BptGame {
                 self.resolve_attack(hq, &a, dice, log);
             }
             2 => {
-                let hq_hex = self.units[hq].hex;
                 for k in self.nearest_three(hq) {
-                    let cover =
-                        crate::terrain::cover(self.map(), self.units[k].hex, self.units[k].hex);
-                    let a = crate::firing::Attack {
-                        dice: 3,
-                        to_hit: cover.to_hit(),
-                        flank: true,
-                        ranged: true,
-                        from: hq_hex,
-                        id,
-                        reckoning: format!(
-                            "3 attacks of cross-fire in the flank; {}",
-                            cover.name()
-                        ),
-                        jams: false,
-                        cover_save: None,
-                    };
+                    let a = self.cross_fire(hq, k, id);
                     self.resolve_attack(k, &a, dice, log);
                 }
             }

@@ -267,25 +267,61 @@ impl BptGame {
                     }
                 }
                 2 => {
-                    let mut acc = vec![OddsCase {
-                        probability: 1.0,
-                        dice: vec![2],
-                    }];
+                    // The three attacks follow one another, and each can change the next
+                    // one's target: a fall-back halted by a friend suppresses that friend,
+                    // who then tests no more; one that moves it changes its cover. So each
+                    // class is played on its own copy of the game before the next attack's
+                    // classes are taken from that copy.
+                    // The blunder has drawn its attack number by now (a friend that halts
+                    // a fall-back is suppressed under it).
+                    let mut start = self.clone();
+                    start.attack_seq = id;
+                    let mut acc = vec![(
+                        start,
+                        OddsCase {
+                            probability: 1.0,
+                            dice: vec![2],
+                        },
+                    )];
                     for k in self.nearest_three(hq) {
-                        let cover =
-                            crate::terrain::cover(self.map(), self.units[k].hex, self.units[k].hex);
-                        let classes =
-                            self.attack_classes(k, 3, cover.to_hit(), true, true, id, None);
                         let mut next = Vec::new();
-                        for a in &acc {
-                            next.extend(
-                                prefixed(&a.dice, a.probability, classes.clone())
-                                    .collect::<Vec<_>>(),
+                        for (g, case) in &acc {
+                            let a = g.cross_fire(hq, k, id);
+                            let classes = g.attack_classes(
+                                k,
+                                a.dice,
+                                a.to_hit,
+                                a.flank,
+                                a.ranged,
+                                id,
+                                a.cover_save,
                             );
+                            for c in classes {
+                                let mut after = g.clone();
+                                let mut dice = ScriptedDice::tolerant(c.dice.clone());
+                                after.resolve_attack(
+                                    k,
+                                    &a,
+                                    &mut dice,
+                                    &mut volley_core::Log::silent(),
+                                );
+                                if dice.fault().is_some() {
+                                    return None;
+                                }
+                                let mut way = case.dice.clone();
+                                way.extend(c.dice);
+                                next.push((
+                                    after,
+                                    OddsCase {
+                                        probability: case.probability * c.probability,
+                                        dice: way,
+                                    },
+                                ));
+                            }
                         }
                         acc = next;
                     }
-                    out.extend(acc.into_iter().map(|c| OddsCase {
+                    out.extend(acc.into_iter().map(|(_, c)| OddsCase {
                         probability: c.probability * sixth,
                         dice: c.dice,
                     }));

@@ -948,6 +948,14 @@ fn odds_of_attacks_weigh_their_own_dice_whenever_the_rules_settle_them() {
                     }
                     Ok(false) => {}
                     Err(e) => {
+                        // VOLLEY_DUMP=FILE saves the position, for `volley odds FILE ACTION`.
+                        if let Ok(path) = std::env::var("VOLLEY_DUMP") {
+                            volley_core::session::write_save(
+                                std::path::Path::new(&path),
+                                &session.to_save(),
+                            )
+                            .unwrap();
+                        }
                         failures.push(format!(
                             "{} seed {seed}, turn {}: {e}",
                             s.name,

@@ -95,3 +95,33 @@ fn fire_odds_equal_the_enumeration_when_the_target_would_fall_back() {
         check(&g, "fire r1 b1");
     }
 }
+
+#[test]
+fn an_order_that_blunders_into_cross_fire_plays_each_attack_on_what_the_last_one_left() {
+    // Blunder 2 fires on the three units nearest the commander in turn. `a`, next to it and
+    // already suppressed, falls back from a hit straight away from the commander, into `c`:
+    // halted by a friend, `c` is suppressed by the same attack, so when its own cross-fire
+    // hits it, it tests no more. Counting each attack from the position before the blunder
+    // gave `c` a suppression test it does not roll ("1 die too many").
+    let mut g = Scen::new()
+        .inf("red", "a", "0609", "N", &[])
+        .inf("red", "c", "0608", "N", &[])
+        .inf("blue", "b1", "0605", "S", &[])
+        .command();
+    let (a, c) = (k(&g, "a"), k(&g, "c"));
+    g.units[a].suppressed = Some(rules_bpt_commander::troops::Suppression {
+        placed: g.player_turn(),
+        by_attack: 0,
+    });
+    // The path the test is about, played: 6 6 blunders, 2 is the cross-fire; `a` is hit once
+    // (it has no save) and falls back 5 cm into `c`; `c` is hit once and rolls nothing more.
+    let mut played = g.clone();
+    let e = play(&mut played, "fire c b1", &[6, 6, 2, 6, 1, 1, 5, 6, 1, 1]);
+    assert!(log(&e).contains("c is suppressed"), "{}", log(&e));
+    assert_eq!(played.units[c].turn_hits, 1);
+    let fire = g.parse_action("fire c b1").unwrap();
+    let o = odds(&g, fire, None).expect("every case replays with exactly its dice");
+    assert!(o.exact);
+    let total: f64 = o.outcomes.iter().map(|l| l.probability).sum();
+    assert!((total - 1.0).abs() < 1e-9, "{total}");
+}
