@@ -188,15 +188,24 @@ pub struct Big {
 /// Above this many (own unit, enemy) pairs, the searches go through the map.
 const PAIRS_SEARCHED_DIRECTLY: usize = 4096;
 
-/// The last map-wide search structure built, with the enemy hexes it was built for.
-pub type NearCache = RefCell<Option<(Vec<Hex>, Rc<Big>)>>;
+/// The last few map-wide search structures built, each with the map and the enemy hexes it
+/// was built for.
+type NearCache = Vec<(std::sync::Arc<volley_core::map::MapView>, Vec<Hex>, Rc<Big>)>;
+
+thread_local! {
+    /// Kept across evaluators, not in each: a lookahead line sets up an evaluator for every
+    /// decision it plays, mostly with the enemy standing where it stood the decision before.
+    static NEAR_FIELDS: RefCell<NearCache> = const { RefCell::new(Vec::new()) };
+}
+
+/// How many of them are kept (a line alternates between the two sides' enemies).
+const NEAR_KEPT: usize = 4;
 
 impl<'a> Near<'a> {
     pub fn new(
         view: &View,
         geometry: Geometry,
         enemies: &'a [(Hex, Option<&'a UnitView>)],
-        cache: Option<&NearCache>,
     ) -> Near<'a> {
         let own = view.units.len() + view.markers.len() - enemies.len();
         if own * enemies.len() <= PAIRS_SEARCHED_DIRECTLY {
@@ -206,14 +215,20 @@ impl<'a> Near<'a> {
                 big: None,
             };
         }
-        if let Some(Some((hexes, big))) = cache.map(|c| c.borrow().clone()) {
-            if hexes.len() == enemies.len() && hexes.iter().zip(enemies).all(|(a, b)| *a == b.0) {
-                return Near {
-                    geometry,
-                    enemies,
-                    big: Some(big),
-                };
-            }
+        let same = |hexes: &[Hex]| {
+            hexes.len() == enemies.len() && hexes.iter().zip(enemies).all(|(a, b)| *a == b.0)
+        };
+        let cached = NEAR_FIELDS.with_borrow(|c| {
+            c.iter()
+                .find(|(map, hexes, _)| std::sync::Arc::ptr_eq(map, &view.map) && same(hexes))
+                .map(|e| e.2.clone())
+        });
+        if cached.is_some() {
+            return Near {
+                geometry,
+                enemies,
+                big: cached,
+            };
         }
         let (width, height) = (view.map.width, view.map.height);
         let big = Rc::new({
@@ -235,9 +250,16 @@ impl<'a> Near<'a> {
                 height,
             }
         });
-        if let Some(c) = cache {
-            *c.borrow_mut() = Some((enemies.iter().map(|e| e.0).collect(), big.clone()));
-        }
+        NEAR_FIELDS.with_borrow_mut(|c| {
+            if c.len() >= NEAR_KEPT {
+                c.remove(0);
+            }
+            c.push((
+                view.map.clone(),
+                enemies.iter().map(|e| e.0).collect(),
+                big.clone(),
+            ));
+        });
         Near {
             geometry,
             enemies,
@@ -537,7 +559,6 @@ pub struct Evaluator {
     /// Hexes that give cover: woods, light woods, towns and forts on the map, and works the
     /// view shows as features.
     cover: std::collections::HashSet<Hex>,
-    near_cache: NearCache,
     /// The objectives this side's units make for when the decision began ([`goals`]).
     goals: Vec<Hex>,
     /// The hexes each of `goals` counts as farther for its worth ([`Weights::worth`]).
@@ -574,7 +595,6 @@ impl Evaluator {
                 .filter_map(|u| u.strength.map(|s| (u.key, s)))
                 .collect(),
             cover: cover_of(view),
-            near_cache: RefCell::new(None),
             routes: routes_to_objectives(view, targets),
             goals,
             detour,
@@ -690,7 +710,7 @@ impl Evaluator {
     /// The nearest-enemy and within-range searches over `enemies` (from [`Evaluator::enemies`]
     /// of the same view), reusing the last map-wide structure while the enemy stands still.
     pub fn near<'v>(&self, view: &View, enemies: &'v [(Hex, Option<&'v UnitView>)]) -> Near<'v> {
-        Near::new(view, self.geometry, enemies, Some(&self.near_cache))
+        Near::new(view, self.geometry, enemies)
     }
 
     /// What a command unit standing in `h` costs: its distance from the troops nearest it

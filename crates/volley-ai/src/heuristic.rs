@@ -55,8 +55,10 @@ pub struct HeuristicSettings {
     /// halving are left out to keep a turn quick: the actions looked at per batch (one per
     /// unit)…
     pub crowd_candidates: usize,
-    /// …and the sampled worlds each is looked at on.
+    /// …and the sampled worlds each is looked at on…
     pub crowd_samples: usize,
+    /// …and the enemy's decisions each is judged after (as `reply`; 0 leaves the answer out).
+    pub crowd_reply: usize,
     /// The evaluation's weights ([`Weights::STANDARD`] unless set).
     pub weights: Weights,
 }
@@ -72,6 +74,7 @@ impl HeuristicSettings {
         halving: 0,
         crowd_candidates: 3,
         crowd_samples: 1,
+        crowd_reply: 0,
         weights: Weights::STANDARD,
     };
     pub const EASY: HeuristicSettings = HeuristicSettings {
@@ -84,6 +87,7 @@ impl HeuristicSettings {
         halving: 0,
         crowd_candidates: 2,
         crowd_samples: 1,
+        crowd_reply: 0,
         weights: Weights::STANDARD,
     };
     /// The `hard` bot: the heuristic looking at twice as many actions, on four times as many
@@ -100,6 +104,7 @@ impl HeuristicSettings {
         halving: 0,
         crowd_candidates: 8,
         crowd_samples: 4,
+        crowd_reply: 0,
         weights: Weights::HARD,
     };
     /// The quick player of a follow-up: its best four actions, one look each.
@@ -113,6 +118,7 @@ impl HeuristicSettings {
         halving: 0,
         crowd_candidates: 3,
         crowd_samples: 1,
+        crowd_reply: 0,
         weights: Weights::STANDARD,
     };
 
@@ -128,7 +134,15 @@ impl HeuristicSettings {
         } else {
             0
         };
-        let crowded = self.crowd_candidates * self.crowd_samples * LOOK_FURTHER;
+        let crowd_among = if self.crowd_reply > 0 {
+            OWN_AMONG_THE_REPLY
+        } else {
+            0
+        };
+        let crowded = self.crowd_candidates
+            * self.crowd_samples
+            * LOOK_FURTHER
+            * (1 + 4 * (self.crowd_reply + crowd_among));
         let open = (first + second) * (1 + 4 * (self.follow + self.reply + among));
         if crowded > open {
             crowded
@@ -152,7 +166,7 @@ impl HeuristicSettings {
                     .ok()
                     .filter(|n| {
                         (1..=most).contains(n)
-                            || matches!(key, "follow" | "reply" | "halving" | "horizon")
+                            || matches!(key, "follow" | "reply" | "halving" | "horizon" | "crowd_reply")
                                 && *n == 0
                     })
                     .ok_or_else(|| {
@@ -168,6 +182,7 @@ impl HeuristicSettings {
                 "horizon" => s.horizon = number(2)?,
                 "crowd_candidates" => s.crowd_candidates = number(64)?,
                 "crowd_samples" => s.crowd_samples = number(32)?,
+                "crowd_reply" => s.crowd_reply = number(32)?,
                 "blunder" => {
                     s.blunder = value
                         .parse::<f64>()
@@ -182,7 +197,7 @@ impl HeuristicSettings {
                 other => {
                     let Some(w) = s.weights.get_mut(other) else {
                         return Err(format!(
-                            "unknown heuristic setting \"{other}\" (known: candidates, samples, follow, reply, horizon, halving, crowd_candidates, crowd_samples, blunder, and the evaluation's weights: {})",
+                            "unknown heuristic setting \"{other}\" (known: candidates, samples, follow, reply, horizon, halving, crowd_candidates, crowd_samples, crowd_reply, blunder, and the evaluation's weights: {})",
                             Weights::NAMES
                         ));
                     };
@@ -247,14 +262,19 @@ impl Bot for HeuristicBot {
         }
         let view = game.view(Some(side));
         let eval = Evaluator::weighted(&view, side, self.settings.weights);
-        let ranked = priors(game, &legal, &view, &eval);
         let crowded = view.units.len() + view.markers.len() > CROWDED;
+        // On a crowded map the actions are put in order below, one a unit.
+        let ranked = if crowded {
+            unordered_priors(game, &legal, &view, &eval)
+        } else {
+            priors(game, &legal, &view, &eval)
+        };
         let mut k = self.settings.candidates;
         if crowded {
             k = k.min(self.settings.crowd_candidates);
         }
         let seed: u64 = self.rng.random();
-        let end = ranked.iter().find(|r| r.end).map(|r| r.action);
+        let end = ranked.iter().filter(|r| r.end).map(|r| r.action).min();
         let mut choices: Vec<&Ranked> = ranked.iter().filter(|r| !r.end).collect();
         if crowded {
             // Actions the cheap ordering scores alike are listed in the ruleset's order, which
@@ -265,25 +285,37 @@ impl Bot for HeuristicBot {
             // Red 62% between equal bots): ties are broken by a shuffle of this decision's
             // seed instead, the same for either side.
             let shuffled = |r: &Ranked| crate::play::game_seed(seed, r.action.0 as usize);
-            choices.sort_by(|a, b| {
+            let before = |a: &&Ranked, b: &&Ranked| {
                 b.prior
                     .total_cmp(&a.prior)
                     .then_with(|| shuffled(a).cmp(&shuffled(b)))
-            });
+                    .then(a.action.cmp(&b.action))
+            };
             // With many units, look at one action per unit so that a few units' poor options
-            // cannot crowd out everyone else's.
-            let mut seen = vec![
-                false;
+            // cannot crowd out everyone else's: each unit's first in that order, found in one
+            // pass over the thousands listed rather than by sorting them all.
+            let mut first: Vec<Option<&Ranked>> = vec![
+                None;
                 view.units
                     .iter()
                     .map(|u| u.key as usize + 1)
                     .max()
                     .unwrap_or(0)
             ];
-            choices.retain(|r| match r.unit {
-                Some(k) => !std::mem::replace(&mut seen[k as usize], true),
-                None => true,
-            });
+            let mut others = Vec::new();
+            for r in choices {
+                match r.unit {
+                    Some(k) => {
+                        let slot = &mut first[k as usize];
+                        if slot.is_none_or(|s| before(&r, &s).is_lt()) {
+                            *slot = Some(r);
+                        }
+                    }
+                    None => others.push(r),
+                }
+            }
+            choices = first.into_iter().flatten().chain(others).collect();
+            choices.sort_by(before);
         }
         if choices.is_empty() {
             return end.unwrap_or(legal[0]);
@@ -304,7 +336,7 @@ impl Bot for HeuristicBot {
         // next few, up to a limit, before ending the phase.
         let batches = if crowded { LOOK_FURTHER } else { 1 };
         let (follow, reply) = if crowded {
-            (0, 0)
+            (0, self.settings.crowd_reply)
         } else {
             (self.settings.follow, self.settings.reply)
         };
@@ -677,6 +709,19 @@ pub struct Ranked {
 /// acting unit and the hex it goes to or strikes at. No rules are consulted, so this is
 /// cheap and the same for every ruleset.
 pub fn priors(game: &dyn Game, legal: &[Action], view: &View, eval: &Evaluator) -> Vec<Ranked> {
+    let mut out = unordered_priors(game, legal, view, eval);
+    // Each action is listed once, so the order is total and an unstable sort gives the same.
+    out.sort_unstable_by(|a, b| b.prior.total_cmp(&a.prior).then(a.action.cmp(&b.action)));
+    out
+}
+
+/// The cheap ordering's scores of [`priors`], in the listing's order.
+fn unordered_priors(
+    game: &dyn Game,
+    legal: &[Action],
+    view: &View,
+    eval: &Evaluator,
+) -> Vec<Ranked> {
     let side = eval.side;
     let g = eval.geometry;
     let mut own: Vec<Option<&UnitView>> = Vec::new();
@@ -695,7 +740,7 @@ pub fn priors(game: &dyn Game, legal: &[Action], view: &View, eval: &Evaluator) 
         to_goal.into_iter().chain(to_foe).min().unwrap_or(0)
     };
     let near_enemy = |h: Hex, within: u32| near.nearest(h).is_some_and(|(d, _, _)| d <= within);
-    let mut out: Vec<Ranked> = legal
+    legal
         .iter()
         .map(|&action| {
             let info = game.describe(action);
@@ -730,9 +775,7 @@ pub fn priors(game: &dyn Game, legal: &[Action], view: &View, eval: &Evaluator) 
                 unit: unit.map(|u| u.key),
             }
         })
-        .collect();
-    out.sort_by(|a, b| b.prior.total_cmp(&a.prior).then(a.action.cmp(&b.action)));
-    out
+        .collect()
 }
 
 /// Attacks on weakened enemies and on enemies taken in flank or rear come first; guns

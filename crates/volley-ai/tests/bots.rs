@@ -78,6 +78,7 @@ fn bot_specs_with_settings() {
         "heuristic:follow=2,samples=2,candidates=4",
         "heuristic:blunder=0.5",
         "heuristic:crowd_candidates=8,crowd_samples=3",
+        "heuristic:crowd_reply=3,crowd_samples=2",
         "heuristic:approach=0.05,standing_late=0",
         "mcts:ms=100",
         "mcts:iters=2000",

@@ -246,7 +246,9 @@ pub fn check_bot(spec: &str, limits: &Limits) -> Result<(), String> {
         if work > most {
             return Err(format!(
                 "this server lets a heuristic look at most {most} positions a decision \
-                 ((candidates × samples × (1 + halving) + 48) × (1 + 4 × (follow + reply + 8 with a reply))), not {work}"
+                 ((candidates × samples × (1 + halving) + 48) × (1 + 4 × (follow + reply + 8 with a reply)), \
+                 or on a crowded map crowd_candidates × crowd_samples × 4 × (1 + 4 × (crowd_reply + 8 with one))), \
+                 not {work}"
             ));
         }
         return Ok(());
