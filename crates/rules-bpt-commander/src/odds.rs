@@ -272,6 +272,7 @@ impl BptGame {
                     // who then tests no more; one that moves it changes its cover. So each
                     // class is played on its own copy of the game before the next attack's
                     // classes are taken from that copy.
+                    //
                     // The blunder has drawn its attack number by now (a friend that halts
                     // a fall-back is suppressed under it).
                     let mut start = self.clone();

@@ -675,3 +675,20 @@ fn on_a_crowded_map_equal_steps_are_not_picked_by_the_grids_order() {
         game.notation(chosen[0])
     );
 }
+
+#[test]
+fn on_a_crowded_map_a_bot_that_looks_at_the_enemys_answer_repeats_for_a_seed() {
+    // `crowd_reply` plays the enemy's answer after each action looked at on a crowded map
+    // (hc-corps): its lines roll their own seeded dice, so a seed still gives one decision.
+    let mut game = load("hc-corps");
+    game.start(&mut SeededDice::new(Seed::from_u64(1)));
+    let side = game.to_decide().expect("player A moves first");
+    let first = |spec: &str| {
+        let mut bot = bot_from_spec(spec, 5).expect("known");
+        bot.choose(&*game, side)
+    };
+    let spec = "heuristic:crowd_candidates=2,crowd_samples=1,crowd_reply=1";
+    let chosen = first(spec);
+    assert_eq!(first(spec), chosen, "the same seed, the same decision");
+    assert!(game.legal_actions().contains(&chosen));
+}
