@@ -292,30 +292,9 @@ impl Bot for HeuristicBot {
                     .then(a.action.cmp(&b.action))
             };
             // With many units, look at one action per unit so that a few units' poor options
-            // cannot crowd out everyone else's: each unit's first in that order, found in one
-            // pass over the thousands listed rather than by sorting them all.
-            let mut first: Vec<Option<&Ranked>> = vec![
-                None;
-                view.units
-                    .iter()
-                    .map(|u| u.key as usize + 1)
-                    .max()
-                    .unwrap_or(0)
-            ];
-            let mut others = Vec::new();
-            for r in choices {
-                match r.unit {
-                    Some(k) => {
-                        let slot = &mut first[k as usize];
-                        if slot.is_none_or(|s| before(&r, &s).is_lt()) {
-                            *slot = Some(r);
-                        }
-                    }
-                    None => others.push(r),
-                }
-            }
-            choices = first.into_iter().flatten().chain(others).collect();
-            choices.sort_by(before);
+            // cannot crowd out everyone else's.
+            let units = view.units.iter().map(|u| u.key as usize + 1).max();
+            choices = one_a_unit(choices, units.unwrap_or(0), before);
         }
         if choices.is_empty() {
             return end.unwrap_or(legal[0]);
@@ -705,6 +684,33 @@ pub struct Ranked {
     pub unit: Option<u32>,
 }
 
+/// Each unit's first action in the order `before`, with every action of no unit, all in that
+/// order: what sorting the whole list and keeping each unit's first would give, found in one
+/// pass over the thousands a crowded map lists rather than by sorting them all. `units` is
+/// one more than the greatest unit key.
+fn one_a_unit<'a>(
+    choices: Vec<&'a Ranked>,
+    units: usize,
+    before: impl Fn(&&'a Ranked, &&'a Ranked) -> std::cmp::Ordering,
+) -> Vec<&'a Ranked> {
+    let mut first: Vec<Option<&Ranked>> = vec![None; units];
+    let mut others = Vec::new();
+    for r in choices {
+        match r.unit {
+            Some(k) => {
+                let slot = &mut first[k as usize];
+                if slot.is_none_or(|s| before(&r, &s).is_lt()) {
+                    *slot = Some(r);
+                }
+            }
+            None => others.push(r),
+        }
+    }
+    let mut out: Vec<&Ranked> = first.into_iter().flatten().chain(others).collect();
+    out.sort_by(before);
+    out
+}
+
 /// Orders the legal actions, best first, by what [`Game::describe`] says of them: the
 /// acting unit and the hex it goes to or strikes at. No rules are consulted, so this is
 /// cheap and the same for every ruleset.
@@ -836,4 +842,47 @@ fn move_prior(
         p = p.min(0.2);
     }
     p
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The one-pass pick keeps what sorting everything and then taking each unit's first
+        /// kept, in the same order, ties on the score included.
+        #[test]
+        fn one_a_unit_is_sorting_then_each_units_first(
+            listed in proptest::collection::vec((0u8..4, proptest::option::of(0u32..6)), 0..60),
+        ) {
+            let ranked: Vec<Ranked> = listed
+                .iter()
+                .enumerate()
+                .map(|(i, &(prior, unit))| Ranked {
+                    action: Action((i as u64 * 7919) % 1000),
+                    prior: f64::from(prior),
+                    end: false,
+                    attack: false,
+                    unit,
+                })
+                .collect();
+            let before = |a: &&Ranked, b: &&Ranked| {
+                b.prior.total_cmp(&a.prior).then(a.action.cmp(&b.action))
+            };
+            let mut sorted: Vec<&Ranked> = ranked.iter().collect();
+            sorted.sort_by(before);
+            let mut seen = std::collections::HashSet::new();
+            let expected: Vec<Action> = sorted
+                .iter()
+                .filter(|r| r.unit.is_none_or(|k| seen.insert(k)))
+                .map(|r| r.action)
+                .collect();
+            let got: Vec<Action> = one_a_unit(ranked.iter().collect(), 6, before)
+                .iter()
+                .map(|r| r.action)
+                .collect();
+            prop_assert_eq!(got, expected);
+        }
+    }
 }

@@ -35,10 +35,10 @@ make the objectives count). When the intervals reach past a target, the report s
 play more games before changing the scenario.
 
 Bots: random, heuristic (settings candidates=N, samples=N, follow=N, reply=N,
-horizon=0|1|2, halving=N, crowd_candidates=N, crowd_samples=N, crowd_reply=N, blunder=X; the crowd ones on
-maps of over 120 units; and the evaluation's weights such as approach=X or cover=X, to
-screen them against normal), mcts (mcts:ms=N or mcts:iters=N per decision; threads=N, depth=N,
-c=X), and the difficulty names easy, normal (= heuristic) and hard
+horizon=0|1|2, halving=N, blunder=X; on maps of over 120 units crowd_candidates=N,
+crowd_samples=N and crowd_reply=N; and the evaluation's weights such as approach=X or
+cover=X, to screen them against normal), mcts (mcts:ms=N or mcts:iters=N per decision;
+threads=N, depth=N, c=X), and the difficulty names easy, normal (= heuristic) and hard
 (= heuristic:candidates=16,samples=12,reply=10,horizon=2,crowd_candidates=8,crowd_samples=4,
 race=0.15,worth=12).")]
 pub struct Args {
