@@ -58,6 +58,8 @@ pub struct HeuristicSettings {
     /// …and the sampled worlds each is looked at on…
     pub crowd_samples: usize,
     /// …and the enemy's decisions each is judged after (as `reply`; 0 leaves the answer out).
+    /// Off for every bot: on hc-corps it made `hard` fire less and lose to `normal`
+    /// (docs/AI.md, "Issue 15, eighteenth stop").
     pub crowd_reply: usize,
     /// The evaluation's weights ([`Weights::STANDARD`] unless set).
     pub weights: Weights,
