@@ -79,6 +79,7 @@ fn bot_specs_with_settings() {
         "heuristic:blunder=0.5",
         "heuristic:crowd_candidates=8,crowd_samples=3",
         "heuristic:crowd_reply=3,crowd_samples=2",
+        "heuristic:crowd_approach=0.09,approach=0.05",
         "heuristic:approach=0.05,standing_late=0",
         "mcts:ms=100",
         "mcts:iters=2000",
@@ -101,6 +102,8 @@ fn bot_specs_with_settings() {
         "heuristic:crowd_samples=0",
         "heuristic:horizon=3",
         "heuristic:approach=-0.1",
+        "heuristic:crowd_approach=much",
+        "heuristic:crowd_approach=101",
         "heuristic:danger=lots",
         "heuristic:melee=1000",
         "normal:follow=1",
@@ -109,7 +112,7 @@ fn bot_specs_with_settings() {
     }
     // `hard` is the heuristic with the settings its help text gives.
     let documented = volley_ai::HeuristicSettings::parse(
-        "candidates=16,samples=12,reply=10,horizon=2,crowd_candidates=8,crowd_samples=4,race=0.15,worth=12",
+        "candidates=16,samples=12,reply=10,horizon=2,crowd_candidates=8,crowd_samples=4,crowd_approach=0.09,race=0.15,worth=12",
     )
     .expect("parses");
     assert_eq!(

@@ -23,9 +23,9 @@ Examples:
 
 Bots: random, heuristic (settings candidates=N, samples=N, follow=N, reply=N,
 horizon=0|1|2, halving=N, blunder=X; on maps of over 120 units crowd_candidates=N,
-crowd_samples=N and crowd_reply=N; and the evaluation's weights such as approach=X or
-cover=X), mcts (mcts:ms=N or mcts:iters=N per decision; threads=N, depth=N, c=X), and
-the difficulty names easy, normal (= heuristic) and hard.")]
+crowd_samples=N, crowd_reply=N and crowd_approach=X; and the evaluation's weights such
+as approach=X or cover=X), mcts (mcts:ms=N or mcts:iters=N per decision; threads=N,
+depth=N, c=X), and the difficulty names easy, normal (= heuristic) and hard.")]
 pub struct Args {
     /// Bundled scenarios' names (see `volley scenarios`) or scenario files.
     #[arg(required = true, value_name = "SCENARIO")]
