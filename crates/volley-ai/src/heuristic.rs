@@ -63,7 +63,7 @@ pub struct HeuristicSettings {
     pub crowd_reply: usize,
     /// …and the pull towards the objectives there, in place of the weights' `approach`
     /// (`None`: the same). On hc-corps' 64 × 40 hexes, where the towns and bridges lie across
-    /// a river, `hard` at three times the standard pull beat `normal` four games in five
+    /// a river, `hard` at three times the standard pull beat `normal` three games in four
     /// rather than three in five (docs/AI.md, "Issue 15, nineteenth stop").
     pub crowd_approach: Option<f64>,
     /// The evaluation's weights ([`Weights::STANDARD`] unless set).

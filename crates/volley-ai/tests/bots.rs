@@ -679,13 +679,19 @@ fn on_a_crowded_map_equal_steps_are_not_picked_by_the_grids_order() {
     );
 }
 
+/// hc-corps (crowded from its first decision) begun, and the side to decide.
+fn corps_at_its_start() -> (Box<dyn Game>, Side) {
+    let mut game = load("hc-corps");
+    game.start(&mut SeededDice::new(Seed::from_u64(1)));
+    let side = game.to_decide().expect("player A moves first");
+    (game, side)
+}
+
 #[test]
 fn on_a_crowded_map_a_bot_that_looks_at_the_enemys_answer_repeats_for_a_seed() {
     // `crowd_reply` plays the enemy's answer after each action looked at on a crowded map
     // (hc-corps): its lines roll their own seeded dice, so a seed still gives one decision.
-    let mut game = load("hc-corps");
-    game.start(&mut SeededDice::new(Seed::from_u64(1)));
-    let side = game.to_decide().expect("player A moves first");
+    let (game, side) = corps_at_its_start();
     let first = |spec: &str| {
         let mut bot = bot_from_spec(spec, 5).expect("known");
         bot.choose(&*game, side)
@@ -694,4 +700,22 @@ fn on_a_crowded_map_a_bot_that_looks_at_the_enemys_answer_repeats_for_a_seed() {
     let chosen = first(spec);
     assert_eq!(first(spec), chosen, "the same seed, the same decision");
     assert!(game.legal_actions().contains(&chosen));
+}
+
+#[test]
+fn on_a_crowded_map_crowd_approach_is_the_pull_the_bot_weighs() {
+    // hc-corps is crowded from its first decision: a bot with `crowd_approach=X` weighs there
+    // exactly as one with `approach=X`, and a strong pull changes what it does.
+    let (game, side) = corps_at_its_start();
+    let first = |spec: &str| {
+        (1..=16)
+            .map(|seed| {
+                let mut bot = bot_from_spec(spec, seed).expect("known");
+                bot.choose(&*game, side)
+            })
+            .collect::<Vec<_>>()
+    };
+    let crowd = first("heuristic:crowd_approach=50");
+    assert_eq!(crowd, first("heuristic:approach=50"));
+    assert_ne!(crowd, first("heuristic"), "the pull changed nothing");
 }
