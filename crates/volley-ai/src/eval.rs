@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use std::rc::Rc;
 use volley_core::geometry::in_front_arc;
 use volley_core::map::Grid;
-use volley_core::view::{ObjectiveView, UnitView, View};
+use volley_core::view::{ElementKind, ObjectiveView, UnitView, View};
 use volley_core::{Hex, Place, Side};
 
 /// A won (or lost) game is worth more than any material.
@@ -62,6 +62,15 @@ pub struct Weights {
     /// 20, and five from the village, worth 50 and the battle). 0 in the standard weights
     /// (docs/AI.md, "Issue 15, fifteenth stop").
     pub worth: f64,
+    /// What each hit an enemy unit carries short of losing its next element is worth, as a
+    /// share of that element: the hits wear the unit down towards the loss (in Hex Command:
+    /// Mechanized a squad loses a figure at its third hit, and each marker costs it a point in
+    /// melee). A hit counts `wear` ÷ (the hits the unit can carry + 1) of an element: at 2, a
+    /// marker on an enemy squad is two thirds of a figure. Only where a unit is counted in
+    /// figures and carries hits as well ([`UnitView::max_hits`]), and only on the enemy's
+    /// units: counted on its own side's as well, the bot shrank from the fire it has to walk
+    /// into (docs/AI.md, "Issue 15, twentieth stop"). 0 in the standard weights.
+    pub wear: f64,
 }
 
 impl Weights {
@@ -81,13 +90,16 @@ impl Weights {
         standing_late: 3.0,
         race: 0.0,
         worth: 0.0,
+        wear: 0.0,
     };
 
     /// `hard`'s weights: the standard ones, with the race and the worth of objectives weighed
-    /// (docs/AI.md, "Issue 15, fifteenth stop").
+    /// (docs/AI.md, "Issue 15, fifteenth stop"), and the wear of the hits on the enemy
+    /// ("twentieth stop").
     pub const HARD: Weights = Weights {
         race: 0.15,
         worth: 12.0,
+        wear: 2.0,
         ..Weights::STANDARD
     };
 
@@ -109,13 +121,14 @@ impl Weights {
             "standing_late" => &mut self.standing_late,
             "race" => &mut self.race,
             "worth" => &mut self.worth,
+            "wear" => &mut self.wear,
             _ => return None,
         })
     }
 
     /// The names [`Weights::get_mut`] knows.
     pub const NAMES: &'static str =
-        "marker, loss, score, approach, danger, facing, arc, melee, cover, hidden, limbered, standing_early, standing_late, race, worth";
+        "marker, loss, score, approach, danger, facing, arc, melee, cover, hidden, limbered, standing_early, standing_late, race, worth, wear";
 }
 
 /// The race counts no further than this many hexes: a front runner farther off has no race
@@ -329,11 +342,18 @@ fn cell(width: i32, height: i32, h: Hex) -> Option<usize> {
 }
 
 /// How much fighting a unit has left in it, from 0 to about 1.
-pub fn health(u: &UnitView, reference: Option<u32>) -> f64 {
+/// `wear` is what each hit short of the next element lost takes off ([`Weights::wear`]).
+pub fn health(u: &UnitView, reference: Option<u32>, wear: f64) -> f64 {
     let base = match u.strength {
         Some(s) => {
             let full = reference.unwrap_or(0).max(u.max_hits).max(s).max(1);
-            s as f64 / full as f64
+            let worn = match &u.elements {
+                Some(e) if e.kind == ElementKind::Figures && u.max_hits > 0 => {
+                    wear * u.hits.min(u.max_hits) as f64 / (u.max_hits + 1) as f64
+                }
+                _ => 0.0,
+            };
+            (s as f64 - worn).max(0.0) / full as f64
         }
         None if u.max_hits > 0 => (u.max_hits.saturating_sub(u.hits)) as f64 / u.max_hits as f64,
         None => 1.0,
@@ -618,7 +638,12 @@ impl Evaluator {
     }
 
     pub fn health(&self, u: &UnitView) -> f64 {
-        health(u, self.reference.get(&u.key).copied())
+        let wear = if u.side == self.side {
+            0.0
+        } else {
+            self.w.wear
+        };
+        health(u, self.reference.get(&u.key).copied(), wear)
     }
 
     /// Whether a unit is in no state to be near the enemy.
@@ -880,13 +905,13 @@ mod tests {
 
     #[test]
     fn hits_and_rout_lower_a_units_health() {
-        let fresh = health(&unit(0, &[]), None);
-        let hit = health(&unit(1, &[]), None);
-        let routed = health(&unit(1, &["routed"]), None);
+        let fresh = health(&unit(0, &[]), None, 0.0);
+        let hit = health(&unit(1, &[]), None, 0.0);
+        let routed = health(&unit(1, &["routed"]), None, 0.0);
         assert!(fresh > hit && hit > routed, "{fresh} {hit} {routed}");
         let mut figures = unit(0, &[]);
         figures.strength = Some(6);
         figures.max_hits = 0;
-        assert!((health(&figures, Some(12)) - 0.5).abs() < 1e-9);
+        assert!((health(&figures, Some(12), 0.0) - 0.5).abs() < 1e-9);
     }
 }

@@ -112,7 +112,7 @@ fn bot_specs_with_settings() {
     }
     // `hard` is the heuristic with the settings its help text gives.
     let documented = volley_ai::HeuristicSettings::parse(
-        "candidates=16,samples=12,reply=10,horizon=2,crowd_candidates=8,crowd_samples=4,crowd_approach=0.09,race=0.15,worth=12",
+        "candidates=16,samples=12,reply=10,horizon=2,crowd_candidates=8,crowd_samples=4,crowd_approach=0.09,race=0.15,worth=12,wear=2",
     )
     .expect("parses");
     assert_eq!(
@@ -535,6 +535,57 @@ fn the_evaluations_weights_are_the_ones_a_heuristic_spec_sets() {
         err.contains("approach") && err.contains("0 to 100"),
         "{err}"
     );
+}
+
+#[test]
+fn the_wear_counts_the_hits_on_the_enemys_squads_and_not_on_the_sides_own() {
+    use volley_ai::eval::{Evaluator, Weights};
+    // hcm-night-ambush: German squads (red) wait in the woods, Soviet tank riders (blue) ride
+    // up the road. A squad of four figures loses one at its third hit; the hits before that
+    // are markers.
+    let mut game = load("hcm-night-ambush");
+    game.start(&mut SeededDice::new(Seed::from_u64(1)));
+    let mut view = game.view(None);
+    let at = |view: &volley_core::view::View, id: &str| {
+        view.units
+            .iter()
+            .position(|u| &*u.id == id)
+            .expect("a unit of the scenario")
+    };
+    let (rider, hunter, tank) = (at(&view, "b4"), at(&view, "r1"), at(&view, "b1"));
+    assert_eq!(view.units[rider].strength, Some(4));
+    assert_eq!(view.units[rider].max_hits, 2);
+    let fresh = view.clone();
+    for i in [rider, hunter, tank] {
+        view.units[i].hits = 1;
+    }
+    let worn = Weights {
+        wear: 2.0,
+        ..Weights::STANDARD
+    };
+    let german = Evaluator::weighted(&view, Side::Red, worn);
+    // One marker on the enemy's squad is two thirds of a figure at wear 2: (4 − 2/3) / 4.
+    let h = german.health(&view.units[rider]);
+    assert!((h - (4.0 - 2.0 / 3.0) / 4.0).abs() < 1e-9, "{h}");
+    // The side's own markers are not counted, nor are a vehicle's damage blocks changed
+    // (they are its hits already: one of six).
+    assert_eq!(german.health(&view.units[hunter]), 1.0);
+    assert!((german.health(&view.units[tank]) - 5.0 / 6.0).abs() < 1e-9);
+    // The standard weights leave the markers out.
+    let plain = Evaluator::new(&view, Side::Red);
+    assert_eq!(plain.health(&view.units[rider]), 1.0);
+    // For the Soviets the marker on their own squad changes nothing; the one on the German
+    // squad counts against the Germans, so the Soviet position is worth more.
+    let soviet = Evaluator::weighted(&fresh, Side::Blue, worn);
+    let mut own_only = fresh.clone();
+    own_only.units[rider].hits = 1;
+    assert_eq!(soviet.evaluate(&own_only), soviet.evaluate(&fresh));
+    let mut theirs = fresh.clone();
+    theirs.units[hunter].hits = 1;
+    assert!(soviet.evaluate(&theirs) > soviet.evaluate(&fresh));
+    // A spec sets it by name.
+    let parsed = volley_ai::HeuristicSettings::parse("wear=2").expect("parses");
+    assert_eq!(parsed.weights, worn);
 }
 
 #[test]
