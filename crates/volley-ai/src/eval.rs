@@ -64,8 +64,8 @@ pub struct Weights {
     pub worth: f64,
     /// What each hit an enemy unit carries short of losing its next element is worth, as a
     /// share of that element: the hits wear the unit down towards the loss (in Hex Command:
-    /// Mechanized a squad loses a figure at its third hit, and each marker costs it a point in
-    /// melee). A hit counts `wear` ÷ (the hits the unit can carry + 1) of an element: at 2, a
+    /// Mechanized a squad loses a figure at its third hit, and each marker weakens its fire and
+    /// melee and lifts its zone of control). A hit counts `wear` ÷ (the hits the unit can carry + 1) of an element: at 2, a
     /// marker on an enemy squad is two thirds of a figure. Only where a unit is counted in
     /// figures and carries hits as well ([`UnitView::max_hits`]), and only on the enemy's
     /// units: counted on its own side's as well, the bot shrank from the fire it has to walk
