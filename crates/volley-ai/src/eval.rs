@@ -69,7 +69,9 @@ pub struct Weights {
     /// marker on an enemy squad is two thirds of a figure. Only where a unit is counted in
     /// figures and carries hits as well ([`UnitView::max_hits`]), and only on the enemy's
     /// units: counted on its own side's as well, the bot shrank from the fire it has to walk
-    /// into (docs/AI.md, "Issue 15, twentieth stop"). 0 in the standard weights.
+    /// into (docs/AI.md, "Issue 15, twentieth stop"). 0 in the standard weights and in
+    /// `hard`'s: at 2 it made `hard`'s German ambushers on hcm-night-ambush win more, but not
+    /// `hard` over both sides.
     pub wear: f64,
 }
 
@@ -94,12 +96,10 @@ impl Weights {
     };
 
     /// `hard`'s weights: the standard ones, with the race and the worth of objectives weighed
-    /// (docs/AI.md, "Issue 15, fifteenth stop"), and the wear of the hits on the enemy
-    /// ("twentieth stop").
+    /// (docs/AI.md, "Issue 15, fifteenth stop").
     pub const HARD: Weights = Weights {
         race: 0.15,
         worth: 12.0,
-        wear: 2.0,
         ..Weights::STANDARD
     };
 

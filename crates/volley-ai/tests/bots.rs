@@ -112,7 +112,7 @@ fn bot_specs_with_settings() {
     }
     // `hard` is the heuristic with the settings its help text gives.
     let documented = volley_ai::HeuristicSettings::parse(
-        "candidates=16,samples=12,reply=10,horizon=2,crowd_candidates=8,crowd_samples=4,crowd_approach=0.09,race=0.15,worth=12,wear=2",
+        "candidates=16,samples=12,reply=10,horizon=2,crowd_candidates=8,crowd_samples=4,crowd_approach=0.09,race=0.15,worth=12",
     )
     .expect("parses");
     assert_eq!(

@@ -40,7 +40,7 @@ crowd_samples=N, crowd_reply=N and crowd_approach=X; and the evaluation's weight
 as approach=X or cover=X, to screen them against normal), mcts (mcts:ms=N or
 mcts:iters=N per decision; threads=N, depth=N, c=X), and the difficulty names easy,
 normal (= heuristic) and hard (= heuristic:candidates=16,samples=12,reply=10,horizon=2,
-crowd_candidates=8,crowd_samples=4,crowd_approach=0.09,race=0.15,worth=12,wear=2).")]
+crowd_candidates=8,crowd_samples=4,crowd_approach=0.09,race=0.15,worth=12).")]
 pub struct Args {
     /// A bundled scenario's name (see `volley scenarios`) or a scenario file.
     scenario: String,
