@@ -65,13 +65,14 @@ pub struct Weights {
     /// What each hit an enemy unit carries short of losing its next element is worth, as a
     /// share of that element: the hits wear the unit down towards the loss (in Hex Command:
     /// Mechanized a squad loses a figure at its third hit, and each marker weakens its fire and
-    /// melee and lifts its zone of control). A hit counts `wear` ÷ (the hits the unit can carry + 1) of an element: at 2, a
-    /// marker on an enemy squad is two thirds of a figure. Only where a unit is counted in
-    /// figures and carries hits as well ([`UnitView::max_hits`]), and only on the enemy's
-    /// units: counted on its own side's as well, the bot shrank from the fire it has to walk
-    /// into (docs/AI.md, "Issue 15, twentieth stop"). 0 in the standard weights and in
-    /// `hard`'s: at 2 it made `hard`'s German ambushers on hcm-night-ambush win more, but not
-    /// `hard` over both sides.
+    /// melee and lifts its zone of control). A hit counts `wear` ÷ (the hits the unit can
+    /// carry + 1) of an element: at 2, a marker on an enemy squad is two thirds of a figure.
+    /// Only where a unit is counted in figures and carries hits as well
+    /// ([`UnitView::max_hits`]), and only on the enemy's units: counted on its own side's as
+    /// well, the bot shrank from the fire it has to walk into (docs/AI.md, "Issue 15,
+    /// twentieth stop"). 0 in the standard weights and in `hard`'s: at 2 it made `hard`'s
+    /// German ambushers on hcm-night-ambush win a few points more, but not `hard` over both
+    /// sides.
     pub wear: f64,
 }
 
