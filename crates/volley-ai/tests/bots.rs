@@ -730,6 +730,29 @@ fn on_a_crowded_map_equal_steps_are_not_picked_by_the_grids_order() {
     );
 }
 
+#[test]
+fn a_bot_with_wear_plays_otherwise_only_where_units_carry_hits_short_of_a_figure() {
+    // The weight reaches the bot's evaluation: on hcm-night-ambush, where the squads carry
+    // markers, `heuristic:wear=2` as the Germans plays other games than `normal`; on
+    // hc-crossroads (Gunpowder's hits, no figures) it plays the very same ones.
+    let record = |scenario: &str, red: &str, seed: u64| {
+        let mut players = bots(red, "normal", seed);
+        play_game(load(scenario), &mut players, Seed::from_u64(seed), 100_000).expect("plays")
+    };
+    let differs = (1..=4).any(|seed| {
+        record("hcm-night-ambush", "heuristic:wear=2", seed)
+            != record("hcm-night-ambush", "normal", seed)
+    });
+    assert!(differs, "wear=2 changed no game on hcm-night-ambush");
+    for seed in 1..=2 {
+        assert_eq!(
+            record("hc-crossroads", "heuristic:wear=2", seed),
+            record("hc-crossroads", "normal", seed),
+            "seed {seed}"
+        );
+    }
+}
+
 /// hc-corps (crowded from its first decision) begun, and the side to decide.
 fn corps_at_its_start() -> (Box<dyn Game>, Side) {
     let mut game = load("hc-corps");
