@@ -6,7 +6,7 @@
 // computer or a friend on a chosen field.
 
 import * as api from "./api.js";
-import { fill, h } from "./dom.js";
+import { fill, h, refill } from "./dom.js";
 import { errorText, gameLink, invite } from "./lobby.js";
 
 const SAVED = "volley.armies";
@@ -144,10 +144,15 @@ export async function showArmyBuilder(app) {
   // Answers can come back out of order (a slow server, a list picked while the first still
   // loads): only the latest request's answer is drawn, so a stale one never redraws the chart
   // under the player's next click or shows a list other than the one picked.
+  // The chart is `aria-busy` from a request until the latest answer is drawn: a screen reader
+  // waits for it, and so do the browser tests, which would otherwise click a row of the chart
+  // the answer is about to redraw.
   let checking = 0;
   let loading = 0;
+  let listPending = false;
   const recheck = async () => {
     const ticket = ++checking;
+    chart.setAttribute("aria-busy", "true");
     /** @type {any} */
     let answer;
     try {
@@ -160,13 +165,17 @@ export async function showArmyBuilder(app) {
     drawChart();
     drawMine();
     drawFight();
+    chart.setAttribute("aria-busy", String(listPending));
   };
 
   const loadList = async () => {
     const ticket = ++loading;
+    listPending = true;
+    chart.setAttribute("aria-busy", "true");
     const answer = await api.armyList(draft.list);
     if (ticket !== loading) return;
     list = answer;
+    listPending = false;
     await recheck();
   };
 
@@ -272,7 +281,9 @@ export async function showArmyBuilder(app) {
         w.hasty ? "hasty or fixed" : "fixed only",
       ),
     );
-    fill(
+    // The chart's listeners read `draft` and the list's rows when they run, so an unchanged
+    // chart may stay.
+    refill(
       chart,
       list.list.organisation ? h("p", { class: "meta" }, list.list.organisation) : null,
       h("h3", {}, "Command units"),
@@ -345,7 +356,9 @@ export async function showArmyBuilder(app) {
         ),
       ),
     ];
-    fill(
+    // Its listeners hold the draft's own entries; `open` empties it when the draft is replaced,
+    // so an unchanged drawing only ever keeps listeners on the current draft.
+    refill(
       mine,
       h("p", { class: `total${over ? " over" : ""}` }, h("strong", {}, `${cost}`), ` of ${draft.points} points`, checked?.ok ? h("span", { class: "ready" }, " · ready to fight") : null),
       rows.length ? h("ul", { class: "armyunits" }, ...rows) : h("p", { class: "hint" }, "Add command units and troops from the list."),
@@ -420,6 +433,7 @@ export async function showArmyBuilder(app) {
       return;
     }
     draft = read;
+    mine.replaceChildren();
     listSel.value = draft.list;
     points.value = String(draft.points);
     nameIn.value = draft.name;
@@ -524,10 +538,13 @@ export async function showArmyBuilder(app) {
     loadList();
   });
   points.addEventListener("change", () => {
-    draft.points = Math.max(1, Number(points.value) || 1500);
+    const value = Math.max(1, Number(points.value) || 1500);
+    if (value === draft.points) return;
+    draft.points = value;
     recheck();
   });
   nameIn.addEventListener("change", () => {
+    if (nameIn.value === draft.name) return;
     draft.name = nameIn.value;
     recheck();
   });

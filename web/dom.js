@@ -31,3 +31,17 @@ export function h(tag, attrs = {}, ...children) {
 export function fill(el, ...children) {
   el.replaceChildren(...children.filter((c) => c !== null && c !== undefined && c !== false));
 }
+
+/**
+ * Like `fill`, but keeps the element's children when the new ones would draw the same HTML.
+ * A redraw that changes nothing then never swaps a button under the pointer between its press
+ * and its release, which would lose the click. Only for children whose listeners read the
+ * current state when they run rather than capturing parts of it, since the old ones stay.
+ * @param {Element} el
+ * @param {...(Node | string | null | undefined | false)} children
+ */
+export function refill(el, ...children) {
+  const next = document.createElement(el.tagName);
+  fill(next, ...children);
+  if (next.innerHTML !== el.innerHTML) el.replaceChildren(...next.childNodes);
+}

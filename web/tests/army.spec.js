@@ -14,6 +14,7 @@ test("army builder: limits as you click, compulsory troops, save, and a battle a
   await page.getByRole("link", { name: "Build a Black Powder army" }).click();
   await expect(page).toHaveURL(/#\/army$/);
   await page.getByLabel("Army list").selectOption("napoleonic-russian");
+  await expect(page.locator(".chart")).toHaveAttribute("aria-busy", "false");
   await expect(page.locator('.troops button[data-troop="Line Infantry"]')).toBeEnabled();
   const total = page.locator(".total");
   await expect(total).toContainText("0 of 1500 points");
@@ -22,6 +23,7 @@ test("army builder: limits as you click, compulsory troops, save, and a battle a
   await expect(compulsory).toContainText("no command units");
   // The brigade HQ and four line battalions: 55 + 4 × 225.
   await page.locator('.commands button[data-command="brigade average"]').click();
+  await expect(page.locator(".armyunits li.hq")).toHaveCount(1);
   for (let i = 0; i < 4; i++) {
     await page.locator('.troops button[data-troop="Line Infantry"]').click();
     await expect(page.locator(".armyunits li.unit")).toHaveCount(i + 1);
@@ -46,10 +48,12 @@ test("army builder: limits as you click, compulsory troops, save, and a battle a
   // What would go over the total is greyed out too: a second Old Guard-sized purchase.
   await page.getByLabel("Points total").fill("1200");
   await page.getByLabel("Points total").dispatchEvent("change");
+  await expect(page.locator(".chart")).toHaveAttribute("aria-busy", "false");
   await expect(total).toContainText("1195 of 1200 points");
   await expect(page.locator('.troops button[data-troop="Line Infantry"]')).toBeDisabled();
   await page.getByLabel("Points total").fill("1500");
   await page.getByLabel("Points total").dispatchEvent("change");
+  await expect(page.locator(".chart")).toHaveAttribute("aria-busy", "false");
   await expect(page.locator('.troops button[data-troop="Line Infantry"]')).toBeEnabled();
   // Save it in the browser; it is offered as an opponent and to reopen.
   await page.getByLabel("Army name").fill("Bagration's brigade");
@@ -75,6 +79,7 @@ test("army builder: a file that cannot be read is refused in words, the army on 
   page.on("pageerror", (e) => errors.push(e.message));
   await page.goto("/#/army");
   await page.getByLabel("Army list").selectOption("napoleonic-russian");
+  await expect(page.locator(".chart")).toHaveAttribute("aria-busy", "false");
   await page.locator('.commands button[data-command="brigade average"]').click();
   await expect(page.locator(".armyunits li.hq")).toHaveCount(1);
   await page.getByLabel("Open an army file").setInputFiles({ name: "bad.toml", mimeType: "text/plain", buffer: Buffer.from("list = napoleonic-russian\n") });
@@ -92,11 +97,14 @@ test("army builder: a hasty defence's works, a Field Artillery Officer and regim
   page.on("pageerror", (e) => errors.push(e.message));
   await page.goto("/#/army");
   await page.getByLabel("Army list").selectOption("napoleonic-russian");
+  await expect(page.locator(".chart")).toHaveAttribute("aria-busy", "false");
   await page.getByLabel("Points total").fill("2500");
   await page.getByLabel("Points total").dispatchEvent("change");
+  await expect(page.locator(".chart")).toHaveAttribute("aria-busy", "false");
   const total = page.locator(".total");
   await expect(total).toContainText("0 of 2500 points");
   await page.locator('.commands button[data-command="brigade average"]').click();
+  await expect(page.locator(".armyunits li.hq")).toHaveCount(1);
   const line = page.locator('.troops button[data-troop="Line Infantry"]');
   for (let i = 0; i < 4; i++) {
     await line.click();
@@ -157,6 +165,7 @@ test("army builder: a hasty defence's works, a Field Artillery Officer and regim
   await page.getByRole("button", { name: "Save in this browser" }).click();
   // Another list starts a new army (the defence and its works stay, as the points do).
   await page.getByLabel("Army list").selectOption("napoleonic-french");
+  await expect(page.locator(".chart")).toHaveAttribute("aria-busy", "false");
   await expect(total).toContainText("35 of 2500 points");
   await page.getByLabel("Open an army", { exact: true }).selectOption("saved:Tuchkov's redoubts");
   await expect(total).toContainText("2035 of 2500 points");
