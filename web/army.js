@@ -172,7 +172,20 @@ export async function showArmyBuilder(app) {
     const ticket = ++loading;
     listPending = true;
     chart.setAttribute("aria-busy", "true");
-    const answer = await api.armyList(draft.list);
+    /** @type {any} */
+    let answer;
+    try {
+      answer = await api.armyList(draft.list);
+    } catch (e) {
+      if (ticket !== loading) return;
+      // The chart says so in words rather than showing the list picked before; the army on
+      // the page is kept, and picking the list again asks again.
+      list = null;
+      listPending = false;
+      fill(chart, h("p", { class: "error" }, `Could not load the army list ${draft.list}: ${errorText(e)}`));
+      chart.setAttribute("aria-busy", "false");
+      return;
+    }
     if (ticket !== loading) return;
     list = answer;
     listPending = false;

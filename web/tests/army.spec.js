@@ -177,3 +177,39 @@ test("army builder: a hasty defence's works, a Field Artillery Officer and regim
   await page.screenshot({ path: path.join(artifacts, "army-builder-defence.png"), fullPage: true });
   expect(errors).toEqual([]);
 });
+
+test("army builder: a redraw that changes nothing keeps its buttons, and a list that fails to load says so", async ({ page }) => {
+  /** @type {string[]} */
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await page.goto("/#/army");
+  await page.getByLabel("Army list").selectOption("napoleonic-russian");
+  const chart = page.locator(".chart");
+  await expect(chart).toHaveAttribute("aria-busy", "false");
+  // Mark the button and the download button as nodes (not attributes, which would change the
+  // HTML compared); a new name asks the server again, and the answer redraws nothing.
+  const add = page.locator('.commands button[data-command="brigade average"]');
+  const download = page.getByRole("button", { name: "Download .toml" });
+  await add.evaluate((b) => Object.assign(b, { kept: true }));
+  await download.evaluate((b) => Object.assign(b, { kept: true }));
+  await page.getByLabel("Army name").fill("Raevsky's corps");
+  await page.getByLabel("Army name").dispatchEvent("change");
+  await expect(chart).toHaveAttribute("aria-busy", "false");
+  expect(await add.evaluate((b) => /** @type {any} */ (b).kept)).toBe(true);
+  expect(await download.evaluate((b) => /** @type {any} */ (b).kept)).toBe(true);
+  // A redraw that changes something replaces them: the HQ bought, its row is new.
+  await add.click();
+  await expect(page.locator(".armyunits li.hq")).toHaveCount(1);
+  await expect(chart).toHaveAttribute("aria-busy", "false");
+  expect(await download.evaluate((b) => /** @type {any} */ (b).kept)).toBeUndefined();
+  // The list cannot be fetched: the chart says so in words and is not left busy.
+  await page.route("**/api/armies/lists/napoleonic-french", (route) => route.abort());
+  await page.getByLabel("Army list").selectOption("napoleonic-french");
+  await expect(chart.locator(".error")).toContainText("Could not load the army list napoleonic-french");
+  await expect(chart).toHaveAttribute("aria-busy", "false");
+  // Another list still loads.
+  await page.getByLabel("Army list").selectOption("napoleonic-russian");
+  await expect(chart).toHaveAttribute("aria-busy", "false");
+  await expect(page.locator('.commands button[data-command="brigade average"]')).toBeEnabled();
+  expect(errors).toEqual([]);
+});
