@@ -282,8 +282,9 @@ impl MechGame {
 
     /// A copy of the game as `side` knows it, for a search that must not peek (the bots'
     /// determinization): hidden enemies stand in random empty hexes that no unit of `side`
-    /// is next to, unrevealed enemy squads carry no AT weapons, and enemy minefields `side`
-    /// has not found are gone.
+    /// is next to, in heavy terrain when any such hex is (where a unit would hide; docs/rules,
+    /// interpretation 41), unrevealed enemy squads carry no AT weapons, and enemy minefields
+    /// `side` has not found are gone.
     pub fn as_known_by(&self, side: Side, dice: &mut dyn Dice) -> MechGame {
         let mut g = self.clone();
         let map = &g.s.setup.map.clone();
@@ -311,6 +312,13 @@ impl MechGame {
                         })
                 })
                 .collect();
+            // Where a unit could wait unseen, a player looks in cover first.
+            let cover: Vec<Hex> = free
+                .iter()
+                .copied()
+                .filter(|&h| g.heavy_terrain(h))
+                .collect();
+            let free = if cover.is_empty() { free } else { cover };
             if !free.is_empty() {
                 let k = (dice.roll(free.len() as u32) - 1) as usize;
                 g.relocate(i, free[k]);

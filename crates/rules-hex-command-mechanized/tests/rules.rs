@@ -2003,3 +2003,40 @@ fn an_objective_that_is_the_enemys_goal_scores_nothing_for_its_holder() {
     assert_eq!(v.objectives[0].holder, Some(Side::Red));
     assert_eq!((v.sides[0].score, v.sides[1].score), (0, 5));
 }
+
+#[test]
+fn a_search_guesses_an_unseen_unit_in_heavy_terrain_out_of_the_sides_reach() {
+    // Red's squad r1 at 0509 and blue's hidden squad b1 in the open at 0202, with forest at
+    // the places given.
+    let game = |forest: &[(usize, usize)]| {
+        let rows = forest_at(forest);
+        let rows: Vec<&str> = rows.iter().map(|r| r.as_str()).collect();
+        load(&scenario(
+            Some(&rows),
+            "",
+            &[
+                squad("r1", "red", "M", "0509", "N", ""),
+                squad("b1", "blue", "M", "0202", "S", "hidden = true"),
+            ],
+        ))
+    };
+    // Forest at 0703 and 0802, far from red, and at 0508, next to r1.
+    let g = game(&[(3, 7), (2, 8), (8, 5)]);
+    assert_eq!(hex_of(&*g, "b1"), "0202");
+    // Red's search puts b1 where a unit could wait unseen: a forest hex no red unit is next
+    // to, the die choosing which (a d2 here). The forest beside r1 is left out, as is the
+    // open ground.
+    for (k, hex) in [(1, "0802"), (2, "0703")] {
+        let known = g.determinize(Side::Red, &mut ScriptedDice::new([k]));
+        known.check_invariants().unwrap();
+        assert_eq!(hex_of(&*known, "b1"), hex, "die {k}");
+    }
+    // With no forest free, the guess is any free hex no red unit is next to: here the first
+    // of them in the map's order, and not b1's own hex.
+    let g = game(&[(8, 5)]);
+    let known = g.determinize(Side::Red, &mut ScriptedDice::new([1]));
+    assert_eq!(hex_of(&*known, "b1"), "0101");
+    // Blue's own search leaves its unit where it is.
+    let own = g.determinize(Side::Blue, &mut ScriptedDice::new([1]));
+    assert_eq!(hex_of(&*own, "b1"), "0202");
+}
