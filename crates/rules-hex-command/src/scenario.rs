@@ -665,6 +665,7 @@ pub fn load(
             .filter(|u| u.side == side && u.fate == Fate::Active && u.arm.is_real())
             .map(|u| u.points)
             .sum(),
+        arrival: None,
         checked: false,
     };
     let forces = vec![main_force(Side::Red), main_force(Side::Blue)];

@@ -201,6 +201,7 @@ fn place_arrivals(s: &mut State, a: usize, log: &mut Log) {
         u.facing = facing;
         u.force = force;
         u.seen = !s.setup.settings.hidden;
+        s.forces[force as usize].start_points += u.points;
         s.board.place(&s.setup.map, h, i, u.side);
         s.touch_place(h);
         placed.push(i);
@@ -243,25 +244,25 @@ fn place_arrivals(s: &mut State, a: usize, log: &mut Log) {
     }
 }
 
-/// Rules by Sequence 2: reinforcements that arrive after their side's major integrity check
-/// form a force of their own, with its own break point.
+/// Rules by Sequence 2: reinforcements that arrive before their side's major integrity check
+/// join its main army; those that arrive after it form a force of their own, with its own
+/// break point (one force for each group of reinforcements, however many turns it takes to
+/// come on). The points of each unit placed are added to its force as it arrives.
 fn arrival_force(s: &mut State, a: usize) -> u8 {
     let side = s.arrivals[a].side;
     if !s.forces[side.index()].checked {
         return side.index() as u8;
     }
-    let points: i32 = s
-        .units
-        .iter()
-        .filter(|u| u.arrival == Some(a as u16))
-        .map(|u| u.points)
-        .sum();
+    if let Some(f) = s.forces.iter().position(|f| f.arrival == Some(a as u16)) {
+        return f as u8;
+    }
     let bp = s.forces[side.index()].break_point;
     s.forces.push(Force {
         side,
         name: format!("{}'s {}", side, s.arrivals[a].id).as_str().into(),
         break_point: bp,
-        start_points: points,
+        start_points: 0,
+        arrival: Some(a as u16),
         checked: false,
     });
     (s.forces.len() - 1) as u8

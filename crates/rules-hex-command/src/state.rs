@@ -462,7 +462,11 @@ pub struct Force {
     pub side: Side,
     pub name: Name,
     pub break_point: f64,
+    /// The points the force's losses are reckoned against: its units at the start, and the
+    /// reinforcements that have joined it since (docs/rules/hex-command.md, interpretation 27).
     pub start_points: i32,
+    /// The reinforcements a force of its own was formed from (None for a side's main army).
+    pub arrival: Option<u16>,
     /// A major integrity check has been made: later arrivals form their own force.
     pub checked: bool,
 }
@@ -745,7 +749,7 @@ impl State {
             && self.units[u].commander.is_none()
     }
 
-    /// Share of a force's starting points lost (destroyed, gone, routed or its guns in enemy
+    /// Share of a force's points (its starting units and the reinforcements that joined it) lost (destroyed, gone, routed or its guns in enemy
     /// hands), plus 10% per commander of the side lost (hand-out, Break Point; Rules by
     /// Sequence 2). Force 0 is the side's main army.
     pub fn force_losses(&self, f: usize) -> f64 {

@@ -117,14 +117,20 @@ fn rally_options_keep_a_te_hit_and_reach_a_sphere() {
     assert_eq!(g.u("b1").hits, 0, "rallied from the next hex");
 }
 
-#[test]
-fn reinforcements_arrive_and_blockers_may_fall_back() {
-    let rest = unit("r1", "red", "infantry", "0102", "N", "")
+/// Red's r1 (at `r1`) and r2, blue's b1 on the table, and blue's b5 and b6 (10 points each)
+/// coming on in turn 2 at 0101 and 0201.
+fn second_brigade(r1: &str) -> String {
+    unit("r1", "red", "infantry", r1, "N", "")
         + &unit("r2", "red", "infantry", "1010", "S", "")
         + &unit("b1", "blue", "infantry", "0909", "N", "")
         + "[[units]]\nid = \"b5\"\nside = \"blue\"\nname = \"b5\"\narm = \"infantry\"\narrives = \"2nd\"\n"
         + "[[units]]\nid = \"b6\"\nside = \"blue\"\nname = \"b6\"\narm = \"infantry\"\narrives = \"2nd\"\n"
-        + "[[reinforcements]]\nid = \"2nd\"\nside = \"blue\"\nturn = 2\nentry = [\"0101\", \"0201\"]\nfacing = \"S\"\n";
+        + "[[reinforcements]]\nid = \"2nd\"\nside = \"blue\"\nturn = 2\nentry = [\"0101\", \"0201\"]\nfacing = \"S\"\n"
+}
+
+#[test]
+fn reinforcements_arrive_and_blockers_may_fall_back() {
+    let rest = second_brigade("0102");
     let mut g = scenario("", "", "", &rest);
     assert_eq!(g.u("b5").fate, Fate::Waiting);
     // Turn 2, red's turn ends; blue's begins with its reinforcements, and r1 stands beside
@@ -153,6 +159,42 @@ fn reinforcements_arrive_and_blockers_may_fall_back() {
         (g.state.phasing(), g.state.phase),
         (Side::Blue, Phase::Movement)
     );
+}
+
+#[test]
+fn reinforcements_count_in_their_armys_losses_and_after_a_major_check_form_their_own() {
+    // Blue's b1 (10 points) stands on the table; b5 and b6 come on in turn 2, far from red.
+    let rest = second_brigade("0505");
+    let arrive = |checked: bool| {
+        let mut g = scenario("", "", "", &rest);
+        g.state.forces[Side::Blue.index()].checked = checked;
+        g.state.turn = 2;
+        g.at(Side::Red, Phase::Melee);
+        g.play("end", &[]);
+        assert_eq!(g.u("b5").fate, Fate::Active);
+        assert_eq!(g.u("b6").fate, Fate::Active);
+        g
+    };
+    // Before blue's first major check they join its army: b5 routed is a third of 30
+    // points, not all of the 10 blue began with.
+    let mut g = arrive(false);
+    assert_eq!(g.state.forces.len(), 2);
+    assert_eq!(g.state.forces[Side::Blue.index()].start_points, 30);
+    g.um("b5").routed = true;
+    assert!((g.state.losses_percent(Side::Blue) - 100.0 / 3.0).abs() < 1e-9);
+    // After it they are a force of their own, of their 20 points: b5 routed is half of it,
+    // and the main army has lost nothing.
+    let mut g = arrive(true);
+    assert_eq!(g.state.forces.len(), 3);
+    assert_eq!(
+        (g.state.forces[2].start_points, g.state.forces[2].arrival),
+        (20, Some(0))
+    );
+    assert_eq!((g.u("b5").force, g.u("b6").force), (2, 2));
+    assert_eq!(g.state.forces[Side::Blue.index()].start_points, 10);
+    g.um("b5").routed = true;
+    assert!((g.state.force_losses(2) - 50.0).abs() < 1e-9);
+    assert_eq!(g.state.losses_percent(Side::Blue), 0.0);
 }
 
 #[test]
