@@ -83,7 +83,7 @@ const PINNED: &[(&str, u64, usize, usize, u64)] = &[
     ("hc-reinforcements", 1, 10, 22, 0x6dcb39ae3f5ab807),
     ("hc-reinforcements", 1, 50, 12, 0x1092b6811bc231ef),
     ("hc-reinforcements", 1, 200, 37, 0xb200077ac0f30658),
-    ("hc-reinforcements", 1, 450, 0, 0xb554402e1a36a4c7),
+    ("hc-reinforcements", 1, 463, 0, 0xbdfc9bf587bf8600),
     ("hc-reinforcements", 2, 0, 16, 0x3f1b1a0589da81b7),
     ("hc-reinforcements", 2, 10, 16, 0x6907da68c707d6a3),
     ("hc-reinforcements", 2, 50, 32, 0x254c905bf568c44b),
