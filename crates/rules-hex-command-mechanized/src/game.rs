@@ -425,10 +425,19 @@ impl MechGame {
     }
 
     pub fn objective_points(&self, side: Side) -> i32 {
+        self.objective_points_seen_by(side, None)
+    }
+
+    /// A side's objective points as a viewer knows them: what hidden enemies hold does not
+    /// show.
+    pub fn objective_points_seen_by(&self, side: Side, viewer: Option<Side>) -> i32 {
         self.s
             .objectives
             .iter()
-            .filter(|o| o.goal_of.is_none_or(|g| g == side) && self.holder(o.hex) == Some(side))
+            .filter(|o| {
+                o.goal_of.is_none_or(|g| g == side)
+                    && self.holder_seen_by(o.hex, viewer) == Some(side)
+            })
             .map(|o| o.points)
             .sum()
     }

@@ -281,13 +281,10 @@ impl MechGame {
     }
 
     /// A copy of the game as `side` knows it, for a search that must not peek (the bots'
-    /// determinization): hidden enemies stand in random empty hexes that no unit of `side`
-    /// is next to, in heavy terrain when any such hex is (where a unit would hide; docs/rules,
-    /// interpretation 41), unrevealed enemy squads carry no AT weapons, and enemy minefields
+    /// determinization): hidden enemies are dealt out afresh (`deal_unseen`), unrevealed enemy squads carry no AT weapons, and enemy minefields
     /// `side` has not found are gone.
     pub fn as_known_by(&self, side: Side, dice: &mut dyn Dice) -> MechGame {
         let mut g = self.clone();
-        let map = &g.s.setup.map.clone();
         for i in 0..g.s.items.len() {
             if !g.in_play(i) || g.item(i).side == side {
                 continue;
@@ -297,32 +294,9 @@ impl MechGame {
                     s.at = false;
                 }
             }
-            if !g.s.turn_state[i].hidden || g.s.setup.markers {
-                continue;
-            }
-            let free: Vec<Hex> = map
-                .hexes()
-                .filter(|&h| {
-                    g.items_at(h).next().is_none()
-                        && g.passable(g.item(i), h, h)
-                        && !(0..g.s.items.len()).any(|f| {
-                            g.in_play(f)
-                                && g.item(f).side == side
-                                && g.item(f).hex.unsigned_distance_to(h) <= 1
-                        })
-                })
-                .collect();
-            // Where a unit could wait unseen, a player looks in cover first.
-            let cover: Vec<Hex> = free
-                .iter()
-                .copied()
-                .filter(|&h| g.heavy_terrain(h))
-                .collect();
-            let free = if cover.is_empty() { free } else { cover };
-            if !free.is_empty() {
-                let k = (dice.roll(free.len() as u32) - 1) as usize;
-                g.relocate(i, free[k]);
-            }
+        }
+        if !g.s.setup.markers {
+            g.deal_unseen(side, dice);
         }
         if g.s.setup.markers {
             g.deal_markers(side, dice);
@@ -330,6 +304,64 @@ impl MechGame {
         g.s.minefields.retain(|m| m.side == side || m.known);
         g.refresh_legal();
         g
+    }
+
+    /// The hidden enemies of `side` (carriers bring their passengers along) are first lifted
+    /// off the table, so that where they truly stand makes no difference, then dealt one by
+    /// one, each to a random empty hex it could stand in that no unit of `side` is next to:
+    /// heavy terrain when any such hex is left (docs/rules, interpretation 41).
+    fn deal_unseen(&mut self, side: Side, dice: &mut dyn Dice) {
+        let map = self.s.setup.map.clone();
+        let unseen: Vec<usize> = (0..self.s.items.len())
+            .filter(|&i| {
+                self.in_play(i)
+                    && self.item(i).side != side
+                    && self.s.turn_state[i].hidden
+                    && self.aboard(i).is_none()
+            })
+            .collect();
+        for &i in &unseen {
+            self.s.board.lift(&map, self.item(i).hex, i);
+        }
+        let watched: Vec<Hex> = (0..self.s.items.len())
+            .filter(|&f| self.in_play(f) && self.item(f).side == side)
+            .map(|f| self.item(f).hex)
+            .collect();
+        for &i in &unseen {
+            let open: Vec<Hex> = map
+                .hexes()
+                .filter(|&h| {
+                    self.s.board.room(&map, h) > 0
+                        && !self.enemy_in(h, self.item(i).side)
+                        && self.passable(self.item(i), h, h)
+                })
+                .collect();
+            let free: Vec<Hex> = open
+                .iter()
+                .copied()
+                .filter(|&h| {
+                    self.items_at(h).next().is_none()
+                        && !watched.iter().any(|w| w.unsigned_distance_to(h) <= 1)
+                })
+                .collect();
+            // Where a unit could wait unseen, a player looks in cover first.
+            let cover: Vec<Hex> = free
+                .iter()
+                .copied()
+                .filter(|&h| self.heavy_terrain(h))
+                .collect();
+            let spots = [cover, free, open]
+                .into_iter()
+                .find(|v| !v.is_empty())
+                .unwrap_or_default();
+            if !spots.is_empty() {
+                let k = (dice.roll(spots.len() as u32) - 1) as usize;
+                self.s.items[i].hex = spots[k];
+            }
+            let placed = self.s.board.place(&map, self.item(i).hex, i);
+            debug_assert!(placed, "a hex with room, or its own");
+            self.carry_along(i);
+        }
     }
 
     /// With decoys on the table (M77), `side` sees the enemy's hidden units and decoys only as

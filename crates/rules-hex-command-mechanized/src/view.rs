@@ -156,7 +156,7 @@ impl MechGame {
                 name: self.s.setup.side_names[side.index()].clone(),
                 losses_percent: self.loss_percent(side),
                 break_point: Some(self.s.sides[side.index()].break_point as f64),
-                score: self.objective_points(side),
+                score: self.objective_points_seen_by(side, viewer),
                 commanders: (0..self.s.commanders.len())
                     .filter(|&c| self.s.commanders[c].side == side)
                     .map(|c| {
@@ -209,7 +209,7 @@ impl MechGame {
                     place: Place::Hex(o.hex),
                     name: ObjectiveView::goal_name(&o.name, o.goal_of, &self.s.setup.side_names),
                     points: o.points,
-                    holder: self.holder(o.hex),
+                    holder: self.holder_seen_by(o.hex, viewer),
                     goal_of: o.goal_of,
                     decisive: [false; 2],
                 })

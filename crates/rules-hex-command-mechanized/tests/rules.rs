@@ -2032,11 +2032,82 @@ fn a_search_guesses_an_unseen_unit_in_heavy_terrain_out_of_the_sides_reach() {
         assert_eq!(hex_of(&*known, "b1"), hex, "die {k}");
     }
     // With no forest free, the guess is any free hex no red unit is next to: here the first
-    // of them in the map's order, and not b1's own hex.
+    // of them in the map's order.
     let g = game(&[(8, 5)]);
     let known = g.determinize(Side::Red, &mut ScriptedDice::new([1]));
     assert_eq!(hex_of(&*known, "b1"), "0101");
     // Blue's own search leaves its unit where it is.
     let own = g.determinize(Side::Blue, &mut ScriptedDice::new([1]));
     assert_eq!(hex_of(&*own, "b1"), "0202");
+}
+
+#[test]
+fn a_search_deals_unseen_units_the_same_wherever_they_truly_stand() {
+    // Red's squad r1 at 0509; blue's hidden squads b1 and b2 wherever the case puts them, with
+    // forest at 0703, 0802 and 0405, none of them next to r1.
+    let game = |b1: &str, b2: &str| {
+        let rows = forest_at(&[(3, 7), (2, 8), (5, 4)]);
+        let rows: Vec<&str> = rows.iter().map(|r| r.as_str()).collect();
+        load(&scenario(
+            Some(&rows),
+            "",
+            &[
+                squad("r1", "red", "M", "0509", "N", ""),
+                squad("b1", "blue", "M", b1, "S", "hidden = true"),
+                squad("b2", "blue", "M", b2, "S", "hidden = true"),
+            ],
+        ))
+    };
+    // Red knows neither where b1 and b2 stand nor which forest they hide in: its search must
+    // deal them out alike whether they sit in the open, in one forest each, or in the very
+    // hexes the dice would pick. Each is dealt to a forest hex not yet taken, in map order
+    // 0802, 0703, 0405 (b1 from three, b2 from the two left).
+    let cases = [
+        ("0202", "0909"),
+        ("0703", "0802"),
+        ("0405", "0703"),
+        ("0802", "0202"),
+    ];
+    for (dice, want) in [
+        ([1, 1], ("0802", "0703")),
+        ([2, 2], ("0703", "0405")),
+        ([3, 1], ("0405", "0802")),
+        ([3, 2], ("0405", "0703")),
+    ] {
+        for (b1, b2) in cases {
+            let known = game(b1, b2).determinize(Side::Red, &mut ScriptedDice::new(dice));
+            known.check_invariants().unwrap();
+            let got = (hex_of(&*known, "b1"), hex_of(&*known, "b2"));
+            assert_eq!(
+                (got.0.as_str(), got.1.as_str()),
+                want,
+                "dice {dice:?}, b1 and b2 truly at {b1} and {b2}"
+            );
+        }
+    }
+}
+
+#[test]
+fn an_objective_a_hidden_unit_holds_shows_as_held_only_to_its_own_side() {
+    // Blue's hidden squad b1 stands on the farm (10 points). Red cannot see it (M76), so in
+    // red's view nobody holds the farm and blue has no points; blue's own view, and the
+    // whole table's, show the farm blue's. The score that decides the battle (M44) is the
+    // true one.
+    let top = "[[objectives]]\nhex = \"0505\"\nname = \"the farm\"\npoints = 10";
+    let s = scenario_with(
+        top,
+        &[
+            squad("r1", "red", "M", "0509", "N", ""),
+            squad("b1", "blue", "M", "0505", "S", "hidden = true"),
+        ],
+    );
+    let g = load(&s);
+    let red = g.view(Some(Side::Red));
+    assert!(red.unit("b1").is_none(), "b1 is hidden from red");
+    assert_eq!(red.objectives[0].holder, None);
+    assert_eq!((red.sides[0].score, red.sides[1].score), (0, 0));
+    for v in [g.view(Some(Side::Blue)), g.view(None)] {
+        assert_eq!(v.objectives[0].holder, Some(Side::Blue));
+        assert_eq!((v.sides[0].score, v.sides[1].score), (0, 10));
+    }
 }

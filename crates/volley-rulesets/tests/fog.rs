@@ -5,7 +5,9 @@
 //! among their markers, decoys among real units). The side cannot tell them apart, so
 //! everything it can obtain must be byte for byte the same on each: its view, its legal
 //! actions, the reach of each of its units, the odds of its actions (those that go next to a
-//! marker among them), and the refusals of moves into the markers' hexes. Games are played
+//! marker among them), the refusals of moves into the markers' hexes, and the whole position
+//! its bots' search deals out for a given die (so the search cannot peek either). Positions
+//! with enemy units the side cannot see and no markers count too. Games are played
 //! by a chooser that closes with the enemy half the time, and every scenario is also played
 //! with each numeric option at its least (the shortest sight brings markers close).
 //!
@@ -94,6 +96,13 @@ fn answers(game: &dyn Game, side: Side, pick: &[usize]) -> Vec<String> {
             out.push(format!("{text}: {said}"));
         }
     }
+    // The worlds the side's bots search (the whole position, all seen): dealt with the same
+    // dice, they must not depend on where the unseen enemies truly stand.
+    let world = game.determinize(side, &mut SeededDice::new(Seed::from_u64(77)));
+    out.push(format!(
+        "search {}",
+        serde_json::to_string(&world.view(None)).unwrap()
+    ));
     out
 }
 
@@ -121,7 +130,7 @@ fn what_a_side_cannot_see_changes_nothing_it_can_obtain() {
                     break;
                 }
                 let game = session.game.as_ref();
-                if n % EVERY == 0 && !game.view(Some(side)).markers.is_empty() {
+                if n % EVERY == 0 && unseen(game, side) {
                     looked += 1;
                     *by_variant.entry(format!("{name} {options:?}")).or_insert(0) += 1;
                     let pick: Vec<usize> = (0..ODDS)
@@ -140,8 +149,8 @@ fn what_a_side_cannot_see_changes_nothing_it_can_obtain() {
                         if let Some((a, b)) = truth.iter().zip(&theirs).find(|(a, b)| a != b) {
                             failures.push(format!(
                                 "{name} {options:?} seed {seed} after {n} actions, {side} deciding, twin {k}:\n  true: {}\n  twin: {}",
-                                cut(a),
-                                cut(b)
+                                cut(a, b),
+                                cut(b, a)
                             ));
                         }
                     }
@@ -179,6 +188,13 @@ fn what_a_side_cannot_see_changes_nothing_it_can_obtain() {
         failures.len(),
         failures.join("\n")
     );
+}
+
+/// Whether `side` has something not to see: enemy markers, or enemy units it cannot see
+/// (hidden without markers, as Mechanized's ambushers are).
+fn unseen(game: &dyn Game, side: Side) -> bool {
+    let view = game.view(Some(side));
+    !view.markers.is_empty() || game.view(None).units.len() > view.units.len()
 }
 
 /// Plays so that units come next to the enemy's markers: the action that ends nearest an
@@ -240,9 +256,16 @@ fn variants(name: &str) -> Vec<Options> {
     out
 }
 
-/// The first 400 characters, where a long answer first differs.
-fn cut(s: &str) -> String {
-    s.chars().take(400).collect()
+/// The answer's first 100 characters, and 300 around where it first differs from `other`.
+fn cut(s: &str, other: &str) -> String {
+    let at = s
+        .chars()
+        .zip(other.chars())
+        .position(|(a, b)| a != b)
+        .unwrap_or(0);
+    let head: String = s.chars().take(100).collect();
+    let here: String = s.chars().skip(at.saturating_sub(150)).take(300).collect();
+    format!("{head} … at {at}: {here}")
 }
 
 #[test]
