@@ -281,8 +281,9 @@ impl MechGame {
     }
 
     /// A copy of the game as `side` knows it, for a search that must not peek (the bots'
-    /// determinization): hidden enemies are dealt out afresh (`deal_unseen`), unrevealed enemy squads carry no AT weapons, and enemy minefields
-    /// `side` has not found are gone.
+    /// determinization): hidden enemies are dealt out afresh (among the markers with decoys
+    /// out, else by `deal_unseen`), unrevealed enemy squads carry no AT weapons, and enemy
+    /// minefields `side` has not found are gone.
     pub fn as_known_by(&self, side: Side, dice: &mut dyn Dice) -> MechGame {
         let mut g = self.clone();
         for i in 0..g.s.items.len() {
@@ -295,11 +296,10 @@ impl MechGame {
                 }
             }
         }
-        if !g.s.setup.markers {
-            g.deal_unseen(side, dice);
-        }
         if g.s.setup.markers {
             g.deal_markers(side, dice);
+        } else {
+            g.deal_unseen(side, dice);
         }
         g.s.minefields.retain(|m| m.side == side || m.known);
         g.refresh_legal();
