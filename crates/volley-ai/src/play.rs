@@ -149,6 +149,9 @@ pub struct Report {
     pub bot_wins: [Share; 2],
     /// Each bot's wins among decided games only.
     pub bot_decided_wins: [Share; 2],
+    /// Each bot's wins by the side it played (`[bot][red, blue]`), of the games it played
+    /// that side: with `--swap`, whether a bot is stronger as one side than the other.
+    pub bot_wins_as: [[Share; 2]; 2],
     pub mean_turns: f64,
     /// Mean share of each side's army lost (red, blue).
     pub mean_losses_percent: [f64; 2],
@@ -173,6 +176,14 @@ impl Report {
             })
         };
         let wins = [bot_won(0), bot_won(1)];
+        let as_side = |b: usize, side: Side| {
+            let red_bot = |p: &Played| (p.red_bot == b) == (side == Side::Red);
+            Share::new(
+                count(&|p| red_bot(p) && p.record.winner == Some(side)),
+                count(&|p| red_bot(p)),
+            )
+        };
+        let bot_wins_as = [0, 1].map(|b| [as_side(b, Side::Red), as_side(b, Side::Blue)]);
         let decided = n - draws;
         let mean = |f: &dyn Fn(&Played) -> f64| {
             if n == 0 {
@@ -188,6 +199,7 @@ impl Report {
             draws: Share::new(draws, n),
             bot_wins: [Share::new(wins[0], n), Share::new(wins[1], n)],
             bot_decided_wins: [Share::new(wins[0], decided), Share::new(wins[1], decided)],
+            bot_wins_as,
             mean_turns: mean(&|p| p.record.turns as f64),
             mean_losses_percent: [
                 mean(&|p| p.record.losses_percent[0]),
@@ -393,9 +405,10 @@ mod tests {
         assert_eq!(wilson(0, 0), (0.0, 1.0));
     }
 
-    fn report(red: usize, blue: usize, draws: usize) -> Report {
-        let game = |winner| Played {
-            red_bot: 0,
+    /// A one-turn game with bot `red_bot` playing red.
+    fn game(red_bot: usize, winner: Option<Side>) -> Played {
+        Played {
+            red_bot,
             record: GameRecord {
                 winner,
                 reason: String::new(),
@@ -403,13 +416,35 @@ mod tests {
                 losses_percent: [0.0; 2],
                 actions: 1,
             },
-        };
+        }
+    }
+
+    fn report(red: usize, blue: usize, draws: usize) -> Report {
+        let game = |winner| game(0, winner);
         let played: Vec<Played> = std::iter::repeat_n(Some(Side::Red), red)
             .chain(std::iter::repeat_n(Some(Side::Blue), blue))
             .chain(std::iter::repeat_n(None, draws))
             .map(game)
             .collect();
         Report::of(&played)
+    }
+
+    #[test]
+    fn each_bots_wins_are_told_by_the_side_it_played() {
+        // Bot 0 plays red in three games (wins two) and blue in two (wins none, one drawn).
+        let played = [
+            game(0, Some(Side::Red)),
+            game(0, Some(Side::Red)),
+            game(0, Some(Side::Blue)),
+            game(1, Some(Side::Red)),
+            game(1, None),
+        ];
+        let r = Report::of(&played);
+        let counts = |b: usize| r.bot_wins_as[b].map(|s| (s.count, s.of));
+        assert_eq!(counts(0), [(2, 3), (0, 2)]);
+        assert_eq!(counts(1), [(1, 2), (1, 3)]);
+        assert_eq!(r.bot_wins[0].count, 2);
+        assert_eq!(r.bot_wins[1].count, 2);
     }
 
     #[test]

@@ -838,6 +838,42 @@ fn tournament_rates_the_bots_of_a_round_robin_the_same_for_the_same_seed() {
     assert!(e.contains("not among --bots"), "{e}");
 }
 
+#[test]
+fn simulate_with_swap_tells_each_bots_wins_by_the_side_it_played() {
+    let args = [
+        "simulate",
+        "hc-first-clash",
+        "--red",
+        "random",
+        "--blue",
+        "easy",
+        "--swap",
+        "--games",
+        "4",
+    ];
+    let v: Value = serde_json::from_str(&ok(&[&args[..], &["--json"]].concat()))
+        .expect("simulate --json is JSON");
+    for bot in v["bots"].as_array().expect("bots") {
+        let n = |key: &str, field: &str| bot[key][field].as_u64().expect("a count");
+        // Swapped every other game: each bot plays each side twice.
+        assert_eq!(
+            (n("wins_as_red", "of"), n("wins_as_blue", "of")),
+            (2, 2),
+            "{bot}"
+        );
+        assert_eq!(
+            n("wins_as_red", "count") + n("wins_as_blue", "count"),
+            n("wins", "count"),
+            "{bot}"
+        );
+    }
+    let text = ok(&args);
+    assert!(
+        text.contains("    as red ") && text.contains(", as blue "),
+        "{text}"
+    );
+}
+
 /// `simulate --balance` on a scenario file, without the report's timings.
 fn balance_report(seed: &str) -> Value {
     let mut v: Value = serde_json::from_str(&ok(&[

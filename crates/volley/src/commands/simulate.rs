@@ -73,7 +73,7 @@ pub struct Args {
     #[arg(long, value_name = "N", default_value_t = 1)]
     threads: usize,
     /// Swap which bot plays which side in every other game (the report then also gives
-    /// each bot's wins, whichever side it played).
+    /// each bot's wins in all and by the side it played).
     #[arg(long)]
     swap: bool,
     /// One JSON object instead of the table.
@@ -148,6 +148,8 @@ pub fn run(args: Args) -> Outcome {
                     "bot": sim.bots[b],
                     "wins": share(&report.bot_wins[b]),
                     "wins_of_decided": share(&report.bot_decided_wins[b]),
+                    "wins_as_red": share(&report.bot_wins_as[b][0]),
+                    "wins_as_blue": share(&report.bot_wins_as[b][1]),
                 })
             })
             .collect();
@@ -313,6 +315,16 @@ fn table(name: &str, sim: &Simulation, r: &Report, seconds: f64, per_second: f64
                 100.0 * r.bot_decided_wins[b].rate(),
                 100.0 * r.bot_decided_wins[b].low,
                 100.0 * r.bot_decided_wins[b].high
+            ));
+            let [red, blue] = &r.bot_wins_as[b];
+            out.push(format!(
+                "    as red {} of {} ({:.1}%), as blue {} of {} ({:.1}%)",
+                red.count,
+                red.of,
+                100.0 * red.rate(),
+                blue.count,
+                blue.of,
+                100.0 * blue.rate()
             ));
         }
     }
