@@ -177,10 +177,11 @@ impl Report {
         };
         let wins = [bot_won(0), bot_won(1)];
         let as_side = |b: usize, side: Side| {
-            let red_bot = |p: &Played| (p.red_bot == b) == (side == Side::Red);
+            // Whether bot `b` played `side` in this game.
+            let plays = |p: &Played| (p.red_bot == b) == (side == Side::Red);
             Share::new(
-                count(&|p| red_bot(p) && p.record.winner == Some(side)),
-                count(&|p| red_bot(p)),
+                count(&|p| plays(p) && p.record.winner == Some(side)),
+                count(&|p| plays(p)),
             )
         };
         let bot_wins_as = [0, 1].map(|b| [as_side(b, Side::Red), as_side(b, Side::Blue)]);
