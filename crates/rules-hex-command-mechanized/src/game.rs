@@ -813,10 +813,12 @@ impl MechGame {
     }
 
     fn scores(&self) -> [i32; 2] {
-        [
-            self.objective_points(Side::Red),
-            self.objective_points(Side::Blue),
-        ]
+        self.scores_seen_by(None)
+    }
+
+    /// Both sides' objective points (red, blue) as `viewer` knows them.
+    fn scores_seen_by(&self, viewer: Option<Side>) -> [i32; 2] {
+        Side::BOTH.map(|side| self.objective_points_seen_by(side, viewer))
     }
 
     /// M44: a side with nothing left loses; a side at its break point loses to an enemy
@@ -859,15 +861,7 @@ impl MechGame {
 
     /// M22, M44: at the turn limit objectives decide, then the lower losses.
     fn final_outcome(&self) -> Outcome {
-        let score = self.scores();
-        let (lr, lb) = (self.loss_percent(Side::Red), self.loss_percent(Side::Blue));
-        let winner = match score[0].cmp(&score[1]) {
-            std::cmp::Ordering::Greater => Some(Side::Red),
-            std::cmp::Ordering::Less => Some(Side::Blue),
-            std::cmp::Ordering::Equal if lr < lb => Some(Side::Red),
-            std::cmp::Ordering::Equal if lb < lr => Some(Side::Blue),
-            std::cmp::Ordering::Equal => None,
-        };
+        let (winner, score, [lr, lb]) = self.at_the_limit(None);
         Outcome {
             winner,
             reason: format!(
@@ -875,6 +869,46 @@ impl MechGame {
                 score[0], score[1]
             ),
             score,
+        }
+    }
+
+    /// Who would win if the turn limit came now, as `viewer` knows the table (M22, M44):
+    /// the more objective points, then the lower losses. With the objective points (red,
+    /// blue) and the loss percentages (red, blue) it was judged on. Losses are open to both
+    /// sides; an objective under an enemy the viewer has not seen counts for nobody
+    /// (interpretation 42).
+    fn at_the_limit(&self, viewer: Option<Side>) -> (Option<Side>, [i32; 2], [f64; 2]) {
+        let score = self.scores_seen_by(viewer);
+        let losses = Side::BOTH.map(|side| self.loss_percent(side));
+        let winner = match score[0].cmp(&score[1]) {
+            std::cmp::Ordering::Greater => Some(Side::Red),
+            std::cmp::Ordering::Less => Some(Side::Blue),
+            std::cmp::Ordering::Equal if losses[0] < losses[1] => Some(Side::Red),
+            std::cmp::Ordering::Equal if losses[1] < losses[0] => Some(Side::Blue),
+            std::cmp::Ordering::Equal => None,
+        };
+        (winner, score, losses)
+    }
+
+    /// "As it stands" for the view (interpretation 43): the result M44 would give if the
+    /// turn limit came now, judged on what `viewer` sees. The rules know no decisive
+    /// victory, so it is never decisive.
+    pub fn standing(&self, viewer: Option<Side>) -> volley_core::view::Standing {
+        let (winner, score, [lr, lb]) = self.at_the_limit(viewer);
+        let lead = match winner {
+            Some(w) => format!(
+                "{} would win at the turn limit",
+                self.s.setup.side_names[w.index()]
+            ),
+            None => "a draw at the turn limit".into(),
+        };
+        volley_core::view::Standing {
+            winner,
+            decisive: false,
+            reason: format!(
+                "{lead}: objectives red {}, blue {}; losses red {lr:.0}%, blue {lb:.0}%",
+                score[0], score[1]
+            ),
         }
     }
 

@@ -215,7 +215,7 @@ impl MechGame {
                 })
                 .collect(),
             outcome: self.outcome.clone(),
-            standing: None,
+            standing: self.outcome.is_none().then(|| self.standing(viewer)),
         }
     }
 

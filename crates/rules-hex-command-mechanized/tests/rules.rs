@@ -2111,3 +2111,72 @@ fn an_objective_a_hidden_unit_holds_shows_as_held_only_to_its_own_side() {
         assert_eq!((v.sides[0].score, v.sides[1].score), (0, 10));
     }
 }
+
+#[test]
+fn as_it_stands_is_the_turn_limits_result_on_what_the_side_sees() {
+    // Blue's hidden squad b2 holds the farm (10 points); red's heavy squad r1 melees blue's
+    // b1. The view's "as it stands" is what M44 would give at the turn limit: the more
+    // objective points, then the lower losses, reckoned on what the viewer sees
+    // (interpretation 43).
+    let top = "[[objectives]]\nhex = \"0101\"\nname = \"the farm\"\npoints = 10";
+    let s = scenario_with(
+        top,
+        &[
+            squad("r1", "red", "H", "0506", "N", ""),
+            squad("r2", "red", "M", "0909", "N", ""),
+            squad("b1", "blue", "M", "0505", "S", ""),
+            squad("b2", "blue", "M", "0101", "S", "hidden = true"),
+            squad("b3", "blue", "M", "0901", "S", ""),
+        ],
+    );
+    // Red wins the initiative (9 against 1) and does not spot b2 (d6 1, M76).
+    let mut g = load(&s);
+    g.start(&mut ScriptedDice::new([9, 1, 1]));
+    let reason = |g: &dyn Game, viewer: Option<Side>| {
+        let s = g
+            .view(viewer)
+            .standing
+            .expect("a battle in play stands somehow");
+        assert!(!s.decisive, "Mechanized knows no decisive victory");
+        (s.winner, s.reason)
+    };
+    // Nobody has lost anything; red does not see who holds the farm: a draw to red.
+    assert_eq!(
+        reason(&*g, Some(Side::Red)),
+        (
+            None,
+            "a draw at the turn limit: objectives red 0, blue 0; losses red 0%, blue 0%".into()
+        )
+    );
+    for _ in 0..3 {
+        play(&mut g, "end", &[]);
+    }
+    // Heavy 3 + 5 against Medium 2 + 4: b1 is captured, a third of blue's items; the melee
+    // over, red looks for b2 again and misses (d6 1).
+    let events = play(&mut g, "melee r1 b1", &[5, 4, 1]);
+    assert!(
+        texts(&events).contains("r1 wins and captures b1"),
+        "{}",
+        texts(&events)
+    );
+    // Red still sees no holder of the farm, so blue's heavier losses decide for red; blue
+    // and the whole table see blue's 10 points, which outweigh any losses.
+    assert_eq!(
+        reason(&*g, Some(Side::Red)),
+        (
+            Some(Side::Red),
+            "Red would win at the turn limit: objectives red 0, blue 0; losses red 0%, blue 33%"
+                .into()
+        )
+    );
+    for viewer in [Some(Side::Blue), None] {
+        assert_eq!(
+            reason(&*g, viewer),
+            (
+                Some(Side::Blue),
+                "Blue would win at the turn limit: objectives red 0, blue 10; losses red 0%, blue 33%"
+                    .into()
+            )
+        );
+    }
+}
