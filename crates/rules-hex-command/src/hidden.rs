@@ -111,6 +111,11 @@ pub fn spotting_step(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
                         if found { ": spotted" } else { "" }
                     ),
                 )
+                // Told to the searcher only, as a judge would roll it: whether a search is
+                // made at all, and with a roll or without, depends on where the searcher's
+                // unseen units stand. The marker's owner learns what the search finds.
+                .side(owner.other())
+                .seen(Seen::only(owner.other()))
             });
             if found {
                 reveal(s, t, log);

@@ -153,6 +153,19 @@ fn spotting_roll_needs_a_red_star() {
     assert!(rolls.iter().all(|e| e.rule == "hex-command 3.1"));
     assert!(rolls[0].text.contains("looks for the marker at 0502"));
     assert!(rolls[0].text.contains("rolled 6 (Red star (CnC)): spotted"));
+    // Each search is told to the searcher only (a hidden searcher's place must not show in
+    // whether or how it searched); the marker's owner is told what it finds.
+    assert_eq!((rolls[0].side, rolls[0].seen), (Some(Side::Red), Seen::Red));
+    assert_eq!(
+        (rolls[1].side, rolls[1].seen),
+        (Some(Side::Blue), Seen::Blue)
+    );
+    let found = of_kind(&events, "spotted");
+    assert_eq!(found.len(), 1);
+    assert_eq!(found[0].seen, Seen::Both);
+    assert!(found[0]
+        .text
+        .contains("b1 b1 (infantry) is spotted at 0502"));
     // A plain red is not enough.
     let mut g = setup(HIDDEN, &[], &units);
     start(&mut g, &[5, 2, 4, 1]);
