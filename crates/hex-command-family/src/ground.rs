@@ -162,14 +162,7 @@ impl<'a> Ground<'a> {
         if self.works.0.is_empty() {
             return t;
         }
-        match self.works.at(h) {
-            Some(w) if w.kind == WorkKind::Pontoon && w.complete() && t == Terrain::Water => {
-                Terrain::Bridge
-            }
-            Some(w) if w.kind == WorkKind::Redoubt && w.standing() => Terrain::Fort,
-            Some(w) if w.kind == WorkKind::Fort && !w.standing() => Terrain::Rough,
-            _ => t,
-        }
+        laid_over(t, self.works.at(h))
     }
 
     #[inline]
@@ -185,12 +178,38 @@ impl<'a> Ground<'a> {
     /// Quick works standing in the hex: one cover, and a partial obstacle to sight.
     #[inline]
     pub fn quick_works(&self, h: Hex) -> bool {
-        !self.works.0.is_empty()
-            && self
-                .works
-                .at(h)
-                .is_some_and(|w| w.kind == WorkKind::QuickWorks && w.standing())
+        !self.works.0.is_empty() && self.works.at(h).is_some_and(quick_works_standing)
     }
+
+    /// [`Ground::terrain`] and [`Ground::quick_works`] with one look at the works: what a
+    /// line of sight asks of every hex it crosses, many times a decision.
+    #[inline]
+    pub fn terrain_and_quick_works(&self, h: Hex) -> (Terrain, bool) {
+        let t = self.map.terrain(h);
+        if self.works.0.is_empty() {
+            return (t, false);
+        }
+        let w = self.works.at(h);
+        (laid_over(t, w), w.is_some_and(quick_works_standing))
+    }
+}
+
+/// The terrain of a hex with the work in it, if any, laid over.
+#[inline]
+fn laid_over(t: Terrain, work: Option<&Work>) -> Terrain {
+    match work {
+        Some(w) if w.kind == WorkKind::Pontoon && w.complete() && t == Terrain::Water => {
+            Terrain::Bridge
+        }
+        Some(w) if w.kind == WorkKind::Redoubt && w.standing() => Terrain::Fort,
+        Some(w) if w.kind == WorkKind::Fort && !w.standing() => Terrain::Rough,
+        _ => t,
+    }
+}
+
+#[inline]
+fn quick_works_standing(w: &Work) -> bool {
+    w.kind == WorkKind::QuickWorks && w.standing()
 }
 
 #[cfg(test)]

@@ -46,9 +46,14 @@ pub fn line_of_sight(
 /// (so forest below a hill extends the crest, Gunpowder figure 3).
 #[inline]
 pub fn sight_height(g: Ground, h: Hex) -> u8 {
-    g.elevation(h)
+    height_for_sight(g.elevation(h), g.terrain(h))
+}
+
+#[inline]
+fn height_for_sight(elevation: u8, t: Terrain) -> u8 {
+    elevation
         + u8::from(matches!(
-            g.terrain(h),
+            t,
             Terrain::Woods | Terrain::Town | Terrain::Mountain
         ))
 }
@@ -66,12 +71,12 @@ fn sight_along(
     let mut partial = false;
     let mut prev = from;
     for h in line_between(from, to, side) {
-        let t = g.terrain(h);
+        let (t, quick_works) = g.terrain_and_quick_works(h);
         let eh = g.elevation(h);
-        if sight_height(g, h) > low {
+        if height_for_sight(eh, t) > low {
             return Sight::Blocked;
         }
-        if matches!(t, Terrain::LightWoods | Terrain::Fort) || g.quick_works(h) {
+        if matches!(t, Terrain::LightWoods | Terrain::Fort) || quick_works {
             partial = true;
         }
         if g.hexside(prev, h) == Some(Hexside::Slope) {

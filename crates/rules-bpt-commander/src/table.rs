@@ -250,11 +250,16 @@ impl BptGame {
                     .filter(|&h| all_round || in_cone_of(point(h), u.facing, frontage))
                     .collect()
             });
-            offsets
-                .iter()
-                .map(|&d| u.hex + d)
-                .filter(|&h| map.contains(h))
-                .collect()
+            // Sized once (a filtered collect grows its vector step by step, and every view
+            // of the bots' search lists every unit's cone).
+            let mut out = Vec::with_capacity(offsets.len());
+            out.extend(
+                offsets
+                    .iter()
+                    .map(|&d| u.hex + d)
+                    .filter(|&h| map.contains(h)),
+            );
+            out
         })
     }
 }

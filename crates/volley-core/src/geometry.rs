@@ -252,7 +252,7 @@ pub fn line_between(a: Hex, b: Hex, side: usize) -> impl Iterator<Item = Hex> + 
 }
 
 fn cube_round(x: f32, y: f32, z: f32) -> Hex {
-    let (mut rx, mut ry, rz) = (x.round(), y.round(), z.round());
+    let (mut rx, mut ry, rz) = (round(x), round(y), round(z));
     let (dx, dy, dz) = ((rx - x).abs(), (ry - y).abs(), (rz - z).abs());
     if dx > dy && dx > dz {
         rx = -ry - rz;
@@ -260,6 +260,16 @@ fn cube_round(x: f32, y: f32, z: f32) -> Hex {
         ry = -rx - rz;
     }
     Hex::new(rx as i32, ry as i32)
+}
+
+/// `x.round()` (halves away from zero) for the small numbers of hex coordinates, inline:
+/// `f32::round` is a call into the C library on this target, and sight rules round three
+/// numbers for every hex of every line they walk. Exact: the half is added in `f64`, where
+/// every `f32` plus 0.5 is represented without rounding, and the cast truncates.
+#[inline]
+fn round(x: f32) -> f32 {
+    let r = (f64::from(x.abs()) + 0.5) as i64 as f32;
+    r.copysign(x)
 }
 
 #[inline]
@@ -270,6 +280,27 @@ pub fn distance(a: Hex, b: Hex) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_inline_round_is_the_librarys() {
+        // Halves and their neighbours (where adding 0.5 in f32 would go wrong), and a sweep.
+        let mut xs: Vec<f32> = Vec::new();
+        for k in -200..=200 {
+            let half = k as f32 + 0.5;
+            xs.extend([
+                half,
+                half.next_up(),
+                half.next_down(),
+                k as f32,
+                (k as f32).next_down(),
+            ]);
+        }
+        xs.extend((-100_000..=100_000).map(|i| i as f32 * 0.00137));
+        xs.extend([0.0, -0.0, 0.49999997, -0.49999997, 1e7 + 0.5, -8_388_609.0]);
+        for x in xs {
+            assert_eq!(round(x).to_bits(), x.round().to_bits(), "{x}");
+        }
+    }
 
     #[test]
     fn labels_round_trip_and_top_left_is_0101() {
