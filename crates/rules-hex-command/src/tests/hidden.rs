@@ -153,19 +153,6 @@ fn spotting_roll_needs_a_red_star() {
     assert!(rolls.iter().all(|e| e.rule == "hex-command 3.1"));
     assert!(rolls[0].text.contains("looks for the marker at 0502"));
     assert!(rolls[0].text.contains("rolled 6 (Red star (CnC)): spotted"));
-    // Each search is told to the searcher only (a hidden searcher's place must not show in
-    // whether or how it searched); the marker's owner is told what it finds.
-    assert_eq!((rolls[0].side, rolls[0].seen), (Some(Side::Red), Seen::Red));
-    assert_eq!(
-        (rolls[1].side, rolls[1].seen),
-        (Some(Side::Blue), Seen::Blue)
-    );
-    let found = of_kind(&events, "spotted");
-    assert_eq!(found.len(), 1);
-    assert_eq!(found[0].seen, Seen::Both);
-    assert!(found[0]
-        .text
-        .contains("b1 b1 (infantry) is spotted at 0502"));
     // A plain red is not enough.
     let mut g = setup(HIDDEN, &[], &units);
     start(&mut g, &[5, 2, 4, 1]);
@@ -176,6 +163,35 @@ fn spotting_roll_needs_a_red_star() {
     let mut g = setup(HIDDEN, &[], &units);
     let events = start(&mut g, &[5, 2]);
     assert!(of_kind(&events, "spotting").is_empty());
+}
+
+#[test]
+fn a_search_for_a_marker_is_told_to_the_searcher_only() {
+    // 3.1 with Hidden Movement (interpretation 43): whether a marker is searched, and with a
+    // roll or at once, depends on where the searcher's own unseen units stand, so the roll is
+    // told to the searching side only; the marker's owner is told what the search finds.
+    let units = unit("r1", "red", "infantry", "0510", "N", "")
+        + &unit("b1", "blue", "infantry", "0502", "S", "");
+    let mut g = setup(HIDDEN, &[], &units);
+    // Red searches b1's marker and rolls the red star; blue searches r1's and rolls a 1.
+    let events = start(&mut g, &[5, 2, 6, 1]);
+    let rolls = of_kind(&events, "spotting");
+    assert_eq!(rolls.len(), 2);
+    assert_eq!((rolls[0].side, rolls[0].seen), (Some(Side::Red), Seen::Red));
+    assert_eq!(
+        (rolls[1].side, rolls[1].seen),
+        (Some(Side::Blue), Seen::Blue)
+    );
+    // Blue's failed search leaves red nothing to read; red's success shows blue its unit found.
+    let found = of_kind(&events, "spotted");
+    assert_eq!(found.len(), 1);
+    assert_eq!(found[0].seen, Seen::Both);
+    assert!(found[0]
+        .text
+        .contains("b1 b1 (infantry) is spotted at 0502"));
+    assert!(!events
+        .iter()
+        .any(|e| e.seen.by(Side::Red) && e.text.contains("looks for the marker at 0510")));
 }
 
 #[test]
