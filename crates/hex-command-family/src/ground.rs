@@ -6,6 +6,7 @@
 //! short list (a battle has a handful of works), and every question about terrain goes
 //! through [`Ground`], which lays the works over the map.
 
+use crate::sight::Lines;
 use volley_core::geometry::label;
 use volley_core::map::{Hexside, Map, Terrain};
 use volley_core::{Hex, Side};
@@ -147,11 +148,40 @@ impl Works {
 pub struct Ground<'a> {
     pub map: &'a Map,
     pub works: &'a Works,
+    /// The lines of sight already walked on this map, when the game keeps them
+    /// ([`Ground::remembering`]).
+    pub lines: Option<&'a Lines>,
+    /// One bit per work, by its cell's index modulo 256 ([`Cells`]): a remembered line whose
+    /// hexes share no bit with it has no work on it.
+    pub(crate) works_mask: Cells,
 }
 
 impl<'a> Ground<'a> {
     pub fn new(map: &'a Map, works: &'a Works) -> Ground<'a> {
-        Ground { map, works }
+        Ground {
+            map,
+            works,
+            lines: None,
+            works_mask: Cells::default(),
+        }
+    }
+
+    /// The ground of a game that keeps `lines` with its map (in its shared set-up), so each
+    /// line of sight is walked hex by hex once a game rather than at every question.
+    pub fn remembering(map: &'a Map, works: &'a Works, lines: &'a Lines) -> Ground<'a> {
+        let works_mask = Cells::of(map, works.0.iter().map(|w| w.hex));
+        Ground {
+            map,
+            works,
+            lines: Some(lines),
+            works_mask,
+        }
+    }
+
+    /// The bare map, without works: what a remembered line is judged on.
+    pub(crate) fn bare(map: &'a Map) -> Ground<'a> {
+        static NONE: Works = Works(Vec::new());
+        Ground::new(map, &NONE)
     }
 
     /// The terrain a unit meets: a finished pontoon makes water a bridge, a standing redoubt
@@ -191,6 +221,38 @@ impl<'a> Ground<'a> {
         }
         let w = self.works.at(h);
         (laid_over(t, w), w.is_some_and(quick_works_standing))
+    }
+}
+
+/// A set of cells as 256 bits, by cell index modulo 256 (a hex off the map sets every bit):
+/// exact on maps of up to 256 cells, and on larger ones a quick test that two sets are apart.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Cells([u64; 4]);
+
+impl Cells {
+    pub(crate) fn of(map: &Map, hexes: impl Iterator<Item = Hex>) -> Cells {
+        let mut bits = [0u64; 4];
+        for h in hexes {
+            match map.index(h) {
+                Some(i) => bits[(i / 64) % 4] |= 1 << (i % 64),
+                None => bits = [u64::MAX; 4],
+            }
+        }
+        Cells(bits)
+    }
+
+    /// Whether `hex`'s bit is set (for a hex off the map, whether every bit is).
+    #[inline]
+    pub(crate) fn holds(&self, map: &Map, hex: Hex) -> bool {
+        match map.index(hex) {
+            Some(i) => self.0[(i / 64) % 4] & (1 << (i % 64)) != 0,
+            None => self.0 == [u64::MAX; 4],
+        }
+    }
+
+    #[inline]
+    pub(crate) fn meets(&self, other: &Cells) -> bool {
+        self.0.iter().zip(&other.0).any(|(a, b)| a & b != 0)
     }
 }
 

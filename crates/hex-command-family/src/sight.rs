@@ -3,9 +3,11 @@
 //! lower end block, woods, buildings and mountains stand a level above their ground, units on
 //! the line block, and guns on higher ground fire over friends outside their dead zone.
 
-use crate::ground::Ground;
+use crate::ground::{Cells, Ground};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::OnceLock;
 use volley_core::geometry::{distance, line_between};
-use volley_core::map::{Hexside, Terrain};
+use volley_core::map::{Hexside, Map, Terrain};
 use volley_core::{Hex, Side};
 
 /// What a line of sight crosses.
@@ -66,18 +68,32 @@ fn sight_along(
     viewer: Option<Viewer>,
     occupant: &impl Fn(Hex) -> Option<Side>,
 ) -> Sight {
+    if let Some(lines) = g.lines {
+        if let Some(sight) = lines.judge(g, from, to, side, viewer, occupant) {
+            return sight;
+        }
+    }
+    walk(g, from, to, line_between(from, to, side), viewer, occupant)
+}
+
+/// Walks the hexes between `from` and `to` (`line`, in order from `from`) and judges the sight.
+fn walk(
+    g: Ground,
+    from: Hex,
+    to: Hex,
+    line: impl Iterator<Item = Hex>,
+    viewer: Option<Viewer>,
+    occupant: &impl Fn(Hex) -> Option<Side>,
+) -> Sight {
     let (e1, e2) = (g.elevation(from), g.elevation(to));
     let low = e1.min(e2);
     let mut partial = false;
     let mut prev = from;
-    for h in line_between(from, to, side) {
-        let (t, quick_works) = g.terrain_and_quick_works(h);
-        let eh = g.elevation(h);
-        if height_for_sight(eh, t) > low {
-            return Sight::Blocked;
-        }
-        if matches!(t, Terrain::LightWoods | Terrain::Fort) || quick_works {
-            partial = true;
+    for h in line {
+        match obstacle(g, h, low) {
+            Sight::Blocked => return Sight::Blocked,
+            Sight::Partial => partial = true,
+            Sight::Clear => {}
         }
         if g.hexside(prev, h) == Some(Hexside::Slope) {
             partial = true;
@@ -86,6 +102,7 @@ fn sight_along(
         if let Some(v) = viewer {
             if let Some(o) = occupant(h) {
                 let back = distance(from, h);
+                let eh = g.elevation(h);
                 let over = o == v.side
                     && v.fires_over
                     && e1 > eh
@@ -105,6 +122,162 @@ fn sight_along(
         Sight::Partial
     } else {
         Sight::Clear
+    }
+}
+
+/// What one hex on a line puts in the way of a sight between ends whose lower stands at `low`:
+/// it blocks if it stands higher, and light woods, a fort or quick works are partial.
+#[inline]
+fn obstacle(g: Ground, h: Hex, low: u8) -> Sight {
+    let (t, quick_works) = g.terrain_and_quick_works(h);
+    if height_for_sight(g.elevation(h), t) > low {
+        Sight::Blocked
+    } else if matches!(t, Terrain::LightWoods | Terrain::Fort) || quick_works {
+        Sight::Partial
+    } else {
+        Sight::Clear
+    }
+}
+
+/// The lines of sight of one map, remembered as they are first walked: the hexes of both lines
+/// between two hexes, and what the bare map puts on each. A game keeps one with its map, shared
+/// by every copy (the bots' search asks for the same lines many thousands of times a turn).
+///
+/// The works and the units change as the game goes on, so they are looked at every time: on a
+/// line with a work, the hexes with works are judged again and the others as remembered, and a
+/// line the map leaves open is walked again when units on it may block (a `viewer`). A line the
+/// map itself blocks, with no work on it, stays blocked whatever stands on it.
+pub struct Lines {
+    /// Per cell a line starts from, per cell it goes to: the two lines (`side` 0 and 1)
+    /// between them, once walked. A row is made when a line from its cell is first asked for.
+    rows: Box<[OnceLock<Row>]>,
+    /// How many pairs are kept, against [`KEPT`].
+    kept: AtomicUsize,
+}
+
+type Row = Box<[OnceLock<Box<[Along; 2]>>]>;
+
+/// One line between two hexes, as the bare map (no works, no units) judges it.
+struct Along {
+    /// The hexes between the two ends, in order.
+    hexes: Box<[Hex]>,
+    /// What each of them puts in the way ([`obstacle`]).
+    obstacles: Box<[Sight]>,
+    /// Their cells, to tell at once that no work stands on the line.
+    cells: Cells,
+    /// The lower of the two ends' heights.
+    low: u8,
+    /// A slope is crossed somewhere along the line.
+    slope: bool,
+    /// The verdict on the bare map.
+    bare: Sight,
+}
+
+/// A bound on the pairs of lines kept for one map (a few hundred bytes each): past it, lines
+/// are walked each time as before.
+const KEPT: usize = 1 << 17;
+
+impl Lines {
+    /// Room for the lines of `map`.
+    pub fn new(map: &Map) -> Lines {
+        Lines {
+            rows: (0..map.cell_count()).map(|_| OnceLock::new()).collect(),
+            kept: AtomicUsize::new(0),
+        }
+    }
+
+    /// The sight along one line, from the remembered walk; `None` when either end is off the
+    /// map, or the lines were made for a smaller map (the caller walks it).
+    fn judge(
+        &self,
+        g: Ground,
+        from: Hex,
+        to: Hex,
+        side: usize,
+        viewer: Option<Viewer>,
+        occupant: &impl Fn(Hex) -> Option<Side>,
+    ) -> Option<Sight> {
+        let (a, b) = (g.map.index(from)?, g.map.index(to)?);
+        let row = self
+            .rows
+            .get(a)?
+            .get_or_init(|| (0..self.rows.len()).map(|_| OnceLock::new()).collect());
+        let pair = row.get(b)?;
+        let walked;
+        let line = match pair.get() {
+            Some(line) => &line[side],
+            None if self.kept.load(Ordering::Relaxed) < KEPT => {
+                self.kept.fetch_add(1, Ordering::Relaxed);
+                &pair.get_or_init(|| Box::new([0, 1].map(|s| Along::walked(g.map, from, to, s))))
+                    [side]
+            }
+            None => {
+                walked = Along::walked(g.map, from, to, side);
+                &walked
+            }
+        };
+        Some(match line.judge(g) {
+            Sight::Blocked => Sight::Blocked,
+            _ if viewer.is_some() => {
+                walk(g, from, to, line.hexes.iter().copied(), viewer, occupant)
+            }
+            open => open,
+        })
+    }
+}
+
+impl std::fmt::Debug for Lines {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Lines({} kept)", self.kept.load(Ordering::Relaxed))
+    }
+}
+
+impl Along {
+    fn walked(map: &Map, from: Hex, to: Hex, side: usize) -> Along {
+        let bare = Ground::bare(map);
+        let hexes: Box<[Hex]> = line_between(from, to, side).collect();
+        let low = map.elevation(from).min(map.elevation(to));
+        let obstacles: Box<[Sight]> = hexes.iter().map(|&h| obstacle(bare, h, low)).collect();
+        let ends = std::iter::once(&from)
+            .chain(hexes.iter())
+            .zip(hexes.iter().chain([&to]));
+        let slope = ends
+            .into_iter()
+            .any(|(&a, &b)| map.hexside(a, b) == Some(Hexside::Slope));
+        let none = |_: Hex| None;
+        Along {
+            bare: walk(bare, from, to, hexes.iter().copied(), None, &none),
+            cells: Cells::of(map, hexes.iter().copied()),
+            obstacles,
+            hexes,
+            low,
+            slope,
+        }
+    }
+
+    /// The sight along the line over `g`'s works (its units aside): the hexes that may hold a
+    /// work are judged again, the others as the bare map has them.
+    fn judge(&self, g: Ground) -> Sight {
+        if !self.cells.meets(&g.works_mask) {
+            return self.bare;
+        }
+        let mut worst = if self.slope {
+            Sight::Partial
+        } else {
+            Sight::Clear
+        };
+        for (&h, &bare) in self.hexes.iter().zip(self.obstacles.iter()) {
+            let here = if g.works_mask.holds(g.map, h) {
+                obstacle(g, h, self.low)
+            } else {
+                bare
+            };
+            worst = worst.max(here);
+            if worst == Sight::Blocked {
+                break;
+            }
+        }
+        worst
     }
 }
 
@@ -173,5 +346,89 @@ mod tests {
             line_of_sight(g, h("0302"), h("0306"), None, |_| None),
             Sight::Blocked
         );
+    }
+
+    /// A remembered line judges as a fresh walk does, for every pair of hexes, with and
+    /// without units on the line, and still after the works on the map change under it: on a
+    /// map small enough for [`Cells`] to be exact and on one where they only filter.
+    #[test]
+    fn a_remembered_line_judges_as_a_fresh_walk() {
+        use crate::ground::{Work, WorkKind};
+        use volley_core::geometry::hex_at;
+        use volley_core::map::Hexside;
+        for (width, height) in [(12, 10), (20, 16)] {
+            let mut map = Map::open(width, height);
+            let hexes: Vec<Hex> = map.hexes().collect();
+            for (k, &hx) in hexes.iter().enumerate() {
+                let terrain = match (k * 7 + k / 5) % 13 {
+                    0 | 1 => Terrain::Woods,
+                    2 => Terrain::LightWoods,
+                    3 => Terrain::Town,
+                    4 => Terrain::Water,
+                    5 => Terrain::Fort,
+                    6 => Terrain::Mountain,
+                    _ => Terrain::Clear,
+                };
+                let elevation = u8::from(k % 11 == 3) + u8::from(k % 17 == 5);
+                map.set(hx, Cell { terrain, elevation });
+                if k % 9 == 4 {
+                    if let Some(&next) = hexes.get(k + 1) {
+                        if distance(hx, next) == 1 {
+                            map.set_hexside(hx, next, Hexside::Slope);
+                        }
+                    }
+                }
+            }
+            let work = |c, r, kind, progress, damage| Work {
+                hex: hex_at(c, r),
+                kind,
+                side: Side::Red,
+                progress,
+                damage,
+            };
+            let mut works = Works::of_map(&map);
+            works.0.extend([
+                work(4, 4, WorkKind::Redoubt, 6, 0),
+                work(6, 5, WorkKind::QuickWorks, 4, 0),
+                work(5, 7, WorkKind::QuickWorks, 2, 0),
+                work(8, 3, WorkKind::Pontoon, 3, 0),
+            ]);
+            let occupant = |h: Hex| match (h.x + 2 * h.y).rem_euclid(7) {
+                0 => Some(Side::Red),
+                1 => Some(Side::Blue),
+                _ => None,
+            };
+            let viewer = Viewer {
+                side: Side::Red,
+                fires_over: true,
+            };
+            let lines = Lines::new(&map);
+            let mut judged = [0usize; 3];
+            for round in 0..3 {
+                if round == 1 {
+                    // Works change under the remembered lines: the redoubt is battered down,
+                    // the unfinished quick works are finished, and a new work goes up.
+                    works.0[0].damage = 9;
+                    works.0.iter_mut().for_each(|w| w.progress = w.kind.turns());
+                    works.0.push(work(7, 6, WorkKind::Redoubt, 6, 0));
+                }
+                if round == 2 {
+                    works.0.clear();
+                }
+                let fresh = Ground::new(&map, &works);
+                let kept = Ground::remembering(&map, &works, &lines);
+                for &a in hexes.iter().step_by(3) {
+                    for &b in &hexes {
+                        let want = line_of_sight(fresh, a, b, None, |_| None);
+                        assert_eq!(line_of_sight(kept, a, b, None, |_| None), want);
+                        judged[want as usize] += 1;
+                        let want = line_of_sight(fresh, a, b, Some(viewer), occupant);
+                        assert_eq!(line_of_sight(kept, a, b, Some(viewer), occupant), want);
+                    }
+                }
+            }
+            // The map is varied enough for every verdict to be tried.
+            assert!(judged.iter().all(|&n| n > 100), "{judged:?}");
+        }
     }
 }

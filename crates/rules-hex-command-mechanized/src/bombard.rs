@@ -10,7 +10,6 @@ use crate::indirect;
 use crate::items::Kind;
 use crate::losses;
 use crate::rule;
-use hex_command_family::ground::Ground;
 use hex_command_family::sight::{self, Sight};
 use volley_core::geometry::label;
 use volley_core::{Dice, Event, Hex, Log};
@@ -233,7 +232,7 @@ impl MechGame {
     /// A unit of the firer's side that sees `hex` within spotting range (M95).
     pub fn spotter(&self, i: usize, hex: Hex) -> Option<usize> {
         let side = self.item(i).side;
-        let g = Ground::new(&self.s.setup.map, &self.s.works);
+        let g = self.ground();
         let map = &self.s.setup.map;
         (0..self.s.items.len()).find(|&s| {
             let h = self.item(s).hex;

@@ -10,7 +10,6 @@ use crate::game::{MechGame, Refusal, Step};
 use crate::items::Kind;
 use crate::losses;
 use crate::rule;
-use hex_command_family::ground::Ground;
 use hex_command_family::sight::{self, Sight};
 use volley_core::{Dice, Event, Hex, Log};
 
@@ -144,7 +143,7 @@ impl MechGame {
                 )
             }));
         }
-        let g = Ground::new(&self.s.setup.map, &self.s.works);
+        let g = self.ground();
         if sight::line_of_sight(g, it.hex, tg.hex, None, |_| None) == Sight::Blocked
             || self.smoked(it.hex, tg.hex)
             || self.units_in_the_way(i, t)
@@ -224,7 +223,7 @@ impl MechGame {
     /// that it can see.
     pub fn note_what_is_seen(&mut self) {
         let n = self.s.items.len();
-        let g = Ground::new(&self.s.setup.map, &self.s.works);
+        let g = self.ground();
         let seen: Vec<Vec<usize>> = (0..n)
             .map(|i| {
                 if !self.in_play(i) {
@@ -295,7 +294,7 @@ impl MechGame {
         if seen || self.seen_at_start.is_empty() {
             return None;
         }
-        let g = Ground::new(&self.s.setup.map, &self.s.works);
+        let g = self.ground();
         let (from, to) = (self.item(i).hex, self.item(t).hex);
         let width =
             fire_tables::gap_across(&self.s.setup.map, |h| sight::sight_height(g, h), from, to)?;
@@ -305,7 +304,7 @@ impl MechGame {
     /// The covers a target has against a firer (M91): its hex and hexside as the Hex Command
     /// family counts them, and higher ground.
     fn covers(&self, i: usize, t: usize) -> u8 {
-        let g = Ground::new(&self.s.setup.map, &self.s.works);
+        let g = self.ground();
         let map = &self.s.setup.map;
         let (a, b) = (self.item(i).hex, self.item(t).hex);
         let higher = map.elevation(b) > map.elevation(a);
@@ -334,7 +333,7 @@ impl MechGame {
         // M74, M130 (option obscured_fire): a line only partly clear (light woods, works, a
         // slope on it) costs a point.
         let obscured = self.s.setup.settings.obscured_fire && {
-            let g = Ground::new(&self.s.setup.map, &self.s.works);
+            let g = self.ground();
             sight::line_of_sight(g, it.hex, tg.hex, None, |_| None) == Sight::Partial
         };
         let turret_turn = fire_tables::bearing(it, tg.hex, self.step == Step::DefensiveFire)

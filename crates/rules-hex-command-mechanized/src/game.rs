@@ -9,6 +9,7 @@ use crate::losses;
 use crate::orders::Order;
 use crate::state::State;
 use crate::{rule, ID};
+use hex_command_family::ground::Ground;
 use std::fmt;
 use std::ops::ControlFlow;
 use volley_core::geometry::{label, parse_label, Facing};
@@ -181,6 +182,11 @@ impl MechGame {
 
     pub fn step_name(&self) -> StepName<'_> {
         StepName(self)
+    }
+
+    /// The map with the works laid over it, remembering the lines of sight walked on it.
+    pub fn ground(&self) -> Ground<'_> {
+        Ground::remembering(&self.s.setup.map, &self.s.works, &self.s.setup.lines)
     }
 
     pub fn item(&self, i: usize) -> &Item {

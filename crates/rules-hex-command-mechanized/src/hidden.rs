@@ -19,7 +19,6 @@ use crate::game::MechGame;
 use crate::indirect;
 use crate::items::Kind;
 use crate::rule;
-use hex_command_family::ground::Ground;
 use hex_command_family::sight::{self, Sight};
 use volley_core::geometry::label;
 use volley_core::{Dice, Event, Hex, Log, Seen, Side};
@@ -81,7 +80,7 @@ impl MechGame {
     /// M76: the phasing side looks for hidden enemies (steps 2 and 9).
     pub fn spotting(&mut self, dice: &mut dyn Dice, log: &mut Log) {
         let side = self.phasing();
-        let g = Ground::new(&self.s.setup.map, &self.s.works);
+        let g = self.ground();
         let map = &self.s.setup.map;
         let spotters: Vec<Hex> = (0..self.s.items.len())
             .filter(|&i| self.in_play(i) && self.item(i).side == side && !self.routed(i))

@@ -9,7 +9,6 @@ use crate::items::Kind;
 use crate::losses;
 use crate::melee_tables::{self, MeleeModifiers, MeleeResult};
 use crate::rule;
-use hex_command_family::ground::Ground;
 use hex_command_family::sight;
 use volley_core::geometry::{aspect, front_hexes, label, step, Aspect};
 use volley_core::{Dice, Event, Log};
@@ -74,7 +73,7 @@ impl MechGame {
 
     /// Melee modifiers of one side against the other (D8).
     fn melee_mods(&self, i: usize, against: usize, defending: bool) -> MeleeModifiers {
-        let g = Ground::new(&self.s.setup.map, &self.s.works);
+        let g = self.ground();
         let (h, o) = (self.item(i).hex, self.item(against).hex);
         let map = &self.s.setup.map;
         MeleeModifiers {

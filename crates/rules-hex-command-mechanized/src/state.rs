@@ -37,6 +37,8 @@ pub struct Setup {
     pub name: Name,
     pub title: Name,
     pub map: Map,
+    /// The lines of sight walked on the map so far (every copy of the game shares them).
+    pub lines: hex_command_family::sight::Lines,
     /// The map as views carry it, made once.
     pub map_view: Arc<MapView>,
     pub side_names: [Name; 2],
@@ -293,6 +295,7 @@ pub fn load(
         name: battle.name.clone(),
         title: battle.title.clone(),
         map: battle.map.clone(),
+        lines: hex_command_family::sight::Lines::new(&battle.map),
         map_view: battle.map_view.clone(),
         side_names: [battle.sides[0].name.clone(), battle.sides[1].name.clone()],
         oblique: volley_core::scenario::option(&battle.options, "oblique") != "no",

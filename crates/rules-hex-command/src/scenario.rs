@@ -699,6 +699,7 @@ pub fn load(
         name: battle.name.clone(),
         title: battle.title.clone(),
         map_view: battle.map_view.clone(),
+        lines: hex_command_family::sight::Lines::new(&map),
         map,
         turn_limit: battle.turn_limit,
         settings,

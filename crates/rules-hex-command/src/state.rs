@@ -487,6 +487,8 @@ pub struct Setup {
     pub name: Name,
     pub title: Name,
     pub map: Map,
+    /// The lines of sight walked on the map so far (every copy of the game shares them).
+    pub lines: hex_command_family::sight::Lines,
     /// The map as views carry it, made once: every view of every copy shares it.
     pub map_view: Arc<volley_core::map::MapView>,
     pub turn_limit: u32,
@@ -549,7 +551,7 @@ impl State {
     /// The map with what has been built on it.
     #[inline]
     pub fn ground(&self) -> Ground<'_> {
-        Ground::new(&self.setup.map, &self.works)
+        Ground::remembering(&self.setup.map, &self.works, &self.setup.lines)
     }
 
     pub fn settings(&self) -> &Settings {

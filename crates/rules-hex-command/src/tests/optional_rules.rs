@@ -378,6 +378,7 @@ fn clone_setup(s: &crate::state::Setup) -> crate::state::Setup {
         name: s.name.clone(),
         title: s.title.clone(),
         map: s.map.clone(),
+        lines: hex_command_family::sight::Lines::new(&s.map),
         map_view: s.map_view.clone(),
         turn_limit: s.turn_limit,
         settings: s.settings.clone(),
