@@ -4,10 +4,9 @@
 //! the line block, and guns on higher ground fire over friends outside their dead zone.
 
 use crate::ground::{Cells, Ground};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::OnceLock;
 use volley_core::geometry::{distance, line_between};
 use volley_core::map::{Hexside, Map, Terrain};
+use volley_core::pairs::Pairs;
 use volley_core::{Hex, Side};
 
 /// What a line of sight crosses.
@@ -147,15 +146,7 @@ fn obstacle(g: Ground, h: Hex, low: u8) -> Sight {
 /// line with a work, the hexes with works are judged again and the others as remembered, and a
 /// line the map leaves open is walked again when units on it may block (a `viewer`). A line the
 /// map itself blocks, with no work on it, stays blocked whatever stands on it.
-pub struct Lines {
-    /// Per cell a line starts from, per cell it goes to: the two lines (`side` 0 and 1)
-    /// between them, once walked. A row is made when a line from its cell is first asked for.
-    rows: Box<[OnceLock<Row>]>,
-    /// How many pairs are kept, against [`KEPT`].
-    kept: AtomicUsize,
-}
-
-type Row = Box<[OnceLock<Box<[Along; 2]>>]>;
+pub struct Lines(Pairs<[Along; 2]>);
 
 /// One line between two hexes, as the bare map (no works, no units) judges it.
 struct Along {
@@ -180,10 +171,7 @@ const KEPT: usize = 1 << 17;
 impl Lines {
     /// Room for the lines of `map`.
     pub fn new(map: &Map) -> Lines {
-        Lines {
-            rows: (0..map.cell_count()).map(|_| OnceLock::new()).collect(),
-            kept: AtomicUsize::new(0),
-        }
+        Lines(Pairs::new(map, KEPT))
     }
 
     /// The sight along one line, from the remembered walk; `None` when either end is off the
@@ -197,38 +185,23 @@ impl Lines {
         viewer: Option<Viewer>,
         occupant: &impl Fn(Hex) -> Option<Side>,
     ) -> Option<Sight> {
-        let (a, b) = (g.map.index(from)?, g.map.index(to)?);
-        let row = self
-            .rows
-            .get(a)?
-            .get_or_init(|| (0..self.rows.len()).map(|_| OnceLock::new()).collect());
-        let pair = row.get(b)?;
-        let walked;
-        let line = match pair.get() {
-            Some(line) => &line[side],
-            None if self.kept.load(Ordering::Relaxed) < KEPT => {
-                self.kept.fetch_add(1, Ordering::Relaxed);
-                &pair.get_or_init(|| Box::new([0, 1].map(|s| Along::walked(g.map, from, to, s))))
-                    [side]
+        let both = || [0, 1].map(|s| Along::walked(g.map, from, to, s));
+        self.0.with(g.map, from, to, both, |lines| {
+            let line = &lines[side];
+            match line.judge(g) {
+                Sight::Blocked => Sight::Blocked,
+                _ if viewer.is_some() => {
+                    walk(g, from, to, line.hexes.iter().copied(), viewer, occupant)
+                }
+                open => open,
             }
-            None => {
-                walked = Along::walked(g.map, from, to, side);
-                &walked
-            }
-        };
-        Some(match line.judge(g) {
-            Sight::Blocked => Sight::Blocked,
-            _ if viewer.is_some() => {
-                walk(g, from, to, line.hexes.iter().copied(), viewer, occupant)
-            }
-            open => open,
         })
     }
 }
 
 impl std::fmt::Debug for Lines {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Lines({} kept)", self.kept.load(Ordering::Relaxed))
+        write!(f, "Lines({} kept)", self.0.kept())
     }
 }
 

@@ -794,6 +794,10 @@ pub fn load(src: &ScenarioSource, overrides: &Options) -> Result<BptGame, Scenar
         name: battle.name.clone(),
         title: battle.title.clone(),
         turn_limit: battle.turn_limit,
+        lines: std::sync::Arc::new(crate::table::Sightlines::new(
+            &battle.map,
+            crate::table::SIGHTLINES_KEPT,
+        )),
         map: battle.map,
         map_view: battle.map_view,
         side_names: [battle.sides[0].name.clone(), battle.sides[1].name.clone()],

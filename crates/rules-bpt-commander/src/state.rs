@@ -44,6 +44,8 @@ pub struct Setting {
     pub title: Name,
     pub turn_limit: u32,
     pub map: Map,
+    /// The lines of sight judged on the map so far (every copy of the game shares them).
+    pub lines: Arc<crate::table::Sightlines>,
     pub map_view: Arc<MapView>,
     pub side_names: [Name; 2],
     pub objectives: Vec<Objective>,
@@ -1156,5 +1158,9 @@ impl std::ops::DerefMut for MapMut<'_> {
 impl Drop for MapMut<'_> {
     fn drop(&mut self) {
         self.0.map_view = Arc::new(self.0.map.to_view());
+        self.0.lines = Arc::new(crate::table::Sightlines::new(
+            &self.0.map,
+            crate::table::SIGHTLINES_KEPT,
+        ));
     }
 }

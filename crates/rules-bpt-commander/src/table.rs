@@ -11,6 +11,7 @@ use crate::state::BptGame;
 use crate::terrain::{self, Area, Cover};
 use crate::troops::{Arm, Formation, Unit};
 use volley_core::geometry::{aspect, distance, line_between, Aspect, Facing};
+use volley_core::map::Map;
 use volley_core::{Hex, Side};
 
 /// Centimetres between hex centres.
@@ -133,6 +134,78 @@ fn in_cone_of(d: (f64, f64), f: Facing, frontage: f64) -> bool {
     lateral * cm <= reach + 1e-6
 }
 
+/// One of the two centre lines between two hexes (`side` 0 or 1), as the map alone judges it
+/// ("Visibility"): kept per pair of hexes for the game ([`Sightlines`]), since the bots' search
+/// asks for the same lines many thousands of times a turn. Engineers changing the map start
+/// the lines afresh ([`crate::state::MapMut`]).
+pub struct Sightline {
+    /// The hexes between the two ends, in order.
+    hexes: Box<[Hex]>,
+    /// A wall, fence or hedge the ends do not touch, or a crest, hides one end from the other.
+    screened: bool,
+    /// Some hex on the line is high area terrain.
+    high_area: bool,
+    /// More than two hexes of low area terrain in a row (more than the one strip of up to
+    /// 10 cm that may be seen over).
+    wide_low_area: bool,
+}
+
+/// The two lines between each pair of hexes of a map, once judged.
+pub type Sightlines = volley_core::pairs::Pairs<[Sightline; 2]>;
+
+/// A bound on the pairs of lines kept for one map: past it, lines are judged each time.
+pub const SIGHTLINES_KEPT: usize = 1 << 17;
+
+impl Sightline {
+    pub fn walked(map: &Map, from: Hex, to: Hex, side: usize) -> Sightline {
+        let hexes: Box<[Hex]> = line_between(from, to, side).collect();
+        let (eo, et) = (map.elevation(from), map.elevation(to));
+        let (lo, hi) = (eo.min(et), eo.max(et));
+        let (mut screened, mut high_area, mut wide_low_area) = (false, false, false);
+        let mut prev = from;
+        let mut low_run = 0;
+        for (i, &h) in hexes.iter().enumerate() {
+            // Walls, fences and hedges block unless the observer or the target touches them
+            // (so neither the first hexside, out of the observer's hex, nor the last, into
+            // the target's, counts).
+            if i > 0 && terrain::screens(map.hexside(prev, h)) {
+                screened = true;
+            }
+            let e = map.elevation(h);
+            // The crest: ground as high as the higher end, and higher than the lower, hides
+            // what lies behind it.
+            if e > lo && e >= hi {
+                screened = true;
+            }
+            match terrain::area(map.terrain(h)) {
+                Some(Area::High) => {
+                    high_area = true;
+                    low_run = 0;
+                }
+                Some(Area::Low) => {
+                    low_run += 1;
+                    wide_low_area |= low_run > 2;
+                }
+                None => low_run = 0,
+            }
+            prev = h;
+        }
+        Sightline {
+            hexes,
+            screened,
+            high_area,
+            wide_low_area,
+        }
+    }
+
+    /// Whether the map leaves the line open, `inside` being how far (in hexes) into area
+    /// terrain the target may be seen; a high observer sees over low area terrain.
+    fn open(&self, d: u32, inside: u32, high_observer: bool) -> bool {
+        !(self.screened
+            || (d > inside && (self.high_area || (!high_observer && self.wide_low_area))))
+    }
+}
+
 impl BptGame {
     /// Whether the terrain and the troops between two hexes leave a line of sight open along
     /// one of the two centre lines. `inside` is how far into area terrain the target may be
@@ -148,43 +221,20 @@ impl BptGame {
     ) -> bool {
         let map = self.map();
         let d = distance(from, to);
-        let (eo, et) = (map.elevation(from), map.elevation(to));
-        let (lo, hi) = (eo.min(et), eo.max(et));
-        let mut prev = from;
-        let mut low_run = 0;
-        for (i, h) in line_between(from, to, side).enumerate() {
-            // Walls, fences and hedges block unless the observer or the target touches them.
-            if i > 0 && terrain::screens(map.hexside(prev, h)) {
-                return false;
-            }
-            let e = map.elevation(h);
-            // The crest: ground as high as the higher end, and higher than the lower, hides
-            // what lies behind it.
-            if e > lo && e >= hi {
-                return false;
-            }
-            match terrain::area(map.terrain(h)) {
-                Some(Area::High) if d > inside => return false,
-                Some(Area::Low) if !high_observer && d > inside => {
-                    low_run += 1;
-                    // One strip of low area terrain up to 10 cm wide may be seen over.
-                    if low_run > 2 {
-                        return false;
-                    }
-                }
-                _ => low_run = 0,
-            }
-            if let Some(k) = self.occupant(h) {
-                // An enemy under a marker blocks sight whatever it is.
-                if blocks_sight(&self.units[k]) || self.hidden_from(k, viewer) {
-                    return false;
-                }
-            }
-            prev = h;
-        }
-        // The last hexside, into the target's hex: a wall there touches the target, so it
-        // does not block.
-        true
+        let open = |line: &Sightline| {
+            line.open(d, inside, high_observer)
+                && line.hexes.iter().all(|&h| {
+                    // An enemy under a marker blocks sight whatever it is.
+                    self.occupant(h).is_none_or(|k| {
+                        !(blocks_sight(&self.units[k]) || self.hidden_from(k, viewer))
+                    })
+                })
+        };
+        let both = || [0, 1].map(|s| Sightline::walked(map, from, to, s));
+        self.setting
+            .lines
+            .with(map, from, to, both, |lines| open(&lines[side]))
+            .unwrap_or_else(|| open(&Sightline::walked(map, from, to, side)))
     }
 
     /// Whether a unit is hidden where it stands from an enemy `d` hexes away: dug-in troops
@@ -439,5 +489,89 @@ mod tests {
         assert_eq!(hexes(3), 1);
         assert_eq!(hexes(2), 1);
         assert_eq!(hexes(0), 0);
+    }
+
+    /// The map's part of a line of sight, as the text reads it hex by hex ("Visibility"):
+    /// the reference the kept [`Sightline`] is checked against.
+    fn open_by_walking(
+        map: &Map,
+        from: Hex,
+        to: Hex,
+        side: usize,
+        inside: u32,
+        high: bool,
+    ) -> bool {
+        let d = distance(from, to);
+        let (eo, et) = (map.elevation(from), map.elevation(to));
+        let (lo, hi) = (eo.min(et), eo.max(et));
+        let mut prev = from;
+        let mut low_run = 0;
+        for (i, h) in line_between(from, to, side).enumerate() {
+            if i > 0 && terrain::screens(map.hexside(prev, h)) {
+                return false;
+            }
+            let e = map.elevation(h);
+            if e > lo && e >= hi {
+                return false;
+            }
+            match terrain::area(map.terrain(h)) {
+                Some(Area::High) if d > inside => return false,
+                Some(Area::Low) if !high && d > inside => {
+                    low_run += 1;
+                    if low_run > 2 {
+                        return false;
+                    }
+                }
+                _ => low_run = 0,
+            }
+            prev = h;
+        }
+        true
+    }
+
+    #[test]
+    fn a_kept_sightline_judges_as_walking_the_line() {
+        use volley_core::map::{Cell, Hexside, Terrain};
+        let mut map = Map::open(14, 12);
+        let all: Vec<Hex> = map.hexes().collect();
+        for (k, &h) in all.iter().enumerate() {
+            let terrain = match (k * 5 + k / 7) % 11 {
+                0 => Terrain::Woods,
+                1 | 2 => Terrain::LightWoods,
+                3 => Terrain::Rough,
+                4 => Terrain::Town,
+                _ => Terrain::Clear,
+            };
+            let elevation = u8::from(k % 13 == 2) + u8::from(k % 19 == 7);
+            map.set(h, Cell { terrain, elevation });
+            if let Some(&next) = all.get(k + 1).filter(|&&n| distance(h, n) == 1) {
+                match k % 10 {
+                    3 => map.set_hexside(h, next, Hexside::Wall),
+                    6 => map.set_hexside(h, next, Hexside::Hedge),
+                    8 => map.set_hexside(h, next, Hexside::Stream),
+                    _ => {}
+                }
+            }
+        }
+        let mut verdicts = [0; 2];
+        for &a in all.iter().step_by(2) {
+            for &b in &all {
+                for side in 0..2 {
+                    let line = Sightline::walked(&map, a, b, side);
+                    for (inside, high) in
+                        [(1, false), (2, false), (4, false), (2, true), (9, false)]
+                    {
+                        let want = open_by_walking(&map, a, b, side, inside, high);
+                        assert_eq!(
+                            line.open(distance(a, b), inside, high),
+                            want,
+                            "{a:?} to {b:?}, line {side}, inside {inside}, high observer {high}"
+                        );
+                        verdicts[usize::from(want)] += 1;
+                    }
+                }
+            }
+        }
+        assert!(verdicts.iter().all(|&n| n > 1000), "{verdicts:?}");
     }
 }

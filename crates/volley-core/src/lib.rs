@@ -8,6 +8,7 @@
 //! - [`scenario`]: TOML scenarios with positioned errors.
 //! - [`session`]: a game in play and its saved-game file.
 //! - [`odds`]: outcome distributions of an action.
+//! - [`pairs`]: values kept per pair of a map's cells for a game (lines of sight).
 //! - [`place`]: where a unit is: a hex, a tile, or a point on a measured table.
 //! - [`view`]: what one side may see.
 
@@ -20,6 +21,7 @@ pub mod glossary;
 pub mod map;
 pub mod name;
 pub mod odds;
+pub mod pairs;
 pub mod place;
 pub mod resign;
 pub mod scenario;

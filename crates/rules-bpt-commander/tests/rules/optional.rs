@@ -657,7 +657,15 @@ fn engineers_demolish_works_or_a_wall_on_4() {
     let mut g = sappers()
         .map("hexsides = [{ between = [\"0608\", \"0607\"], kind = \"wall\" }]")
         .start_with(&[]);
+    let (e1, b1) = (k(&g, "e1"), k(&g, "b1"));
+    assert!(g.sight_of(e1, b1));
+    assert!(
+        g.setting.lines.kept() > 0,
+        "the lines looked along are kept"
+    );
     let e = play(&mut g, "demolish e1 0607", &[6]);
+    // The lines kept were judged on the old map: a changed map starts them afresh.
+    assert_eq!(g.setting.lines.kept(), 0);
     assert!(
         log(&e).contains("the wall between 0608 and 0607 is down"),
         "{}",
