@@ -665,7 +665,118 @@ impl BptGame {
         }
     }
 
-    fn unit_view(&self, key: usize, u: &Unit) -> UnitView {
+    /// What `side` may see ([`Game::view`]); without the firing cones when `cones` is false
+    /// ([`Game::search_view`]: the bots' search never reads them, and they cost a tenth of it).
+    fn view_with(&self, side: Option<Side>, cones: bool) -> View {
+        View {
+            ruleset: crate::ID.into(),
+            scenario: self.setting.name.clone(),
+            title: self.setting.title.clone(),
+            viewer: side,
+            turn: self.turn,
+            turn_limit: self.setting.turn_limit,
+            phase: self.phase_words(),
+            phasing: (!matches!(self.phase, Phase::Over | Phase::Setup)).then_some(self.active),
+            to_decide: self.decider(),
+            prompt: self.prompt(),
+            map: self.setting.map_view.clone(),
+            sides: Side::BOTH
+                .into_iter()
+                .map(|s| {
+                    let (lost, all) = self.losses(s);
+                    SideView {
+                        side: s,
+                        name: self.setting.side_names[s.index()].clone(),
+                        losses_percent: if all == 0 {
+                            0.0
+                        } else {
+                            100.0 * lost as f64 / all as f64
+                        },
+                        break_point: (all > 0).then(|| 100.0 * all.div_ceil(2) as f64 / all as f64),
+                        score: self.victory_points(s) as i32,
+                        commanders: self
+                            .units
+                            .iter()
+                            .enumerate()
+                            .filter(|(_, u)| u.side == s && u.is_hq())
+                            .map(|(hk, u)| CommanderView {
+                                id: u.id.clone(),
+                                name: u.name.clone(),
+                                value: u.command as i32,
+                                supreme: u.co,
+                                attached_to: self
+                                    .occupant(u.hex)
+                                    .filter(|&k| self.units[k].side == s)
+                                    .filter(|&k| !self.hidden_from_view(k, side))
+                                    .map(|k| self.units[k].id.clone()),
+                                status: if u.ko {
+                                    "killed".into()
+                                } else if self.hidden_from_view(hk, side) {
+                                    "hidden".into()
+                                } else if self
+                                    .occupant(u.hex)
+                                    .is_some_and(|k| !self.hidden_from_view(k, side))
+                                {
+                                    "attached".into()
+                                } else {
+                                    "ready".into()
+                                },
+                            })
+                            .collect(),
+                    }
+                })
+                .collect(),
+            units: self
+                .units
+                .iter()
+                .enumerate()
+                .filter(|(k, u)| !u.ko && !self.hidden_from_view(*k, side))
+                .map(|(k, u)| self.unit_view(k, u, cones))
+                .collect(),
+            markers: self.markers(side),
+            features: Vec::new(),
+            objectives: self
+                .setting
+                .objectives
+                .iter()
+                .map(|o| ObjectiveView {
+                    place: Place::Hex(o.hex),
+                    name: match (o.major, o.goal_of) {
+                        ([false, false], None) => o.name.clone(),
+                        ([true, true], None) => format!("{} (major)", o.name).into(),
+                        (major, None) => {
+                            let m = if major[0] { 0 } else { 1 };
+                            format!(
+                                "{} (major for {}, minor for {})",
+                                o.name,
+                                self.setting.side_names[m],
+                                self.setting.side_names[1 - m]
+                            )
+                            .into()
+                        }
+                        (major, Some(s)) => format!(
+                            "{} ({}{}'s goal)",
+                            o.name,
+                            if major[s.index()] { "major, " } else { "" },
+                            self.setting.side_names[s.index()]
+                        )
+                        .into(),
+                    },
+                    points: o.points,
+                    holder: self.holder(o.hex, Sight::View(side)),
+                    goal_of: o.goal_of,
+                    decisive: o.major,
+                })
+                .collect(),
+            outcome: self.outcome.clone(),
+            standing: self
+                .outcome
+                .is_none()
+                .then(|| self.standing(Sight::View(side))),
+        }
+    }
+
+    fn unit_view(&self, key: usize, u: &Unit, cones: bool) -> UnitView {
         let mut flags: Vec<Word> = Vec::new();
         if u.is_suppressed() {
             flags.push("suppressed".into());
@@ -757,7 +868,7 @@ impl BptGame {
                 full: u.full_stands,
             }),
             formation: u.formed_troops().then(|| u.formation.name().into()),
-            cone: if hq || u.ko || (u.arm == Arm::Artillery && u.limbered) {
+            cone: if !cones || hq || u.ko || (u.arm == Arm::Artillery && u.limbered) {
                 Vec::new()
             } else {
                 self.cone_hexes(key).into_iter().map(Place::Hex).collect()
@@ -937,112 +1048,11 @@ impl Game for BptGame {
     /// The table is open: both players see every unit, as the book plays it ("there are no
     /// tests for visibility"); sight decides only what a unit may act against.
     fn view(&self, side: Option<Side>) -> View {
-        View {
-            ruleset: crate::ID.into(),
-            scenario: self.setting.name.clone(),
-            title: self.setting.title.clone(),
-            viewer: side,
-            turn: self.turn,
-            turn_limit: self.setting.turn_limit,
-            phase: self.phase_words(),
-            phasing: (!matches!(self.phase, Phase::Over | Phase::Setup)).then_some(self.active),
-            to_decide: self.decider(),
-            prompt: self.prompt(),
-            map: self.setting.map_view.clone(),
-            sides: Side::BOTH
-                .into_iter()
-                .map(|s| {
-                    let (lost, all) = self.losses(s);
-                    SideView {
-                        side: s,
-                        name: self.setting.side_names[s.index()].clone(),
-                        losses_percent: if all == 0 {
-                            0.0
-                        } else {
-                            100.0 * lost as f64 / all as f64
-                        },
-                        break_point: (all > 0).then(|| 100.0 * all.div_ceil(2) as f64 / all as f64),
-                        score: self.victory_points(s) as i32,
-                        commanders: self
-                            .units
-                            .iter()
-                            .enumerate()
-                            .filter(|(_, u)| u.side == s && u.is_hq())
-                            .map(|(hk, u)| CommanderView {
-                                id: u.id.clone(),
-                                name: u.name.clone(),
-                                value: u.command as i32,
-                                supreme: u.co,
-                                attached_to: self
-                                    .occupant(u.hex)
-                                    .filter(|&k| self.units[k].side == s)
-                                    .filter(|&k| !self.hidden_from_view(k, side))
-                                    .map(|k| self.units[k].id.clone()),
-                                status: if u.ko {
-                                    "killed".into()
-                                } else if self.hidden_from_view(hk, side) {
-                                    "hidden".into()
-                                } else if self
-                                    .occupant(u.hex)
-                                    .is_some_and(|k| !self.hidden_from_view(k, side))
-                                {
-                                    "attached".into()
-                                } else {
-                                    "ready".into()
-                                },
-                            })
-                            .collect(),
-                    }
-                })
-                .collect(),
-            units: self
-                .units
-                .iter()
-                .enumerate()
-                .filter(|(k, u)| !u.ko && !self.hidden_from_view(*k, side))
-                .map(|(k, u)| self.unit_view(k, u))
-                .collect(),
-            markers: self.markers(side),
-            features: Vec::new(),
-            objectives: self
-                .setting
-                .objectives
-                .iter()
-                .map(|o| ObjectiveView {
-                    place: Place::Hex(o.hex),
-                    name: match (o.major, o.goal_of) {
-                        ([false, false], None) => o.name.clone(),
-                        ([true, true], None) => format!("{} (major)", o.name).into(),
-                        (major, None) => {
-                            let m = if major[0] { 0 } else { 1 };
-                            format!(
-                                "{} (major for {}, minor for {})",
-                                o.name,
-                                self.setting.side_names[m],
-                                self.setting.side_names[1 - m]
-                            )
-                            .into()
-                        }
-                        (major, Some(s)) => format!(
-                            "{} ({}{}'s goal)",
-                            o.name,
-                            if major[s.index()] { "major, " } else { "" },
-                            self.setting.side_names[s.index()]
-                        )
-                        .into(),
-                    },
-                    points: o.points,
-                    holder: self.holder(o.hex, Sight::View(side)),
-                    goal_of: o.goal_of,
-                    decisive: o.major,
-                })
-                .collect(),
-            outcome: self.outcome.clone(),
-            standing: self
-                .outcome
-                .is_none()
-                .then(|| self.standing(Sight::View(side))),
-        }
+        self.view_with(side, true)
+    }
+
+    fn search_view(&self, side: Option<Side>) -> View {
+        self.view_with(side, false)
     }
 
     fn clone_game(&self) -> Box<dyn Game> {

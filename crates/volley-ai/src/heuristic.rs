@@ -286,7 +286,7 @@ impl Bot for HeuristicBot {
         if self.settings.blunder > 0.0 && self.rng.random_bool(self.settings.blunder) {
             return legal[self.rng.random_range(0..legal.len())];
         }
-        let view = game.view(Some(side));
+        let view = game.search_view(Some(side));
         let crowded = view.units.len() + view.markers.len() > CROWDED;
         let eval = Evaluator::weighted(&view, side, self.settings.weights(crowded));
         // On a crowded map the actions are put in order below, one a unit.
@@ -540,7 +540,7 @@ impl Worlds {
             ) else {
                 continue;
             };
-            let after = eval.evaluate(&g.view(Some(self.side)));
+            let after = eval.evaluate(&g.search_view(Some(self.side)));
             out.sum += after - base;
             out.rolled |= rolls > 0;
             if rolls == 0 && self.open {
@@ -662,7 +662,7 @@ pub fn play_line(
 fn see_through_interrupt(g: &mut dyn Game, side: Side, dice: &mut dyn Dice) {
     for _ in 0..MAX_PASSES {
         let Some(other) = g.to_decide() else { return };
-        if other == side || g.view(None).phasing != Some(side) {
+        if other == side || g.phasing() != Some(side) {
             return;
         }
         let legal = g.legal_actions();

@@ -209,7 +209,7 @@ impl<'a> Tree<'a> {
         seed: u64,
         thread: usize,
     ) -> Tree<'a> {
-        let view = game.view(Some(side));
+        let view = game.search_view(Some(side));
         let eval = Evaluator::new(&view, side);
         let base = eval.evaluate(&view);
         Tree {
@@ -370,7 +370,7 @@ impl<'a> Tree<'a> {
             let a = legal[self.rng.random_range(0..legal.len())];
             world.apply_unchecked(a, dice);
         }
-        let e = self.eval.evaluate(&world.view(Some(self.side))) - self.base;
+        let e = self.eval.evaluate(&world.search_view(Some(self.side))) - self.base;
         1.0 / (1.0 + (-e / SCALE).exp())
     }
 }
@@ -378,7 +378,7 @@ impl<'a> Tree<'a> {
 /// The node's actions in the heuristic's cheap order, with `end` moved up to second place so
 /// that stopping is always among the first things tried.
 fn ordered(world: &dyn Game, legal: &[Action], player: Side) -> Vec<Action> {
-    let view = world.view(Some(player));
+    let view = world.search_view(Some(player));
     let eval = Evaluator::new(&view, player);
     let ranked = priors(world, legal, &view, &eval);
     let mut order: Vec<Action> = ranked.iter().filter(|r| !r.end).map(|r| r.action).collect();

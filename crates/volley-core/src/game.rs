@@ -446,6 +446,14 @@ pub trait Game: Send + Sync {
     /// Hidden information is filtered here and nowhere else.
     fn view(&self, side: Option<Side>) -> View;
 
+    /// [`Game::view`] as the bots' search reads it, many thousands of positions a turn: the
+    /// same view less the firing cones ([`crate::view::UnitView::cone`]), which only a person
+    /// reads off the map. A ruleset whose cones cost something to work out leaves them out
+    /// here; everything else must be as `view` gives it. The default is the whole view.
+    fn search_view(&self, side: Option<Side>) -> View {
+        self.view(side)
+    }
+
     fn clone_game(&self) -> Box<dyn Game>;
 
     /// A copy of the game as `side` might believe it to be: everything `side` cannot see is

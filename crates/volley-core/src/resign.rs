@@ -106,6 +106,14 @@ impl Resigned {
             event,
         )
     }
+
+    /// The inner game's view, with nobody left to decide and the resignation as the outcome.
+    fn over(&self, mut v: View) -> View {
+        v.to_decide = None;
+        v.prompt = None;
+        v.outcome = Some(self.outcome.clone());
+        v
+    }
 }
 
 impl Game for Resigned {
@@ -146,11 +154,10 @@ impl Game for Resigned {
         Some(self.outcome.clone())
     }
     fn view(&self, side: Option<Side>) -> View {
-        let mut v = self.inner.view(side);
-        v.to_decide = None;
-        v.prompt = None;
-        v.outcome = Some(self.outcome.clone());
-        v
+        self.over(self.inner.view(side))
+    }
+    fn search_view(&self, side: Option<Side>) -> View {
+        self.over(self.inner.search_view(side))
     }
     fn clone_game(&self) -> Box<dyn Game> {
         Box::new(Resigned {

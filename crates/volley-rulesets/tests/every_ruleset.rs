@@ -5,7 +5,8 @@
 //! - games never panic and always end, within a bound on actions;
 //! - `check_invariants` holds after every action, and so do the generic ones on the views
 //!   (units on the map, hits and TE within their maximum, views agreeing about unit ids);
-//!   `phasing` says what the view says;
+//!   `phasing` says what the view says, and the bots' `search_view` is the view less its
+//!   firing cones;
 //! - every action `legal_actions` lists is accepted, the same dice give the same result,
 //!   and `notation`/`parse_action` round-trip;
 //! - the count and k-th action, the actions unit by unit and the units that can act agree
@@ -230,6 +231,13 @@ fn check_views(game: &dyn Game) -> Result<(), String> {
             ));
         }
         check_view(&v)?;
+        let mut without_cones = v.clone();
+        without_cones.units.iter_mut().for_each(|u| u.cone.clear());
+        if game.search_view(Some(side)) != without_cones {
+            return Err(format!(
+                "{side}'s search view is not its view without the firing cones"
+            ));
+        }
         if v.turn != full.turn || v.to_decide != full.to_decide {
             return Err(format!(
                 "{side}'s view disagrees with the full view on turn or decision"

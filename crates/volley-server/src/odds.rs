@@ -154,6 +154,9 @@ impl Game for Watched {
     fn view(&self, side: Option<Side>) -> View {
         self.game.view(side)
     }
+    fn search_view(&self, side: Option<Side>) -> View {
+        self.game.search_view(side)
+    }
     fn clone_game(&self) -> Box<dyn Game> {
         Box::new(Watched {
             game: self.game.clone_game(),
