@@ -88,7 +88,9 @@ pub struct MechGame {
     /// Forest hexes a vehicle has forced, passable to vehicles for the rest of the game (M61).
     pub forced: Vec<Hex>,
     pub outcome: Option<Outcome>,
-    legal: Vec<Action>,
+    /// The legal actions of the position, listed when first asked for: a position the
+    /// search only scores is never listed.
+    legal: std::sync::OnceLock<Vec<Action>>,
 }
 
 /// The step of a game in words: "red movement", "blue fires (red's turn)".
@@ -153,7 +155,7 @@ impl MechGame {
             smoke: Vec::new(),
             forced: Vec::new(),
             outcome: None,
-            legal: Vec::new(),
+            legal: std::sync::OnceLock::new(),
         }
     }
 
@@ -1262,11 +1264,33 @@ impl MechGame {
         }
     }
 
-    /// Lists the legal actions of the position as it stands.
+    /// Forgets the legal actions listed: they are listed again, for the position as it
+    /// stands, when next asked for.
     pub fn refresh_legal(&mut self) {
-        let mut legal = std::mem::take(&mut self.legal);
-        self.list_legal(&mut legal);
-        self.legal = legal;
+        self.legal = std::sync::OnceLock::new();
+    }
+
+    /// The legal actions of the position, listed once.
+    fn legal(&self) -> &[Action] {
+        self.legal.get_or_init(|| {
+            let mut out = Vec::new();
+            self.list_legal(&mut out);
+            out
+        })
+    }
+
+    /// Whether the side to decide has anything to do but end the step (the listing, stopped
+    /// at the first such order).
+    fn has_choice(&self) -> bool {
+        let end = Order::End.pack();
+        self.each_order(&mut |o| {
+            if o.pack() == end {
+                ControlFlow::Continue(())
+            } else {
+                ControlFlow::Break(())
+            }
+        })
+        .is_break()
     }
 
     fn list_legal(&self, out: &mut Vec<Action>) {
@@ -1280,11 +1304,8 @@ impl MechGame {
     /// Steps end by themselves when ending them is all that is left.
     fn advance(&mut self, dice: &mut dyn Dice, log: &mut Log) {
         loop {
-            let mut legal = std::mem::take(&mut self.legal);
-            self.list_legal(&mut legal);
-            self.legal = legal;
-            let end = Order::End.pack();
-            if self.outcome.is_some() || self.legal.iter().any(|&a| a != end) {
+            self.refresh_legal();
+            if self.outcome.is_some() || self.has_choice() {
                 return;
             }
             self.end_step(dice, log);
@@ -1400,7 +1421,7 @@ impl Game for MechGame {
 
     fn legal_actions_into(&self, out: &mut Vec<Action>) {
         out.clear();
-        out.extend_from_slice(&self.legal);
+        out.extend_from_slice(self.legal());
     }
 
     fn unit_actions(&self, unit: u32, out: &mut Vec<Action>) {
@@ -1758,7 +1779,7 @@ impl Game for MechGame {
         }
         let mut legal = Vec::new();
         self.list_legal(&mut legal);
-        if legal != self.legal {
+        if legal != self.legal() {
             return Err("the legal actions listed are not those of the position".into());
         }
         Ok(())
