@@ -119,6 +119,7 @@ impl BptGame {
         let ground = self.ground();
         let start = u.hex;
         let hq = u.is_hq();
+        let free = Self::free_mover(u);
         let start_dense = ground.dense(start, u);
         // The cheapest cost found to each hex, with and without dense terrain on the way.
         let mut best = vec![u32::MAX; 2 * map.cell_count()];
@@ -132,12 +133,16 @@ impl BptGame {
             if slot(at, dense).is_some_and(|i| best[i] < cost) {
                 continue;
             }
-            let dirs: Vec<Hex> = if Self::free_mover(u) {
-                Facing::ALL.into_iter().map(|f| step(at, f)).collect()
+            let all;
+            let front;
+            let dirs: &[Hex] = if free {
+                all = Facing::ALL.map(|f| step(at, f));
+                &all
             } else {
-                front_hexes(at, u.facing).to_vec()
+                front = front_hexes(at, u.facing);
+                &front
             };
-            for n in dirs {
+            for &n in dirs {
                 if !ground.passable(n, u) {
                     continue;
                 }
