@@ -90,7 +90,7 @@ pub struct MechGame {
     pub outcome: Option<Outcome>,
     /// The legal actions of the position, listed when first asked for: a position the
     /// search only scores is never listed.
-    legal: std::sync::OnceLock<Vec<Action>>,
+    pub(crate) legal: std::sync::OnceLock<Vec<Action>>,
 }
 
 /// The step of a game in words: "red movement", "blue fires (red's turn)".
@@ -1281,7 +1281,7 @@ impl MechGame {
 
     /// Whether the side to decide has anything to do but end the step (the listing, stopped
     /// at the first such order).
-    fn has_choice(&self) -> bool {
+    pub(crate) fn has_choice(&self) -> bool {
         let end = Order::End.pack();
         self.each_order(&mut |o| {
             if o.pack() == end {
