@@ -1460,6 +1460,8 @@ impl Game for MechGame {
                 self.do_stand(dice, &mut log);
             }
         }
+        // The position changed: no list of its legal actions is kept from before.
+        self.refresh_legal();
         Ok(log.into_events())
     }
 
@@ -1777,10 +1779,14 @@ impl Game for MechGame {
                 return Err(format!("both sides stand in {}", label(hex)));
             }
         }
-        let mut legal = Vec::new();
-        self.list_legal(&mut legal);
-        if legal != self.legal() {
-            return Err("the legal actions listed are not those of the position".into());
+        // A list kept from an earlier listing must be the position's own (it is dropped at
+        // every change).
+        if let Some(kept) = self.legal.get() {
+            let mut legal = Vec::new();
+            self.list_legal(&mut legal);
+            if &legal != kept {
+                return Err("the legal actions kept are not those of the position".into());
+            }
         }
         Ok(())
     }
