@@ -15,6 +15,8 @@ use volley_core::geometry::label;
 use volley_core::{Dice, Event, Hex, Log};
 
 impl MechGame {
+    /// A bombardment: indirect fire at a hex holding an enemy the side knows of. The target is
+    /// checked before the spotters, the costliest check (a line of sight from each).
     pub fn check_bombard<R: Refusal>(&self, i: usize, hex: Hex) -> Result<(), R> {
         self.check_indirect::<R>(i, hex)?;
         let it = self.item(i);
@@ -23,7 +25,7 @@ impl MechGame {
                 format!("{} holds no enemy {}'s side knows of", label(hex), it.id)
             }));
         }
-        Ok(())
+        self.check_spotted(i, hex)
     }
 
     /// Smoke is fired like a bombardment, at a hex holding or next to an enemy the side knows
@@ -45,7 +47,7 @@ impl MechGame {
         if self.smoke.iter().any(|&(h, _)| h == hex) {
             return Err(R::because(|| format!("{} is smoked already", label(hex))));
         }
-        Ok(())
+        self.check_spotted(i, hex)
     }
 
     pub fn do_smoke(&mut self, i: usize, aim: Hex, dice: &mut dyn Dice, log: &mut Log) {
@@ -178,7 +180,8 @@ impl MechGame {
         }
     }
 
-    /// What bombardment and smoke both need (M94–M95).
+    /// What bombardment and smoke both need of the gun and the range (M94); the spotter
+    /// (M95) is [`Self::check_spotted`], asked last.
     fn check_indirect<R: Refusal>(&self, i: usize, hex: Hex) -> Result<(), R> {
         self.check_may_fire::<R>(i)?;
         let it = self.item(i);
@@ -217,11 +220,16 @@ impl MechGame {
                 format!("{} is out of {}'s reach ({reach})", label(hex), it.id)
             }));
         }
+        Ok(())
+    }
+
+    /// A unit of the firer's side sees the hex within spotting range (M95).
+    fn check_spotted<R: Refusal>(&self, i: usize, hex: Hex) -> Result<(), R> {
         if self.spotter(i, hex).is_none() {
             return Err(R::because(|| {
                 format!(
                     "no unit of {}'s side sees {} within spotting range (M95)",
-                    it.id,
+                    self.item(i).id,
                     label(hex)
                 )
             }));
