@@ -13,6 +13,7 @@ use crate::eval::{arm_power, has, is_decoy, is_guns, Evaluator, Geometry, Weight
 use crate::Bot;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use std::sync::{mpsc, Arc};
 use volley_core::geometry::in_front_arc;
 use volley_core::view::{UnitView, View};
 use volley_core::{Action, ActionKind, Dice, Game, Hex, Seed, SeededDice, Side};
@@ -68,6 +69,11 @@ pub struct HeuristicSettings {
     pub crowd_approach: Option<f64>,
     /// The evaluation's weights ([`Weights::STANDARD`] unless set).
     pub weights: Weights,
+    /// Threads that share the first look at the candidates (at most the machine's cores):
+    /// each judges its share on the same sampled worlds with an evaluator of its own, and the
+    /// looks are put back in the candidates' order, so the decision is the same with any
+    /// number of threads; only its time changes.
+    pub threads: usize,
 }
 
 impl HeuristicSettings {
@@ -84,6 +90,7 @@ impl HeuristicSettings {
         crowd_reply: 0,
         crowd_approach: None,
         weights: Weights::STANDARD,
+        threads: 1,
     };
     pub const EASY: HeuristicSettings = HeuristicSettings {
         candidates: 2,
@@ -98,6 +105,7 @@ impl HeuristicSettings {
         crowd_reply: 0,
         crowd_approach: None,
         weights: Weights::STANDARD,
+        threads: 1,
     };
     /// The `hard` bot: the heuristic looking at twice as many actions, on four times as many
     /// sampled worlds, each judged after the enemy's answer, up to the side's own next
@@ -116,6 +124,7 @@ impl HeuristicSettings {
         crowd_reply: 0,
         crowd_approach: Some(0.09),
         weights: Weights::HARD,
+        threads: 2,
     };
     /// The quick player of a follow-up: its best four actions, one look each.
     const FOLLOW_UP: HeuristicSettings = HeuristicSettings {
@@ -131,6 +140,7 @@ impl HeuristicSettings {
         crowd_reply: 0,
         crowd_approach: None,
         weights: Weights::STANDARD,
+        threads: 1,
     };
 
     /// The most positions one decision plays out: each candidate on each sampled world
@@ -215,6 +225,7 @@ impl HeuristicSettings {
                 "crowd_samples" => s.crowd_samples = number(32)?,
                 "crowd_reply" => s.crowd_reply = number(32)?,
                 "crowd_approach" => s.crowd_approach = Some(weight()?),
+                "threads" => s.threads = number(16)?,
                 "blunder" => {
                     s.blunder = value
                         .parse::<f64>()
@@ -229,7 +240,7 @@ impl HeuristicSettings {
                 other => {
                     let Some(w) = s.weights.get_mut(other) else {
                         return Err(format!(
-                            "unknown heuristic setting \"{other}\" (known: candidates, samples, follow, reply, horizon, halving, crowd_candidates, crowd_samples, crowd_reply, crowd_approach, blunder, and the evaluation's weights: {})",
+                            "unknown heuristic setting \"{other}\" (known: candidates, samples, follow, reply, horizon, halving, crowd_candidates, crowd_samples, crowd_reply, crowd_approach, blunder, threads, and the evaluation's weights: {})",
                             Weights::NAMES
                         ));
                     };
@@ -256,6 +267,9 @@ pub struct HeuristicBot {
     rng: ChaCha8Rng,
     settings: HeuristicSettings,
     spec: String,
+    /// The threads besides the caller's that share the first look
+    /// ([`HeuristicSettings::threads`]), started at the first decision and kept for the game.
+    helpers: Vec<Helper>,
 }
 
 impl HeuristicBot {
@@ -264,7 +278,122 @@ impl HeuristicBot {
             rng: ChaCha8Rng::seed_from_u64(seed),
             settings,
             spec: spec.to_string(),
+            helpers: Vec::new(),
         }
+    }
+}
+
+/// A share of the first look, for a helper: the gains of `actions` on the first worlds.
+struct Job {
+    worlds: Arc<Worlds>,
+    view: Arc<View>,
+    side: Side,
+    weights: Weights,
+    actions: Vec<Action>,
+    /// The evaluation before the decision, the follow-up and the reply.
+    how: (f64, usize, usize),
+    /// The worlds looked at.
+    range: std::ops::Range<usize>,
+}
+
+/// A thread kept for the bot's whole game. A thread started for each decision came out no
+/// quicker than none: its walking distances (kept per thread) and its memory were cold at
+/// every decision.
+struct Helper {
+    jobs: mpsc::Sender<Job>,
+    done: mpsc::Receiver<Vec<Gains>>,
+}
+
+impl Helper {
+    fn start() -> Helper {
+        let (jobs, inbox) = mpsc::channel::<Job>();
+        let (outbox, done) = mpsc::channel();
+        std::thread::Builder::new()
+            .name("volley-ai look".into())
+            .spawn(move || {
+                for job in inbox {
+                    let eval = Evaluator::weighted(&job.view, job.side, job.weights);
+                    let (base, follow, reply) = job.how;
+                    let gains: Vec<Gains> = job
+                        .actions
+                        .iter()
+                        .map(|&a| {
+                            let range = job.range.clone();
+                            job.worlds.gains(a, &eval, base, follow, reply, range)
+                        })
+                        .collect();
+                    // The worlds go back before the answer, so the caller may extend them.
+                    drop(job);
+                    if outbox.send(gains).is_err() {
+                        break;
+                    }
+                }
+            })
+            .expect("the system refused a thread for the bot's lookahead");
+        Helper { jobs, done }
+    }
+}
+
+/// What the looks at candidates in one decision share.
+struct Looking<'a> {
+    helpers: &'a [Helper],
+    view: &'a Arc<View>,
+    eval: &'a Evaluator,
+    side: Side,
+    weights: Weights,
+    /// The evaluation before the decision, the follow-up and the reply.
+    how: (f64, usize, usize),
+}
+
+impl Looking<'_> {
+    /// The gains of each of `actions` on the worlds in `range`, in the order of `actions`:
+    /// the first share here, the others on the helpers, each with its own evaluator (an
+    /// evaluator keeps its walking distances behind an `Rc`). The decision does not depend on
+    /// how many threads there are.
+    fn gains(
+        &self,
+        worlds: &Arc<Worlds>,
+        actions: &[Action],
+        range: std::ops::Range<usize>,
+    ) -> Vec<Gains> {
+        let size = actions.len().div_ceil(self.helpers.len() + 1).max(1);
+        let shares: Vec<&[Action]> = actions.chunks(size).collect();
+        let helped: Vec<&Helper> = self
+            .helpers
+            .iter()
+            .take(shares.len().saturating_sub(1))
+            .collect();
+        for (helper, share) in helped.iter().zip(shares.iter().skip(1)) {
+            let job = Job {
+                worlds: worlds.clone(),
+                view: self.view.clone(),
+                side: self.side,
+                weights: self.weights,
+                actions: share.to_vec(),
+                how: self.how,
+                range: range.clone(),
+            };
+            helper
+                .jobs
+                .send(job)
+                .expect("a helper of the lookahead stopped (it panicked)");
+        }
+        let (base, follow, reply) = self.how;
+        let mut out: Vec<Gains> = shares
+            .first()
+            .map_or(&[][..], |s| s)
+            .iter()
+            .map(|&a| worlds.gains(a, self.eval, base, follow, reply, range.clone()))
+            .collect();
+        for helper in helped {
+            out.extend(
+                helper
+                    .done
+                    .recv()
+                    .expect("a helper of the lookahead stopped (it panicked)"),
+            );
+        }
+        out
     }
 }
 
@@ -286,7 +415,7 @@ impl Bot for HeuristicBot {
         if self.settings.blunder > 0.0 && self.rng.random_bool(self.settings.blunder) {
             return legal[self.rng.random_range(0..legal.len())];
         }
-        let view = game.search_view(Some(side));
+        let view = Arc::new(game.search_view(Some(side)));
         let crowded = view.units.len() + view.markers.len() > CROWDED;
         let eval = Evaluator::weighted(&view, side, self.settings.weights(crowded));
         // On a crowded map the actions are put in order below, one a unit.
@@ -335,6 +464,7 @@ impl Bot for HeuristicBot {
         // Round r of the halving looks at samples·2^r fresh worlds: samples·(2^(h+1) − 1) in all.
         let mut worlds = Worlds::new(game, &view, side, seed, samples * ((2 << halving) - 1));
         worlds.horizon = self.settings.horizon;
+        let mut worlds = Arc::new(worlds);
         let mut best = (f64::NEG_INFINITY, choices[0]);
         let mut worth = false;
         // Look at the best few; on a crowded map, when none of them is worth playing, at the
@@ -370,13 +500,33 @@ impl Bot for HeuristicBot {
             let worth = best.0 > stop + END_MARGIN || (attack && best.0 > stop - END_MARGIN);
             (best.0, best.1, worth)
         };
+        // The machine's cores, asked once: Linux reads the cgroup's files to answer, and the
+        // quick players of the lines come through here thousands of times a decision.
+        static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+        let threads = match self.settings.threads {
+            1 => 1,
+            n => n.min(*CORES.get_or_init(|| {
+                std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+            })),
+        };
+        while self.helpers.len() + 1 < threads {
+            self.helpers.push(Helper::start());
+        }
+        let weights = self.settings.weights(crowded);
         for batch in choices.chunks(k.max(1)).take(batches) {
+            let looking = Looking {
+                helpers: &self.helpers,
+                view: &view,
+                eval: &eval,
+                side,
+                weights,
+                how: (base, follow, reply),
+            };
+            let actions: Vec<Action> = batch.iter().map(|r| r.action).collect();
             let mut looked: Vec<Look> = batch
                 .iter()
-                .map(|&r| {
-                    let g = worlds.gains(r.action, &eval, base, follow, reply, 0..samples);
-                    Look::new(r, g)
-                })
+                .zip(looking.gains(&worlds, &actions, 0..samples))
+                .map(|(&r, g)| Look::new(r, g))
                 .collect();
             let mut from = samples;
             for round in 1..=halving {
@@ -386,8 +536,12 @@ impl Bot for HeuristicBot {
                 looked.sort_by(|a, b| b.mean().total_cmp(&a.mean()));
                 looked.truncate(looked.len().div_ceil(2));
                 let fresh = from..from + (samples << round);
-                for l in &mut looked {
-                    l.add(worlds.gains(l.ranked.action, &eval, base, follow, reply, fresh.clone()));
+                let actions: Vec<Action> = looked.iter().map(|l| l.ranked.action).collect();
+                for (l, g) in looked
+                    .iter_mut()
+                    .zip(looking.gains(&worlds, &actions, fresh.clone()))
+                {
+                    l.add(g);
                 }
                 from = fresh.end;
             }
@@ -399,16 +553,20 @@ impl Bot for HeuristicBot {
             // three is worth giving even when the first worlds' rolls all failed.
             if !worth && !crowded && looked.iter().any(|l| l.rolled) {
                 let fresh = from..from + SECOND_LOOK_WORLDS;
-                worlds.extend(game, fresh.end);
+                Arc::get_mut(&mut worlds)
+                    .expect("the helpers gave the worlds back")
+                    .extend(game, fresh.end);
                 // The best few of those that rolled, judged on the fresh worlds alone: the
                 // first ones were looked at again because their dice fell badly, so counting
                 // them would keep that bad luck.
                 looked.retain(|l| l.rolled);
                 looked.sort_by(|a, b| b.mean().total_cmp(&a.mean()));
                 looked.truncate(SECOND_LOOK_CANDIDATES);
-                for l in looked.iter_mut() {
-                    let g =
-                        worlds.gains(l.ranked.action, &eval, base, follow, reply, fresh.clone());
+                let actions: Vec<Action> = looked.iter().map(|l| l.ranked.action).collect();
+                for (l, g) in looked
+                    .iter_mut()
+                    .zip(looking.gains(&worlds, &actions, fresh))
+                {
                     *l = Look::new(l.ranked, g);
                 }
                 let (score, i, w) = pick(&looked);

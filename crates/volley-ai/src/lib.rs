@@ -85,7 +85,7 @@ pub const KNOWN_BOTS: &[(&str, &str)] = &[
     ("normal", "the heuristic"),
     (
         "hard",
-        "the heuristic looking wider, judging each action after the enemy's answer up to its own next turn, and making for the objectives worth most and the one that decides the battle first: heuristic:candidates=16,samples=12,reply=10,horizon=2,crowd_candidates=8,crowd_samples=4,crowd_approach=0.09,race=0.15,worth=12",
+        "the heuristic looking wider, judging each action after the enemy's answer up to its own next turn, and making for the objectives worth most and the one that decides the battle first: heuristic:candidates=16,samples=12,reply=10,horizon=2,crowd_candidates=8,crowd_samples=4,crowd_approach=0.09,race=0.15,worth=12,threads=2",
     ),
 ];
 

@@ -71,6 +71,30 @@ fn hard_plays_a_battle_to_the_end_and_repeats_for_a_seed() {
 }
 
 #[test]
+fn the_heuristic_decides_the_same_on_any_number_of_threads() {
+    // The helpers judge their share of the candidates on the same sampled worlds, and the
+    // looks are put back in the candidates' order: the game is the same, action for action,
+    // with the halving and the second look shared out as well as the first look.
+    let run = |threads: usize| {
+        let spec = format!(
+            "heuristic:candidates=6,samples=3,reply=4,horizon=2,halving=1,threads={threads}"
+        );
+        let mut players = bots(&spec, "normal", 12);
+        play_game(
+            load("hc-first-clash"),
+            &mut players,
+            Seed::from_u64(12),
+            100_000,
+        )
+        .expect("plays")
+    };
+    let one = run(1);
+    assert!(one.turns >= 1);
+    assert_eq!(one, run(2), "two threads");
+    assert_eq!(one, run(3), "three threads");
+}
+
+#[test]
 fn bot_specs_with_settings() {
     for spec in [
         "random",
@@ -80,6 +104,7 @@ fn bot_specs_with_settings() {
         "heuristic:crowd_candidates=8,crowd_samples=3",
         "heuristic:crowd_reply=3,crowd_samples=2",
         "heuristic:crowd_approach=0.09,approach=0.05",
+        "heuristic:reply=2,threads=4",
         "heuristic:approach=0.05,standing_late=0",
         "mcts:ms=100",
         "mcts:iters=2000",
@@ -101,6 +126,8 @@ fn bot_specs_with_settings() {
         "heuristic:blunder=2",
         "heuristic:crowd_samples=0",
         "heuristic:horizon=3",
+        "heuristic:threads=0",
+        "heuristic:threads=17",
         "heuristic:approach=-0.1",
         "heuristic:crowd_approach=much",
         "heuristic:crowd_approach=101",
@@ -112,7 +139,7 @@ fn bot_specs_with_settings() {
     }
     // `hard` is the heuristic with the settings its help text gives.
     let documented = volley_ai::HeuristicSettings::parse(
-        "candidates=16,samples=12,reply=10,horizon=2,crowd_candidates=8,crowd_samples=4,crowd_approach=0.09,race=0.15,worth=12",
+        "candidates=16,samples=12,reply=10,horizon=2,crowd_candidates=8,crowd_samples=4,crowd_approach=0.09,race=0.15,worth=12,threads=2",
     )
     .expect("parses");
     assert_eq!(

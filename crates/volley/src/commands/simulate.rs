@@ -35,12 +35,12 @@ make the objectives count). When the intervals reach past a target, the report s
 play more games before changing the scenario.
 
 Bots: random, heuristic (settings candidates=N, samples=N, follow=N, reply=N,
-horizon=0|1|2, halving=N, blunder=X; on maps of over 120 units crowd_candidates=N,
+horizon=0|1|2, halving=N, blunder=X, threads=N (the same decisions, sooner); on maps of over 120 units crowd_candidates=N,
 crowd_samples=N, crowd_reply=N and crowd_approach=X; and the evaluation's weights such
 as approach=X or cover=X, to screen them against normal), mcts (mcts:ms=N or
 mcts:iters=N per decision; threads=N, depth=N, c=X), and the difficulty names easy,
 normal (= heuristic) and hard (= heuristic:candidates=16,samples=12,reply=10,horizon=2,
-crowd_candidates=8,crowd_samples=4,crowd_approach=0.09,race=0.15,worth=12).")]
+crowd_candidates=8,crowd_samples=4,crowd_approach=0.09,race=0.15,worth=12,threads=2).")]
 pub struct Args {
     /// A bundled scenario's name (see `volley scenarios`) or a scenario file.
     scenario: String,
