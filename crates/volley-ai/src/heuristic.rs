@@ -283,6 +283,18 @@ impl HeuristicBot {
     }
 }
 
+thread_local! {
+    /// The most threads a heuristic bot deciding on this thread thinks on, whatever its
+    /// settings: lowered on the threads that play games side by side
+    /// ([`crate::play::simulate`]), where the cores are taken already.
+    static THREAD_CAP: std::cell::Cell<usize> = const { std::cell::Cell::new(usize::MAX) };
+}
+
+/// Caps the threads of the heuristic bots that decide on this thread ([`THREAD_CAP`]).
+pub(crate) fn cap_threads_here(most: usize) {
+    THREAD_CAP.with(|c| c.set(most.max(1)));
+}
+
 /// A share of the first look, for a helper: the gains of `actions` on the first worlds.
 struct Job {
     worlds: Arc<Worlds>,
@@ -505,9 +517,11 @@ impl Bot for HeuristicBot {
         static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
         let threads = match self.settings.threads {
             1 => 1,
-            n => n.min(*CORES.get_or_init(|| {
-                std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
-            })),
+            n => n
+                .min(*CORES.get_or_init(|| {
+                    std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+                }))
+                .min(THREAD_CAP.with(std::cell::Cell::get)),
         };
         while self.helpers.len() + 1 < threads {
             self.helpers.push(Helper::start());
@@ -515,7 +529,7 @@ impl Bot for HeuristicBot {
         let weights = self.settings.weights(crowded);
         for batch in choices.chunks(k.max(1)).take(batches) {
             let looking = Looking {
-                helpers: &self.helpers,
+                helpers: &self.helpers[..threads - 1],
                 view: &view,
                 eval: &eval,
                 side,

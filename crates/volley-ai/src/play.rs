@@ -341,7 +341,14 @@ pub fn simulate(
     let next = AtomicUsize::new(0);
     let results: Mutex<Vec<Option<Result<Played, String>>>> =
         Mutex::new((0..sim.games).map(|_| None).collect());
+    let threads = sim.threads.clamp(1, sim.games.max(1));
+    // Games side by side take the cores already: the bots' own helper threads would only
+    // crowd them (a bot decides the same on any number of threads).
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
     let worker = || loop {
+        if threads > 1 {
+            crate::heuristic::cap_threads_here(cores / threads);
+        }
         let i = next.fetch_add(1, Ordering::Relaxed);
         if i >= sim.games {
             break;
@@ -357,7 +364,6 @@ pub fn simulate(
             next.store(sim.games, Ordering::Relaxed);
         }
     };
-    let threads = sim.threads.clamp(1, sim.games.max(1));
     if threads == 1 {
         worker();
     } else {
