@@ -69,10 +69,11 @@ pub struct HeuristicSettings {
     pub crowd_approach: Option<f64>,
     /// The evaluation's weights ([`Weights::STANDARD`] unless set).
     pub weights: Weights,
-    /// Threads that share the first look at the candidates (at most the machine's cores):
-    /// each judges its share on the same sampled worlds with an evaluator of its own, and the
-    /// looks are put back in the candidates' order, so the decision is the same with any
-    /// number of threads; only its time changes.
+    /// Threads that share the looks at the candidates (at most the machine's cores; the first
+    /// look, the rounds of halving and the second look): each judges its share on the same
+    /// sampled worlds with an evaluator of its own, and the looks are put back in the
+    /// candidates' order, so the decision is the same with any number of threads; only its
+    /// time changes.
     pub threads: usize,
 }
 
@@ -267,7 +268,7 @@ pub struct HeuristicBot {
     rng: ChaCha8Rng,
     settings: HeuristicSettings,
     spec: String,
-    /// The threads besides the caller's that share the first look
+    /// The threads besides the caller's that share the looks at the candidates
     /// ([`HeuristicSettings::threads`]), started at the first decision and kept for the game.
     helpers: Vec<Helper>,
 }
@@ -295,7 +296,7 @@ pub(crate) fn cap_threads_here(most: usize) {
     THREAD_CAP.with(|c| c.set(most.max(1)));
 }
 
-/// A share of the first look, for a helper: the gains of `actions` on the first worlds.
+/// A share of a look, for a helper: the gains of `actions` on the worlds in `range`.
 struct Job {
     worlds: Arc<Worlds>,
     view: Arc<View>,
