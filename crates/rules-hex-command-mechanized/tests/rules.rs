@@ -572,6 +572,40 @@ fn bombard_field_guns_need_more_than_five_hexes_and_a_spotter() {
 }
 
 #[test]
+fn bombard_needs_an_enemy_in_the_hex_and_a_unit_of_its_side_that_sees_it() {
+    // A row of woods across row 06 hides rows 01–05 from every red unit (M95). A hex with no
+    // enemy is refused for that first: the enemy is checked before the spotters.
+    let mut rows: Vec<String> = vec![["."; 10].join(" "); 10];
+    rows[5] = ["W"; 10].join(" ");
+    let s = scenario(
+        Some(&rows.iter().map(String::as_str).collect::<Vec<_>>()),
+        "",
+        &[
+            gun("r1", "red", "M", "indirect = true", "0510", "N"),
+            squad("r2", "red", "M", "0109", "N", ""),
+            squad("b1", "blue", "M", "0502", "S", ""),
+            // In sight, so that red's fire step has something to do.
+            squad("b2", "blue", "M", "0807", "N", ""),
+        ],
+    );
+    let mut g = start(&s);
+    play(&mut g, "end", &[]);
+    play(&mut g, "end", &[]);
+    assert_eq!(g.view(None).phase, "red fires");
+    let why = refused(&mut g, "bombard r1 0502");
+    assert!(
+        why.contains("no unit of r1's side sees 0502 within spotting range (M95)"),
+        "{why}"
+    );
+    let why = refused(&mut g, "bombard r1 0503");
+    assert!(
+        why.contains("0503 holds no enemy r1's side knows of"),
+        "{why}"
+    );
+    assert!(!legal(&*g).iter().any(|a| a.starts_with("bombard")));
+}
+
+#[test]
 fn sequence_the_overall_commanders_initiative_trait_sets_each_margin() {
     let s = scenario(
         None,
