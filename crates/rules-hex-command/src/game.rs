@@ -4,18 +4,38 @@
 
 use crate::actions::{Count, HcAction, Sink};
 use crate::board::Board;
-use crate::listing::Listing;
+use crate::listing::{Changes, Listing};
 use crate::state::{Phase, State};
 use crate::{command, fire, hidden, melee, movement, rally, sequence, view};
+use std::sync::{Mutex, MutexGuard, PoisonError};
 use volley_core::{
     Action, ActionInfo, ActionKind, Dice, Event, Game, Illegal, Log, Outcome, Side, View,
 };
 
-#[derive(Clone)]
 pub struct HexCommandGame {
     pub state: State,
-    /// The legal actions of the side to decide, kept current by every action.
-    listing: Listing,
+    /// The legal actions of the side to decide, kept from action to action: what an action
+    /// changed is listed when the legal actions are next asked for, or before the next
+    /// action, so a position the search only scores (a quick player's candidates) is never
+    /// listed, and the listing is brought up to date one action at a time, as it stood.
+    kept: Mutex<Kept>,
+}
+
+#[derive(Clone)]
+struct Kept {
+    list: Listing,
+    /// What the last action changed, not yet listed.
+    pending: Option<Changes>,
+}
+
+impl Clone for HexCommandGame {
+    fn clone(&self) -> HexCommandGame {
+        let kept = self.kept.lock().unwrap_or_else(PoisonError::into_inner);
+        HexCommandGame {
+            state: self.state.clone(),
+            kept: Mutex::new(kept.clone()),
+        }
+    }
 }
 
 /// Whose decision it is.
@@ -119,15 +139,49 @@ pub(crate) fn unit_legal(s: &State, i: usize, out: &mut impl Sink) {
 
 impl HexCommandGame {
     pub fn new(state: State) -> HexCommandGame {
-        let listing = Listing::of(&state);
-        HexCommandGame { state, listing }
+        let kept = Kept {
+            list: Listing::of(&state),
+            pending: None,
+        };
+        HexCommandGame {
+            state,
+            kept: Mutex::new(kept),
+        }
+    }
+
+    /// The listing, up to date.
+    fn listing(&self) -> MutexGuard<'_, Kept> {
+        let mut kept = self.kept.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(changes) = kept.pending.take() {
+            kept.list.update(&self.state, changes);
+        }
+        kept
+    }
+
+    /// Lists what the last action changed before the position changes again.
+    fn flush(&mut self) {
+        let kept = self.kept.get_mut().unwrap_or_else(PoisonError::into_inner);
+        if let Some(changes) = kept.pending.take() {
+            kept.list.update(&self.state, changes);
+        }
+    }
+
+    /// Notes what changed since the listing was last brought up to date, to list it later.
+    fn pend(&mut self) {
+        self.flush();
+        let changes = std::mem::take(&mut self.state.changes);
+        let kept = self.kept.get_mut().unwrap_or_else(PoisonError::into_inner);
+        kept.pending = Some(changes);
     }
 
     /// Lists everything afresh: after a test or a bench has set up a position by hand.
     pub fn relist(&mut self) {
         self.state.board = Board::of(&self.state);
         self.state.changes = Default::default();
-        self.listing = Listing::of(&self.state);
+        *self.kept.get_mut().unwrap_or_else(PoisonError::into_inner) = Kept {
+            list: Listing::of(&self.state),
+            pending: None,
+        };
     }
 
     /// Applies an action already known to be legal, then plays out any phase in which the
@@ -145,7 +199,16 @@ impl HexCommandGame {
             Phase::Advance => !s.advances.is_empty(),
             Phase::Decision => !s.decisions.is_empty(),
             Phase::Orders => command::has_orders_to_write(s),
-            _ => self.listing.any() || side_count(s) > 0,
+            // With the last action not yet listed, a look that stops at the first unit that
+            // can act answers the same.
+            _ => {
+                let kept = self.kept.lock().unwrap_or_else(PoisonError::into_inner);
+                if kept.pending.is_some() {
+                    some_unit_acts(s)
+                } else {
+                    kept.list.any() || side_count(s) > 0
+                }
+            }
         }
     }
 
@@ -165,12 +228,13 @@ impl HexCommandGame {
                 f.found
             }
             _ if a.unit() >= s.units.len() => false,
-            _ => self.listing.has(s, a.unit(), a),
+            _ => self.listing().list.has(s, a.unit(), a),
         }
     }
 
     /// The action and its immediate consequences, without playing out the empty phases after it.
     fn apply_effects(&mut self, a: HcAction, dice: &mut dyn Dice, log: &mut Log) {
+        self.flush();
         let s = &mut self.state;
         match a {
             HcAction::End => sequence::end_phase(s, dice, log),
@@ -202,7 +266,7 @@ impl HexCommandGame {
             _ => movement::apply(s, a, dice, log),
         }
         sequence::settle(s, dice, log);
-        self.listing.update(&mut self.state);
+        self.pend();
     }
 
     /// The action, if it is legal now; otherwise why not.
@@ -222,6 +286,7 @@ impl HexCommandGame {
         if !open(&self.state) || self.has_choice() {
             return;
         }
+        self.flush();
         loop {
             sequence::end_phase(&mut self.state, dice, log);
             sequence::settle(&mut self.state, dice, log);
@@ -229,7 +294,7 @@ impl HexCommandGame {
                 break;
             }
         }
-        self.listing.update(&mut self.state);
+        self.pend();
     }
 
     fn why_illegal(&self, a: HcAction) -> String {
@@ -270,8 +335,9 @@ impl Game for HexCommandGame {
 
     fn start(&mut self, dice: &mut dyn Dice) -> Vec<Event> {
         let mut log = Log::new();
+        self.flush();
         sequence::begin_game(&mut self.state, dice, &mut log);
-        self.listing.update(&mut self.state);
+        self.pend();
         self.skip_empty_phases(dice, &mut log);
         log.into_events()
     }
@@ -287,9 +353,10 @@ impl Game for HexCommandGame {
             legal_into(s, out);
             return;
         }
-        out.reserve(self.listing.total() + 1);
+        let kept = self.listing();
+        out.reserve(kept.list.total() + 1);
         for i in 0..s.units.len() {
-            self.listing.unit(s, i, out);
+            kept.list.unit(s, i, out);
         }
         side_actions(s, out);
         out.put(HcAction::End);
@@ -297,12 +364,13 @@ impl Game for HexCommandGame {
 
     fn unit_actions(&self, unit: u32, out: &mut Vec<Action>) {
         out.clear();
-        self.listing.unit(&self.state, unit as usize, out);
+        self.listing().list.unit(&self.state, unit as usize, out);
     }
 
     fn actors(&self) -> Vec<u32> {
+        let kept = self.listing();
         (0..self.state.units.len())
-            .filter(|&i| self.listing.count(i) > 0)
+            .filter(|&i| kept.list.count(i) > 0)
             .map(|i| i as u32)
             .collect()
     }
@@ -312,7 +380,7 @@ impl Game for HexCommandGame {
         if !s.phase.by_unit() {
             return legal(s).len();
         }
-        self.listing.total() + side_count(s) + 1
+        self.listing().list.total() + side_count(s) + 1
     }
 
     fn legal_action(&self, k: usize) -> Option<Action> {
@@ -320,13 +388,14 @@ impl Game for HexCommandGame {
         if !s.phase.by_unit() {
             return legal(s).get(k).map(|a| a.encode());
         }
-        match self.listing.locate(k) {
-            Some((i, j)) => self.listing.nth(s, i, j),
+        let kept = self.listing();
+        match kept.list.locate(k) {
+            Some((i, j)) => kept.list.nth(s, i, j),
             None => {
                 let mut extra: Vec<Action> = Vec::new();
                 side_actions(s, &mut extra);
                 extra.push(HcAction::End.encode());
-                extra.get(k.checked_sub(self.listing.total())?).copied()
+                extra.get(k.checked_sub(kept.list.total())?).copied()
             }
         }
     }
@@ -474,7 +543,7 @@ impl Game for HexCommandGame {
                 });
             return Err(format!("the board (who stands where) is out of date{at}"));
         }
-        if !self.listing.agrees_with(&Listing::of(s)) {
+        if !self.listing().list.agrees_with(&Listing::of(s)) {
             return Err("the kept listing of legal actions is out of date".into());
         }
         Ok(())

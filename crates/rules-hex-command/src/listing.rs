@@ -174,9 +174,9 @@ impl Listing {
         self.counts[i] = n as u16;
     }
 
-    /// Brings the listing up to date with the changes noted since, and clears them.
-    pub fn update(&mut self, s: &mut State) {
-        let changes = std::mem::take(&mut s.changes);
+    /// Brings the listing up to date with `changes`, those noted since it was made or last
+    /// brought up to date, on the position as it stands after them.
+    pub fn update(&mut self, s: &State, changes: Changes) {
         self.refresh_ready(s);
         if changes.everything
             || s.phase != self.phase
