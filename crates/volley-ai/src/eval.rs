@@ -413,21 +413,55 @@ pub fn is_command(u: &UnitView) -> bool {
     u.arm == "command"
 }
 
-/// The hexes of a view's map that give cover: woods (`W`, `w`), towns (`T`) and forts (`F`),
-/// and works shown as features.
-fn cover_of(view: &View) -> std::collections::HashSet<Hex> {
-    let mut out: std::collections::HashSet<Hex> = terrain_codes(view)
-        .filter(|(_, code)| matches!(code.chars().next(), Some('W' | 'w' | 'T' | 'F')))
-        .map(|(h, _)| h)
-        .collect();
-    out.extend(
-        view.features
+/// The hexes that give cover: woods (`W`, `w`), towns (`T`) and forts (`F`) on the map, and
+/// works shown as features.
+struct Cover {
+    /// The map's, made once a map on each thread ([`COVER`]).
+    ground: Ground,
+    /// The works'.
+    works: Vec<Hex>,
+}
+
+impl Cover {
+    fn of(view: &View) -> Cover {
+        let kept = COVER.with_borrow(|c| {
+            c.as_ref()
+                .filter(|(map, _)| std::sync::Arc::ptr_eq(map, &view.map))
+                .map(|(_, ground)| ground.clone())
+        });
+        let ground = kept.unwrap_or_else(|| {
+            let ground: Ground = Rc::new(
+                terrain_codes(view)
+                    .filter(|(_, code)| matches!(code.chars().next(), Some('W' | 'w' | 'T' | 'F')))
+                    .map(|(h, _)| h)
+                    .collect(),
+            );
+            COVER.set(Some((view.map.clone(), ground.clone())));
+            ground
+        });
+        let works = view
+            .features
             .iter()
             .filter(|f| f.kind == "works")
-            .filter_map(|f| f.place.hex()),
-    );
-    out
+            .filter_map(|f| f.place.hex())
+            .collect();
+        Cover { ground, works }
+    }
+
+    fn contains(&self, h: Hex) -> bool {
+        self.ground.contains(&h) || self.works.contains(&h)
+    }
 }
+
+thread_local! {
+    /// The cover of the map last asked for on this thread (held, so that its address is not
+    /// reused while it is the key): every evaluator of a game's lines asks for the same.
+    static COVER: RefCell<Option<(std::sync::Arc<volley_core::map::MapView>, Ground)>> =
+        const { RefCell::new(None) };
+}
+
+/// The cover hexes of a map, shared by the evaluators of one thread.
+type Ground = Rc<std::collections::HashSet<Hex>>;
 
 /// Every hex of a view's map with its terrain code in scenario notation (`W`, `~`, `.1`…).
 fn terrain_codes(view: &View) -> impl Iterator<Item = (Hex, &str)> {
@@ -579,7 +613,7 @@ pub struct Evaluator {
     reference: HashMap<u32, u32>,
     /// Hexes that give cover: woods, light woods, towns and forts on the map, and works the
     /// view shows as features.
-    cover: std::collections::HashSet<Hex>,
+    cover: Cover,
     /// The objectives this side's units make for when the decision began ([`goals`]).
     goals: Vec<Hex>,
     /// The hexes each of `goals` counts as farther for its worth ([`Weights::worth`]).
@@ -615,7 +649,7 @@ impl Evaluator {
                 .iter()
                 .filter_map(|u| u.strength.map(|s| (u.key, s)))
                 .collect(),
-            cover: cover_of(view),
+            cover: Cover::of(view),
             routes: routes_to_objectives(view, targets),
             goals,
             detour,
@@ -836,7 +870,7 @@ impl Evaluator {
                     v += self.w.arc * self.health(u);
                 }
             });
-            if in_reach && self.cover.contains(&h) {
+            if in_reach && self.cover.contains(h) {
                 v += self.w.cover;
             }
             if weak {
