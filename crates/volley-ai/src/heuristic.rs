@@ -13,6 +13,7 @@ use crate::eval::{arm_power, has, is_decoy, is_guns, Evaluator, Geometry, Weight
 use crate::Bot;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
 use volley_core::geometry::in_front_arc;
 use volley_core::view::{UnitView, View};
@@ -75,6 +76,16 @@ pub struct HeuristicSettings {
     /// candidates' order, so the decision is the same with any number of threads; only its
     /// time changes.
     pub threads: usize,
+    /// Lines played through the enemy's answer (a candidate on a sampled world, with a
+    /// follow-up or a reply) that one player turn's decisions look at in full; 0 for no
+    /// limit (every bot's default). Once half of it is spent, each decision looks on fewer
+    /// sampled worlds, in proportion to what is left, down to [`TURN_FLOOR_SAMPLES`]: a turn
+    /// of many decisions (every unit moving, then firing) costs not much more than this many
+    /// lines, so a slow machine or a big battle can bound its time, and a decision is still
+    /// the same for a seed whatever the machine's speed. In one hc-crossroads game (seed 4),
+    /// `hard`'s longest turn played 6 276 lines; the lines of a Black Powder turn cost about
+    /// eight times those of a Hex Command one (docs/AI.md, "Issue 15, thirty-first stop").
+    pub turn_lines: usize,
 }
 
 impl HeuristicSettings {
@@ -92,6 +103,7 @@ impl HeuristicSettings {
         crowd_approach: None,
         weights: Weights::STANDARD,
         threads: 1,
+        turn_lines: 0,
     };
     pub const EASY: HeuristicSettings = HeuristicSettings {
         candidates: 2,
@@ -107,6 +119,7 @@ impl HeuristicSettings {
         crowd_approach: None,
         weights: Weights::STANDARD,
         threads: 1,
+        turn_lines: 0,
     };
     /// The `hard` bot: the heuristic looking at twice as many actions, on four times as many
     /// sampled worlds, each judged after the enemy's answer, up to the side's own next
@@ -126,6 +139,7 @@ impl HeuristicSettings {
         crowd_approach: Some(0.09),
         weights: Weights::HARD,
         threads: 2,
+        turn_lines: 0,
     };
     /// The quick player of a follow-up: its best four actions, one look each.
     const FOLLOW_UP: HeuristicSettings = HeuristicSettings {
@@ -142,6 +156,7 @@ impl HeuristicSettings {
         crowd_approach: None,
         weights: Weights::STANDARD,
         threads: 1,
+        turn_lines: 0,
     };
 
     /// The most positions one decision plays out: each candidate on each sampled world
@@ -199,7 +214,7 @@ impl HeuristicSettings {
                     .ok()
                     .filter(|n| {
                         (1..=most).contains(n)
-                            || matches!(key, "follow" | "reply" | "halving" | "horizon" | "crowd_reply")
+                            || matches!(key, "follow" | "reply" | "halving" | "horizon" | "crowd_reply" | "turn_lines")
                                 && *n == 0
                     })
                     .ok_or_else(|| {
@@ -227,6 +242,7 @@ impl HeuristicSettings {
                 "crowd_reply" => s.crowd_reply = number(32)?,
                 "crowd_approach" => s.crowd_approach = Some(weight()?),
                 "threads" => s.threads = number(16)?,
+                "turn_lines" => s.turn_lines = number(10_000_000)?,
                 "blunder" => {
                     s.blunder = value
                         .parse::<f64>()
@@ -241,7 +257,7 @@ impl HeuristicSettings {
                 other => {
                     let Some(w) = s.weights.get_mut(other) else {
                         return Err(format!(
-                            "unknown heuristic setting \"{other}\" (known: candidates, samples, follow, reply, horizon, halving, crowd_candidates, crowd_samples, crowd_reply, crowd_approach, blunder, threads, and the evaluation's weights: {})",
+                            "unknown heuristic setting \"{other}\" (known: candidates, samples, follow, reply, horizon, halving, crowd_candidates, crowd_samples, crowd_reply, crowd_approach, blunder, threads, turn_lines, and the evaluation's weights: {})",
                             Weights::NAMES
                         ));
                     };
@@ -263,6 +279,23 @@ const SECOND_LOOK_WORLDS: usize = 12;
 const LOOK_FURTHER: usize = 4;
 /// Above this many units on the map the lookahead narrows, to keep a turn fast.
 const CROWDED: usize = 120;
+/// The fewest sampled worlds a decision looks on once its player turn's lines run short
+/// ([`HeuristicSettings::turn_lines`]): `normal`'s.
+pub const TURN_FLOOR_SAMPLES: usize = 3;
+
+/// The sampled worlds a decision looks on when `spent` of a player turn's `budget` lines are
+/// gone ([`HeuristicSettings::turn_lines`]): all of `samples` up to half the budget, then in
+/// proportion to what is left, never fewer than [`TURN_FLOOR_SAMPLES`] (nor more than
+/// `samples`).
+pub fn thinned(samples: usize, spent: usize, budget: usize) -> usize {
+    if budget == 0 || 2 * spent <= budget {
+        return samples;
+    }
+    let left = budget.saturating_sub(spent);
+    // samples × left / (budget / 2), rounded to the nearest.
+    let share = (2 * samples * left + budget / 2) / budget;
+    share.clamp(TURN_FLOOR_SAMPLES.min(samples), samples)
+}
 
 pub struct HeuristicBot {
     rng: ChaCha8Rng,
@@ -271,6 +304,9 @@ pub struct HeuristicBot {
     /// The threads besides the caller's that share the looks at the candidates
     /// ([`HeuristicSettings::threads`]), started at the first decision and kept for the game.
     helpers: Vec<Helper>,
+    /// The player turn of the last decision (the game turn and its phasing side) and the
+    /// lines its decisions have looked at ([`HeuristicSettings::turn_lines`]).
+    spent: ((u32, Option<Side>), usize),
 }
 
 impl HeuristicBot {
@@ -280,6 +316,7 @@ impl HeuristicBot {
             settings,
             spec: spec.to_string(),
             helpers: Vec::new(),
+            spent: ((0, None), 0),
         }
     }
 }
@@ -296,17 +333,47 @@ pub(crate) fn cap_threads_here(most: usize) {
     THREAD_CAP.with(|c| c.set(most.max(1)));
 }
 
-/// A share of a look, for a helper: the gains of `actions` on the worlds in `range`.
+/// One action to look at: played with `follow` of the side's own decisions after it, on
+/// the sampled worlds `worlds` (of those made).
+#[derive(Clone, Debug)]
+struct Item {
+    action: Action,
+    follow: usize,
+    worlds: std::ops::Range<usize>,
+}
+
+/// A look at some actions, shared by the caller and the helpers: each takes the next item
+/// not yet taken until none is left, so a thread that drew quick lines takes more of them
+/// and none waits long for the others.
 struct Job {
     worlds: Arc<Worlds>,
     view: Arc<View>,
     side: Side,
     weights: Weights,
-    actions: Vec<Action>,
-    /// The evaluation before the decision, the follow-up and the reply.
-    how: (f64, usize, usize),
-    /// The worlds looked at.
-    range: std::ops::Range<usize>,
+    items: Arc<[Item]>,
+    /// The next item to take.
+    next: Arc<AtomicUsize>,
+    /// The evaluation before the decision, and the reply.
+    how: (f64, usize),
+}
+
+impl Job {
+    /// Takes items until none is left: each item's place and gains.
+    fn take(&self, eval: &Evaluator) -> Vec<(usize, Gains)> {
+        let (base, reply) = self.how;
+        let mut out = Vec::new();
+        loop {
+            let i = self.next.fetch_add(1, Ordering::Relaxed);
+            let Some(item) = self.items.get(i) else {
+                return out;
+            };
+            let range = item.worlds.clone();
+            let gains = self
+                .worlds
+                .gains(item.action, eval, base, item.follow, reply, range);
+            out.push((i, gains));
+        }
+    }
 }
 
 /// A thread kept for the bot's whole game. A thread started for each decision came out no
@@ -314,7 +381,7 @@ struct Job {
 /// every decision.
 struct Helper {
     jobs: mpsc::Sender<Job>,
-    done: mpsc::Receiver<Vec<Gains>>,
+    done: mpsc::Receiver<Vec<(usize, Gains)>>,
 }
 
 impl Helper {
@@ -326,15 +393,7 @@ impl Helper {
             .spawn(move || {
                 for job in inbox {
                     let eval = Evaluator::weighted(&job.view, job.side, job.weights);
-                    let (base, follow, reply) = job.how;
-                    let gains: Vec<Gains> = job
-                        .actions
-                        .iter()
-                        .map(|&a| {
-                            let range = job.range.clone();
-                            job.worlds.gains(a, &eval, base, follow, reply, range)
-                        })
-                        .collect();
+                    let gains = job.take(&eval);
                     // The worlds go back before the answer, so the caller may extend them.
                     drop(job);
                     if outbox.send(gains).is_err() {
@@ -356,56 +415,79 @@ struct Looking<'a> {
     weights: Weights,
     /// The evaluation before the decision, the follow-up and the reply.
     how: (f64, usize, usize),
+    /// The lines played through the enemy's answer so far ([`HeuristicSettings::turn_lines`]).
+    lines: std::cell::Cell<usize>,
 }
 
 impl Looking<'_> {
-    /// The gains of each of `actions` on the worlds in `range`, in the order of `actions`:
-    /// the first share here, the others on the helpers, each with its own evaluator (an
-    /// evaluator keeps its walking distances behind an `Rc`). The decision does not depend on
-    /// how many threads there are.
+    /// The gains of each of `actions` on the worlds in `range`, in the order of `actions`
+    /// (with the follow-up of [`Looking::how`]).
     fn gains(
         &self,
         worlds: &Arc<Worlds>,
         actions: &[Action],
         range: std::ops::Range<usize>,
     ) -> Vec<Gains> {
-        let size = actions.len().div_ceil(self.helpers.len() + 1).max(1);
-        let shares: Vec<&[Action]> = actions.chunks(size).collect();
-        let helped: Vec<&Helper> = self
-            .helpers
-            .iter()
-            .take(shares.len().saturating_sub(1))
-            .collect();
-        for (helper, share) in helped.iter().zip(shares.iter().skip(1)) {
-            let job = Job {
-                worlds: worlds.clone(),
-                view: self.view.clone(),
-                side: self.side,
-                weights: self.weights,
-                actions: share.to_vec(),
-                how: self.how,
-                range: range.clone(),
+        let follow = self.how.1;
+        let items = actions.iter().map(|&action| Item {
+            action,
+            follow,
+            worlds: range.clone(),
+        });
+        self.items(worlds, items.collect())
+    }
+
+    /// The gains of each item, in their order: the items are shared out between this
+    /// thread and the helpers, each item judged with the evaluator of the thread that takes
+    /// it (an evaluator keeps its walking distances behind an `Rc`), and an item's gains are
+    /// the same whichever thread takes it, so the decision does not depend on how many
+    /// threads there are.
+    fn items(&self, worlds: &Arc<Worlds>, items: Vec<Item>) -> Vec<Gains> {
+        let (base, _, reply) = self.how;
+        let counted: Vec<bool> = items.iter().map(|i| i.follow + reply > 0).collect();
+        let job = Job {
+            worlds: worlds.clone(),
+            view: self.view.clone(),
+            side: self.side,
+            weights: self.weights,
+            next: Arc::new(AtomicUsize::new(0)),
+            items: items.into(),
+            how: (base, reply),
+        };
+        let helped = &self.helpers[..self.helpers.len().min(job.items.len().saturating_sub(1))];
+        for helper in helped {
+            let share = Job {
+                worlds: job.worlds.clone(),
+                view: job.view.clone(),
+                items: job.items.clone(),
+                next: job.next.clone(),
+                ..job
             };
             helper
                 .jobs
-                .send(job)
+                .send(share)
                 .expect("a helper of the lookahead stopped (it panicked)");
         }
-        let (base, follow, reply) = self.how;
-        let mut out: Vec<Gains> = shares
-            .first()
-            .map_or(&[][..], |s| s)
-            .iter()
-            .map(|&a| worlds.gains(a, self.eval, base, follow, reply, range.clone()))
-            .collect();
+        let mut taken = job.take(self.eval);
         for helper in helped {
-            out.extend(
+            taken.extend(
                 helper
                     .done
                     .recv()
                     .expect("a helper of the lookahead stopped (it panicked)"),
             );
         }
+        let mut out = vec![Gains::default(); job.items.len()];
+        for (i, gains) in taken {
+            out[i] = gains;
+        }
+        let played: usize = out
+            .iter()
+            .zip(&counted)
+            .filter(|(_, &c)| c)
+            .map(|(g, _)| g.worlds)
+            .sum();
+        self.lines.set(self.lines.get() + played);
         out
     }
 }
@@ -468,11 +550,22 @@ impl Bot for HeuristicBot {
             return end.unwrap_or(legal[0]);
         }
         let base = eval.evaluate(&view);
+        // The lines this player turn's decisions have looked at so far.
+        let turn = (game.turn(), game.phasing());
+        if self.spent.0 != turn {
+            self.spent = (turn, 0);
+        }
         let samples = if crowded {
             self.settings.crowd_samples
         } else {
-            self.settings.samples
+            thinned(
+                self.settings.samples,
+                self.spent.1,
+                self.settings.turn_lines,
+            )
         };
+        // The second look before ending a phase on dice thins out in proportion.
+        let second_worlds = SECOND_LOOK_WORLDS * samples / self.settings.samples.max(samples);
         let halving = if crowded { 0 } else { self.settings.halving };
         // Round r of the halving looks at samples·2^r fresh worlds: samples·(2^(h+1) − 1) in all.
         let mut worlds = Worlds::new(game, &view, side, seed, samples * ((2 << halving) - 1));
@@ -489,16 +582,21 @@ impl Bot for HeuristicBot {
             (self.settings.follow, self.settings.reply)
         };
         // With the enemy's answer looked at, ending the phase is judged the same way (it
-        // lets the enemy answer at once); otherwise it leaves the position as it is.
-        let stop = match end {
-            Some(end) if reply > 0 => worlds
-                .gains(end, &eval, base, 0, reply, 0..usize::MAX)
-                .mean(),
-            _ => 0.0,
+        // lets the enemy answer at once), on every world made, alongside the first look at
+        // the candidates; otherwise it leaves the position as it is.
+        let mut stop_item = match end {
+            Some(action) if reply > 0 => Some(Item {
+                action,
+                follow: 0,
+                worlds: 0..usize::MAX,
+            }),
+            _ => None,
         };
+        let mut stop = 0.0;
+        let mut lines = 0;
         // The best of the candidates looked at (its score and place), and whether it is worth
         // playing rather than ending the phase.
-        let pick = |looked: &[Look]| -> (f64, usize, bool) {
+        let pick = |looked: &[Look], stop: f64| -> (f64, usize, bool) {
             let mut best = (f64::NEG_INFINITY, 0);
             for (i, l) in looked.iter().enumerate() {
                 // A sliver of the cheap ordering breaks ties between equal lookaheads.
@@ -536,11 +634,24 @@ impl Bot for HeuristicBot {
                 side,
                 weights,
                 how: (base, follow, reply),
+                lines: std::cell::Cell::new(0),
             };
-            let actions: Vec<Action> = batch.iter().map(|r| r.action).collect();
+            let mut items: Vec<Item> = batch
+                .iter()
+                .map(|r| Item {
+                    action: r.action,
+                    follow,
+                    worlds: 0..samples,
+                })
+                .collect();
+            let stopping = stop_item.take().map(|i| items.push(i)).is_some();
+            let mut first = looking.items(&worlds, items);
+            if stopping {
+                stop = first.pop().expect("the stop's look").mean();
+            }
             let mut looked: Vec<Look> = batch
                 .iter()
-                .zip(looking.gains(&worlds, &actions, 0..samples))
+                .zip(first)
                 .map(|(&r, g)| Look::new(r, g))
                 .collect();
             let mut from = samples;
@@ -560,14 +671,14 @@ impl Bot for HeuristicBot {
                 }
                 from = fresh.end;
             }
-            let (score, i, w) = pick(&looked);
+            let (score, i, w) = pick(&looked, stop);
             (best, worth) = ((score, looked[i].ranked), w);
             // Before the phase is ended on a few worlds' dice (every order's command roll
             // failed in them, or a one-in-36 blunder came up), the actions whose outcome hung
             // on dice are looked at again on more worlds: an order that succeeds two times in
             // three is worth giving even when the first worlds' rolls all failed.
             if !worth && !crowded && looked.iter().any(|l| l.rolled) {
-                let fresh = from..from + SECOND_LOOK_WORLDS;
+                let fresh = from..from + second_worlds;
                 Arc::get_mut(&mut worlds)
                     .expect("the helpers gave the worlds back")
                     .extend(game, fresh.end);
@@ -584,13 +695,15 @@ impl Bot for HeuristicBot {
                 {
                     *l = Look::new(l.ranked, g);
                 }
-                let (score, i, w) = pick(&looked);
+                let (score, i, w) = pick(&looked, stop);
                 (best, worth) = ((score, looked[i].ranked), w);
             }
+            lines += looking.lines.get();
             if worth {
                 break;
             }
         }
+        self.spent.1 += lines;
         match end {
             Some(end) if !worth => end,
             _ => best.1.action,
@@ -1072,6 +1185,66 @@ mod tests {
                 (0.05, 0.2)
             );
         }
+    }
+
+    #[test]
+    fn the_worlds_thin_out_in_proportion_once_half_the_turns_lines_are_spent() {
+        // No budget, or up to half of it spent: every world.
+        assert_eq!(thinned(12, 999_999, 0), 12);
+        assert_eq!(thinned(12, 0, 3000), 12);
+        assert_eq!(thinned(12, 1500, 3000), 12);
+        // Then 12 × what is left / 1 500, rounded: 2 000 spent leaves 1 000, 8 worlds…
+        assert_eq!(thinned(12, 2000, 3000), 8);
+        assert_eq!(thinned(12, 1501, 3000), 12);
+        assert_eq!(thinned(12, 2500, 3000), 4);
+        // …never fewer than normal's three, nor more than asked for.
+        assert_eq!(thinned(12, 2900, 3000), 3);
+        assert_eq!(thinned(12, 9000, 3000), 3);
+        assert_eq!(thinned(2, 9000, 3000), 2);
+    }
+
+    /// hc-night-march begun: a battle of hidden units, where every line is played on every
+    /// world (on an open map a move that rolls no dice is looked at on one).
+    fn night_march() -> Box<dyn Game> {
+        let (_, source) = volley_rulesets::scenario_source("hc-night-march").expect("bundled");
+        let mut game = volley_rulesets::ruleset_of(&source)
+            .expect("known ruleset")
+            .load(&source, &volley_core::Options::new())
+            .expect("loads");
+        game.start(&mut SeededDice::new(Seed::from_u64(3)));
+        game
+    }
+
+    #[test]
+    fn a_decision_counts_its_lines_against_the_turn_and_a_new_turn_starts_afresh() {
+        let mut game = night_march();
+        let side = game.to_decide().expect("someone moves first");
+        let settings =
+            HeuristicSettings::parse("candidates=4,samples=6,reply=2,turn_lines=40").unwrap();
+        let mut bot = HeuristicBot::new(1, settings, "budget");
+        let mut dice = SeededDice::new(Seed::from_u64(4));
+        // The first move of the turn: four candidates and the phase's end, on six worlds
+        // each (a move rolls no dice, so there is no second look).
+        let a = bot.choose(&*game, side);
+        assert_eq!(game.describe(a).kind, ActionKind::Move);
+        assert_eq!(bot.spent, ((game.turn(), game.phasing()), 30));
+        game.apply(a, &mut dice).unwrap();
+        // 30 of 40 spent leaves 10: 6 × 10 / 20 worlds, rounded, is 3, the floor.
+        let b = bot.choose(&*game, side);
+        assert_eq!(game.describe(b).kind, ActionKind::Move);
+        assert_eq!(bot.spent.1, 30 + 5 * 3);
+        // The other side's player turn counts from nothing.
+        while game.phasing() == Some(side) {
+            let legal = game.legal_actions();
+            let end = legal
+                .iter()
+                .find(|&&x| game.describe(x).kind == ActionKind::End);
+            game.apply(*end.unwrap_or(&legal[0]), &mut dice).unwrap();
+        }
+        let other = game.to_decide().expect("the other side moves");
+        bot.choose(&*game, other);
+        assert_eq!(bot.spent.0, (game.turn(), Some(other)));
+        assert_eq!(bot.spent.1, 30, "a fresh turn looks on every world");
     }
 
     proptest! {

@@ -75,9 +75,9 @@ fn the_heuristic_decides_the_same_on_any_number_of_threads() {
     // The helpers judge their share of the candidates on the same sampled worlds, and the
     // looks are put back in the candidates' order: the game is the same, action for action,
     // with the halving and the second look shared out as well as the first look.
-    let run = |threads: usize| {
+    let run = |threads: usize, turn_lines: usize| {
         let spec = format!(
-            "heuristic:candidates=6,samples=3,reply=4,horizon=2,halving=1,threads={threads}"
+            "heuristic:candidates=6,samples=3,reply=4,horizon=2,halving=1,threads={threads},turn_lines={turn_lines}"
         );
         let mut players = bots(&spec, "normal", 12);
         play_game(
@@ -88,10 +88,13 @@ fn the_heuristic_decides_the_same_on_any_number_of_threads() {
         )
         .expect("plays")
     };
-    let one = run(1);
+    let one = run(1, 0);
     assert!(one.turns >= 1);
-    assert_eq!(one, run(2), "two threads");
-    assert_eq!(one, run(3), "three threads");
+    assert_eq!(one, run(2, 0), "two threads");
+    assert_eq!(one, run(3, 0), "three threads");
+    // A turn's budget of lines counts the same whichever thread played them.
+    let budget = run(1, 60);
+    assert_eq!(budget, run(2, 60), "two threads, with a turn's budget");
 }
 
 #[test]
@@ -105,6 +108,7 @@ fn bot_specs_with_settings() {
         "heuristic:crowd_reply=3,crowd_samples=2",
         "heuristic:crowd_approach=0.09,approach=0.05",
         "heuristic:reply=2,threads=4",
+        "heuristic:reply=2,turn_lines=3000",
         "heuristic:approach=0.05,standing_late=0",
         "mcts:ms=100",
         "mcts:iters=2000",
