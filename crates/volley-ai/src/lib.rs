@@ -17,8 +17,8 @@ pub mod rating;
 pub use heuristic::{HeuristicBot, HeuristicSettings};
 pub use mcts::{Budget, MctsBot, MctsSettings};
 pub use play::{
-    play_game, simulate, Balance, GameRecord, Played, Report, Share, Simulation, BALANCED_DECIDED,
-    BALANCED_RED_SHARE,
+    play_game, simulate, Balance, BotThinking, GameRecord, Played, Report, Share, Simulation,
+    Thinking, TurnTime, BALANCED_DECIDED, BALANCED_RED_SHARE,
 };
 
 use rand::{Rng, SeedableRng};

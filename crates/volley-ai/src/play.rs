@@ -15,6 +15,50 @@ pub struct GameRecord {
     /// Share of each side's army lost at the end (red, blue), from the referee's view.
     pub losses_percent: [f64; 2],
     pub actions: u64,
+    /// How long each side's bot took to decide (red, blue): timed on the clock, so it differs
+    /// from run to run while everything else in the record does not.
+    pub thinking: [Thinking; 2],
+}
+
+/// The time one side's bot spent deciding in a game, player turn by player turn: a player
+/// turn is everything decided in one game turn while one side is phasing (the whole game turn
+/// where nobody is), the decisions the other side makes in it included.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Thinking {
+    /// All of the bot's decisions.
+    pub seconds: f64,
+    /// The player turns in which the bot decided anything.
+    pub turns: u32,
+    /// The player turn the bot spent longest on.
+    pub longest: TurnTime,
+}
+
+/// A player turn and the time a bot spent deciding in it.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct TurnTime {
+    pub seconds: f64,
+    pub turn: u32,
+    /// The side phasing (`None` where the ruleset has no phasing side).
+    pub phasing: Option<Side>,
+}
+
+impl Thinking {
+    /// Counts a decision of `seconds` made in game turn `turn` with `phasing` phasing.
+    fn add(&mut self, seconds: f64, turn: u32, phasing: Option<Side>, current: &mut TurnTime) {
+        if self.turns == 0 || (current.turn, current.phasing) != (turn, phasing) {
+            self.turns += 1;
+            *current = TurnTime {
+                seconds: 0.0,
+                turn,
+                phasing,
+            };
+        }
+        current.seconds += seconds;
+        self.seconds += seconds;
+        if current.seconds > self.longest.seconds {
+            self.longest = *current;
+        }
+    }
 }
 
 /// Plays a freshly loaded game to the end: the game's opening rolls, then each side's bot in
@@ -33,6 +77,9 @@ pub fn play_game(
     let mut dice = SeededDice::new(seed);
     game.start(&mut dice);
     let mut actions = 0u64;
+    let mut thinking = [Thinking::default(); 2];
+    // The player turn each side is deciding in, and its time so far.
+    let mut current = [TurnTime::default(); 2];
     while let Some(side) = game.to_decide() {
         if actions >= max_actions {
             return Err(format!(
@@ -41,7 +88,14 @@ pub fn play_game(
             ));
         }
         let bot = &mut bots[side.index()];
+        let clock = std::time::Instant::now();
         let action = bot.choose(&*game, side);
+        thinking[side.index()].add(
+            clock.elapsed().as_secs_f64(),
+            game.turn(),
+            game.phasing(),
+            &mut current[side.index()],
+        );
         // Checked (a bot may be wrong), but nobody reads the events of a simulated game.
         game.apply_quiet(action, &mut dice).map_err(|e| {
             format!(
@@ -69,6 +123,7 @@ pub fn play_game(
         turns: game.turn(),
         losses_percent,
         actions,
+        thinking,
     })
 }
 
@@ -156,6 +211,62 @@ pub struct Report {
     /// Mean share of each side's army lost (red, blue).
     pub mean_losses_percent: [f64; 2],
     pub mean_actions: f64,
+    /// How long each bot took to decide, whichever side it played.
+    pub bot_thinking: [BotThinking; 2],
+}
+
+/// A bot's time to decide over a simulation's games.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct BotThinking {
+    /// All of its decisions.
+    pub seconds: f64,
+    /// The player turns in which it decided anything.
+    pub turns: u32,
+    /// The player turn it spent longest on, and in which game (its index in the simulation's
+    /// games, counted from 0).
+    pub longest: TurnTime,
+    pub longest_game: usize,
+}
+
+impl BotThinking {
+    fn of(played: &[Played], bot: usize) -> BotThinking {
+        let mut out = BotThinking::default();
+        for (i, p) in played.iter().enumerate() {
+            let side = if p.red_bot == bot { 0 } else { 1 };
+            let t = &p.record.thinking[side];
+            out.seconds += t.seconds;
+            out.turns += t.turns;
+            if t.longest.seconds > out.longest.seconds {
+                out.longest = t.longest;
+                out.longest_game = i;
+            }
+        }
+        out
+    }
+
+    /// The mean time of a player turn in which it decided anything.
+    pub fn mean_turn_seconds(&self) -> f64 {
+        if self.turns == 0 {
+            0.0
+        } else {
+            self.seconds / f64::from(self.turns)
+        }
+    }
+
+    /// Both tallies as one (the same bot on both sides).
+    #[must_use]
+    pub fn and(self, other: BotThinking) -> BotThinking {
+        let longer = if other.longest.seconds > self.longest.seconds {
+            other
+        } else {
+            self
+        };
+        BotThinking {
+            seconds: self.seconds + other.seconds,
+            turns: self.turns + other.turns,
+            ..longer
+        }
+    }
 }
 
 impl Report {
@@ -207,6 +318,7 @@ impl Report {
                 mean(&|p| p.record.losses_percent[1]),
             ],
             mean_actions: mean(&|p| p.record.actions as f64),
+            bot_thinking: [BotThinking::of(played, 0), BotThinking::of(played, 1)],
         }
     }
 }
@@ -412,6 +524,56 @@ mod tests {
         assert_eq!(wilson(0, 0), (0.0, 1.0));
     }
 
+    #[test]
+    fn a_bots_time_is_summed_by_player_turn_and_its_longest_turn_kept() {
+        let mut t = Thinking::default();
+        let mut current = TurnTime::default();
+        // Turn 1: two decisions while red phases, one while blue does; turn 2 with red
+        // phasing again is a new player turn.
+        for (seconds, turn, phasing) in [
+            (0.5, 1, Some(Side::Red)),
+            (0.25, 1, Some(Side::Red)),
+            (1.0, 1, Some(Side::Blue)),
+            (0.5, 2, Some(Side::Red)),
+            (0.5, 2, Some(Side::Red)),
+            (0.5, 2, Some(Side::Red)),
+        ] {
+            t.add(seconds, turn, phasing, &mut current);
+        }
+        assert_eq!(t.turns, 3);
+        assert_eq!(t.seconds, 3.25);
+        assert_eq!(
+            t.longest,
+            TurnTime {
+                seconds: 1.5,
+                turn: 2,
+                phasing: Some(Side::Red)
+            }
+        );
+        // Over a simulation: the bot's longest turn and the game it came in, by the side it
+        // played in each game.
+        let mut first = game(0, None);
+        first.record.thinking[0] = t;
+        let mut second = game(1, None);
+        second.record.thinking[1] = Thinking {
+            seconds: 2.0,
+            turns: 1,
+            longest: TurnTime {
+                seconds: 2.0,
+                turn: 4,
+                phasing: None,
+            },
+        };
+        let played = [first, second];
+        let bot = BotThinking::of(&played, 0);
+        assert_eq!((bot.longest_game, bot.longest.turn), (1, 4));
+        assert_eq!(bot.mean_turn_seconds(), 5.25 / 4.0);
+        // The other bot played blue in the first game and red in the second: nothing.
+        assert_eq!(BotThinking::of(&played, 1).turns, 0);
+        let both = bot.and(BotThinking::of(&played, 1));
+        assert_eq!((both.turns, both.longest.seconds), (4, 2.0));
+    }
+
     /// A one-turn game with bot `red_bot` playing red.
     fn game(red_bot: usize, winner: Option<Side>) -> Played {
         Played {
@@ -422,6 +584,7 @@ mod tests {
                 turns: 1,
                 losses_percent: [0.0; 2],
                 actions: 1,
+                thinking: [Thinking::default(); 2],
             },
         }
     }

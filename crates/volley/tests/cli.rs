@@ -866,10 +866,28 @@ fn simulate_with_swap_tells_each_bots_wins_by_the_side_it_played() {
             n("wins", "count"),
             "{bot}"
         );
+        // Its time to decide: the longest player turn is one of the four games', and no
+        // shorter than the mean.
+        let t = &bot["thinking"];
+        let game = t["longest_turn"]["game"].as_u64().expect("a game");
+        assert!((1..=4).contains(&game), "{bot}");
+        assert!(
+            t["longest_turn"]["turn"].as_u64().expect("a turn") >= 1,
+            "{bot}"
+        );
+        let seconds = |key: &str| t[key].as_f64().expect("seconds");
+        assert!(
+            seconds("longest_turn_seconds") >= seconds("mean_turn_seconds"),
+            "{bot}"
+        );
     }
     let text = ok(&args);
     assert!(
         text.contains("    as red ") && text.contains(", as blue "),
+        "{text}"
+    );
+    assert!(
+        text.contains("  easy took ") && text.contains(" a player turn on average, "),
         "{text}"
     );
 }
@@ -892,6 +910,10 @@ fn balance_report(seed: &str) -> Value {
     let o = v.as_object_mut().expect("an object");
     o.remove("seconds");
     o.remove("games_per_second");
+    // Times on the clock, different every run.
+    for bot in v["bots"].as_array_mut().expect("bots") {
+        bot.as_object_mut().expect("a bot").remove("thinking");
+    }
     v
 }
 

@@ -5,10 +5,17 @@ use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
 use std::io::{IsTerminal, Write};
 use std::time::Instant;
-use volley_ai::{Balance, Report, Share, Simulation, BALANCED_DECIDED, BALANCED_RED_SHARE};
+use volley_ai::{
+    Balance, BotThinking, Report, Share, Simulation, BALANCED_DECIDED, BALANCED_RED_SHARE,
+};
 
 /// Play many games between two bots and report wins, losses and draws for each side (with
 /// 95% Wilson confidence intervals), mean turns, mean losses and games per second.
+///
+/// It also says how long each bot took to decide: its mean time a player turn (all of its
+/// decisions while one side is phasing in one game turn) and its longest player turn, with
+/// the game (counted from 1), turn and phasing side. Games played side by side (--threads)
+/// share the cores, so time a bot with --threads 1.
 ///
 /// With --balance, one bot (--bot, the heuristic unless told) plays both sides, and the
 /// report says whether the scenario is fair between equal players: red should win 35–65% of
@@ -150,6 +157,7 @@ pub fn run(args: Args) -> Outcome {
                     "wins_of_decided": share(&report.bot_decided_wins[b]),
                     "wins_as_red": share(&report.bot_wins_as[b][0]),
                     "wins_as_blue": share(&report.bot_wins_as[b][1]),
+                    "thinking": thinking(&report.bot_thinking[b]),
                 })
             })
             .collect();
@@ -206,6 +214,43 @@ pub fn run(args: Args) -> Outcome {
     }
     out.flush()?;
     Ok(())
+}
+
+/// A bot's time to decide, in seconds, for `--json`.
+fn thinking(t: &BotThinking) -> serde_json::Value {
+    json!({
+        "mean_turn_seconds": t.mean_turn_seconds(),
+        "longest_turn_seconds": t.longest.seconds,
+        "longest_turn": {
+            "game": t.longest_game + 1,
+            "turn": t.longest.turn,
+            "phasing": t.longest.phasing.map(|s| s.to_string()),
+        },
+    })
+}
+
+/// A bot's time to decide, as a line of the table.
+fn thinking_line(bot: &str, t: &BotThinking) -> String {
+    let phasing = t
+        .longest
+        .phasing
+        .map(|s| format!(", {s} phasing"))
+        .unwrap_or_default();
+    // Seconds, or milliseconds under one.
+    let time = |s: f64| {
+        if s < 1.0 {
+            format!("{:.1} ms", 1000.0 * s)
+        } else {
+            format!("{s:.2} s")
+        }
+    };
+    format!(
+        "  {bot} took {} a player turn on average, {} at the longest (game {}, turn {}{phasing})",
+        time(t.mean_turn_seconds()),
+        time(t.longest.seconds),
+        t.longest_game + 1,
+        t.longest.turn
+    )
 }
 
 fn share(s: &Share) -> serde_json::Value {
@@ -332,6 +377,15 @@ fn table(name: &str, sim: &Simulation, r: &Report, seconds: f64, per_second: f64
         "  mean turns {:.2}, mean actions {:.0}, mean losses red {:.1}% blue {:.1}%",
         r.mean_turns, r.mean_actions, r.mean_losses_percent[0], r.mean_losses_percent[1]
     ));
+    if sim.bots[0] == sim.bots[1] {
+        // One bot on both sides: its time over both.
+        let both = r.bot_thinking[0].and(r.bot_thinking[1]);
+        out.push(thinking_line(&sim.bots[0], &both));
+    } else {
+        for b in 0..2 {
+            out.push(thinking_line(&sim.bots[b], &r.bot_thinking[b]));
+        }
+    }
     out.push(format!(
         "  {:.1} s, {:.2} games/s ({} thread{})",
         seconds,
