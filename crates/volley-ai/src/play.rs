@@ -20,6 +20,15 @@ pub struct GameRecord {
     pub thinking: [Thinking; 2],
 }
 
+impl GameRecord {
+    /// The record without its clock readings: what a seed and the bots decide, so two plays
+    /// of one seed compare equal.
+    pub fn untimed(mut self) -> Self {
+        self.thinking = [Thinking::default(); 2];
+        self
+    }
+}
+
 /// The time one side's bot spent deciding in a game, player turn by player turn: a player
 /// turn is everything decided in one game turn while one side is phasing (the whole game turn
 /// where nobody is), the decisions the other side makes in it included.

@@ -54,6 +54,7 @@ fn repeats_for_a_seed(red: &str, blue: &str, seed: u64) {
             100_000,
         )
         .expect("plays")
+        .untimed()
     };
     assert_eq!(run(), run(), "{red} against {blue}");
 }
@@ -87,6 +88,7 @@ fn the_heuristic_decides_the_same_on_any_number_of_threads() {
             100_000,
         )
         .expect("plays")
+        .untimed()
     };
     let one = run(1, 0);
     assert!(one.turns >= 1);
@@ -768,7 +770,9 @@ fn a_bot_with_wear_plays_otherwise_only_where_units_carry_hits_short_of_a_figure
     // hc-crossroads (Gunpowder's hits, no figures) it plays the very same ones.
     let record = |scenario: &str, red: &str, seed: u64| {
         let mut players = bots(red, "normal", seed);
-        play_game(load(scenario), &mut players, Seed::from_u64(seed), 100_000).expect("plays")
+        play_game(load(scenario), &mut players, Seed::from_u64(seed), 100_000)
+            .expect("plays")
+            .untimed()
     };
     let differs = (1..=4).any(|seed| {
         record("hcm-night-ambush", "heuristic:wear=2", seed)
