@@ -28,6 +28,15 @@ struct Kept {
     pending: Option<Changes>,
 }
 
+impl Kept {
+    /// Lists what the last action changed, if it is not listed yet.
+    fn catch_up(&mut self, s: &State) {
+        if let Some(changes) = self.pending.take() {
+            self.list.update(s, changes);
+        }
+    }
+}
+
 impl Clone for HexCommandGame {
     fn clone(&self) -> HexCommandGame {
         let kept = self.kept.lock().unwrap_or_else(PoisonError::into_inner);
@@ -152,18 +161,21 @@ impl HexCommandGame {
     /// The listing, up to date.
     fn listing(&self) -> MutexGuard<'_, Kept> {
         let mut kept = self.kept.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some(changes) = kept.pending.take() {
-            kept.list.update(&self.state, changes);
-        }
+        kept.catch_up(&self.state);
         kept
+    }
+
+    /// Whether what the last action changed is listed yet (for the tests).
+    #[cfg(test)]
+    pub(crate) fn is_listed(&self) -> bool {
+        let kept = self.kept.lock().unwrap_or_else(PoisonError::into_inner);
+        kept.pending.is_none()
     }
 
     /// Lists what the last action changed before the position changes again.
     fn flush(&mut self) {
         let kept = self.kept.get_mut().unwrap_or_else(PoisonError::into_inner);
-        if let Some(changes) = kept.pending.take() {
-            kept.list.update(&self.state, changes);
-        }
+        kept.catch_up(&self.state);
     }
 
     /// Notes what changed since the listing was last brought up to date, to list it later.
@@ -192,7 +204,7 @@ impl HexCommandGame {
     }
 
     /// Whether the side to decide has anything to do but end the phase.
-    fn has_choice(&self) -> bool {
+    pub(crate) fn has_choice(&self) -> bool {
         let s = &self.state;
         match s.phase {
             Phase::Over => false,

@@ -938,6 +938,39 @@ mod tests {
         }
     }
 
+    /// The view from red's side of a bundled battle, begun.
+    fn view_of(name: &str) -> View {
+        crate::tests::begun(name, 1).view(Some(Side::Red))
+    }
+
+    /// A map's cover hexes, in order.
+    fn cover_hexes(view: &View) -> Vec<Hex> {
+        let mut out: Vec<Hex> = Cover::of(view).ground.iter().copied().collect();
+        out.sort_by_key(|h| (h.x, h.y));
+        out
+    }
+
+    #[test]
+    fn the_cover_kept_on_a_thread_is_the_map_asked_for_when_the_battle_changes() {
+        let crossroads = view_of("hc-crossroads");
+        let clash = view_of("hc-first-clash");
+        // Each map's cover as a thread that never saw the other makes it.
+        let fresh = |name: &'static str| {
+            std::thread::spawn(move || cover_hexes(&view_of(name)))
+                .join()
+                .expect("a fresh thread")
+        };
+        let (a, b) = (fresh("hc-crossroads"), fresh("hc-first-clash"));
+        assert!(!a.is_empty() && a != b, "two maps with different woods");
+        // Back and forth on one thread, each evaluator gets its own map's.
+        assert_eq!(cover_hexes(&crossroads), a);
+        assert_eq!(cover_hexes(&clash), b);
+        assert_eq!(cover_hexes(&crossroads), a);
+        // A map's cover is made once on a thread, not at every evaluator.
+        let (first, second) = (Cover::of(&crossroads), Cover::of(&crossroads));
+        assert!(Rc::ptr_eq(&first.ground, &second.ground));
+    }
+
     #[test]
     fn hits_and_rout_lower_a_units_health() {
         let fresh = health(&unit(0, &[]), None, 0.0);

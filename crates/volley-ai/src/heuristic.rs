@@ -1206,13 +1206,7 @@ mod tests {
     /// hc-night-march begun: a battle of hidden units, where every line is played on every
     /// world (on an open map a move that rolls no dice is looked at on one).
     fn night_march() -> Box<dyn Game> {
-        let (_, source) = volley_rulesets::scenario_source("hc-night-march").expect("bundled");
-        let mut game = volley_rulesets::ruleset_of(&source)
-            .expect("known ruleset")
-            .load(&source, &volley_core::Options::new())
-            .expect("loads");
-        game.start(&mut SeededDice::new(Seed::from_u64(3)));
-        game
+        crate::tests::begun("hc-night-march", 3)
     }
 
     #[test]

@@ -144,6 +144,19 @@ mod tests {
     use super::*;
     use volley_core::{Dice, Event, Illegal, Outcome, View};
 
+    /// A bundled battle, loaded with no options and begun on `seed`'s dice.
+    pub(crate) fn begun(name: &str, seed: u64) -> Box<dyn Game> {
+        let (_, source) = volley_rulesets::scenario_source(name).expect("bundled");
+        let mut game = volley_rulesets::ruleset_of(&source)
+            .expect("known ruleset")
+            .load(&source, &volley_core::Options::new())
+            .expect("loads");
+        game.start(&mut volley_core::SeededDice::new(
+            volley_core::Seed::from_u64(seed),
+        ));
+        game
+    }
+
     /// Take one to three stones from a pile; whoever takes the last one wins. Just enough of
     /// a game to watch a bot choose.
     #[derive(Clone)]

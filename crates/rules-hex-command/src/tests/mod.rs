@@ -226,6 +226,19 @@ fn bundled_scenarios_play_to_the_end_with_random_moves() {
                 assert_eq!(all, by_unit, "{name} seed {seed}: per-unit listing");
                 let a = legal[rng.random_range(0..legal.len())];
                 g.apply(a, &mut dice).unwrap();
+                // The action is not listed yet: whether the side has a choice is judged
+                // unit by unit, and must agree with the listing once it is brought up to date.
+                assert!(!g.is_listed(), "{name} seed {seed}: listed at once");
+                let unlisted = g.has_choice();
+                let listed = g.clone();
+                listed.actors();
+                assert!(listed.is_listed());
+                assert_eq!(
+                    unlisted,
+                    listed.has_choice(),
+                    "{name} seed {seed} after {}: a choice judged before the listing",
+                    g.notation(a)
+                );
                 if let Err(e) = g.check_invariants() {
                     panic!("{name} seed {seed} after {}: {e}", g.notation(a));
                 }
