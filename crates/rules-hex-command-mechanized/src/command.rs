@@ -203,23 +203,11 @@ impl MechGame {
                 o.group
             ));
         }
-        if o.timid {
-            let side = self.item(i).side;
-            let nearest = |h: Hex| {
-                (0..self.s.items.len())
-                    .filter(|&e| {
-                        self.in_play(e) && self.item(e).side != side && self.visible_to(e, side)
-                    })
-                    .map(|e| h.unsigned_distance_to(self.item(e).hex))
-                    .min()
-                    .unwrap_or(u32::MAX)
-            };
-            if nearest(to) < nearest(from) {
-                return Some(format!(
-                    "group {} is timid and does not move nearer the enemy (consequence 3, M39)",
-                    o.group
-                ));
-            }
+        if o.timid && self.nearer_the_enemy(i, to) {
+            return Some(format!(
+                "group {} is timid and does not move nearer the enemy (consequence 3, M39)",
+                o.group
+            ));
         }
         (!o.order.allows_step(from, to)).then(|| {
             format!(

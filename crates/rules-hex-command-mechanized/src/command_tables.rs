@@ -45,6 +45,17 @@ pub fn panics(d10: u32, loss_percent: f64, break_point: u32) -> bool {
     loss_percent >= break_point as f64 && ((10 * d10) as f64) < loss_percent
 }
 
+/// The d10 rolls that panic at a loss percentage, in words: "a roll of 1–4", "a roll of 1",
+/// or "no roll".
+pub fn panic_needs(loss_percent: f64) -> String {
+    let top = (1..=10).filter(|&d| ((10 * d) as f64) < loss_percent).max();
+    match top {
+        None => "no roll".into(),
+        Some(1) => "a roll of 1".into(),
+        Some(t) => format!("a roll of 1–{t}"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -87,6 +87,12 @@ pub struct MechGame {
     pub revealed_at: Vec<bool>,
     /// Forest hexes a vehicle has forced, passable to vehicles for the rest of the game (M61).
     pub forced: Vec<Hex>,
+    /// Each side (red, blue) panicked at its last panic check (M43): until its next check its
+    /// units advance only with a commander.
+    pub panicked: [bool; 2],
+    /// Each side (red, blue) stood at or past its break point at the end of the last player
+    /// turn (M42, M44): the log tells when a side reaches it and the battle goes on.
+    pub broken: [bool; 2],
     pub outcome: Option<Outcome>,
     /// The legal actions of the position, listed when first asked for: a position the
     /// search only scores is never listed.
@@ -154,6 +160,8 @@ impl MechGame {
             digging: Vec::new(),
             smoke: Vec::new(),
             forced: Vec::new(),
+            panicked: [false; 2],
+            broken: [false; 2],
             outcome: None,
             legal: std::sync::OnceLock::new(),
         }
@@ -649,10 +657,12 @@ impl MechGame {
         }
     }
 
-    /// M42–M43 (C5): past its break point a side rolls for panic; on a panic every item of it
-    /// takes a hit marker.
+    /// M42–M43 (C5): past its break point a side rolls for panic at the start of each of its
+    /// player turns; on a panic every squad of it takes a hit marker, and until its next check
+    /// its units advance only with a commander (interpretation 47).
     fn panic_check(&mut self, dice: &mut dyn Dice, log: &mut Log) {
         let side = self.phasing();
+        self.panicked[side.index()] = false;
         let loss = self.loss_percent(side);
         let bp = self.s.sides[side.index()].break_point;
         if loss < bp as f64 {
@@ -660,14 +670,17 @@ impl MechGame {
         }
         let d = dice.roll(10);
         let panics = command_tables::panics(d, loss, bp);
+        self.panicked[side.index()] = panics;
+        let name = &self.s.setup.side_names[side.index()];
         log.add(|| {
             Event::new(
                 "panic",
                 rule("M43"),
                 format!(
-                    "{side} has lost {loss:.0}% (break point {bp}%) and rolls {d} for panic: {}.",
+                    "{name} has lost {loss:.0}% (break point {bp}%) and rolls {d} on a d10 for panic ({} panics): {}.",
+                    command_tables::panic_needs(loss),
                     if panics {
-                        "it panics, and every unit takes a hit marker"
+                        "it panics; every squad takes a hit marker, and until its next turn no unit advances without a commander"
                     } else {
                         "it holds"
                     }
@@ -787,6 +800,7 @@ impl MechGame {
             self.finish(o, log);
             return;
         }
+        self.note_break_points(log);
         let more = if self.s.setup.settings.activation {
             self.at + 1 < self.schedule.len()
         } else {
@@ -830,7 +844,9 @@ impl MechGame {
     }
 
     /// M44: a side with nothing left loses; a side at its break point loses to an enemy
-    /// whose losses are lower, or whose objectives are more.
+    /// whose losses are lower, or whose objectives are more (3.11). Otherwise the battle goes
+    /// on and the broken side checks for panic each turn (M42) — or, with option
+    /// `break_point = "ends"`, it ends there as a draw.
     fn decided(&self) -> Option<Outcome> {
         let score = self.scores();
         for side in Side::BOTH {
@@ -844,27 +860,82 @@ impl MechGame {
                 });
             }
         }
-        for side in Side::BOTH {
-            let (mine, theirs) = (self.loss_percent(side), self.loss_percent(side.other()));
-            let bp = self.s.sides[side.index()].break_point;
-            if mine >= bp as f64 {
-                let o = side.other();
-                let winner = if theirs < mine || score[o.index()] > score[side.index()] {
-                    Some(o)
-                } else {
-                    None
-                };
+        let losses = Side::BOTH.map(|side| self.loss_percent(side));
+        let at_break =
+            |side: Side| losses[side.index()] >= self.s.sides[side.index()].break_point as f64;
+        // The enemy of a side at its break point wins when it has lost less or holds more.
+        let beaten = |side: Side| {
+            let o = side.other();
+            at_break(side)
+                && (losses[o.index()] < losses[side.index()]
+                    || score[o.index()] > score[side.index()])
+        };
+        let reason = |side: Side| {
+            let o = side.other();
+            format!(
+                "{side} reached its break point ({:.0}% lost of {}%); {o} has lost {:.0}%, objectives {side} {}, {o} {}.",
+                losses[side.index()],
+                self.s.sides[side.index()].break_point,
+                losses[o.index()],
+                score[side.index()],
+                score[o.index()],
+            )
+        };
+        // Both past their break points and each ahead on one count: the losses decide.
+        let loser = match (beaten(Side::Red), beaten(Side::Blue)) {
+            (true, true) => match losses[0].partial_cmp(&losses[1]) {
+                Some(std::cmp::Ordering::Greater) => Some(Side::Red),
+                Some(std::cmp::Ordering::Less) => Some(Side::Blue),
+                _ => None,
+            },
+            (true, false) => Some(Side::Red),
+            (false, true) => Some(Side::Blue),
+            (false, false) => None,
+        };
+        if let Some(side) = loser {
+            return Some(Outcome {
+                winner: Some(side.other()),
+                reason: reason(side),
+                score,
+            });
+        }
+        if self.s.setup.settings.break_point_ends {
+            if let Some(side) = Side::BOTH.into_iter().find(|&s| at_break(s)) {
                 return Some(Outcome {
-                    winner,
+                    winner: None,
                     reason: format!(
-                        "{side} reached its break point ({mine:.0}% lost of {bp}%); {} has lost {theirs:.0}%.",
-                        o
+                        "{} The battle ends there as a draw (option break_point = ends).",
+                        reason(side)
                     ),
                     score,
                 });
             }
         }
         None
+    }
+
+    /// M42, M44: tells when a side reaches its break point and the battle goes on.
+    fn note_break_points(&mut self, log: &mut Log) {
+        for side in Side::BOTH {
+            let bp = self.s.sides[side.index()].break_point;
+            let (mine, theirs) = (self.loss_percent(side), self.loss_percent(side.other()));
+            let broken = mine >= bp as f64;
+            if broken && !self.broken[side.index()] {
+                let names = &self.s.setup.side_names;
+                let (me, them) = (&names[side.index()], &names[side.other().index()]);
+                log.add(|| {
+                    Event::new(
+                        "break point",
+                        rule("M44"),
+                        format!(
+                            "{me} has reached its break point ({mine:.0}% lost of {bp}%), but {them} has lost {theirs:.0}% and holds no more objectives, so the battle goes on; {me} checks for panic at the start of each of its turns (M42)."
+                        ),
+                    )
+                    .side(side)
+                });
+            }
+            self.broken[side.index()] = broken;
+        }
     }
 
     /// M22, M44: at the turn limit objectives decide, then the lower losses.
@@ -1175,6 +1246,12 @@ impl MechGame {
                     }
                 }
                 if self.check_may_move::<()>(i).is_err() {
+                    // M54: a unit a zone of control stopped may still have its one turn.
+                    for f in Facing::ALL {
+                        if f != it.facing {
+                            self.offer(Order::Face { item: i, facing: f }, take)?;
+                        }
+                    }
                     return ControlFlow::Continue(());
                 }
                 self.offer(Order::Dig { item: i }, take)?;

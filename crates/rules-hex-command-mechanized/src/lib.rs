@@ -142,6 +142,13 @@ pub const OPTIONS: &[OptionSpec] = &[
         help: "yes: a hidden gun or mortar firing indirectly stays hidden; the enemy is shown instead an area of ten hexes it fired from, until the end of the next turn (4.2).",
     },
     OptionSpec {
+        key: "break_point",
+        label: "At a side's break point",
+        default: "plays-on",
+        choices: &["plays-on", "ends"], range: None,
+        help: "plays-on: the enemy of a side at its break point wins if it has lost less or holds more objectives; otherwise the battle goes on, and the broken side rolls for panic at the start of each of its turns (3.3, 3.11); ends: the battle ends there, a draw unless the enemy has lost less or holds more.",
+    },
+    OptionSpec {
         key: "hidden_damage",
         label: "Hidden damage",
         default: "no",

@@ -261,6 +261,23 @@ impl MechGame {
             .units([self.item(d).id.clone()])
         });
         self.after_loss(d, r, log);
+        if self.panic_holds(a) {
+            log.add(|| {
+                Event::new(
+                    "advance",
+                    rule("M43"),
+                    format!(
+                        "{} may not advance into {}: {} has panicked and no commander is with it.",
+                        self.item(a).id,
+                        label(from),
+                        self.s.setup.side_names[self.item(a).side.index()]
+                    ),
+                )
+                .side(self.item(a).side)
+                .units([self.item(a).id.clone()])
+            });
+            return;
+        }
         let commander = self.influenced_by(a);
         let (roll, why, won) = if self.s.setup.settings.cvs_advance {
             // Option cvs_advance (3.8.5): a d10 above the Aggressiveness of the commander with

@@ -137,23 +137,19 @@ impl MechGame {
         if let Some(why) = self.order_refuses_step(i, it.hex, to) {
             return Err(R::because(|| format!("{}: {why}", it.id)));
         }
-        if self.holds(i) {
-            let nearest = |h: Hex| {
-                (0..self.s.items.len())
-                    .filter(|&e| {
-                        self.in_play(e)
-                            && self.item(e).side != it.side
-                            && self.visible_to(e, it.side)
-                    })
-                    .map(|e| h.unsigned_distance_to(self.item(e).hex))
-                    .min()
-                    .unwrap_or(u32::MAX)
-            };
-            if nearest(to) < nearest(it.hex) {
-                return Err(R::because(|| {
-                    format!("{} has rallied and does not move nearer the enemy unless a commander is with it (option rallied = hold)", it.id)
-                }));
-            }
+        if self.holds(i) && self.nearer_the_enemy(i, to) {
+            return Err(R::because(|| {
+                format!("{} has rallied and does not move nearer the enemy unless a commander is with it (option rallied = hold)", it.id)
+            }));
+        }
+        if self.panic_holds(i) && self.nearer_the_enemy(i, to) {
+            return Err(R::because(|| {
+                format!(
+                    "{} may not move nearer the enemy: {} has panicked and no commander is with it (M43)",
+                    it.id,
+                    self.s.setup.side_names[it.side.index()]
+                )
+            }));
         }
         let cost = moves::step_cost(it, map.road_between(it.hex, to));
         let t = &self.s.turn_state[i];
@@ -244,6 +240,7 @@ impl MechGame {
         if zoc || works {
             t.done = true;
         }
+        t.zoc_stopped = zoc;
         log.add(|| {
             Event::new(
                 "move",
@@ -348,6 +345,27 @@ impl MechGame {
         stuck
     }
 
+    /// Whether a step of item `i` to `to` brings it nearer the nearest enemy its side knows of.
+    pub fn nearer_the_enemy(&self, i: usize, to: Hex) -> bool {
+        let side = self.item(i).side;
+        let nearest = |h: Hex| {
+            (0..self.s.items.len())
+                .filter(|&e| {
+                    self.in_play(e) && self.item(e).side != side && self.visible_to(e, side)
+                })
+                .map(|e| h.unsigned_distance_to(self.item(e).hex))
+                .min()
+                .unwrap_or(u32::MAX)
+        };
+        nearest(to) < nearest(self.item(i).hex)
+    }
+
+    /// M43: a unit of a panicked side does not advance unless a commander is with it (or, with
+    /// option `sphere`, reaches it: 4.5).
+    pub fn panic_holds(&self, i: usize) -> bool {
+        self.panicked[self.item(i).side.index()] && self.influenced_by(i).is_none()
+    }
+
     /// Option `rallied = "hold"`: a rallied squad with no commander only defends.
     pub fn holds(&self, i: usize) -> bool {
         self.s.setup.settings.rallied_hold
@@ -368,12 +386,13 @@ impl MechGame {
     pub fn check_face<R: Refusal>(&self, i: usize, facing: Facing) -> Result<(), R> {
         self.own_item::<R>(i)?;
         let t = &self.s.turn_state[i];
-        // M54: a unit stopped by a zone of control may still turn if it has not turned yet.
+        // M54 (3.5.5): a unit a zone of control has stopped may still turn, once, if it has
+        // not turned this move — whatever points it has left — until another unit moves.
         let zoc_turn = self.step == Step::Movement
+            && t.zoc_stopped
             && t.done
             && t.facing_changes == 0
-            && self.mover == Some(i)
-            && self.own_item::<()>(i).is_ok();
+            && self.mover == Some(i);
         if !zoc_turn {
             self.check_may_move::<R>(i)?;
         }

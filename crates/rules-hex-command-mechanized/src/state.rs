@@ -7,7 +7,7 @@ use crate::items::Item;
 use std::sync::Arc;
 use volley_core::map::{Map, MapView};
 use volley_core::scenario::{Battle, Objective, OwnKeys};
-use volley_core::{Name, Options, ScenarioError, ScenarioSource, Side};
+use volley_core::{Hex, Name, Options, ScenarioError, ScenarioSource, Side};
 
 /// The keys a Mechanized scenario adds to the shared ones.
 pub const OWN_KEYS: OwnKeys = OwnKeys {
@@ -78,6 +78,9 @@ pub struct Settings {
     pub cvs_orders: bool,
     /// Hidden guns firing indirectly show only an area (M79, option `sound_ranging`).
     pub sound_ranging: bool,
+    /// A side's break point ends the battle, a draw unless the enemy has lost less or holds
+    /// more (option `break_point = "ends"`; interpretation 14).
+    pub break_point_ends: bool,
 }
 
 impl Settings {
@@ -102,6 +105,7 @@ impl Settings {
                 == "group-turns-commanders",
             cvs_orders: yes("cvs_orders"),
             sound_ranging: yes("sound_ranging"),
+            break_point_ends: volley_core::scenario::option(options, "break_point") == "ends",
         }
     }
 }
@@ -122,6 +126,12 @@ pub struct Turn {
     pub moving: bool,
     /// Its move is over: another item began moving, or an enemy zone of control stopped it.
     pub done: bool,
+    /// An enemy zone of control stopped it this move (M54): it may still turn once if it has
+    /// not turned yet.
+    pub zoc_stopped: bool,
+    /// The hex it stood on when its side's player turn began: a panicked side's units may end
+    /// no step nearer the enemy than this (M43).
+    pub began_at: Option<Hex>,
     /// It has started a melee this turn (M109).
     pub meleed: bool,
     /// It has entered a forest hex this turn (vehicles: one a turn, M61).
@@ -153,6 +163,7 @@ impl Turn {
         self.facing_changes = 0;
         self.moving = false;
         self.done = false;
+        self.zoc_stopped = false;
         self.forest = false;
     }
 }

@@ -113,6 +113,9 @@ impl MechGame {
                         None,
                     ),
                 };
+                if self.panicked[it.side.index()] && self.outcome.is_none() {
+                    flags.push("panicked".into());
+                }
                 if it.side == self.deciding() && self.outcome.is_none() {
                     match self.step {
                         Step::Movement if t.moving => flags.push("moved".into()),

@@ -2214,3 +2214,221 @@ fn as_it_stands_is_the_turn_limits_result_on_what_the_side_sees() {
         );
     }
 }
+
+#[test]
+fn zone_of_control_3_5_5_a_unit_stopped_before_it_has_turned_may_still_turn() {
+    let s = scenario(
+        None,
+        "",
+        &[
+            vehicle("r1", "red", "t34-76", "0509", "N"),
+            squad("r2", "red", "L", "0109", "N", ""),
+            squad("b1", "blue", "M", "0505", "S", ""),
+            squad("b2", "blue", "M", "0308", "SW", ""),
+        ],
+    );
+    let mut g = start(&s);
+    // The Medium tank has 5 points (D2): three steps bring it into b1's front hex 0506 with
+    // two left, and it stops there.
+    play(&mut g, "move r1 0508", &[]);
+    play(&mut g, "move r1 0507", &[]);
+    let t = texts(&play(&mut g, "move r1 0506", &[]));
+    assert!(
+        t.contains("r1 moves from 0507 to 0506, into an enemy's zone of control, and stops (M54)"),
+        "{t}"
+    );
+    assert!(refused(&mut g, "move r1 0505").contains("finished its move"));
+    // Stopped, it may still turn to any side, once.
+    let turns: Vec<String> = legal(&*g)
+        .into_iter()
+        .filter(|a| a.starts_with("face r1"))
+        .collect();
+    assert_eq!(
+        turns,
+        [
+            "face r1 NE",
+            "face r1 SE",
+            "face r1 S",
+            "face r1 SW",
+            "face r1 NW"
+        ]
+    );
+    let t = texts(&play(&mut g, "face r1 NE", &[]));
+    assert!(t.contains("r1 turns from N to NE."), "{t}");
+    assert!(!legal(&*g).iter().any(|a| a.starts_with("face r1")));
+    assert!(refused(&mut g, "face r1 N").contains("r1 has finished its move this turn"));
+    assert_eq!(
+        g.view(None).unit("r1").unwrap().facing.map(|f| f.name()),
+        Some("NE")
+    );
+
+    // A squad that has turned already and then walks into a zone of control has had its turn:
+    // r2 turns north-east and steps into b2's front hex 0208.
+    play(&mut g, "face r2 NE", &[]);
+    let t = texts(&play(&mut g, "move r2 0208", &[]));
+    assert!(
+        t.contains("into an enemy's zone of control, and stops (M54)"),
+        "{t}"
+    );
+    // With no turn left to r2 and nothing else for red to do, red's movement is over.
+    assert_eq!(g.view(None).phase, "blue fires (red's turn)");
+}
+
+#[test]
+fn zone_of_control_3_5_5_the_turn_is_lost_once_another_unit_moves() {
+    let s = scenario(
+        None,
+        "",
+        &[
+            squad("r1", "red", "L", "0508", "N", ""),
+            squad("r2", "red", "L", "0909", "N", ""),
+            squad("b1", "blue", "M", "0505", "S", ""),
+        ],
+    );
+    let mut g = start(&s);
+    play(&mut g, "move r1 0507", &[]);
+    play(&mut g, "move r1 0506", &[]);
+    assert!(legal(&*g).contains(&"face r1 NW".to_string()));
+    play(&mut g, "move r2 0908", &[]);
+    assert!(refused(&mut g, "face r1 NW").contains("finished its move"));
+}
+
+/// Red (break point 20%) with a gun and four squads; blue (break point 60%) with a gun and two
+/// squads. Blue's squad takes red's gun (red has lost 20%); if `answer`, red's squad takes
+/// blue's gun (blue has lost 33%).
+fn break_point_game(options: &str, answer: bool) -> (Box<dyn Game>, String) {
+    let s = scenario(
+        None,
+        "break_point = 20",
+        &[
+            squad("r1", "red", "M", "0507", "N", ""),
+            squad("r2", "red", "M", "0109", "N", ""),
+            squad("r3", "red", "M", "0209", "N", ""),
+            squad("r4", "red", "M", "0909", "N", ""),
+            gun("rg", "red", "M", "", "0908", "N"),
+            gun("g1", "blue", "M", "", "0506", "S"),
+            squad("b3", "blue", "L", "0506", "S", ""),
+            squad("b1", "blue", "M", "0907", "S", ""),
+        ],
+    )
+    .replace(
+        "[sides.blue]\nname = \"Blue\"\n",
+        "[sides.blue]\nname = \"Blue\"\nbreak_point = 60\n",
+    );
+    let mut g = load(&with_options(&s, options));
+    g.start(&mut ScriptedDice::new([9, 1]));
+    let mut log = String::new();
+    play(&mut g, "end", &[]);
+    assert_eq!(g.view(None).phase, "blue fires (red's turn)");
+    // Small arms at range 0 hit on 2+ (M90); a gun's crew hit loses the gun.
+    log += &texts(&play(&mut g, "fire b1 rg", &[6]));
+    log += &texts(&play(&mut g, "end", &[]));
+    assert_eq!(g.view(None).phase, "red fires");
+    if answer {
+        log += &texts(&play(&mut g, "fire r1 g1", &[6]));
+        assert!(gone(&*g, "g1"), "{log}");
+    }
+    assert!(gone(&*g, "rg"), "{log}");
+    (g, log)
+}
+
+#[test]
+fn victory_3_11_a_side_at_its_break_point_fights_on_when_the_enemy_has_lost_more() {
+    let (mut g, mut log) = break_point_game("", true);
+    while g.view(None).phase != "blue movement" {
+        log += &texts(&play(&mut g, "end", &[]));
+    }
+    assert!(g.view(None).outcome.is_none(), "{log}");
+    assert!(
+        log.contains("[hex-command-mechanized M44] Red has reached its break point (20% lost of 20%), but Blue has lost 33% and holds no more objectives, so the battle goes on; Red checks for panic at the start of each of its turns (M42)."),
+        "{log}"
+    );
+    let v = g.view(None);
+    assert_eq!(v.sides[0].losses_percent, 20.0);
+    assert_eq!(v.sides[1].losses_percent, 100.0 / 3.0);
+}
+
+#[test]
+fn victory_3_11_a_side_at_its_break_point_loses_to_an_enemy_that_has_lost_less() {
+    let (mut g, mut log) = break_point_game("", false);
+    while g.view(None).outcome.is_none() {
+        log += &texts(&play(&mut g, "end", &[]));
+    }
+    let o = g.view(None).outcome.unwrap();
+    assert_eq!(o.winner, Some(Side::Blue), "{log}");
+    assert_eq!(
+        o.reason,
+        "red reached its break point (20% lost of 20%); blue has lost 0%, objectives red 0, blue 0."
+    );
+    assert!(!log.contains("panic"), "{log}");
+}
+
+#[test]
+fn victory_3_11_with_the_option_the_break_point_ends_the_battle_as_a_draw() {
+    let (mut g, mut log) = break_point_game("break_point = \"ends\"", true);
+    while g.view(None).outcome.is_none() {
+        log += &texts(&play(&mut g, "end", &[]));
+    }
+    let o = g.view(None).outcome.unwrap();
+    assert_eq!(o.winner, None);
+    assert_eq!(
+        o.reason,
+        "red reached its break point (20% lost of 20%); blue has lost 33%, objectives red 0, blue 0. The battle ends there as a draw (option break_point = ends)."
+    );
+}
+
+#[test]
+fn panic_3_3_a_side_past_its_break_point_rolls_a_d10_each_turn_and_panics_below_its_losses() {
+    let (mut g, mut log) = break_point_game("", true);
+    while g.view(None).phase != "blue movement" {
+        log += &texts(&play(&mut g, "end", &[]));
+    }
+    // Blue's turn passes; turn 2 opens with red's initiative (9 against 1) and red, at 20%,
+    // rolls for panic: a 1 (10 is below 20) panics.
+    let mut t = String::new();
+    while g.view(None).phase != "red movement" {
+        // Blue's last step ends its turn; turn 2 opens, and red rolls for panic.
+        let dice: &[u32] = if g.view(None).phase == "blue melee" {
+            &[9, 1, 1]
+        } else {
+            &[]
+        };
+        t += &texts(&play(&mut g, "end", dice));
+    }
+    assert!(
+        t.contains("[hex-command-mechanized M43] Red has lost 20% (break point 20%) and rolls 1 on a d10 for panic (a roll of 1 panics): it panics; every squad takes a hit marker, and until its next turn no unit advances without a commander."),
+        "{t}"
+    );
+    let v = g.view(None);
+    for id in ["r1", "r2", "r3", "r4"] {
+        let u = v.unit(id).unwrap();
+        assert_eq!(u.hits, 1, "{id} takes a hit marker");
+        assert!(u.flags.iter().any(|f| &**f == "panicked"), "{id}");
+    }
+    assert!(!v
+        .unit("b1")
+        .unwrap()
+        .flags
+        .iter()
+        .any(|f| &**f == "panicked"));
+    // r4 may not step nearer b1 (two hexes off), but may turn and go back.
+    assert_eq!(
+        refused(&mut g, "move r4 0908"),
+        "r4 may not move nearer the enemy: Red has panicked and no commander is with it (M43)"
+    );
+    play(&mut g, "face r4 S", &[]);
+    play(&mut g, "move r4 0910", &[]);
+    assert_eq!(hex_of(&*g, "r4"), "0910");
+    // Nor does a panicked unit advance after a melee: b3 steps back from r1's melee, and r1,
+    // with no commander, stays where it is without a roll.
+    while g.view(None).phase != "red melee" {
+        play(&mut g, "end", &[]);
+    }
+    play(&mut g, "melee r1 b3", &[]);
+    let t = texts(&play(&mut g, "retreat b3", &[]));
+    assert!(
+        t.contains("[hex-command-mechanized M43] r1 may not advance into 0506: Red has panicked and no commander is with it."),
+        "{t}"
+    );
+    assert_eq!(hex_of(&*g, "r1"), "0507");
+}
