@@ -176,7 +176,7 @@ impl BptGame {
                 Interrupt::Support(side) => self.support_candidates(side, &mut c),
                 Interrupt::Opportunity { .. } | Interrupt::Consolidate(_) => {}
             }
-            if c.iter().any(|o| self.check::<()>(*o).is_ok()) {
+            if c.iter().any(|o| self.check_order::<()>(*o).is_ok()) {
                 return;
             }
         }

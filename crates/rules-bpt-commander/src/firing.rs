@@ -861,7 +861,7 @@ impl BptGame {
             return None;
         }
         // An answer to a charge goes on into the charge itself: enumerated.
-        if self.check::<()>(o).is_err() || self.interrupt == Some(Interrupt::Response) {
+        if self.check_order::<()>(o).is_err() || self.interrupt == Some(Interrupt::Response) {
             return None;
         }
         // Scouting cavalry fired on ride off before a die is rolled: one sure outcome.

@@ -60,7 +60,7 @@ impl BptGame {
     /// it, or the charge would not come to combat.
     pub fn charge_cases(&self, o: Order) -> Option<Vec<OddsCase>> {
         let Order::Charge { .. } = o else { return None };
-        if self.check::<()>(o).is_err() {
+        if self.check_order::<()>(o).is_err() {
             return None;
         }
         // Play the charge up to its combat, with no dice at all.
@@ -177,7 +177,7 @@ impl BptGame {
         {
             return None;
         }
-        if self.check::<()>(o).is_err() {
+        if self.check_order::<()>(o).is_err() {
             return None;
         }
         let hq = self.implicit_hq(unit)?;

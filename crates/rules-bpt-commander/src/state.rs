@@ -447,7 +447,7 @@ impl BptGame {
     }
 
     /// Why an order may not be given now, if it may not.
-    pub fn check<R: Refusal>(&self, o: Order) -> Result<(), R> {
+    pub fn check_order<R: Refusal>(&self, o: Order) -> Result<(), R> {
         if matches!(self.phase, Phase::Setup | Phase::Over) {
             return Err(R::because(|| "the game is not in play"));
         }
@@ -548,7 +548,7 @@ impl BptGame {
             foldhash::fast::FixedState::default(),
         );
         all.into_iter()
-            .filter(|&o| seen.insert(o) && self.check::<()>(o).is_ok())
+            .filter(|&o| seen.insert(o) && self.check_order::<()>(o).is_ok())
             .collect()
     }
 
@@ -902,7 +902,7 @@ impl BptGame {
         {
             let mut log = Log::new();
             match self.interrupt {
-                Some(Interrupt::Response) if self.check::<()>(Order::End).is_err() => {
+                Some(Interrupt::Response) if self.check_order::<()>(Order::End).is_err() => {
                     let t = self.charge.as_ref().map(|c| c.target).expect("charge");
                     self.perform(Order::CounterCharge { unit: t }, dice, &mut log);
                 }
@@ -968,24 +968,14 @@ impl Game for BptGame {
         out.extend(mine.into_iter().map(Order::pack));
     }
 
-    fn apply(&mut self, action: Action, dice: &mut dyn Dice) -> Result<Vec<Event>, Illegal> {
+    fn check(&self, action: Action) -> Result<(), Illegal> {
         let o = self.order_of(action)?;
-        self.check(o)?;
-        let mut log = Log::new();
-        self.perform(o, dice, &mut log);
-        Ok(log.into_events())
+        self.check_order(o)
     }
 
-    fn apply_quiet(&mut self, action: Action, dice: &mut dyn Dice) -> Result<(), Illegal> {
-        let o = self.order_of(action)?;
-        self.check(o)?;
-        self.perform(o, dice, &mut Log::silent());
-        Ok(())
-    }
-
-    fn apply_unchecked(&mut self, action: Action, dice: &mut dyn Dice) {
+    fn play_unchecked(&mut self, action: Action, dice: &mut dyn Dice, log: &mut Log) {
         let o = Order::unpack(action).expect("an action from the legal list");
-        self.perform(o, dice, &mut Log::silent());
+        self.perform(o, dice, log);
     }
 
     /// Hits are turned into stand losses only at the end phase; the preview does it at once

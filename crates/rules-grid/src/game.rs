@@ -582,14 +582,14 @@ impl GridGame {
 
     /// Offers `take` an order if the rules allow it.
     fn offer(&self, order: Order, take: &mut impl Take) -> ControlFlow<()> {
-        match self.check::<()>(order) {
+        match self.check_order::<()>(order) {
             Ok(()) => take(order),
             Err(()) => ControlFlow::Continue(()),
         }
     }
 
     /// Checks an order against the rules; `Err` says which rule refuses it.
-    pub fn check<R: Refusal>(&self, order: Order) -> Result<(), R> {
+    pub fn check_order<R: Refusal>(&self, order: Order) -> Result<(), R> {
         if !self.started {
             return Err(R::because(|| "the game has not started"));
         }
@@ -691,7 +691,7 @@ impl GridGame {
         let grid = self.grid();
         let order = Order::unpack(action, |i| Heading::from_index(grid, i))
             .ok_or_else(|| Illegal::new("not an order of this game"))?;
-        self.check::<Illegal>(order)?;
+        self.check_order::<Illegal>(order)?;
         Ok(order)
     }
 
@@ -887,24 +887,15 @@ impl Game for GridGame {
         }
     }
 
-    fn apply(&mut self, action: Action, dice: &mut dyn Dice) -> Result<Vec<Event>, Illegal> {
-        let order = self.checked_order(action)?;
-        let mut log = Log::new();
-        self.perform(order, dice, &mut log);
-        Ok(log.into_events())
+    fn check(&self, action: Action) -> Result<(), Illegal> {
+        self.checked_order(action).map(|_| ())
     }
 
-    fn apply_quiet(&mut self, action: Action, dice: &mut dyn Dice) -> Result<(), Illegal> {
-        let order = self.checked_order(action)?;
-        self.perform(order, dice, &mut Log::silent());
-        Ok(())
-    }
-
-    fn apply_unchecked(&mut self, action: Action, dice: &mut dyn Dice) {
+    fn play_unchecked(&mut self, action: Action, dice: &mut dyn Dice, log: &mut Log) {
         let grid = self.grid();
         let order = Order::unpack(action, |i| Heading::from_index(grid, i))
             .expect("an action from the legal list");
-        self.perform(order, dice, &mut Log::silent());
+        self.perform(order, dice, log);
     }
 
     fn preview(&mut self, action: Action, dice: &mut dyn Dice) -> Result<Vec<Event>, Illegal> {
@@ -1042,7 +1033,7 @@ impl Game for GridGame {
             g.beside(g.units[i].tile)
                 .iter()
                 .map(|b| b.tile)
-                .filter(|&to| g.check::<()>(Order::Move { unit: i, to }).is_ok())
+                .filter(|&to| g.check_order::<()>(Order::Move { unit: i, to }).is_ok())
                 .map(|to| {
                     let mut after = g.clone();
                     after.do_move(i, to, &mut Log::silent());

@@ -1379,12 +1379,16 @@ impl Game for HeldHitsUnsettled {
     fn legal_actions_into(&self, out: &mut Vec<volley_core::Action>) {
         self.0.legal_actions_into(out)
     }
-    fn apply(
+    fn check(&self, action: volley_core::Action) -> Result<(), volley_core::Illegal> {
+        self.0.check(action)
+    }
+    fn play_unchecked(
         &mut self,
         action: volley_core::Action,
         dice: &mut dyn volley_core::Dice,
-    ) -> Result<Vec<volley_core::Event>, volley_core::Illegal> {
-        self.0.apply(action, dice)
+        log: &mut volley_core::Log,
+    ) {
+        self.0.play_unchecked(action, dice, log)
     }
     fn preview(
         &mut self,

@@ -1025,7 +1025,7 @@ impl MechGame {
         Ok(it)
     }
 
-    pub fn check<R: Refusal>(&self, order: Order) -> Result<(), R> {
+    pub fn check_order<R: Refusal>(&self, order: Order) -> Result<(), R> {
         if !self.started {
             return Err(R::because(|| "the game has not started"));
         }
@@ -1335,7 +1335,7 @@ impl MechGame {
         order: Order,
         take: &mut impl FnMut(Order) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
-        match self.check::<()>(order) {
+        match self.check_order::<()>(order) {
             Ok(()) => take(order),
             Err(()) => ControlFlow::Continue(()),
         }
@@ -1392,7 +1392,7 @@ impl MechGame {
     fn checked(&self, action: Action) -> Result<Order, Illegal> {
         let order =
             Order::unpack(action).ok_or_else(|| Illegal::new("not an order of this game"))?;
-        self.check::<Illegal>(order)?;
+        self.check_order::<Illegal>(order)?;
         Ok(order)
     }
 
@@ -1511,17 +1511,13 @@ impl Game for MechGame {
         }
     }
 
-    fn apply(&mut self, action: Action, dice: &mut dyn Dice) -> Result<Vec<Event>, Illegal> {
-        let order = self.checked(action)?;
-        let mut log = Log::new();
-        self.perform(order, dice, &mut log);
-        Ok(log.into_events())
+    fn check(&self, action: Action) -> Result<(), Illegal> {
+        self.checked(action).map(|_| ())
     }
 
-    fn apply_quiet(&mut self, action: Action, dice: &mut dyn Dice) -> Result<(), Illegal> {
-        let order = self.checked(action)?;
-        self.perform(order, dice, &mut Log::silent());
-        Ok(())
+    fn play_unchecked(&mut self, action: Action, dice: &mut dyn Dice, log: &mut Log) {
+        let order = Order::unpack(action).expect("an action from the legal list");
+        self.perform(order, dice, log);
     }
 
     fn preview(&mut self, action: Action, dice: &mut dyn Dice) -> Result<Vec<Event>, Illegal> {
@@ -1804,7 +1800,7 @@ impl Game for MechGame {
                 Facing::ALL
                     .iter()
                     .map(|f| volley_core::geometry::step(g.item(i).hex, *f))
-                    .filter(|&to| g.check::<()>(Order::Move { item: i, to }).is_ok())
+                    .filter(|&to| g.check_order::<()>(Order::Move { item: i, to }).is_ok())
                     .filter_map(|to| {
                         let mut after = g.clone();
                         // Forest rolls are not made for the reach: a forced hex is assumed.

@@ -416,22 +416,13 @@ impl Game for HexCommandGame {
         HcAction::decode(action).map_or(ActionInfo::new("?", ActionKind::Other), HcAction::describe)
     }
 
-    fn apply(&mut self, action: Action, dice: &mut dyn Dice) -> Result<Vec<Event>, Illegal> {
-        let a = self.checked(action)?;
-        let mut log = Log::new();
-        self.apply_legal(a, dice, &mut log);
-        Ok(log.into_events())
+    fn check(&self, action: Action) -> Result<(), Illegal> {
+        self.checked(action).map(|_| ())
     }
 
-    fn apply_quiet(&mut self, action: Action, dice: &mut dyn Dice) -> Result<(), Illegal> {
-        let a = self.checked(action)?;
-        self.apply_legal(a, dice, &mut Log::silent());
-        Ok(())
-    }
-
-    fn apply_unchecked(&mut self, action: Action, dice: &mut dyn Dice) {
+    fn play_unchecked(&mut self, action: Action, dice: &mut dyn Dice, log: &mut Log) {
         let a = HcAction::decode(action).expect("an action from the legal list");
-        self.apply_legal(a, dice, &mut Log::silent());
+        self.apply_legal(a, dice, log);
     }
 
     fn preview(&mut self, action: Action, dice: &mut dyn Dice) -> Result<Vec<Event>, Illegal> {

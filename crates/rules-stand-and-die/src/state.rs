@@ -222,7 +222,7 @@ impl StandAndDieGame {
     }
 
     /// Why an order may not be given now, if it may not.
-    fn check(&self, order: Order) -> Result<(), Illegal> {
+    fn check_order(&self, order: Order) -> Result<(), Illegal> {
         match self.phase {
             Phase::Setup => return Err(Illegal::new("the game has not started")),
             Phase::Over => return Err(Illegal::new("the game is over")),
@@ -485,31 +485,21 @@ impl Game for StandAndDieGame {
         }
     }
 
-    fn apply(&mut self, action: Action, dice: &mut dyn Dice) -> Result<Vec<Event>, Illegal> {
+    fn check(&self, action: Action) -> Result<(), Illegal> {
         let order = self.order_of(action)?;
-        self.check(order)?;
-        let mut log = Log::new();
-        self.perform(order, dice, &mut log);
-        Ok(log.into_events())
+        self.check_order(order)
     }
 
-    fn apply_quiet(&mut self, action: Action, dice: &mut dyn Dice) -> Result<(), Illegal> {
-        let order = self.order_of(action)?;
-        self.check(order)?;
-        self.perform(order, dice, &mut Log::silent());
-        Ok(())
-    }
-
-    fn apply_unchecked(&mut self, action: Action, dice: &mut dyn Dice) {
+    fn play_unchecked(&mut self, action: Action, dice: &mut dyn Dice, log: &mut Log) {
         let order = Order::unpack(action).expect("an action from the legal list");
-        self.perform(order, dice, &mut Log::silent());
+        self.perform(order, dice, log);
     }
 
     /// Fire's casualties are taken at once; the fall back it causes waits for the end of the
     /// musketry, and is made here at once for the hex fired on (`Game::preview`).
     fn preview(&mut self, action: Action, dice: &mut dyn Dice) -> Result<Vec<Event>, Illegal> {
         let order = self.order_of(action)?;
-        self.check(order)?;
+        self.check_order(order)?;
         let mut log = Log::new();
         self.perform(order, dice, &mut log);
         if let (Order::Fire { at, .. }, Phase::Musketry(side)) = (order, self.phase) {
@@ -626,7 +616,7 @@ impl Game for StandAndDieGame {
             Facing::ALL
                 .into_iter()
                 .map(|f| step(g.units[i].hex, f))
-                .filter(|&to| g.check(Order::Move { unit: i, to }).is_ok())
+                .filter(|&to| g.check_order(Order::Move { unit: i, to }).is_ok())
                 .map(|to| {
                     let mut after = g.clone();
                     after.march(i, to, &mut Log::silent());

@@ -142,7 +142,7 @@ pub fn bot_from_spec(spec: &str, seed: u64) -> Result<Box<dyn Bot>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use volley_core::{Dice, Event, Illegal, Outcome, View};
+    use volley_core::{Dice, Event, Illegal, Log, Outcome, View};
 
     /// A bundled battle, loaded with no options and begun on `seed`'s dice.
     pub(crate) fn begun(name: &str, seed: u64) -> Box<dyn Game> {
@@ -182,13 +182,15 @@ mod tests {
         fn describe(&self, _: Action) -> volley_core::ActionInfo {
             volley_core::ActionInfo::new("take", volley_core::ActionKind::Other)
         }
-        fn apply(&mut self, action: Action, _: &mut dyn Dice) -> Result<Vec<Event>, Illegal> {
+        fn check(&self, action: Action) -> Result<(), Illegal> {
             if !self.legal_actions().contains(&action) {
                 return Err(Illegal::new("take one to three stones"));
             }
+            Ok(())
+        }
+        fn play_unchecked(&mut self, action: Action, _: &mut dyn Dice, _: &mut Log) {
             self.stones -= action.0;
             self.to_move = self.to_move.other();
-            Ok(Vec::new())
         }
         fn preview(&mut self, action: Action, dice: &mut dyn Dice) -> Result<Vec<Event>, Illegal> {
             self.apply(action, dice)

@@ -284,3 +284,15 @@ mod tests {
         dice_for_sum(2, 13);
     }
 }
+
+/// A class of die sequences that all lead to the same result, as a ruleset gives them
+/// ([`crate::Game::odds_cases`]): the chance of the whole class, and one sequence from it that the
+/// odds play to see what the class does.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OddsCase {
+    /// The chance that the action's dice fall in this class.
+    pub probability: f64,
+    /// One sequence of the class: every die result the action rolls, in the order it rolls
+    /// them, no more and no fewer.
+    pub dice: Vec<u32>,
+}

@@ -2,304 +2,14 @@
 //! against these traits and never ask which ruleset they are playing.
 
 use crate::dice::Dice;
-use crate::geometry::Facing;
-use crate::name::Name;
-use crate::place::Place;
-use crate::scenario::{Options, ScenarioError, ScenarioSource};
+use crate::scenario::{ScenarioError, ScenarioSource};
 use crate::view::View;
-use crate::view::Word;
 use serde::{Deserialize, Serialize};
-use std::fmt;
 
-/// The two sides of every battle.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Side {
-    Red,
-    Blue,
-}
-
-impl Side {
-    pub const BOTH: [Side; 2] = [Side::Red, Side::Blue];
-
-    pub fn other(self) -> Side {
-        match self {
-            Side::Red => Side::Blue,
-            Side::Blue => Side::Red,
-        }
-    }
-
-    pub fn index(self) -> usize {
-        self as usize
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Side::Red => "red",
-            Side::Blue => "blue",
-        }
-    }
-
-    /// The side's name as it begins a sentence: "Red", "Blue".
-    pub fn title(self) -> &'static str {
-        match self {
-            Side::Red => "Red",
-            Side::Blue => "Blue",
-        }
-    }
-
-    pub fn parse(text: &str) -> Option<Side> {
-        match text.trim().to_ascii_lowercase().as_str() {
-            "red" => Some(Side::Red),
-            "blue" => Some(Side::Blue),
-            _ => None,
-        }
-    }
-}
-
-impl fmt::Display for Side {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// An action, packed by its ruleset into 64 bits: cheap to copy, hash and compare in search.
-/// Its text form (what `legal` prints and `apply` reads) comes from [`Game::notation`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Action(pub u64);
-
-/// Who may see an event.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Seen {
-    Both,
-    Red,
-    Blue,
-}
-
-impl Seen {
-    pub fn by(self, side: Side) -> bool {
-        match self {
-            Seen::Both => true,
-            Seen::Red => side == Side::Red,
-            Seen::Blue => side == Side::Blue,
-        }
-    }
-
-    pub fn only(side: Side) -> Seen {
-        match side {
-            Side::Red => Seen::Red,
-            Side::Blue => Seen::Blue,
-        }
-    }
-}
-
-/// Something that happened, with the rule it came from and the numbers that decided it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Event {
-    /// A short machine-readable kind: `move`, `fire`, `hit`, `rout`, `melee`, `phase`, …
-    pub kind: Word,
-    /// Ruleset and section, e.g. `hex-command 7.5`.
-    pub rule: Word,
-    /// A sentence for people, with the numbers: range, band, modifiers, roll, result.
-    pub text: String,
-    /// The side that acted or the side the event concerns, if any.
-    pub side: Option<Side>,
-    /// Ids of the units involved (for highlighting on the map).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub units: Vec<Name>,
-    /// Who may see it: hidden units' doings are shown only to their owner.
-    pub seen: Seen,
-    /// The first event of a new game turn (its initiative roll, say): the log stamps it, and
-    /// what follows it, with the new turn, and what came before it with the old one.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub opens_turn: bool,
-}
-
-impl Event {
-    pub fn new(kind: &'static str, rule: impl Into<Word>, text: impl Into<String>) -> Event {
-        Event {
-            kind: kind.into(),
-            rule: rule.into(),
-            text: text.into(),
-            side: None,
-            units: Vec::new(),
-            seen: Seen::Both,
-            opens_turn: false,
-        }
-    }
-
-    /// Marks the first event of a new game turn (see [`Event::opens_turn`]).
-    pub fn opens_turn(mut self) -> Event {
-        self.opens_turn = true;
-        self
-    }
-
-    pub fn side(mut self, side: Side) -> Event {
-        self.side = Some(side);
-        self
-    }
-
-    pub fn units<I: IntoIterator>(mut self, ids: I) -> Event
-    where
-        I::Item: Into<Name>,
-    {
-        self.units.extend(ids.into_iter().map(Into::into));
-        self
-    }
-
-    pub fn seen(mut self, seen: Seen) -> Event {
-        self.seen = seen;
-        self
-    }
-}
-
-/// Where a ruleset writes the events of an action: kept for the log, or — in search, through
-/// [`Game::apply_unchecked`] — dropped without ever being built. Events are handed over as
-/// closures, so a dropped event costs no formatting at all.
-#[derive(Debug, Default)]
-pub struct Log {
-    events: Vec<Event>,
-    silent: bool,
-}
-
-impl Log {
-    /// A log that keeps every event.
-    pub fn new() -> Log {
-        Log::default()
-    }
-
-    /// A log that builds and keeps nothing.
-    pub fn silent() -> Log {
-        Log {
-            events: Vec::new(),
-            silent: true,
-        }
-    }
-
-    /// Writes the event `make` builds, unless this log is silent.
-    #[inline]
-    pub fn add(&mut self, make: impl FnOnce() -> Event) {
-        if !self.silent {
-            self.events.push(make());
-        }
-    }
-
-    /// Whether events are being kept (a ruleset may skip work done only to describe).
-    pub fn keeps(&self) -> bool {
-        !self.silent
-    }
-
-    /// The events kept so far.
-    pub fn events(&self) -> &[Event] {
-        &self.events
-    }
-
-    pub fn into_events(self) -> Vec<Event> {
-        self.events
-    }
-}
-
-/// Why an action was refused. Nothing changed.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct Illegal(pub String);
-
-impl Illegal {
-    pub fn new(text: impl Into<String>) -> Illegal {
-        Illegal(text.into())
-    }
-}
-
-/// A rule's refusal of an order, for rulesets that write each check once and use it both to
-/// apply an order and to list the legal ones: `apply` needs the sentence that says why (an
-/// [`Illegal`]); a listing only needs to know that the order is refused, so there it is `()`
-/// and the sentence is never written.
-pub trait Refusal {
-    fn because<S: Into<String>>(why: impl FnOnce() -> S) -> Self;
-}
-
-impl Refusal for Illegal {
-    fn because<S: Into<String>>(why: impl FnOnce() -> S) -> Illegal {
-        Illegal::new(why())
-    }
-}
-
-impl Refusal for () {
-    fn because<S: Into<String>>(_: impl FnOnce() -> S) {}
-}
-
-/// How a game ended.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Outcome {
-    /// `None` for a draw.
-    pub winner: Option<Side>,
-    /// Why, in words: "Blue reached its break point (42% lost of 35%)".
-    pub reason: String,
-    /// Victory points at the end, red then blue.
-    pub score: [i32; 2],
-}
-
-/// What kind of thing an action does, for bots and clients that must not read notation.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum ActionKind {
-    /// Ends the phase (or the decision) without doing anything more.
-    End,
-    /// Moves a unit to [`ActionInfo::place`].
-    Move,
-    /// Turns a unit to [`ActionInfo::facing`] where it stands.
-    Turn,
-    /// Attacks whatever is at [`ActionInfo::place`]: fire, melee, charge, close combat.
-    Attack,
-    /// Anything else: formation and limbering changes, orders, markers, answers to a prompt.
-    Other,
-}
-
-/// An action described in structured form: what `notation` writes, without the text.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ActionInfo {
-    /// The first word of the notation: `move`, `fire`, `end`, …
-    pub verb: &'static str,
-    pub kind: ActionKind,
-    /// The acting unit's key ([`crate::view::UnitView::key`]), when one unit acts.
-    pub unit: Option<u32>,
-    /// Where the action goes or strikes, if anywhere.
-    pub place: Option<Place>,
-    /// The facing it leaves the unit in, when it sets one.
-    pub facing: Option<Facing>,
-}
-
-impl ActionInfo {
-    pub fn new(verb: &'static str, kind: ActionKind) -> ActionInfo {
-        ActionInfo {
-            verb,
-            kind,
-            unit: None,
-            place: None,
-            facing: None,
-        }
-    }
-
-    pub fn end() -> ActionInfo {
-        ActionInfo::new("end", ActionKind::End)
-    }
-
-    pub fn unit(mut self, key: u32) -> ActionInfo {
-        self.unit = Some(key);
-        self
-    }
-
-    pub fn at(mut self, place: impl Into<Place>) -> ActionInfo {
-        self.place = Some(place.into());
-        self
-    }
-
-    pub fn facing(mut self, facing: Facing) -> ActionInfo {
-        self.facing = Some(facing);
-        self
-    }
-}
+pub use crate::action::{Action, ActionInfo, ActionKind, Illegal, Refusal};
+pub use crate::event::{Event, Log, Seen};
+pub use crate::options::{OptionSpec, Options};
+pub use crate::side::{Outcome, Side};
 
 /// A game in progress under one ruleset.
 ///
@@ -363,23 +73,40 @@ pub trait Game: Send + Sync {
         keys
     }
 
+    /// Whether an action is legal now: `Ok`, or the reason it is refused, in words. It
+    /// changes nothing. With [`Game::play_unchecked`] this is the one pair every ruleset
+    /// writes; the apply methods below are built on it (shakmaty's `play` over
+    /// `play_unchecked`).
+    fn check(&self, action: Action) -> Result<(), Illegal>;
+
+    /// Carries out an action that [`Game::check`] passed, or that was taken from
+    /// [`Game::legal_actions`] (or [`Game::unit_actions`]) of this very position, writing its
+    /// events into `log` (a silent log builds none). Anything else is a caller's bug.
+    fn play_unchecked(&mut self, action: Action, dice: &mut dyn Dice, log: &mut Log);
+
     /// Applies an action after checking it is legal. An illegal action is refused with the
     /// reason and changes nothing.
-    fn apply(&mut self, action: Action, dice: &mut dyn Dice) -> Result<Vec<Event>, Illegal>;
+    fn apply(&mut self, action: Action, dice: &mut dyn Dice) -> Result<Vec<Event>, Illegal> {
+        self.check(action)?;
+        let mut log = Log::new();
+        self.play_unchecked(action, dice, &mut log);
+        Ok(log.into_events())
+    }
 
     /// Applies an action after checking it is legal, like [`Game::apply`], but writes no
     /// events: for search in sampled worlds, where an action legal for the searching side may
     /// not be legal in every world it imagines.
     fn apply_quiet(&mut self, action: Action, dice: &mut dyn Dice) -> Result<(), Illegal> {
-        self.apply(action, dice).map(|_| ())
+        self.check(action)?;
+        self.play_unchecked(action, dice, &mut Log::silent());
+        Ok(())
     }
 
     /// Applies an action taken from [`Game::legal_actions`] (or [`Game::unit_actions`]) of
     /// this very position, without checking it and without writing any event: the fast path
-    /// for search (shakmaty's `play_unchecked`). Anything else is a caller's bug.
+    /// for search.
     fn apply_unchecked(&mut self, action: Action, dice: &mut dyn Dice) {
-        let applied = self.apply(action, dice);
-        debug_assert!(applied.is_ok(), "apply_unchecked: {applied:?}");
+        self.play_unchecked(action, dice, &mut Log::silent());
     }
 
     /// Applies an action for its odds ([`crate::odds::odds`]): what the action itself may do,
@@ -416,7 +143,7 @@ pub trait Game: Send + Sync {
     /// odds stay exact. Each representative is played through [`Game::preview`] on a copy of
     /// this position; a representative that does not hold exactly the dice the action rolls
     /// makes the odds refuse, naming the action. The chances must add up to 1.
-    fn odds_cases(&self, action: Action) -> Option<Vec<crate::odds::OddsCase>> {
+    fn odds_cases(&self, action: Action) -> Option<Vec<crate::chance::OddsCase>> {
         let _ = action;
         None
     }
@@ -543,22 +270,6 @@ pub fn reach_for(game: &dyn Game, side: Side, unit: &str) -> Vec<Reach> {
         return Vec::new();
     }
     as_known_to(game, side).reach(unit)
-}
-
-/// One game option a ruleset understands.
-#[derive(Clone, Debug, Serialize)]
-pub struct OptionSpec {
-    /// The name scenario files and `--option` use.
-    pub key: &'static str,
-    /// The option in plain words, as a player reads it in a menu ("Facing change cost").
-    pub label: &'static str,
-    pub default: &'static str,
-    /// The accepted values; empty means a whole number.
-    pub choices: &'static [&'static str],
-    /// For a number: the least and the greatest it may be (`None`: any whole number).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub range: Option<(i64, i64)>,
-    pub help: &'static str,
 }
 
 /// A rule system: its id, its options, and how to set up a game from a scenario.

@@ -12,8 +12,11 @@
 //! - [`place`]: where a unit is: a hex, a tile, or a point on a measured table.
 //! - [`view`]: what one side may see.
 
+pub mod action;
 pub mod chance;
+pub mod codec;
 pub mod dice;
+pub mod event;
 pub mod fairness;
 pub mod game;
 pub mod geometry;
@@ -21,11 +24,14 @@ pub mod glossary;
 pub mod map;
 pub mod name;
 pub mod odds;
+pub mod options;
 pub mod pairs;
 pub mod place;
 pub mod resign;
 pub mod scenario;
 pub mod session;
+pub mod side;
+pub mod source;
 pub mod view;
 
 pub use dice::{Dice, ScriptedDice, Seed, SeededDice};

@@ -120,3 +120,7 @@ impl<'de> Deserialize<'de> for Name {
         String::deserialize(d).map(Name::from)
     }
 }
+
+/// A short piece of text a view or an event carries: usually a word fixed in the code, at
+/// times one made up as the game goes.
+pub type Word = std::borrow::Cow<'static, str>;

@@ -3,7 +3,7 @@
 //! everything else (the position, the views' fog) stays the ruleset's.
 
 use crate::dice::Dice;
-use crate::game::{Action, ActionInfo, Event, Game, Illegal, Outcome, Reach, Side};
+use crate::game::{Action, ActionInfo, Event, Game, Illegal, Log, Outcome, Reach, Side};
 use crate::view::View;
 
 /// Why a side gives up the battle.
@@ -129,12 +129,14 @@ impl Game for Resigned {
     fn legal_actions_into(&self, out: &mut Vec<Action>) {
         out.clear();
     }
-    fn apply(&mut self, _action: Action, _dice: &mut dyn Dice) -> Result<Vec<Event>, Illegal> {
+    fn check(&self, _action: Action) -> Result<(), Illegal> {
         Err(Illegal(format!(
             "the game is over: {}",
             self.outcome.reason
         )))
     }
+    /// Nothing is legal in a resigned game, so nothing is played.
+    fn play_unchecked(&mut self, _action: Action, _dice: &mut dyn Dice, _log: &mut Log) {}
     fn preview(&mut self, action: Action, dice: &mut dyn Dice) -> Result<Vec<Event>, Illegal> {
         self.apply(action, dice)
     }

@@ -3,157 +3,20 @@
 //! commanders, objectives) are read here, once, as a [`Battle`]; each ruleset reads its own
 //! units and tables from the same text.
 
-use crate::game::{OptionSpec, Side};
-use crate::geometry::{parse_label, Facing};
+use crate::options::OptionSpec;
+use crate::side::Side;
+
 use crate::map::{Cell, Hexside, Map, Terrain};
 use crate::name::Name;
 use hexx::Hex;
-use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use std::collections::BTreeMap;
-use std::fmt;
-use std::ops::Range;
 use std::sync::Arc;
 use toml::Spanned;
 
 /// Game options, key to value, after the scenario's `[options]` and `--option` overrides.
-pub type Options = BTreeMap<String, String>;
-
-/// A scenario's text and where it came from (a path, or `scenarios/NAME.toml` if bundled).
-#[derive(Clone, Debug)]
-pub struct ScenarioSource {
-    pub path: String,
-    pub text: String,
-}
-
-/// A scenario that cannot be used, and where. `line` 0 means no position (an option given
-/// on the command line, say).
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub struct ScenarioError {
-    pub file: String,
-    pub line: usize,
-    pub column: usize,
-    pub message: String,
-}
-
-impl fmt::Display for ScenarioError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.line == 0 {
-            write!(f, "{}: {}", self.file, self.message)
-        } else {
-            write!(
-                f,
-                "{}:{}:{}: {}",
-                self.file, self.line, self.column, self.message
-            )
-        }
-    }
-}
-
-/// The part of a scenario every ruleset has.
-#[derive(Clone, Debug, Deserialize)]
-pub struct Header {
-    pub ruleset: Spanned<String>,
-    pub name: String,
-    pub title: String,
-    #[serde(default)]
-    pub description: String,
-}
-
-impl ScenarioSource {
-    pub fn new(path: impl Into<String>, text: impl Into<String>) -> ScenarioSource {
-        ScenarioSource {
-            path: path.into(),
-            text: text.into(),
-        }
-    }
-
-    /// An error at a byte span of the text.
-    pub fn error_at(&self, span: Range<usize>, message: impl Into<String>) -> ScenarioError {
-        let (line, column) = line_column(&self.text, span.start);
-        ScenarioError {
-            file: self.path.clone(),
-            line,
-            column,
-            message: message.into(),
-        }
-    }
-
-    /// An error without a position.
-    pub fn error(&self, message: impl Into<String>) -> ScenarioError {
-        ScenarioError {
-            file: self.path.clone(),
-            line: 0,
-            column: 0,
-            message: message.into(),
-        }
-    }
-
-    /// Deserialises the whole file as `T`, turning TOML and schema errors into positioned ones.
-    pub fn parse<T: DeserializeOwned>(&self) -> Result<T, ScenarioError> {
-        toml::from_str::<T>(&self.text).map_err(|e| {
-            let message = e.message().trim().to_string();
-            match e.span() {
-                Some(span) => self.error_at(span, message),
-                None => ScenarioError {
-                    file: self.path.clone(),
-                    line: 1,
-                    column: 1,
-                    message,
-                },
-            }
-        })
-    }
-
-    /// The header only: `Header` ignores the keys it does not know.
-    pub fn header(&self) -> Result<Header, ScenarioError> {
-        self.parse::<Header>()
-    }
-
-    /// A hex label read from the file, checked against the map.
-    pub fn hex(&self, text: &Spanned<String>, map: &Map) -> Result<Hex, ScenarioError> {
-        let hex = parse_label(text.get_ref()).ok_or_else(|| {
-            self.error_at(
-                text.span(),
-                format!(
-                    "expected a hex label like \"0304\", found \"{}\"",
-                    text.get_ref()
-                ),
-            )
-        })?;
-        if !map.contains(hex) {
-            return Err(self.error_at(
-                text.span(),
-                format!(
-                    "hex {} is off the map ({} columns by {} rows)",
-                    text.get_ref(),
-                    map.width,
-                    map.height
-                ),
-            ));
-        }
-        Ok(hex)
-    }
-
-    pub fn facing(&self, text: &Spanned<String>) -> Result<Facing, ScenarioError> {
-        Facing::parse(text.get_ref()).ok_or_else(|| {
-            self.error_at(
-                text.span(),
-                format!(
-                    "expected a facing (N, NE, SE, S, SW or NW), found \"{}\"",
-                    text.get_ref()
-                ),
-            )
-        })
-    }
-}
-
-fn line_column(text: &str, offset: usize) -> (usize, usize) {
-    let before = &text[..offset.min(text.len())];
-    let line = before.matches('\n').count() + 1;
-    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-    (line, column)
-}
+pub use crate::options::{option, resolve_options, Options};
+pub use crate::source::{Header, ScenarioError, ScenarioSource};
 
 /// `[map]` as scenarios write it.
 #[derive(Clone, Debug, Deserialize)]
@@ -668,90 +531,10 @@ impl ScenarioSource {
     }
 }
 
-/// Merges the scenario's `[options]` with command-line overrides and checks every key and
-/// value against what the ruleset understands.
-pub fn resolve_options(
-    src: &ScenarioSource,
-    specs: &[OptionSpec],
-    scenario: &BTreeMap<String, Spanned<toml::Value>>,
-    overrides: &Options,
-) -> Result<Options, ScenarioError> {
-    let known = || specs.iter().map(|s| s.key).collect::<Vec<_>>().join(", ");
-    let mut out: Options = specs
-        .iter()
-        .map(|s| (s.key.to_string(), s.default.to_string()))
-        .collect();
-    for (key, value) in scenario {
-        let text = match value.get_ref() {
-            toml::Value::String(s) => s.clone(),
-            toml::Value::Integer(i) => i.to_string(),
-            toml::Value::Boolean(b) => b.to_string(),
-            other => {
-                return Err(src.error_at(
-                    value.span(),
-                    format!(
-                        "option {key}: expected a string, number or boolean, found {}",
-                        other.type_str()
-                    ),
-                ))
-            }
-        };
-        let spec = specs.iter().find(|s| s.key == key).ok_or_else(|| {
-            src.error_at(
-                value.span(),
-                format!("unknown option \"{key}\" (this ruleset has: {})", known()),
-            )
-        })?;
-        check_option(spec, &text).map_err(|m| src.error_at(value.span(), m))?;
-        out.insert(key.clone(), text);
-    }
-    for (key, text) in overrides {
-        let spec = specs.iter().find(|s| s.key == key).ok_or_else(|| {
-            src.error(format!(
-                "unknown option \"{key}\" (this ruleset has: {})",
-                known()
-            ))
-        })?;
-        check_option(spec, text).map_err(|m| src.error(m))?;
-        out.insert(key.clone(), text.clone());
-    }
-    Ok(out)
-}
-
-fn check_option(spec: &OptionSpec, value: &str) -> Result<(), String> {
-    if spec.choices.is_empty() {
-        let n = value.trim().parse::<i64>().map_err(|_| {
-            format!(
-                "option {}: expected a whole number, found \"{value}\"",
-                spec.key
-            )
-        })?;
-        match spec.range {
-            Some((least, most)) if n < least || n > most => Err(format!(
-                "option {}: expected a whole number from {least} to {most}, found {n}",
-                spec.key
-            )),
-            _ => Ok(()),
-        }
-    } else if spec.choices.contains(&value) {
-        Ok(())
-    } else {
-        Err(format!(
-            "option {}: expected one of {}, found \"{value}\"",
-            spec.key,
-            spec.choices.join(", ")
-        ))
-    }
-}
-
-/// Reads an option already checked by [`resolve_options`].
-pub fn option<'a>(options: &'a Options, key: &str) -> &'a str {
-    options.get(key).map(String::as_str).unwrap_or("")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::geometry::parse_label;
 
     #[derive(Deserialize)]
     #[allow(dead_code)]

@@ -7,7 +7,6 @@ use crate::fairness::Fairness;
 use crate::game::{Action, Event, Game, Illegal, Ruleset, Side};
 use crate::scenario::{Options, ScenarioError, ScenarioSource};
 use serde::{Deserialize, Serialize};
-use std::path::Path;
 
 /// An event as logged: numbered, with the turn it happened in.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -53,6 +52,29 @@ pub struct SaveFile {
     pub actions: Vec<Record>,
 }
 
+impl SaveFile {
+    /// The file's text: pretty JSON with a final newline.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("saves serialise") + "\n"
+    }
+
+    /// Reads a saved game's text, with a clear error for a truncated or corrupt one; `shown`
+    /// names the file in the error.
+    pub fn from_json(text: &str, shown: &str) -> Result<SaveFile, SessionError> {
+        serde_json::from_str(text).map_err(|e| {
+            let what = if e.is_eof() {
+                "the file is truncated"
+            } else {
+                "the file is not a valid saved game"
+            };
+            SessionError::Save {
+                path: shown.to_string(),
+                message: format!("{what} (line {}, column {}: {e})", e.line(), e.column()),
+            }
+        })
+    }
+}
+
 /// Why a game could not be opened, or an action could not be applied.
 #[derive(Debug, thiserror::Error)]
 pub enum SessionError {
@@ -64,11 +86,6 @@ pub enum SessionError {
     Dice(String),
     #[error("{path}: {message}")]
     Save { path: String, message: String },
-    #[error("{path}: {source}")]
-    Io {
-        path: String,
-        source: std::io::Error,
-    },
 }
 
 /// A game in play.
@@ -434,51 +451,4 @@ fn show_rolls(rolls: &[Roll]) -> String {
         .map(|r| format!("{}(d{})", r.value, r.sides))
         .collect::<Vec<_>>()
         .join(", ")
-}
-
-/// Reads a saved game, with a clear error for a missing, truncated or corrupt file.
-pub fn read_save(path: &Path) -> Result<SaveFile, SessionError> {
-    let shown = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|source| SessionError::Io {
-        path: shown.clone(),
-        source,
-    })?;
-    serde_json::from_str(&text).map_err(|e| {
-        let what = if e.is_eof() {
-            "the file is truncated"
-        } else {
-            "the file is not a valid saved game"
-        };
-        SessionError::Save {
-            path: shown,
-            message: format!("{what} (line {}, column {}: {e})", e.line(), e.column()),
-        }
-    })
-}
-
-/// Writes a saved game atomically: a temporary file beside it, then a rename.
-pub fn write_save(path: &Path, save: &SaveFile) -> Result<(), SessionError> {
-    let text = serde_json::to_string_pretty(save).expect("saves serialise") + "\n";
-    write_atomic(path, &text).map_err(|source| SessionError::Io {
-        path: path.display().to_string(),
-        source,
-    })
-}
-
-/// Writes a text file atomically: a temporary file beside it, then a rename, so a failure
-/// leaves whatever was there whole.
-pub fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "file".into());
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    std::fs::write(&tmp, text)?;
-    std::fs::rename(&tmp, path).inspect_err(|_| {
-        let _ = std::fs::remove_file(&tmp);
-    })
 }

@@ -5,17 +5,16 @@
 //! are `&'static str`s, places are coordinates (written as labels only when serialised), and
 //! the map is one shared copy made when the scenario is read.
 
-use crate::game::{Outcome, Side};
 use crate::geometry::Facing;
 use crate::map::MapView;
 use crate::name::Name;
 use crate::place::Place;
+use crate::side::{Outcome, Side};
 use serde::{Deserialize, Serialize};
-use std::borrow::Cow;
 use std::sync::Arc;
 
 /// A word the rules fix ("infantry", "routed"), or one read from a save or a client.
-pub type Word = Cow<'static, str>;
+pub use crate::name::Word;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct View {

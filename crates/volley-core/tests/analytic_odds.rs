@@ -10,7 +10,7 @@ use volley_core::map::{Map, MapView};
 use volley_core::odds::{describe_change, odds, Odds, OddsCase};
 use volley_core::view::UnitView;
 use volley_core::{
-    Action, ActionInfo, ActionKind, Dice, Event, Game, Illegal, Outcome, Place, Side, View,
+    Action, ActionInfo, ActionKind, Dice, Event, Game, Illegal, Log, Outcome, Place, Side, View,
 };
 
 /// What the toy game says when asked for its odds cases.
@@ -67,21 +67,26 @@ impl Game for Salvo {
         out.clear();
         out.push(FIRE);
     }
-    fn apply(&mut self, action: Action, dice: &mut dyn Dice) -> Result<Vec<Event>, Illegal> {
+    fn check(&self, action: Action) -> Result<(), Illegal> {
         if action != FIRE {
             return Err(Illegal::new("only fire"));
         }
+        Ok(())
+    }
+    fn play_unchecked(&mut self, _: Action, dice: &mut dyn Dice, log: &mut Log) {
         let shots: Vec<u32> = (0..self.dice).map(|_| dice.roll(6)).collect();
         let hits = shots.iter().filter(|&&d| d >= HIT_ON).count() as u32;
         let saves: Vec<u32> = (0..hits).map(|_| dice.roll(6)).collect();
         let saved = saves.iter().filter(|&&d| d >= SAVE_ON).count() as u32;
         self.strength = self.strength.saturating_sub(hits - saved);
-        Ok(vec![Event::new(
-            "fire",
-            "salvo 1",
-            format!("rolls {shots:?}: {hits} hits; saves {saves:?}: {saved} saved"),
-        )
-        .side(Side::Red)])
+        log.add(|| {
+            Event::new(
+                "fire",
+                "salvo 1",
+                format!("rolls {shots:?}: {hits} hits; saves {saves:?}: {saved} saved"),
+            )
+            .side(Side::Red)
+        });
     }
     fn preview(&mut self, action: Action, dice: &mut dyn Dice) -> Result<Vec<Event>, Illegal> {
         self.apply(action, dice)

@@ -2,8 +2,8 @@
 //! lists rulesets; everything else finds them here by the id a scenario names.
 
 use std::path::Path;
-use volley_core::session::{read_save, SessionError};
-use volley_core::{Options, Ruleset, ScenarioError, ScenarioSource, Seed, Session};
+use volley_core::session::SessionError;
+use volley_core::{Options, Ruleset, SaveFile, ScenarioError, ScenarioSource, Seed, Session};
 
 /// Every ruleset, by id.
 pub fn rulesets() -> &'static [&'static dyn Ruleset] {
@@ -129,11 +129,9 @@ pub fn new_session(
     Session::new(ruleset, source, name, options, seed)
 }
 
-/// Opens a saved game and replays it.
-pub fn open_session(path: &Path) -> Result<Session, SessionError> {
-    let save = read_save(path)?;
-    let shown = path.display().to_string();
+/// Replays a saved game; `shown` names its file in any error.
+pub fn open_session(save: &SaveFile, shown: &str) -> Result<Session, SessionError> {
     let source = ScenarioSource::new(format!("{shown} (scenario)"), save.scenario.clone());
     let ruleset = ruleset_of(&source)?;
-    Session::from_save(ruleset, &save, &shown)
+    Session::from_save(ruleset, save, shown)
 }

@@ -958,11 +958,7 @@ fn odds_of_attacks_weigh_their_own_dice_whenever_the_rules_settle_them() {
                     Err(e) => {
                         // VOLLEY_DUMP=FILE saves the position, for `volley odds FILE ACTION`.
                         if let Ok(path) = std::env::var("VOLLEY_DUMP") {
-                            volley_core::session::write_save(
-                                std::path::Path::new(&path),
-                                &session.to_save(),
-                            )
-                            .unwrap();
+                            std::fs::write(&path, session.to_save().to_json()).unwrap();
                         }
                         failures.push(format!(
                             "{} seed {seed}, turn {}: {e}",

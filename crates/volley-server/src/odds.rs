@@ -13,7 +13,9 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use volley_core::odds::{Odds, OddsCase};
-use volley_core::{Action, ActionInfo, Dice, Event, Game, Illegal, Outcome, Reach, Side, View};
+use volley_core::{
+    Action, ActionInfo, Dice, Event, Game, Illegal, Log, Outcome, Reach, Side, View,
+};
 
 /// Dice one application of an action may take from the walker.
 pub const MAX_ROLLS: u32 = 64;
@@ -130,8 +132,17 @@ impl Game for Watched {
     fn describe(&self, action: Action) -> ActionInfo {
         self.game.describe(action)
     }
-    fn apply(&mut self, action: Action, dice: &mut dyn Dice) -> Result<Vec<Event>, Illegal> {
-        self.play(action, dice, |g, a, d| g.apply(a, d))
+    fn check(&self, action: Action) -> Result<(), Illegal> {
+        self.game.check(action)
+    }
+    fn play_unchecked(&mut self, action: Action, dice: &mut dyn Dice, log: &mut Log) {
+        match self.cap {
+            Some(cap) => {
+                self.game
+                    .play_unchecked(action, &mut Capped::new(dice, cap, &self.cut_short), log)
+            }
+            None => self.game.play_unchecked(action, dice, log),
+        }
     }
     fn preview(&mut self, action: Action, dice: &mut dyn Dice) -> Result<Vec<Event>, Illegal> {
         self.play(action, dice, |g, a, d| g.preview(a, d))
@@ -206,7 +217,10 @@ mod tests {
         fn describe(&self, _: Action) -> ActionInfo {
             ActionInfo::new("roll", volley_core::ActionKind::Other)
         }
-        fn apply(&mut self, _: Action, dice: &mut dyn Dice) -> Result<Vec<Event>, Illegal> {
+        fn check(&self, _: Action) -> Result<(), Illegal> {
+            Ok(())
+        }
+        fn play_unchecked(&mut self, _: Action, dice: &mut dyn Dice, _: &mut Log) {
             let winner = loop {
                 let (red, blue) = (dice.roll(6), dice.roll(6));
                 if red != blue {
@@ -214,7 +228,6 @@ mod tests {
                 }
             };
             self.winner = Some(winner);
-            Ok(Vec::new())
         }
         fn preview(&mut self, action: Action, dice: &mut dyn Dice) -> Result<Vec<Event>, Illegal> {
             self.apply(action, dice)
@@ -286,10 +299,12 @@ mod tests {
         fn describe(&self, _: Action) -> ActionInfo {
             ActionInfo::new("fire", volley_core::ActionKind::Other)
         }
-        fn apply(&mut self, _: Action, dice: &mut dyn Dice) -> Result<Vec<Event>, Illegal> {
+        fn check(&self, _: Action) -> Result<(), Illegal> {
+            Ok(())
+        }
+        fn play_unchecked(&mut self, _: Action, dice: &mut dyn Dice, _: &mut Log) {
             let sixes = (0..VOLLEY_DICE).filter(|_| dice.roll(6) == 6).count();
             self.hit = Some(sixes > 0);
-            Ok(Vec::new())
         }
         fn preview(&mut self, action: Action, dice: &mut dyn Dice) -> Result<Vec<Event>, Illegal> {
             self.apply(action, dice)

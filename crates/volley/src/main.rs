@@ -2,6 +2,7 @@
 //! `commands/`; the text map and tables are in `render`.
 
 mod commands;
+mod files;
 mod render;
 
 use clap::{Parser, Subcommand};

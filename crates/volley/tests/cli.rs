@@ -4,7 +4,16 @@
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use volley_core::session::{read_save, write_save};
+use volley_core::SaveFile;
+
+fn read_save(path: &std::path::Path) -> Result<SaveFile, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+    SaveFile::from_json(&text, &path.display().to_string()).map_err(|e| e.to_string())
+}
+
+fn write_save(path: &std::path::Path, save: &SaveFile) -> std::io::Result<()> {
+    std::fs::write(path, save.to_json())
+}
 use volley_core::{Seed, Session};
 
 fn volley(args: &[&str]) -> Output {
@@ -630,7 +639,7 @@ fn undo_takes_back_moves_to_the_file_before_them_and_refuses_past_dice() {
     // An action that rolled dice stands.
     let session = game_with_rolls("hc-first-clash");
     let rolled = dir.path().join("rolled.json");
-    volley_core::session::write_save(&rolled, &session.to_save()).expect("written");
+    write_save(&rolled, &session.to_save()).expect("written");
     let err = fails_leaving_file(&["undo", p(&rolled)], &rolled);
     assert!(
         err.contains("rolled dice") || err.contains("still"),

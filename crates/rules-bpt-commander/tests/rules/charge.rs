@@ -93,7 +93,7 @@ fn winners_consolidate_a_hex_forward_not_next_to_a_visible_enemy_and_may_turn() 
     assert_eq!(g.units[r1].hex, ahead);
     // Once moved, it may still turn, but not move again.
     assert!(g
-        .check::<()>(
+        .check_order::<()>(
             g.read_order(&format!(
                 "move r1 {}",
                 volley_core::geometry::label(volley_core::geometry::step(

@@ -107,7 +107,7 @@ pub fn run(args: Args) -> Outcome {
     };
     let text = battle::muster(&armies[0], &armies[1], &field, &words, &shown)
         .map_err(|e| Failure::Message(e.to_string()))?;
-    volley_core::session::write_atomic(&args.out, &text)
+    crate::files::write_atomic(&args.out, &text)
         .map_err(|e| Failure::Message(format!("{shown}: cannot write the scenario: {e}")))?;
     let mut out = stdout();
     line(

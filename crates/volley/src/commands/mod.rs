@@ -79,7 +79,8 @@ impl From<SideArg> for Side {
 
 /// Opens a saved game and replays it, with the file named in any error.
 pub fn open_game(path: &Path) -> Result<Session, Failure> {
-    volley_rulesets::open_session(path).map_err(|e| match e {
+    let save = crate::files::read_save(path)?;
+    volley_rulesets::open_session(&save, &path.display().to_string()).map_err(|e| match e {
         SessionError::Scenario(e) => Failure::Message(format!(
             "{}: the scenario inside the saved game cannot be used: {e}",
             path.display()
@@ -94,7 +95,7 @@ pub fn open_game(path: &Path) -> Result<Session, Failure> {
 
 /// Writes a saved game atomically, so a failure leaves the old file whole.
 pub fn save_game(path: &Path, session: &Session) -> Result<(), Failure> {
-    volley_core::session::write_save(path, &session.to_save()).map_err(Failure::from)
+    crate::files::write_save(path, &session.to_save()).map_err(Failure::from)
 }
 
 /// Reads `--option KEY=VALUE` arguments; the ruleset checks keys and values when it loads.

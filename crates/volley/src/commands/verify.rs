@@ -1,9 +1,9 @@
 //! `volley verify`: checks the dice of a finished online game.
 
 use super::{line, stdout, Outcome};
+use crate::files::read_save;
 use std::io::Write;
 use std::path::PathBuf;
-use volley_core::session::read_save;
 
 /// Check that a finished online game's dice were fair: the server's revealed secret matches
 /// the commitment it published when the game was created — a commitment to the scenario and
@@ -30,7 +30,7 @@ pub struct Args {
 pub fn run(args: Args) -> Outcome {
     let shown = args.game.display().to_string();
     let failed = |reason: String| format!("NOT VERIFIED: {reason}");
-    let save = read_save(&args.game).map_err(|e| failed(e.to_string()))?;
+    let save = read_save(&args.game).map_err(failed)?;
     let seed = save.seed.ok_or_else(|| {
         failed(format!(
             "{shown}: the file has no seed (the server reveals it only once the game is over)"
@@ -48,7 +48,8 @@ pub fn run(args: Args) -> Outcome {
             .into());
         }
     }
-    let session = volley_rulesets::open_session(&args.game).map_err(|e| failed(e.to_string()))?;
+    let session =
+        volley_rulesets::open_session(&save, &shown).map_err(|e| failed(e.to_string()))?;
     if save.fairness.is_some() && session.game.outcome().is_none() {
         return Err(failed(format!(
             "{shown}: the game is not finished (the server exports a game once it is over)"
