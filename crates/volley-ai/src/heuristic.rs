@@ -534,7 +534,7 @@ impl Bot for HeuristicBot {
             // step and favoured one side (hc-corps, turned half a circle onto itself, gave
             // Red 62% between equal bots): ties are broken by a shuffle of this decision's
             // seed instead, the same for either side.
-            let shuffled = |r: &Ranked| crate::play::game_seed(seed, r.action.0 as usize);
+            let shuffled = |r: &Ranked| crate::game_seed(seed, r.action.0 as usize);
             let before = |a: &&Ranked, b: &&Ranked| {
                 b.prior
                     .total_cmp(&a.prior)

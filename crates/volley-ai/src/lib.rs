@@ -25,6 +25,14 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use volley_core::{Action, Game, Side};
 
+/// The seed of game `i` of a simulation (SplitMix64), so any game can be replayed alone.
+pub fn game_seed(seed: u64, i: usize) -> u64 {
+    let mut z = seed.wrapping_add((i as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
 /// Something that picks an action for one side.
 pub trait Bot: Send {
     /// The spec that makes this bot again (`random`).

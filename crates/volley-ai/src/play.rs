@@ -436,14 +436,6 @@ impl Balance {
     }
 }
 
-/// The seed of game `i` of a simulation (SplitMix64), so any game can be replayed alone.
-pub fn game_seed(seed: u64, i: usize) -> u64 {
-    let mut z = seed.wrapping_add((i as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15));
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
-
 /// Plays `sim.games` games from `new_game` (a freshly loaded game each call), `sim.threads`
 /// at a time, and returns them in game order: the result does not depend on the number of
 /// threads (unless a bot searches by the clock). `done` is called after each game.
@@ -503,7 +495,7 @@ pub fn simulate(
 }
 
 fn play_one(sim: &Simulation, i: usize, game: Box<dyn Game>) -> Result<Played, String> {
-    let seed = game_seed(sim.seed, i);
+    let seed = crate::game_seed(sim.seed, i);
     let red_bot = if sim.swap && i % 2 == 1 { 1 } else { 0 };
     let blue_bot = 1 - red_bot;
     let mut bots = [

@@ -1,11 +1,15 @@
 //! The HTTP API (docs/API.md). JSON everywhere; errors are `{"error": "…"}` with a 4xx
 //! status for anything the request got wrong.
 
+use crate::app::{
+    bearer, common_view, find_game, players, published, seat, App, AppState, Players,
+};
 use crate::catalog::ScenarioEntry;
-use crate::games::{is_over, replay, revealed_save, Claim, GameEntry, Games, NewGame, Refusal};
-use crate::limits::{ClientBuckets, Counts, Limits, Turned};
+use crate::games::{is_over, replay, revealed_save, Claim, GameEntry, NewGame, Refusal};
+use crate::limits::Turned;
 use crate::odds::OddsRefusal;
-use crate::store::{Contact, SeatKind};
+use crate::records::Contact;
+use crate::reply::{bad_request, json_body, ApiError, ApiResult};
 use crate::{assets, ws};
 use axum::body::Bytes;
 use axum::extract::rejection::{BytesRejection, QueryRejection};
@@ -15,95 +19,13 @@ use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{any, get, post};
 use axum::{Json, Router};
-use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
-use tokio::sync::Semaphore;
 use volley_core::{Action, LoggedEvent, Options, Side, View};
-
-/// Requests larger than this are refused with 413.
-pub const BODY_LIMIT: usize = 64 * 1024;
-
-/// What the handlers share.
-pub struct App {
-    pub games: Arc<Games>,
-    pub scenarios: Vec<ScenarioEntry>,
-    pub limits: Limits,
-    /// How often each client may create a game.
-    creating: ClientBuckets,
-    /// WebSockets open, per client and in all.
-    pub sockets: Arc<Counts>,
-    /// Odds requests running or waiting, per client and in all.
-    odds_asked: Arc<Counts>,
-    /// Odds being worked out at once.
-    odds_workers: Arc<Semaphore>,
-}
-
-impl App {
-    pub fn new(games: Arc<Games>, scenarios: Vec<ScenarioEntry>, limits: Limits) -> App {
-        App {
-            games,
-            scenarios,
-            creating: ClientBuckets::per_hour(limits.games_per_client_per_hour),
-            sockets: Counts::new("WebSockets", limits.sockets_per_client, limits.sockets_max),
-            odds_asked: Counts::new(
-                "odds requests",
-                limits.odds_per_client,
-                limits.odds_at_once + limits.odds_waiting_max,
-            ),
-            odds_workers: Arc::new(Semaphore::new(limits.odds_at_once.max(1))),
-            limits,
-        }
-    }
-}
-
-impl From<Turned> for ApiError {
-    fn from(t: Turned) -> ApiError {
-        match t {
-            Turned::Client(m) => ApiError::new(StatusCode::TOO_MANY_REQUESTS, m),
-            Turned::Server(m) => ApiError::new(StatusCode::SERVICE_UNAVAILABLE, m),
-        }
-    }
-}
-
-pub type AppState = State<Arc<App>>;
-
-/// An answer other than success: a status and a sentence.
-#[derive(Debug)]
-pub struct ApiError {
-    pub status: StatusCode,
-    pub message: String,
-}
-
-impl ApiError {
-    pub fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
-        ApiError {
-            status,
-            message: message.into(),
-        }
-    }
-}
-
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        (self.status, Json(json!({ "error": self.message }))).into_response()
-    }
-}
-
-impl From<Refusal> for ApiError {
-    fn from(r: Refusal) -> ApiError {
-        match r {
-            Refusal::Refused(m) | Refusal::Moved(m) => ApiError::new(StatusCode::CONFLICT, m),
-            Refusal::Store(m) => ApiError::new(StatusCode::SERVICE_UNAVAILABLE, m),
-        }
-    }
-}
-
-pub(crate) type ApiResult<T> = Result<T, ApiError>;
 
 pub fn router(app: Arc<App>) -> Router {
     Router::new()
@@ -150,79 +72,6 @@ async fn method_not_allowed() -> ApiError {
         StatusCode::METHOD_NOT_ALLOWED,
         "this endpoint does not take that method (see docs/API.md)",
     )
-}
-
-/// Reads a JSON body, turning every way it can be wrong into a 4xx with a sentence.
-pub(crate) fn json_body<T: DeserializeOwned>(body: Result<Bytes, BytesRejection>) -> ApiResult<T> {
-    let bytes = body.map_err(|r| {
-        let status = r.status();
-        if status == StatusCode::PAYLOAD_TOO_LARGE {
-            ApiError::new(
-                status,
-                format!("the request body is larger than {} KiB", BODY_LIMIT / 1024),
-            )
-        } else {
-            ApiError::new(status, format!("the request body cannot be read: {r}"))
-        }
-    })?;
-    serde_json::from_slice(&bytes).map_err(|e| {
-        ApiError::new(
-            StatusCode::BAD_REQUEST,
-            format!("the request body is not the JSON expected: {e}"),
-        )
-    })
-}
-
-pub async fn find_game(app: &App, id: &str) -> ApiResult<Arc<GameEntry>> {
-    app.games.get(id).await.ok_or_else(|| {
-        if app.games.is_waiting(id) {
-            ApiError::new(
-                StatusCode::CONFLICT,
-                "the game has not started: nothing is rolled until every seat is taken (GET /api/games/ID/seats says which are open)",
-            )
-        } else {
-            ApiError::new(StatusCode::NOT_FOUND, format!("no game \"{id}\""))
-        }
-    })
-}
-
-/// The side a token sits in, or 401.
-pub fn seat_by_token(entry: &GameEntry, token: Option<&str>) -> ApiResult<Side> {
-    let token = token.filter(|t| !t.is_empty()).ok_or_else(|| {
-        ApiError::new(
-            StatusCode::UNAUTHORIZED,
-            "this needs a seat's token: send the header \"Authorization: Bearer TOKEN\"",
-        )
-    })?;
-    entry.seat_of(token).ok_or_else(|| {
-        if entry.is_spectator(token) {
-            ApiError::new(
-                StatusCode::FORBIDDEN,
-                "that is the game's spectator link: it watches the game, and cannot act or chat",
-            )
-        } else {
-            ApiError::new(
-                StatusCode::UNAUTHORIZED,
-                "that token is not a seat of this game",
-            )
-        }
-    })
-}
-
-/// The game and the seat its bearer token sits in.
-async fn seat(app: &App, id: &str, headers: &HeaderMap) -> ApiResult<(Arc<GameEntry>, Side)> {
-    let entry = find_game(app, id).await?;
-    let side = seat_by_token(&entry, bearer(headers))?;
-    Ok((entry, side))
-}
-
-/// The bearer token of a request, if any.
-fn bearer(headers: &HeaderMap) -> Option<&str> {
-    headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.trim().strip_prefix("Bearer "))
-        .map(str::trim)
 }
 
 async fn scenarios(State(app): AppState) -> Json<Vec<ScenarioEntry>> {
@@ -355,10 +204,6 @@ struct CreateReply {
     spectate: String,
     /// The time a player has for a move, in seconds; 0 for a live game.
     pace: i64,
-}
-
-pub(crate) fn bad_request(message: impl Into<String>) -> ApiError {
-    ApiError::new(StatusCode::BAD_REQUEST, message)
 }
 
 async fn create_game(
@@ -584,15 +429,6 @@ async fn seats(State(app): AppState, Path(id): Path<String>) -> ApiResult<Json<S
     }))
 }
 
-/// The commitment players were shown before the first roll: the commit–reveal's, or (for a
-/// game stored before it) the seed's own.
-pub fn published(session: &volley_core::Session) -> String {
-    session
-        .fairness
-        .as_ref()
-        .map_or_else(|| session.commitment(), |f| f.commitment.clone())
-}
-
 #[derive(Serialize)]
 struct ViewReply {
     seq: u64,
@@ -611,26 +447,6 @@ struct ViewReply {
     /// The token of the spectator link, to share.
     spectate: Option<String>,
     view: View,
-}
-
-#[derive(Serialize)]
-pub struct Players {
-    red: String,
-    blue: String,
-}
-
-pub fn players(entry: &GameEntry) -> Players {
-    Players {
-        red: player(&entry.seats[Side::Red.index()]),
-        blue: player(&entry.seats[Side::Blue.index()]),
-    }
-}
-
-fn player(kind: &SeatKind) -> String {
-    match kind {
-        SeatKind::Human { .. } => "human".into(),
-        SeatKind::Bot { spec } => spec.clone(),
-    }
 }
 
 async fn view(
@@ -686,14 +502,6 @@ async fn spectator(app: &App, id: &str, headers: &HeaderMap) -> ApiResult<Arc<Ga
         ));
     }
     Ok(entry)
-}
-
-/// The view both sides share: each side's view made, and only what they agree on kept.
-pub fn common_view(session: &volley_core::Session) -> View {
-    View::common(
-        &session.game.view(Some(Side::Red)),
-        &session.game.view(Some(Side::Blue)),
-    )
 }
 
 async fn watch(
@@ -1027,7 +835,7 @@ async fn chat_lines(
     State(app): AppState,
     Path(id): Path<String>,
     headers: HeaderMap,
-) -> ApiResult<Json<Vec<crate::store::ChatLine>>> {
+) -> ApiResult<Json<Vec<crate::records::ChatLine>>> {
     let (entry, _) = seat(&app, &id, &headers).await?;
     let live = app.games.fresh(&entry).await?;
     Ok(Json(live.chat.clone()))
@@ -1039,7 +847,7 @@ async fn chat_say(
     Path(id): Path<String>,
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
-) -> ApiResult<Json<crate::store::ChatLine>> {
+) -> ApiResult<Json<crate::records::ChatLine>> {
     let (entry, side) = seat(&app, &id, &headers).await?;
     let said = json_body::<ChatBody>(body)?;
     rate_limited(&entry, side, &app)?;

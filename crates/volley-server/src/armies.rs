@@ -2,7 +2,7 @@
 //! can be bought of it, the check of an army as the browser builds it, the fields and the
 //! armies that come with Volley. Armies are fought through `POST /api/games` with `armies`.
 
-use crate::api::{bad_request, json_body, ApiError, ApiResult};
+use crate::reply::{bad_request, json_body, ApiError, ApiResult};
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::Path;

@@ -2,7 +2,7 @@
 //! binary (except the browser tests and their tooling). `web/X` is served at `/X`, and `/`
 //! is `web/index.html`.
 
-use crate::api::ApiError;
+use crate::reply::ApiError;
 use axum::http::{header, Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use rust_embed::RustEmbed;

@@ -4,9 +4,11 @@
 
 use crate::limits::{Bucket, Counts, Limits};
 use crate::notify::{NotifyConfig, YourTurn};
-use crate::store::{
-    AppendError, ChatLine, Contact, GameRecord, PendingRecord, SeatKind, Store, StoredAction,
+use crate::random::{random_hex, random_seed, random_u64};
+use crate::records::{
+    AppendError, ChatLine, Contact, GameRecord, PendingRecord, SeatKind, StoredAction,
 };
+use crate::store::Store;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
@@ -21,25 +23,6 @@ use volley_core::session::{Record, SaveFile, SAVE_FORMAT, SAVE_VERSION};
 use volley_core::{
     Action, LoggedEvent, Options, ScenarioSource, Seed, Session, SessionError, Side,
 };
-
-/// Random bytes from the operating system, as lowercase hex (URL-safe).
-pub fn random_hex(bytes: usize) -> String {
-    let mut buf = vec![0u8; bytes];
-    getrandom::fill(&mut buf).expect("the operating system supplies random bytes");
-    volley_core::dice::to_hex(&buf)
-}
-
-pub fn random_seed() -> Seed {
-    let mut buf = [0u8; 32];
-    getrandom::fill(&mut buf).expect("the operating system supplies random bytes");
-    Seed(buf)
-}
-
-pub fn random_u64() -> u64 {
-    let mut buf = [0u8; 8];
-    getrandom::fill(&mut buf).expect("the operating system supplies random bytes");
-    u64::from_le_bytes(buf)
-}
 
 /// What the store keeps of a token: its SHA-256, hex.
 pub fn token_hash(token: &str) -> String {
@@ -366,7 +349,7 @@ impl Games {
                     pending.insert(id, p);
                 }
                 Err(e) => {
-                    eprintln!("volley-server: game {id}, waiting for seats, is left out: {e}")
+                    tracing::error!(game = %id, "a game waiting for its seats is left out: {e}")
                 }
             }
         }
@@ -390,7 +373,7 @@ impl Games {
                     games.try_hold(&entry).await;
                     games.wake_bots(&entry).await;
                 }
-                Err(e) => eprintln!("volley-server: stored game {id} is left out: {e}"),
+                Err(e) => tracing::error!(game = %id, "a stored game is left out: {e}"),
             }
         }
         // Every minute, finished games left alone for ten are put away (kept in the store).
@@ -427,7 +410,7 @@ impl Games {
                             .open
                             .fetch_sub(before - waiting.len(), Ordering::Relaxed);
                     }
-                    Err(e) => eprintln!("volley-server: {e}"),
+                    Err(e) => tracing::warn!("{e}"),
                 }
             }
         });
@@ -454,7 +437,7 @@ impl Games {
                 if let Some(entry) = entry {
                     let mut live = entry.live.lock().await;
                     if let Err(e) = games.catch_up(&entry, &mut live, true).await {
-                        eprintln!("volley-server: game {id} could not be read on: {e}");
+                        tracing::warn!(game = %id, "the game could not be read on: {e}");
                     }
                     games.wake_bots_locked(&entry, &mut live);
                 }
@@ -481,7 +464,7 @@ impl Games {
                     if games.try_hold(&entry).await {
                         let mut live = entry.live.lock().await;
                         if let Err(e) = games.catch_up(&entry, &mut live, false).await {
-                            eprintln!("volley-server: game {} could not be read on: {e}", entry.id);
+                            tracing::warn!(game = %entry.id, "the game could not be read on: {e}");
                         }
                         games.wake_bots_locked(&entry, &mut live);
                     }
@@ -512,7 +495,7 @@ impl Games {
                 held
             }
             Err(e) => {
-                eprintln!("volley-server: game {}: {e}", entry.id);
+                tracing::warn!(game = %entry.id, "{e}");
                 false
             }
         }
@@ -654,7 +637,7 @@ impl Games {
         match restore_one(record) {
             Ok((seats, meta, live)) => Some(self.insert(id.to_string(), seats, meta, live)),
             Err(e) => {
-                eprintln!("volley-server: stored game {id} cannot be read back: {e}");
+                tracing::error!(game = %id, "a stored game cannot be read back: {e}");
                 None
             }
         }
@@ -991,11 +974,11 @@ impl Games {
                     self.pending.lock().await.entry(id.to_string()).or_insert(p);
                 }
                 Err(e) => {
-                    eprintln!("volley-server: game {id}, waiting for seats, is left out: {e}")
+                    tracing::error!(game = %id, "a game waiting for its seats is left out: {e}")
                 }
             },
             Ok(None) => {}
-            Err(e) => eprintln!("volley-server: game {id}: {e}"),
+            Err(e) => tracing::warn!(game = %id, "{e}"),
         }
     }
 
@@ -1139,14 +1122,14 @@ impl Games {
                 &format!("game {}", entry.id),
             ) {
                 Ok(previous) => live.session = previous,
-                Err(r) => eprintln!(
-                    "volley-server: game {} could not be stepped back after a failed write: {r}",
-                    entry.id
+                Err(r) => tracing::error!(
+                    game = %entry.id,
+                    "the game could not be stepped back after a failed write: {r}"
                 ),
             }
             if moved {
                 if let Err(r) = self.catch_up(entry, live, false).await {
-                    eprintln!("volley-server: game {} could not be read on: {r}", entry.id);
+                    tracing::warn!(game = %entry.id, "the game could not be read on: {r}");
                 }
                 return Err(Refusal::Moved(format!(
                     "the game moved on through another server before this action was stored, so it was not taken: read the game again and decide anew ({e})"
@@ -1185,9 +1168,9 @@ impl Games {
             // Back to what the store holds: make the action again (it rolled no dice).
             if let Some(rec) = taken {
                 if let Err(r) = live.session.apply_text(&rec.action, &rec.forced) {
-                    eprintln!(
-                        "volley-server: game {}: the action taken back could not be made again after a failed write: {r}",
-                        entry.id
+                    tracing::error!(
+                        game = %entry.id,
+                        "the action taken back could not be made again after a failed write: {r}"
                     );
                 }
             }
@@ -1321,9 +1304,10 @@ async fn drive_bots(games: Arc<Games>, entry: Arc<GameEntry>) {
     let (bot, action) = match thought {
         Ok(done) => done,
         Err(e) => {
-            eprintln!(
-                "volley-server: the {side} bot of game {} failed and leaves its seat: {e}",
-                entry.id
+            tracing::error!(
+                game = %entry.id,
+                %side,
+                "the bot failed and leaves its seat: {e}"
             );
             return;
         }
@@ -1336,16 +1320,14 @@ async fn drive_bots(games: Arc<Games>, entry: Arc<GameEntry>) {
     }
     match games.commit(&entry, &mut live, action).await {
         Ok(_) => {}
-        Err(Refusal::Refused(e)) => eprintln!(
-            "volley-server: the {side} bot of game {} chose an action the rules refused: {e}",
-            entry.id
+        Err(Refusal::Refused(e)) => tracing::error!(
+            game = %entry.id,
+            %side,
+            "the bot chose an action the rules refused: {e}"
         ),
         Err(Refusal::Moved(_)) => games.wake_bots_locked(&entry, &mut live),
         Err(Refusal::Store(e)) => {
-            eprintln!(
-                "volley-server: game {}: {e}; the bot tries again in a second",
-                entry.id
-            );
+            tracing::warn!(game = %entry.id, "{e}; the bot tries again in a second");
             drop(live);
             tokio::time::sleep(std::time::Duration::from_secs(1)).await;
             games.wake_bots(&entry).await;

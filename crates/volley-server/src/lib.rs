@@ -11,6 +11,7 @@
 //! ```
 
 mod api;
+mod app;
 mod armies;
 mod assets;
 mod catalog;
@@ -20,6 +21,11 @@ mod listen;
 mod notify;
 mod odds;
 mod pg;
+mod random;
+mod records;
+mod reply;
+mod schema;
+mod sqlite;
 mod store;
 mod ws;
 
@@ -107,9 +113,9 @@ impl ServerBuilder {
             heard,
         )
         .await;
-        let app = Arc::new(api::App::new(games, scenarios, self.limits.clone()));
+        let app = Arc::new(app::App::new(games, scenarios, self.limits.clone()));
         let router = api::router(app)
-            .layer(DefaultBodyLimit::max(api::BODY_LIMIT))
+            .layer(DefaultBodyLimit::max(reply::BODY_LIMIT))
             .layer(TimeoutLayer::with_status_code(
                 StatusCode::REQUEST_TIMEOUT,
                 self.limits.request_timeout,
@@ -135,8 +141,8 @@ fn panic_response(panic: Box<dyn Any + Send + 'static>) -> Response {
         .map(String::as_str)
         .or_else(|| panic.downcast_ref::<&str>().copied())
         .unwrap_or("a panic");
-    eprintln!("volley-server: a request handler failed: {what}");
-    api::ApiError::new(
+    tracing::error!("a request handler failed: {what}");
+    reply::ApiError::new(
         StatusCode::INTERNAL_SERVER_ERROR,
         format!("the server hit a bug: {what}"),
     )

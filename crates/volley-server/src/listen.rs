@@ -35,7 +35,7 @@ pub async fn serve(listener: TcpListener, router: Router, limits: &Limits) {
             Ok(accepted) => accepted,
             Err(e) => {
                 // Out of file descriptors or the like: wait for some to close.
-                eprintln!("volley-server: cannot accept a connection: {e}");
+                tracing::warn!("cannot accept a connection: {e}");
                 tokio::time::sleep(std::time::Duration::from_millis(100)).await;
                 continue;
             }
@@ -89,7 +89,7 @@ pub fn raise_file_limit() {
     if limit.current.is_some() && limit.current != limit.maximum {
         limit.current = limit.maximum;
         if let Err(e) = setrlimit(Resource::Nofile, limit) {
-            eprintln!("volley-server: cannot raise the open-file limit: {e}");
+            tracing::warn!("cannot raise the open-file limit: {e}");
         }
     }
 }

@@ -3,7 +3,7 @@
 //! game turn and the time left — what the seat's own view shows — and nothing of what was
 //! played: the player reads that in the game, where the server shows only what the seat saw.
 
-use crate::store::Contact;
+use crate::records::Contact;
 use lettre::message::header::ContentType;
 use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 use serde::Serialize;
@@ -161,26 +161,29 @@ pub fn send(config: &NotifyConfig, contact: &Contact, message: YourTurn) {
         let message = message.clone();
         tokio::spawn(async move {
             if let Err(e) = post_webhook(&url, &message).await {
-                eprintln!(
-                    "volley-server: game {}: the \"your turn\" webhook to {url} failed: {e}",
-                    message.game
+                tracing::warn!(
+                    game = %message.game,
+                    "the \"your turn\" webhook to {url} failed: {e}"
                 );
             }
         });
     }
     if let Some(to) = contact.email.clone() {
         let Some(smtp) = config.smtp.clone() else {
-            eprintln!(
-                "volley-server: game {}: {} asked for e-mail, but this server has no mail relay (--smtp)",
-                message.game, message.side
+            tracing::warn!(
+                game = %message.game,
+                side = %message.side,
+                "e-mail was asked for, but this server has no mail relay (--smtp)"
             );
             return;
         };
         tokio::spawn(async move {
             if let Err(e) = send_mail(&smtp, &to, &message).await {
-                eprintln!(
-                    "volley-server: game {}: the \"your turn\" e-mail to {to} through {}:{} failed: {e}",
-                    message.game, smtp.host, smtp.port
+                tracing::warn!(
+                    game = %message.game,
+                    "the \"your turn\" e-mail to {to} through {}:{} failed: {e}",
+                    smtp.host,
+                    smtp.port
                 );
             }
         });

@@ -10,68 +10,19 @@
 //! - Bots run on whichever process holds the game: a session advisory lock on the game's
 //!   bot key, held on the listening connection, so it is let go when the process dies.
 
-use crate::store::{
-    AppendError, ChatLine, Contact, GameRecord, PendingRecord, SeatKind, StoredAction,
+use crate::records::{
+    unix_now, AppendError, ChatLine, Contact, GameRecord, PendingRecord, SeatKind, StoredAction,
 };
+use crate::schema::{self, Dialect, Found};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use tokio::sync::{mpsc, Mutex};
 use tokio_postgres::{Client, NoTls};
 use volley_core::Side;
 
-const SCHEMA: &str = "
-CREATE TABLE IF NOT EXISTS games (
-    id              TEXT PRIMARY KEY,
-    scenario_name   TEXT NOT NULL,
-    scenario_text   TEXT NOT NULL,
-    options         TEXT NOT NULL,
-    seed            TEXT NOT NULL,
-    commitment      TEXT NOT NULL,
-    red_kind        TEXT NOT NULL,
-    red_token_hash  TEXT,
-    blue_kind       TEXT NOT NULL,
-    blue_token_hash TEXT,
-    created_at      BIGINT NOT NULL,
-    finished        INTEGER NOT NULL DEFAULT 0,
-    updated_at      BIGINT NOT NULL DEFAULT 0,
-    fairness        TEXT,
-    pace            BIGINT NOT NULL DEFAULT 0,
-    spectator       TEXT
-);
-CREATE TABLE IF NOT EXISTS actions (
-    game_id TEXT NOT NULL REFERENCES games(id),
-    seq     BIGINT NOT NULL,
-    action  TEXT NOT NULL,
-    rolls   TEXT NOT NULL,
-    PRIMARY KEY (game_id, seq)
-);
-CREATE TABLE IF NOT EXISTS pending (
-    id              TEXT PRIMARY KEY,
-    scenario_name   TEXT NOT NULL,
-    scenario_text   TEXT NOT NULL,
-    options         TEXT NOT NULL,
-    server_seed     TEXT NOT NULL,
-    commitment      TEXT NOT NULL,
-    seats           TEXT NOT NULL,
-    created_at      BIGINT NOT NULL,
-    pace            BIGINT NOT NULL DEFAULT 0,
-    spectator       TEXT
-);
-CREATE TABLE IF NOT EXISTS chat (
-    game_id TEXT NOT NULL REFERENCES games(id),
-    seq     BIGINT NOT NULL,
-    side    TEXT NOT NULL,
-    text    TEXT NOT NULL,
-    at      BIGINT NOT NULL,
-    PRIMARY KEY (game_id, seq)
-);
-CREATE TABLE IF NOT EXISTS contacts (
-    game_id TEXT NOT NULL,
-    side    TEXT NOT NULL,
-    webhook TEXT,
-    email   TEXT,
-    PRIMARY KEY (game_id, side)
-);
+/// What only PostgreSQL has (the tables are `schema.rs`'s): the functions that keep one
+/// writer per game and tell the other processes of every write.
+const FUNCTIONS: &str = "
 CREATE OR REPLACE FUNCTION volley_append(g TEXT, s BIGINT, a TEXT, r TEXT, fin BOOLEAN, t BIGINT)
 RETURNS BIGINT AS $$
 DECLARE last BIGINT;
@@ -127,6 +78,55 @@ pub struct PgStore {
     lease: Mutex<Client>,
 }
 
+/// Brings the database's schema up to date ([`schema::plan`]), inside the caller's
+/// transaction (which holds the schema lock, so two processes starting at once take turns).
+async fn migrate(tx: &tokio_postgres::Transaction<'_>) -> Result<(), String> {
+    let e = |e: tokio_postgres::Error| e.to_string();
+    tx.batch_execute(&schema::version_table(Dialect::Postgres))
+        .await
+        .map_err(e)?;
+    let version: Option<i64> = tx
+        .query_one("SELECT MAX(version) FROM volley_schema", &[])
+        .await
+        .map_err(e)?
+        .get(0);
+    let columns: Vec<(String, String)> = tx
+        .query(
+            "SELECT table_name::TEXT, column_name::TEXT FROM information_schema.columns
+              WHERE table_schema = current_schema() AND table_name IN ('games', 'pending')",
+            &[],
+        )
+        .await
+        .map_err(e)?
+        .iter()
+        .map(|r| (r.get(0), r.get(1)))
+        .collect();
+    let found = match version {
+        Some(v) => Found::Version(v as u32),
+        None if columns.iter().any(|(t, _)| t == "games") => Found::Unnumbered,
+        None => Found::Empty,
+    };
+    schema::too_new(found)?;
+    let needed = schema::pending(found);
+    if !needed.is_empty() {
+        tracing::info!(
+            database = "postgres",
+            from = ?found,
+            to = schema::current(),
+            "the schema is brought up to date: {}",
+            needed.join("; ")
+        );
+    }
+    let has_column =
+        |table: &str, column: &str| columns.iter().any(|(t, c)| t == table && c == column);
+    for statement in schema::plan(Dialect::Postgres, found, has_column) {
+        tx.batch_execute(&statement)
+            .await
+            .map_err(|err| format!("{err} (in: {statement})"))?;
+    }
+    Ok(())
+}
+
 /// Where to connect, shown without its password.
 fn shown(url: &str) -> String {
     match (url.find("://"), url.rfind('@')) {
@@ -146,7 +146,7 @@ async fn connect(url: &str, shown: &str) -> Result<Client, String> {
     let where_ = shown.to_string();
     tokio::spawn(async move {
         if let Err(e) = connection.await {
-            eprintln!("volley-server: the connection to {where_} failed: {e}");
+            tracing::error!("the connection to {where_} failed: {e}");
         }
     });
     Ok(client)
@@ -198,11 +198,15 @@ impl PgStore {
                 .transaction()
                 .await
                 .map_err(|e| format!("cannot set up the tables in {url_shown}: {e}"))?;
-            tx.batch_execute(&format!(
-                "SELECT pg_advisory_xact_lock(hashtext('volley-schema')); {SCHEMA}"
-            ))
-            .await
-            .map_err(|e| format!("cannot set up the tables in {url_shown}: {e}"))?;
+            tx.batch_execute("SELECT pg_advisory_xact_lock(hashtext('volley-schema'))")
+                .await
+                .map_err(|e| format!("cannot set up the tables in {url_shown}: {e}"))?;
+            migrate(&tx)
+                .await
+                .map_err(|e| format!("cannot bring the tables in {url_shown} up to date: {e}"))?;
+            tx.batch_execute(FUNCTIONS)
+                .await
+                .map_err(|e| format!("cannot set up the tables in {url_shown}: {e}"))?;
             tx.commit()
                 .await
                 .map_err(|e| format!("cannot set up the tables in {url_shown}: {e}"))?;
@@ -225,8 +229,8 @@ impl PgStore {
                     }
                     Ok(_) => {}
                     Err(e) => {
-                        eprintln!(
-                            "volley-server: the listening connection to {where_} failed: {e}; \
+                        tracing::error!(
+                            "the listening connection to {where_} failed: {e}; \
                              this process no longer hears of other processes' moves"
                         );
                         return;
@@ -247,7 +251,7 @@ impl PgStore {
         });
         let expired = store.expire().await?;
         if !expired.is_empty() {
-            eprintln!("volley-server: {} expired game(s) deleted", expired.len());
+            tracing::info!(count = expired.len(), "expired games deleted");
         }
         let games = store.load_where("finished = 0", &[]).await?;
         let pending = store.pending_where("TRUE", &[]).await?;
@@ -541,7 +545,7 @@ impl PgStore {
 
     pub async fn expire(&self) -> Result<Vec<String>, String> {
         let (keep_finished, keep_abandoned) = (self.keep_finished, self.keep_abandoned);
-        let now = crate::store::unix_now();
+        let now = unix_now();
         let mut client = self.client().await;
         let tx = client
             .transaction()
@@ -705,8 +709,8 @@ pub async fn test_database() -> Option<String> {
                 "VOLLEY_TEST_PG is not set: under CI the PostgreSQL tests must run (.ci/run starts a server with scripts/test-postgres.sh)"
             );
         }
-        eprintln!(
-            "notice: VOLLEY_TEST_PG is not set, so this PostgreSQL test is skipped (`. scripts/test-postgres.sh` starts a server and sets it)"
+        tracing::warn!(
+            "VOLLEY_TEST_PG is not set, so this PostgreSQL test is skipped (`. scripts/test-postgres.sh` starts a server and sets it)"
         );
         return None;
     };
@@ -714,7 +718,7 @@ pub async fn test_database() -> Option<String> {
     let client = connect(&admin, &shown_url)
         .await
         .unwrap_or_else(|e| panic!("VOLLEY_TEST_PG: {e}"));
-    let name = format!("volley_test_{}", crate::games::random_hex(8));
+    let name = format!("volley_test_{}", crate::random::random_hex(8));
     client
         .batch_execute(&format!("CREATE DATABASE {name}"))
         .await
@@ -747,5 +751,59 @@ fn chat_line(r: tokio_postgres::Row) -> ChatLine {
         side: Side::parse(r.get::<_, &str>(1)).unwrap_or(Side::Red),
         text: r.get(2),
         at: r.get(3),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_database_made_before_the_schema_kept_its_number_is_brought_up_to_date() {
+        let Some(url) = test_database().await else {
+            return;
+        };
+        {
+            // The tables as the first shared-database servers made them: every column but no
+            // number, and no time of a game's last action.
+            let (client, connection) = tokio_postgres::connect(&url, NoTls).await.unwrap();
+            tokio::spawn(connection);
+            for m in &schema::MIGRATIONS[..2] {
+                for step in m.steps {
+                    let sql = match *step {
+                        schema::Step::Sql(sql) => sql.to_string(),
+                        schema::Step::AddColumn {
+                            table,
+                            column,
+                            decl,
+                            ..
+                        } => format!("ALTER TABLE {table} ADD COLUMN {column} {decl}"),
+                    };
+                    client
+                        .batch_execute(&sql.replace("{int}", "BIGINT").replace("{keyed}", ""))
+                        .await
+                        .unwrap();
+                }
+            }
+            client
+                .batch_execute(
+                    "ALTER TABLE games ADD COLUMN fairness TEXT;
+                     INSERT INTO games (id, scenario_name, scenario_text, options, seed,
+                                        commitment, red_kind, blue_kind, created_at, pace)
+                     VALUES ('g1', 's', 't', '{}', '00', 'c', 'human', 'human', 1000, 60)",
+                )
+                .await
+                .unwrap();
+        }
+        let (store, games, _, _) = PgStore::open(&url, 1 << 40, 1 << 40).await.unwrap();
+        assert_eq!(games.len(), 1);
+        assert_eq!((games[0].updated_at, games[0].pace), (1000, 60));
+        let pool = store.pool[0].lock().await;
+        let version: i64 = pool
+            .query_one("SELECT version FROM volley_schema", &[])
+            .await
+            .unwrap()
+            .get(0);
+        assert_eq!(version, schema::current() as i64);
     }
 }

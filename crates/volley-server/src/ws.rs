@@ -3,8 +3,9 @@
 //! `GET /api/games/ID/ws?watch=TOKEN` does the same for a spectator, with what both sides
 //! have seen and no chat; while it is open the players are told someone watches.
 
-use crate::api::{find_game, seat_by_token, ApiError, AppState};
+use crate::app::{find_game, seat_by_token, AppState};
 use crate::games::GameEntry;
+use crate::reply::ApiError;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{ConnectInfo, Path, Query};
@@ -63,7 +64,7 @@ struct Update<'a> {
     events: Vec<LoggedEvent>,
     /// Chat lines the seat has not been sent yet (all of them in the first update).
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    chat: Vec<&'a crate::store::ChatLine>,
+    chat: Vec<&'a crate::records::ChatLine>,
 }
 
 pub async fn connect(
@@ -127,13 +128,13 @@ async fn next_update(
     };
     let view = match listener {
         Listener::Seat(side) => s.game.view(Some(side)),
-        Listener::Spectator => crate::api::common_view(s),
+        Listener::Spectator => crate::app::common_view(s),
     };
     *sent = s.log.len();
     serde_json::to_string(&Update {
         kind: "update",
         seq: s.records.len() as u64,
-        commitment: crate::api::published(s),
+        commitment: crate::app::published(s),
         seed: crate::games::is_over(s).then(|| s.seed().to_hex()),
         deadline: live.deadline(entry.meta.pace),
         watchers: entry.watchers.load(Ordering::Relaxed),

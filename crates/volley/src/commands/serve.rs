@@ -25,8 +25,18 @@ Examples:
   volley serve
   volley serve --addr 127.0.0.1:9000 --db games/volley.db
   volley serve --db sqlite:/var/lib/volley/volley.db --bot-ms-max 5000 --keep-finished-days 365
-  volley serve --smtp localhost:25 --mail-from volley@club.example --public-url https://volley.club.example/")]
+  volley serve --smtp localhost:25 --mail-from volley@club.example --public-url https://volley.club.example/
+  RUST_LOG=volley_server=debug volley serve --log-format json   # for a log collector
+
+The server logs what goes wrong (a stored game it cannot read, a failed webhook, a bot that
+fails) and what it does to the database, on standard error. RUST_LOG chooses how much
+(error, warn, info, debug; per module as in RUST_LOG=volley_server=debug); the default is
+info.")]
 pub struct Args {
+    /// How the log is written: text for people, or json (one object a line) for a log
+    /// collector.
+    #[arg(long, value_enum, default_value = "text")]
+    log_format: LogFormat,
     /// The address to listen on (port 0 picks a free port).
     #[arg(long, default_value = "127.0.0.1:8080")]
     addr: SocketAddr,
@@ -118,7 +128,30 @@ impl Args {
     }
 }
 
+/// How the server's log is written.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+enum LogFormat {
+    Text,
+    Json,
+}
+
+/// The server's log on standard error, filtered by RUST_LOG (default: info).
+fn start_log(format: LogFormat) {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let log = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+        .with_writer(std::io::stderr);
+    // A second start (tests call run twice in one process) keeps the first.
+    let _ = match format {
+        LogFormat::Text => log.try_init(),
+        LogFormat::Json => log.json().try_init(),
+    };
+}
+
 pub fn run(args: Args) -> Outcome {
+    start_log(args.log_format);
     let smtp = args
         .smtp
         .as_deref()

@@ -127,7 +127,7 @@ pub fn run(args: Args) -> Outcome {
             let sim = Simulation {
                 bots: [bots[pair[0]].clone(), bots[pair[1]].clone()],
                 games: args.games,
-                seed: volley_ai::play::game_seed(args.seed, s * pairs.len() + p),
+                seed: volley_ai::game_seed(args.seed, s * pairs.len() + p),
                 threads: args.threads.max(1),
                 swap: true,
                 max_actions: args.game.max_actions,
