@@ -19,6 +19,7 @@
 //! `docs/rules/bpt-commander.md` maps every section to its code and tests, gives the
 //! centimetres-to-hexes table and the readings chosen where the text is unclear.
 
+pub mod armies;
 pub mod army;
 pub mod artillery;
 pub mod battle;
@@ -67,6 +68,10 @@ impl Ruleset for BptCommander {
     fn glossary(&self) -> Vec<volley_core::glossary::Term> {
         volley_core::glossary::read(include_str!("../data/glossary.toml"))
             .expect("the compiled-in glossary reads")
+    }
+
+    fn armies(&self) -> Option<&dyn volley_core::armies::Armies> {
+        Some(&armies::ARMIES)
     }
 
     fn options(&self) -> &'static [OptionSpec] {

@@ -280,6 +280,10 @@ pub trait Ruleset: Send + Sync {
     /// The game's words in plain English ([`crate::glossary`]), in the order a new player
     /// meets them.
     fn glossary(&self) -> Vec<crate::glossary::Term>;
+    /// Its army lists, if the rule system has them ([`crate::armies`]).
+    fn armies(&self) -> Option<&dyn crate::armies::Armies> {
+        None
+    }
     /// Reads a scenario of this ruleset and sets up the game with the given options (which
     /// override the scenario's own `[options]`).
     fn load(

@@ -13,6 +13,7 @@
 //! - [`view`]: what one side may see.
 
 pub mod action;
+pub mod armies;
 pub mod chance;
 pub mod codec;
 pub mod dice;

@@ -23,6 +23,58 @@ pub fn find(id: &str) -> Option<&'static dyn Ruleset> {
     rulesets().iter().copied().find(|r| r.id() == id)
 }
 
+/// The rulesets that have army lists ([`Ruleset::armies`]).
+pub fn with_armies() -> Vec<&'static dyn Ruleset> {
+    rulesets()
+        .iter()
+        .copied()
+        .filter(|r| r.armies().is_some())
+        .collect()
+}
+
+/// The ruleset whose army lists are meant: the one named, or the only one that has lists.
+/// The error says which rulesets have lists.
+pub fn armies_of(
+    id: Option<&str>,
+) -> Result<
+    (
+        &'static dyn Ruleset,
+        &'static dyn volley_core::armies::Armies,
+    ),
+    String,
+> {
+    let have = with_armies();
+    let names = || {
+        have.iter()
+            .map(|r| format!("{} ({})", r.id(), r.title()))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let ruleset = match id {
+        Some(id) => find(id).ok_or_else(|| {
+            format!(
+                "there is no ruleset \"{id}\"; those with army lists: {}",
+                names()
+            )
+        })?,
+        None if have.len() == 1 => have[0],
+        None => {
+            return Err(format!(
+                "several rulesets have army lists: say which with --ruleset ({})",
+                names()
+            ))
+        }
+    };
+    let armies = ruleset.armies().ok_or_else(|| {
+        format!(
+            "{} has no army lists; those that have: {}",
+            ruleset.title(),
+            names()
+        )
+    })?;
+    Ok((ruleset, armies))
+}
+
 /// A scenario shipped inside the binary.
 pub struct Bundled {
     pub name: &'static str,

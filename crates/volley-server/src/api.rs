@@ -95,8 +95,8 @@ struct CreateRequest {
     /// A bundled scenario's name; or, with `armies`, empty.
     #[serde(default)]
     scenario: String,
-    /// Two Black Powder armies (army files' text) and the field to fight them on, in place
-    /// of a bundled scenario.
+    /// Two armies (army files' text) and the field to fight them on, in place of a bundled
+    /// scenario.
     #[serde(default)]
     armies: Option<ArmiesRequest>,
     #[serde(default)]
@@ -174,6 +174,9 @@ struct ArmiesRequest {
     blue: String,
     #[serde(default = "default_field")]
     map: String,
+    /// The armies' rule system; needed only when more than one has army lists.
+    #[serde(default)]
+    ruleset: Option<String>,
 }
 
 fn default_field() -> String {
@@ -234,7 +237,8 @@ async fn create_game(
                     crate::armies::ARMY_BYTES / 1024
                 )));
             }
-            crate::armies::muster(&a.red, &a.blue, &a.map).map_err(bad_request)?
+            crate::armies::muster(a.ruleset.as_deref(), &a.red, &a.blue, &a.map)
+                .map_err(bad_request)?
         }
         None => {
             let bundled = volley_rulesets::bundled()

@@ -1,84 +1,75 @@
-//! The army builder's answers (Black Powder Tactical Commander): the lists, one list with what
-//! can be bought of it, the check of an army as the browser builds it, the fields and the
-//! armies that come with Volley. Armies are fought through `POST /api/games` with `armies`.
+//! The army builder's answers, for whichever rule system has army lists (found through the
+//! registry): the lists, one list with what can be bought of it, the check of an army as the
+//! browser builds it, the fields and the armies that come with it. Armies are fought through
+//! `POST /api/games` with `armies`.
 
 use crate::reply::{bad_request, json_body, ApiError, ApiResult};
 use axum::body::Bytes;
-use axum::extract::rejection::BytesRejection;
-use axum::extract::Path;
+use axum::extract::rejection::{BytesRejection, QueryRejection};
+use axum::extract::{Path, Query};
 use axum::http::StatusCode;
 use axum::Json;
-use rules_bpt_commander::{army, battle, lists};
 use serde::Deserialize;
 use serde_json::{json, Value};
-use volley_core::ScenarioSource;
+use volley_core::armies::{Armies, Muster};
+use volley_core::{Ruleset, ScenarioSource};
 
 /// The largest army file the server reads.
 pub const ARMY_BYTES: usize = 16 * 1024;
 
-/// Every list, field and bundled army.
-pub async fn index() -> Json<Value> {
-    let lists: Vec<Value> = lists::lists()
-        .iter()
-        .map(|l| json!({ "id": l.id, "name": l.name, "period": l.period.id(), "source": l.source }))
-        .collect();
-    let maps: Vec<Value> = battle::MAPS
-        .iter()
-        .filter_map(|(name, _)| {
-            let f = battle::field(&battle::named_map(name)?).ok()?;
-            Some(json!({ "name": name, "title": f.title }))
-        })
-        .collect();
-    let armies: Vec<Value> = battle::ARMIES
-        .iter()
-        .filter_map(|(name, text)| {
-            let a = army::check(&ScenarioSource::new(*name, *text), None).ok()?;
-            Some(json!({ "name": name, "title": a.name, "list": a.list_id, "points": a.points, "cost": a.cost, "text": text }))
-        })
-        .collect();
-    Json(json!({ "lists": lists, "maps": maps, "armies": armies }))
+/// `?ruleset=ID`: which rule system's lists (needed only when several have lists).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Which {
+    #[serde(default)]
+    ruleset: Option<String>,
 }
 
-/// One list: its troop rows with what the builder needs to offer them (regimental guns: the
-/// points of one, or null where the row takes none), its command chart, the Field Artillery
-/// Officer, the field defences an army in defence may buy, and its special rules.
-pub async fn list(Path(id): Path<String>) -> ApiResult<Json<Value>> {
-    let l = lists::find(&id).ok_or_else(|| {
+fn armies_of(ruleset: Option<&str>) -> ApiResult<(&'static dyn Ruleset, &'static dyn Armies)> {
+    volley_rulesets::armies_of(ruleset).map_err(|m| ApiError::new(StatusCode::NOT_FOUND, m))
+}
+
+fn which(q: Result<Query<Which>, QueryRejection>) -> ApiResult<Option<String>> {
+    q.map(|Query(w)| w.ruleset)
+        .map_err(|e| bad_request(format!("the query cannot be read: {e}")))
+}
+
+/// Every list, field and bundled army of a rule system, and the rule systems that have lists.
+pub async fn index(q: Result<Query<Which>, QueryRejection>) -> ApiResult<Json<Value>> {
+    let (ruleset, armies) = armies_of(which(q)?.as_deref())?;
+    let armies_json: Vec<Value> = armies
+        .bundled()
+        .iter()
+        .filter_map(|b| {
+            let a = armies.check(&ScenarioSource::new(b.name, b.text), None).ok()?;
+            Some(json!({ "name": b.name, "title": a.name, "list": a.list, "points": a.points, "cost": a.cost, "text": b.text }))
+        })
+        .collect();
+    let rulesets: Vec<Value> = volley_rulesets::with_armies()
+        .iter()
+        .map(|r| json!({ "id": r.id(), "title": r.title() }))
+        .collect();
+    Ok(Json(json!({
+        "ruleset": { "id": ruleset.id(), "title": ruleset.title() },
+        "rulesets": rulesets,
+        "lists": armies.lists(),
+        "maps": armies.fields(),
+        "armies": armies_json,
+    })))
+}
+
+/// One list, with what the builder needs to offer its rows.
+pub async fn list(
+    Path(id): Path<String>,
+    q: Result<Query<Which>, QueryRejection>,
+) -> ApiResult<Json<Value>> {
+    let (_, armies) = armies_of(which(q)?.as_deref())?;
+    armies.list(&id).map(Json).ok_or_else(|| {
         ApiError::new(
             StatusCode::NOT_FOUND,
             format!("no army list \"{id}\" (see /api/armies)"),
         )
-    })?;
-    let rows: Vec<Value> = l
-        .troops
-        .iter()
-        .map(|t| {
-            let (lo, hi, default) = army::stand_range(t.arm);
-            let (grades, horse, dismount) = army::row_options(l, t);
-            json!({
-                "troop": t, "why_not": army::why_not_for_sale(l, t),
-                "stands": [lo, hi, default], "grades": grades, "horse": horse, "dismount": dismount,
-                "regimental_gun": army::regimental_gun_points(l, t).ok(),
-            })
-        })
-        .collect();
-    let fao = &army::FAO;
-    let works: Vec<Value> = army::buyable_works()
-        .map(|k| json!({ "kind": k.word(), "points": k.points(), "hasty": k.hasty() }))
-        .collect();
-    Ok(Json(json!({
-        "list": { "id": l.id, "name": l.name, "period": l.period.id(), "organisation": l.organisation },
-        "rows": rows,
-        "commands": l.command_chart(),
-        "fao": {
-            "command": fao.command, "move": fao.move_mounted, "presence": fao.presence,
-            "save": fao.save, "points": fao.points, "per_artillery": army::ARTILLERY_PER_FAO,
-        },
-        "regimental_guns_max": army::REGIMENTAL_GUNS_MAX,
-        "defences": { "hasty": 10, "fixed": 25 },
-        "works": works,
-        "rules": l.rule_set(),
-    })))
+    })
 }
 
 #[derive(Deserialize)]
@@ -88,25 +79,24 @@ struct CheckRequest {
     army: String,
     #[serde(default)]
     points: Option<u32>,
+    #[serde(default)]
+    ruleset: Option<String>,
 }
 
 /// Checks an army: `{ok, army, errors: [{line, column, message}], addable}`.
 pub async fn check(body: Result<Bytes, BytesRejection>) -> ApiResult<Json<Value>> {
     let req: CheckRequest = json_body(body)?;
-    // An army file is a few KiB; the check below runs the checker once a row of the list.
+    // An army file is a few KiB; the check runs the checker once a row of the list.
     if req.army.len() > ARMY_BYTES {
         return Err(bad_request(format!(
             "an army file is at most {} KiB",
             ARMY_BYTES / 1024
         )));
     }
+    let (_, armies) = armies_of(req.ruleset.as_deref())?;
     let src = ScenarioSource::new("army", req.army.clone());
-    let (ok, army, errors) = match army::check(&src, req.points) {
-        Ok(a) => (
-            true,
-            serde_json::to_value(&a).unwrap_or(Value::Null),
-            Vec::new(),
-        ),
+    let (ok, army, errors) = match armies.check(&src, req.points) {
+        Ok(a) => (true, a.json, Vec::new()),
         Err(e) => (
             false,
             Value::Null,
@@ -115,37 +105,57 @@ pub async fn check(body: Result<Bytes, BytesRejection>) -> ApiResult<Json<Value>
                 .collect(),
         ),
     };
-    let addable = army::addable(&req.army, req.points);
+    let addable = armies.addable(&req.army, req.points);
     Ok(Json(
         json!({ "ok": ok, "army": army, "errors": errors, "addable": addable }),
     ))
 }
 
-/// Two armies the check accepts, deployed on a field: the scenario's text, or why not.
-pub fn muster(red: &str, blue: &str, map: &str) -> Result<(String, String), String> {
-    let mut armies = Vec::new();
-    for (side, text) in [("red", red), ("blue", blue)] {
-        let a =
-            army::check(&ScenarioSource::new(format!("{side} army"), text), None).map_err(|e| {
-                format!(
-                    "the {side} army is not ready: {}",
-                    e.iter()
-                        .map(|e| e.to_string())
-                        .collect::<Vec<_>>()
-                        .join("; ")
-                )
-            })?;
-        armies.push(a);
+/// Two armies the check accepts, deployed on a field: the scenario's name and text, or why
+/// not.
+pub fn muster(
+    ruleset: Option<&str>,
+    red: &str,
+    blue: &str,
+    map: &str,
+) -> Result<(String, String), String> {
+    let (_, armies) = volley_rulesets::armies_of(ruleset)?;
+    let sources = [("red", red), ("blue", blue)]
+        .map(|(side, text)| ScenarioSource::new(format!("{side} army"), text));
+    for (side, src) in ["red", "blue"].iter().zip(&sources) {
+        armies.check(src, None).map_err(|e| {
+            format!(
+                "the {side} army is not ready: {}",
+                e.iter()
+                    .map(|e| e.to_string())
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            )
+        })?;
     }
-    let src = battle::named_map(map)
-        .ok_or_else(|| format!("no field \"{map}\": one of {}", battle::map_names()))?;
-    let field = battle::field(&src).map_err(|e| e.to_string())?;
+    let field = armies.field(map).ok_or_else(|| {
+        let names: Vec<String> = armies.fields().into_iter().map(|f| f.name).collect();
+        format!("no field \"{map}\": one of {}", names.join(", "))
+    })?;
     let name = format!("army-battle-{map}");
-    let words = battle::Words {
+    let words = Muster {
         name: name.clone(),
         ..Default::default()
     };
-    let text =
-        battle::muster(&armies[0], &armies[1], &field, &words, &name).map_err(|e| e.message)?;
-    Ok((name, text))
+    let mustered = armies
+        .muster(&sources[0], &sources[1], None, &field, &words)
+        .map_err(|errors| {
+            let said: Vec<String> = errors
+                .iter()
+                .map(|e| {
+                    if e.line == 0 {
+                        format!("{}: {}", e.file, e.message)
+                    } else {
+                        format!("{}: line {}: {}", e.file, e.line, e.message)
+                    }
+                })
+                .collect();
+            format!("the armies cannot be deployed: {}", said.join("; "))
+        })?;
+    Ok((name, mustered.scenario))
 }

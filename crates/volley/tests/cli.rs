@@ -793,7 +793,7 @@ fn battle_deploys_two_armies_into_a_scenario_that_plays_and_writes_nothing_on_er
         o,
     ]);
     assert!(
-        err.contains("a hex-command scenario: --map takes a Black Powder Tactical Commander field"),
+        err.contains("a hex-command scenario: --map takes a Black Powder Tactical Commander (1705–1899) field"),
         "{err}"
     );
     assert_eq!(std::fs::read_to_string(&out).unwrap(), before);

@@ -1,22 +1,21 @@
-//! `volley battle`: two armies of Black Powder Tactical Commander deployed on a field into a
-//! scenario file.
+//! `volley battle`: two armies deployed on a field into a scenario file.
 
 use super::army::read_army;
 use super::{line, stdout, Failure, Outcome};
-use rules_bpt_commander::{army, battle};
 use std::io::Write;
 use std::path::PathBuf;
+use volley_core::armies::Muster;
 
-/// Deploy two Black Powder Tactical Commander armies (files `volley army check` accepts) on a
-/// field and write the scenario: red (the first army) along the west edge, blue along the east,
-/// guns and foot in the front line, cavalry on the wings, command units behind. The scenario is
-/// checked by loading it before it is written; nothing is written if either army or the field
-/// has a problem.
+/// Deploy two armies (files `volley army check` accepts) on a field and write the scenario:
+/// red (the first army) along the west edge, blue along the east, guns and foot in the front
+/// line, cavalry on the wings, command units behind. The scenario is checked by loading it
+/// before it is written; nothing is written if either army or the field has a problem.
 #[derive(clap::Args)]
 #[command(after_help = "\
-Fields (--map): rolling-farmland (the default), creek-crossing, ridge-and-village, or any
-bundled Black Powder scenario (bptc-first-lesson, bptc-napoleonic, …) or scenario file, whose
-map, objectives and turn limit are used without its troops.
+Fields (--map): one of the fields of the armies' rule system (rolling-farmland, the default,
+creek-crossing, ridge-and-village for Black Powder Tactical Commander), or any bundled scenario
+of that rule system (bptc-first-lesson, bptc-napoleonic, …) or scenario file, whose map,
+objectives and turn limit are used without its troops.
 
 Examples:
   volley battle scenarios/armies/acw-union.toml scenarios/armies/acw-confederate.toml \\
@@ -30,9 +29,13 @@ pub struct Args {
     /// Check both armies at this points total instead of their files' own.
     #[arg(long)]
     points: Option<u32>,
-    /// The field: a map name, a bundled Black Powder scenario, or a scenario file.
+    /// The field: a field's name, a bundled scenario of the armies' rule system, or a
+    /// scenario file.
     #[arg(long, default_value = "rolling-farmland")]
     map: String,
+    /// The rule system of the armies (its id); needed only when more than one has army lists.
+    #[arg(long)]
+    ruleset: Option<String>,
     /// Where to write the scenario (TOML).
     #[arg(long)]
     out: PathBuf,
@@ -48,46 +51,40 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Outcome {
-    let mut failure = None;
-    let mut armies = Vec::new();
-    for path in [&args.red, &args.blue] {
-        let src = read_army(path)?;
-        match army::check(&src, args.points) {
-            Ok(a) => armies.push(a),
-            Err(errors) => failure = Some(super::army::report(path, &errors)),
-        }
-    }
-    let field_src = match battle::named_map(&args.map) {
+    let (ruleset, armies) =
+        volley_rulesets::armies_of(args.ruleset.as_deref()).map_err(Failure::Message)?;
+    let red = read_army(&args.red)?;
+    let blue = read_army(&args.blue)?;
+    let field = match armies.field(&args.map) {
         Some(src) => src,
         None => {
+            let names: Vec<String> = armies.fields().into_iter().map(|f| f.name).collect();
             let (_, src) = volley_rulesets::scenario_source(&args.map).map_err(|e| {
                 Failure::Message(format!(
-                    "{e}\n(--map takes {} or a Black Powder scenario)",
-                    battle::map_names()
+                    "{e}\n(--map takes {} or a {} scenario)",
+                    names.join(", "),
+                    ruleset.title()
                 ))
             })?;
-            let ruleset = src.header().map_err(|e| Failure::Message(e.to_string()))?;
-            if ruleset.ruleset.get_ref() != rules_bpt_commander::ID {
+            let header = src.header().map_err(|e| Failure::Message(e.to_string()))?;
+            if header.ruleset.get_ref() != ruleset.id() {
                 return Err(Failure::Message(format!(
-                    "{}: a {} scenario: --map takes a Black Powder Tactical Commander field",
+                    "{}: a {} scenario: --map takes a {} field",
                     src.path,
-                    ruleset.ruleset.get_ref()
+                    header.ruleset.get_ref(),
+                    ruleset.title()
                 )));
             }
             src
         }
     };
-    let field = battle::field(&field_src).map_err(|e| Failure::Message(e.to_string()))?;
-    if let Some(f) = failure {
-        return Err(f);
-    }
     let name = args.name.clone().unwrap_or_else(|| {
         args.out
             .file_stem()
             .map_or("battle".into(), |s| s.to_string_lossy().into_owned())
     });
     let shown = args.out.display().to_string();
-    let words = battle::Words {
+    let words = Muster {
         name,
         title: args.title.clone(),
         description: args.description.clone(),
@@ -105,16 +102,26 @@ pub fn run(args: Args) -> Outcome {
             .collect::<Vec<_>>()
             .join(" "),
     };
-    let text = battle::muster(&armies[0], &armies[1], &field, &words, &shown)
-        .map_err(|e| Failure::Message(e.to_string()))?;
-    crate::files::write_atomic(&args.out, &text)
+    let mustered = armies
+        .muster(&red, &blue, args.points, &field, &words)
+        .map_err(|errors| {
+            for e in &errors {
+                eprintln!("{e}");
+            }
+            Failure::Message(format!(
+                "{shown}: {} problem{}; nothing was written",
+                errors.len(),
+                if errors.len() == 1 { "" } else { "s" }
+            ))
+        })?;
+    crate::files::write_atomic(&args.out, &mustered.scenario)
         .map_err(|e| Failure::Message(format!("{shown}: cannot write the scenario: {e}")))?;
     let mut out = stdout();
     line(
         &mut out,
         &format!(
-            "{shown}: {} ({} points) against {} ({} points) on {}; start it with `volley new {shown} --out game.json` or in the browser's lobby",
-            armies[0].name, armies[0].cost, armies[1].name, armies[1].cost, field.name
+            "{shown}: {}; start it with `volley new {shown} --out game.json` or in the browser's lobby",
+            mustered.said
         ),
     )?;
     out.flush()?;
