@@ -68,6 +68,15 @@ pub struct ActionInfo {
     pub place: Option<Place>,
     /// The facing it leaves the unit in, when it sets one.
     pub facing: Option<Facing>,
+    /// For a person at the table, when it differs from `unit`: the unit one selects to give
+    /// the action (a headquarters giving an order to one of its units).
+    pub by: Option<u32>,
+    /// For a person at the table, when it differs from `place`: where the map marks the
+    /// action (the unit an order goes to, the hex a brigade is sent to).
+    pub mark: Option<Place>,
+    /// The side it leaves the unit facing, by name, where that is not a hexside ([`Facing`]):
+    /// a square's `N`, `E`, `S` or `W`.
+    pub heading: Option<&'static str>,
 }
 
 impl ActionInfo {
@@ -78,6 +87,9 @@ impl ActionInfo {
             unit: None,
             place: None,
             facing: None,
+            by: None,
+            mark: None,
+            heading: None,
         }
     }
 
@@ -98,5 +110,38 @@ impl ActionInfo {
     pub fn facing(mut self, facing: Facing) -> ActionInfo {
         self.facing = Some(facing);
         self
+    }
+
+    /// The unit a person selects to give the action (see [`ActionInfo::by`]).
+    pub fn by(mut self, key: u32) -> ActionInfo {
+        self.by = Some(key);
+        self
+    }
+
+    /// Where the map marks the action (see [`ActionInfo::mark`]).
+    pub fn marked(mut self, place: impl Into<Place>) -> ActionInfo {
+        self.mark = Some(place.into());
+        self
+    }
+
+    /// A heading by name (see [`ActionInfo::heading`]).
+    pub fn heading(mut self, name: &'static str) -> ActionInfo {
+        self.heading = Some(name);
+        self
+    }
+
+    /// The unit a person selects to give the action: [`ActionInfo::by`], else the acting unit.
+    pub fn selected(&self) -> Option<u32> {
+        self.by.or(self.unit)
+    }
+
+    /// Where the map marks the action: [`ActionInfo::mark`], else [`ActionInfo::place`].
+    pub fn marked_at(&self) -> Option<Place> {
+        self.mark.or(self.place)
+    }
+
+    /// The side it leaves the unit facing, by name: a hexside, or a square's side.
+    pub fn heading_name(&self) -> Option<&'static str> {
+        self.heading.or(self.facing.map(Facing::name))
     }
 }

@@ -154,6 +154,20 @@ pub trait Game: Send + Sync {
     /// What the action is, in structured form (verb, kind, acting unit, target place).
     fn describe(&self, action: Action) -> ActionInfo;
 
+    /// The action in plain words for a person, with names where the notation has ids
+    /// ("Fire 1st Line at 2nd Guard"); `view` is the deciding side's. The default words the
+    /// notation with the view's names ([`View::plain_words`]); a ruleset says it
+    /// better where it can.
+    fn label(&self, action: Action, view: &View) -> String {
+        view.plain_words(&self.notation(action))
+    }
+
+    /// Whether dice decide what the action does (a person is offered its odds first). The
+    /// default: attacks do.
+    fn rolls(&self, action: Action) -> bool {
+        self.describe(action).kind == ActionKind::Attack
+    }
+
     /// Reads an action in the notation `notation` writes.
     fn parse_action(&self, text: &str) -> Result<Action, Illegal>;
 

@@ -15,6 +15,7 @@
 pub mod action;
 pub mod armies;
 pub mod chance;
+pub mod choice;
 pub mod codec;
 pub mod dice;
 pub mod event;

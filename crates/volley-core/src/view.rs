@@ -5,7 +5,7 @@
 //! are `&'static str`s, places are coordinates (written as labels only when serialised), and
 //! the map is one shared copy made when the scenario is read.
 
-use crate::geometry::Facing;
+use crate::geometry::{parse_label, Facing};
 use crate::map::MapView;
 use crate::name::Name;
 use crate::place::Place;
@@ -313,5 +313,46 @@ impl ObjectiveView {
             None => name.clone(),
             Some(s) => format!("{name} ({}'s goal)", side_names[s.index()]).into(),
         }
+    }
+}
+
+impl View {
+    /// Notation in plain words: the verb capitalised, hyphens as spaces, and each unit's or
+    /// commander's id replaced by its name ("fire r1 b2" → "Fire 1st Line 2nd Guard"); an order
+    /// to the troops of a hex says so ("fall-back 0704" → "Fall back (the troops in 0704)"), and
+    /// `end` reads "End".
+    pub fn plain_words(&self, notation: &str) -> String {
+        let mut words = notation.split_whitespace();
+        let verb = words.next().unwrap_or("");
+        let mut out = String::new();
+        let mut chars = verb.chars();
+        if let Some(first) = chars.next() {
+            out.extend(first.to_uppercase());
+            out.push_str(&chars.as_str().replace('-', " "));
+        }
+        let rest: Vec<&str> = words.collect();
+        if let [only] = rest.as_slice() {
+            if parse_label(only).is_some() {
+                return format!("{out} (the troops in {only})");
+            }
+        }
+        for w in rest {
+            let commander = self
+                .sides
+                .iter()
+                .flat_map(|s| &s.commanders)
+                .find(|c| c.id.as_str() == w);
+            let named = match commander {
+                Some(c) => format!("★ {}", c.name),
+                None => self
+                    .units
+                    .iter()
+                    .find(|u| u.id.as_str() == w)
+                    .map_or_else(|| w.to_string(), |u| u.name.to_string()),
+            };
+            out.push(' ');
+            out.push_str(&named);
+        }
+        out
     }
 }

@@ -691,7 +691,11 @@ async fn games_list(
 #[derive(Serialize)]
 struct LegalReply {
     seq: u64,
+    /// Each legal action's notation.
     actions: Vec<String>,
+    /// The same actions described for a client ([`volley_core::choice::Choice`]), in the
+    /// same order.
+    choices: Vec<volley_core::choice::Choice>,
 }
 
 async fn legal(
@@ -702,17 +706,11 @@ async fn legal(
     let (entry, side) = seat(&app, &id, &headers).await?;
     let live = app.games.fresh(&entry).await?;
     let game = &live.session.game;
-    let actions = if game.to_decide() == Some(side) {
-        game.legal_actions()
-            .into_iter()
-            .map(|a| game.notation(a))
-            .collect()
-    } else {
-        Vec::new()
-    };
+    let choices = volley_core::choice::choices(&**game, side);
     Ok(Json(LegalReply {
         seq: live.session.records.len() as u64,
-        actions,
+        actions: choices.iter().map(|c| c.text.clone()).collect(),
+        choices,
     }))
 }
 
