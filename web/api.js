@@ -544,7 +544,7 @@ export function say(id, token, text) {
   return call(`${game(id)}/chat`, { token, body: { text } });
 }
 
-/** Black Powder army lists, fields and example armies. @returns {Promise<any>} */
+/** The army lists, fields and example armies of the rule system that has them. @returns {Promise<any>} */
 export function armies() {
   return call("/api/armies");
 }

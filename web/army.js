@@ -1,4 +1,5 @@
-// The army builder (Black Powder Tactical Commander), at `#/army`: pick a list and a points
+// The army builder, at `#/army`, for the rule system that has army lists (the server says
+// which: today Black Powder Tactical Commander): pick a list and a points
 // total, add command units, Field Artillery Officers, units (with regimental guns where their
 // row takes them) and, for an army in defence, field defences (what would break a limit, the
 // defence's share or the total is greyed out, with the reason), see the running total and what
@@ -107,7 +108,7 @@ function saved() {
 export async function showArmyBuilder(app) {
   document.title = "Army builder · Volley";
   const status = h("p", { class: "loading" }, "Loading the army lists…");
-  fill(app, h("header", { class: "lobbyhead" }, h("h1", {}, h("a", { href: "#/" }, "Volley"), " · Army builder"), h("p", {}, "Black Powder Tactical Commander: build a battle group to a points total from the book's army lists.")), status);
+  fill(app, h("header", { class: "lobbyhead" }, h("h1", {}, h("a", { href: "#/" }, "Volley"), " · Army builder"), h("p", { class: "builderfor" }, "Build a battle group to a points total from the book's army lists.")), status);
   /** @type {any} */
   let index;
   try {
@@ -116,6 +117,8 @@ export async function showArmyBuilder(app) {
     fill(status, h("span", { class: "error" }, `Could not load the army lists: ${errorText(e)}`));
     return;
   }
+  const about = app.querySelector(".builderfor");
+  if (about) about.textContent = `${index.ruleset.title}: build a battle group to a points total from the book's army lists.`;
   /** @type {ArmyDraft} */
   let draft = { list: index.lists[0].id, name: "My army", points: 1500, commands: [], units: [], works: [] };
   /** @type {any} */

@@ -4,7 +4,7 @@
 import * as api from "./api.js";
 import { fill, h } from "./dom.js";
 import { FACINGS, parseLabel } from "./hex.js";
-import { BPT, MapCanvas, SIDE_COLOUR, bptLegend, formationMark } from "./map.js";
+import { MapCanvas, SIDE_COLOUR, formationMark } from "./map.js";
 import { errorText, gameLink, joinLink, watchLink } from "./lobby.js";
 
 /** @typedef {import("./api.js").View} View */
@@ -31,6 +31,10 @@ import { errorText, gameLink, joinLink, watchLink } from "./lobby.js";
  * @property {string[]} actions  the choices, each one action (the first is Enter's)
  * @property {string[]} [path]  for a hex beyond one step: the moves there, one hex at a time
  */
+
+/** Verbs of attacks from a distance and of attacks in contact, for the map's marks. */
+const FIRE_VERBS = new Set(["fire", "canister", "bombard", "shoot"]);
+const CLOSE_VERBS = new Set(["melee", "charge", "assault", "close"]);
 
 /** @type {[string, string][]} */
 const KEYS = [
@@ -81,9 +85,9 @@ export function parseAction(text, view) {
     rest.push(w);
   }
   const last = rest[rest.length - 1] ?? "";
-  // Tactical Commander names its targets by unit (`fire fr1 ru2`, `order fr-hq fr1`): the
-  // target's hex is where the map marks the action.
-  const target = view.ruleset === BPT && !parseLabel(last) ? view.units.find((u) => rest.includes(u.id)) : undefined;
+  // A target named by its unit (`fire fr1 ru2`, `order fr-hq fr1`): the map marks the
+  // action on the target's hex.
+  const target = !parseLabel(last) ? view.units.find((u) => rest.includes(u.id)) : undefined;
   return {
     text,
     verb,
@@ -218,9 +222,9 @@ export class GameScreen {
     this.bar = h("header", { class: "phasebar" });
     this.mapHost = h("div", { class: "maphost" });
     this.confirm = h("div", { class: "confirm", hidden: true });
-    /** A decision put to this seat in the middle of the other side's turn (Tactical Commander). */
+    /** A decision put to this seat in the middle of the other side's turn. */
     this.decision = h("div", { class: "decision", hidden: true, "aria-label": "decision" });
-    /** The latest command roll (Tactical Commander), shown above the map. */
+    /** The latest command roll, shown above the map. */
     this.orderLine = h("div", { class: "orderroll", hidden: true, role: "status" });
     /** @type {LoggedEvent | null} */
     this.lastOrder = null;
@@ -440,7 +444,6 @@ export class GameScreen {
       this.map.onHex = (label, ev) => this.clickHex(label, ev);
       this.map.onHover = (id, ev) => this.hover(id, ev);
     }
-    this.map.ruleset = view.ruleset;
     this.map.setPieces(view.units, view.markers, view.objectives);
     this.legal = [];
     this.pending = null;
@@ -735,7 +738,7 @@ export class GameScreen {
   drawOrderLine() {
     const e = this.lastOrder;
     const roll = e ? orderRoll(e.text) : null;
-    if (!e || !roll || this.replay || this.view?.ruleset !== BPT) {
+    if (!e || !roll || this.replay) {
       this.orderLine.hidden = true;
       return;
     }
@@ -767,7 +770,7 @@ export class GameScreen {
   drawDecision() {
     const v = this.view;
     const mine = !!v && !this.replay && !v.outcome && v.to_decide === this.seat && !!v.to_decide && v.phasing !== v.to_decide;
-    if (!v || !mine || v.ruleset !== BPT || !this.legal.length) {
+    if (!v || !mine || !this.legal.length) {
       this.decision.hidden = true;
       return;
     }
@@ -867,8 +870,7 @@ export class GameScreen {
         continue;
       }
       const o = this.odds.get(`${this.seq}|${a.text}`);
-      const bpt = v.ruleset === BPT;
-      const kind = a.verb === "fire" || (bpt && a.verb === "canister") ? "fire" : a.verb === "melee" || (bpt && a.verb === "charge") ? "melee" : "other";
+      const kind = FIRE_VERBS.has(a.verb) ? "fire" : CLOSE_VERBS.has(a.verb) ? "melee" : "other";
       // A chance only where dice decide: an order with one outcome (a push, a limber) is
       // labelled by its verb alone, not "100%".
       const text = !o ? `${a.verb} …` : o.outcomes.length > 1 ? `${a.verb === "fire" ? "hit" : a.verb} ${percent(effectChance(o))}` : a.verb;
@@ -1376,7 +1378,7 @@ export class GameScreen {
     this.help.hidden = !(show ?? this.help.hidden);
     if (this.help.hidden || !this.map) return;
     // The map's legend: the ground this map has, its hills, and the letters on counters.
-    const l = this.map.legend();
+    const l = this.map.legend(this.view?.units ?? []);
     const chip = (/** @type {string} */ colour) => h("span", { class: "chip", style: `background:${colour}` });
     const box = this.help.querySelector(".helpbox");
     box?.querySelector(".legend")?.remove();
@@ -1391,9 +1393,9 @@ export class GameScreen {
           ...l.ground.map((g) => h("li", {}, chip(g.colour), ` ${g.name}`)),
           ...l.hills.map((x) => h("li", {}, h("span", { class: "chip", style: `background:linear-gradient(${x.colour},${x.colour}),#ebe6c8` }), ` hill, level ${x.level}`)),
           h("li", {}, h("span", { class: "chip star" }, "★"), " objective (points; the holder's colour)"),
-          ...(this.view?.ruleset === BPT ? [] : l.flags.map((f) => h("li", {}, h("span", { class: "chip flag", style: `background:${f.colour}` }, f.letter), ` ${f.name}`))),
+          ...l.flags.map((f) => h("li", {}, h("span", { class: "chip flag", style: `background:${f.colour}` }, f.letter), ` ${f.name}`)),
         ),
-        this.view?.ruleset === BPT ? bptLegendBox(chip) : null,
+        this.view?.units.some((u) => u.elements?.kind === "stands" || u.formation) ? standLegendBox(chip, l.formations) : null,
       ),
       box.querySelector(".hint"),
     );
@@ -1700,7 +1702,7 @@ function unitCard(u, v) {
   const side = u.facing ?? u.flags.find((f) => f.startsWith("facing "))?.slice(7);
   rows.push(["Hex", `${api.hexOf(u) ?? ""}${side ? `, facing ${side}` : ""}`]);
   if (u.elements) rows.push([u.elements.kind === "figures" ? "Figures" : "Stands", `${u.elements.now}/${u.elements.full}`]);
-  else if (u.strength !== null) rows.push([v.ruleset === BPT && u.arm === "command" ? "Command value" : "Strength", String(u.strength)]);
+  else if (u.strength !== null) rows.push([u.arm === "command" ? "Command value" : "Strength", String(u.strength)]);
   if (u.formation) rows.push(["Formation", `${u.formation} (${formationMark(u.formation)})`]);
   if (u.cone?.length) rows.push(["Fire reaches", `${u.cone.length} hex${u.cone.length === 1 ? "" : "es"} (its cone, shaded when selected)`]);
   // Mechanized damage blocks (C combat, D defence, M movement; doubled when heavier) apart.
@@ -1714,7 +1716,7 @@ function unitCard(u, v) {
 }
 
 /**
- * A Tactical Commander command roll read from its log line: "fr-hq Gen. Brun orders fr1:
+ * A command roll read from its log line: "fr-hq Gen. Brun orders fr1:
  * needs 6 or less (…), rolled 4+3: failed, no more orders from this command unit".
  * @param {string} text
  * @returns {{hq: string, units: string, needs: string, why: string, dice: string, outcome: string, result: "ok" | "failed" | "bonus" | "blunder"} | null}
@@ -1767,26 +1769,25 @@ function endLabel(v) {
 }
 
 /**
- * The legend of Tactical Commander counters, for the help.
+ * The legend of counters of stands in formations, for the help.
  * @param {(colour: string) => HTMLElement} chip
+ * @param {{mark: string, name: string}[]} formations
  */
-function bptLegendBox(chip) {
-  const l = bptLegend();
+function standLegendBox(chip, formations) {
   return h(
     "div",
     { class: "bptlegend" },
-    h("h2", {}, "Counters (Tactical Commander)"),
+    h("h2", {}, "Counters of stands"),
     h(
       "ul",
       {},
-      ...l.formations.map((f) => h("li", {}, h("span", { class: "chip mark" }, f.mark), ` ${f.name}`)),
+      ...formations.map((f) => h("li", {}, h("span", { class: "chip mark" }, f.mark), ` ${f.name}`)),
       h("li", {}, h("span", { class: "chip mark" }, "5/6"), " stands now / at full strength"),
       h("li", {}, h("span", { class: "chip", style: "background:#a01818;border-radius:50%" }, "3"), " hits taken this turn"),
       h("li", {}, h("span", { class: "chip ring" }), " red ring: suppressed"),
       h("li", {}, h("span", { class: "chip dashed" }), " dashed outline: disordered"),
       h("li", {}, h("span", { class: "chip cmdchip" }, "7"), " command unit (CO/HQ) and its command value"),
       h("li", {}, chip("#ff8c1a55"), " the selected unit's fire cone within range"),
-      ...l.flags.map((f) => h("li", {}, h("span", { class: "chip flag", style: `background:${f.colour}` }, f.letter), ` ${f.name}`)),
     ),
   );
 }

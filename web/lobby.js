@@ -47,9 +47,18 @@ export async function showLobby(app, notice) {
   const list = h("div", { class: "scenarios" }, h("p", { class: "loading" }, "Loading scenarios…"));
   const setup = h("section", { class: "setup panel" }, h("p", { class: "hint" }, "Choose a scenario."));
   const mine = h("section", { class: "mygames panel" });
+  // The army builder serves the rule system that has army lists: the link names it.
+  const builder = h("a", { href: "#/army", class: "builderlink", hidden: true }, "Build an army");
+  api
+    .armies()
+    .then((index) => {
+      builder.textContent = `Build a ${index.ruleset.title.replace(/ \(.*\)$/, "")} army`;
+      builder.hidden = false;
+    })
+    .catch(() => {});
   fill(
     app,
-    h("header", { class: "lobbyhead" }, h("h1", {}, "Volley"), h("p", {}, "A digital table for hex-and-musket wargames. ", h("a", { href: "#/army", class: "builderlink" }, "Build a Black Powder army"))),
+    h("header", { class: "lobbyhead" }, h("h1", {}, "Volley"), h("p", {}, "A digital table for hex-and-musket wargames. ", builder)),
     notice ? h("p", { class: "error" }, notice) : null,
     h("div", { class: "lobby" }, h("section", { class: "panel" }, h("h2", {}, "Scenarios"), list), h("div", { class: "lobbyside" }, setup, mine)),
   );

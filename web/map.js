@@ -100,7 +100,6 @@ export class MapCanvas {
     this.pieces = svg("g", { class: "pieces" }, this.root);
     this.top = svg("g", { class: "top" }, this.root);
     /** The rule system of the pieces drawn: counters read as its rules have them. */
-    this.ruleset = "";
     /** @type {(label: string, ev?: PointerEvent) => void} */
     this.onHex = () => {};
     /** @type {(id: string | null, ev: MouseEvent) => void} */
@@ -419,8 +418,10 @@ export class MapCanvas {
    * @param {number} [scale]  below 1 when the hex holds more than one piece
    */
   counter(u, c, scale = 1) {
-    if (this.ruleset === BPT) {
-      this.bptCounter(u, c, scale);
+    // Troops of stands in formations (a measured rule system played on hexes) are drawn as
+    // such: their stands, formation and command value.
+    if (u.elements?.kind === "stands" || u.formation) {
+      this.standCounter(u, c, scale);
       return;
     }
     const routed = u.flags.includes("routed");
@@ -473,9 +474,10 @@ export class MapCanvas {
     badges.forEach((flag, i) => {
       const y = -6 + i * 12;
       const damage = /^(C|D|M)\1?$/.test(flag);
-      svg("rect", { x: 17, y: y - 5.5, width: damage && flag.length > 1 ? 16 : 12, height: 11, rx: 2, fill: damage ? "#a01818" : FLAG_COLOUR[flag] ?? "#555", stroke: "#1d1d1d", "stroke-width": 0.8 }, g);
+      const b = badge(flag);
+      svg("rect", { x: 17, y: y - 5.5, width: damage && flag.length > 1 ? 16 : 12, height: 11, rx: 2, fill: b.colour, stroke: "#1d1d1d", "stroke-width": 0.8 }, g);
       const t = svg("text", { x: damage && flag.length > 1 ? 25 : 23, y: y + 3.2, class: "badge light" }, g);
-      t.textContent = flagLetter(flag);
+      t.textContent = b.letter;
     });
     if (routed) {
       svg("line", { x1: -22, y1: 22, x2: 22, y2: -22, stroke: "#fff", "stroke-width": 3, opacity: 0.9 }, g);
@@ -485,7 +487,7 @@ export class MapCanvas {
   }
 
   /**
-   * A Black Powder Tactical Commander counter: the formation mark (L, XL, MC, AC, SQ, D) and
+   * A counter of stands in a formation: the formation mark (L, XL, MC, AC, SQ, D) and
    * the stands now/full along the bottom, this turn's hits in the corner, a red ring round a
    * suppressed unit and a dashed outline round a disordered one; command units as command
    * counters showing their command value.
@@ -493,7 +495,7 @@ export class MapCanvas {
    * @param {Point} c
    * @param {number} scale
    */
-  bptCounter(u, c, scale) {
+  standCounter(u, c, scale) {
     const command = u.arm === "command";
     const suppressed = u.flags.includes("suppressed");
     const disordered = u.flags.includes("disordered") || u.formation === "disordered";
@@ -552,7 +554,7 @@ export class MapCanvas {
     const quiet = ["suppressed", "disordered", "unlimbered"];
     u.flags.filter((f) => !quiet.includes(f)).forEach((flag, i) => {
       const y = -6 + i * 12;
-      const { letter, colour } = bptFlag(flag);
+      const { letter, colour } = badge(flag);
       const w = letter.length > 1 ? 6 + letter.length * 5 : 12;
       svg("rect", { x: 17, y: y - 5.5, width: w, height: 11, rx: 2, fill: colour, stroke: "#1d1d1d", "stroke-width": 0.8 }, g);
       const t = svg("text", { x: 17 + w / 2, y: y + 3.2, class: "badge light" }, g);
@@ -655,16 +657,19 @@ export class MapCanvas {
 
   /**
    * What this map's legend needs: each kind of ground on it with its swatch, the hill levels
-   * it has, and the counters' flag letters.
-   * @returns {{ground: {name: string, colour: string}[], hills: {level: number, colour: string}[], flags: {letter: string, name: string, colour: string}[]}}
+   * it has, the badges of the flags its counters carry (every flag the rule system's counters
+   * can carry that this page knows), and the formation marks when its troops have formations.
+   * @param {UnitView[]} [units]  the units on the map, for the flags and formations they show
+   * @returns {{ground: {name: string, colour: string}[], hills: {level: number, colour: string}[], flags: {letter: string, name: string, colour: string}[], formations: {mark: string, name: string}[]}}
    */
-  legend() {
+  legend(units = []) {
     const codes = new Set([...(this.cells?.values() ?? [])].map((c) => c.code));
     const levels = new Set([...(this.cells?.values() ?? [])].map((c) => c.elevation).filter((e) => e > 0));
     return {
       ground: [...codes].map((code) => ({ name: terrainName(code), colour: SWATCH[/** @type {keyof typeof SWATCH} */ (code)] ?? SWATCH["."] })),
       hills: [...levels].sort().map((level) => ({ level, colour: HILL[Math.min(level, 3)] })),
-      flags: Object.entries(FLAG_COLOUR).map(([name, colour]) => ({ letter: flagLetter(name), name, colour })),
+      flags: legendFlags(units),
+      formations: units.some((u) => u.formation) ? Object.entries(FORMATION_MARK).map(([name, mark]) => ({ mark, name })) : [],
     };
   }
 
@@ -855,19 +860,6 @@ export function terrainName(code) {
 }
 
 /** @type {Record<string, string>} */
-const FLAG_COLOUR = { moved: "#4a4a4a", fired: "#6b6b6b", limbered: "#7a5326", fatigued: "#c98a00", "in melee": "#8b1d1d", standing: "#3c6e47" };
-
-/** @param {string} flag */
-function flagLetter(flag) {
-  // Hex Command: Mechanized damage blocks (C, CC, D, DD, M, MM) read whole.
-  if (/^(C|D|M)\1?$/.test(flag)) return flag;
-  return { moved: "→", fired: "F", limbered: "L", fatigued: "Z", "in melee": "M", standing: "S" }[flag] ?? flag.slice(0, 1).toUpperCase();
-}
-
-/** The rule system whose counters `bptCounter` draws. */
-export const BPT = "bpt-commander";
-
-/** @type {Record<string, string>} */
 const FORMATION_MARK = { line: "L", "extended line": "XL", "march column": "MC", "attack column": "AC", square: "SQ", disordered: "D" };
 
 /**
@@ -879,10 +871,20 @@ export function formationMark(formation) {
   return FORMATION_MARK[formation] ?? formation.slice(0, 2).toUpperCase();
 }
 
-/** @type {Record<string, {letter: string, colour: string}>} */
-const BPT_FLAGS = {
-  exhausted: { letter: "E", colour: "#6b3fa0" },
+/**
+ * Every flag a counter may carry that has a badge of its own: its letter and colour. A flag
+ * not listed shows its first letter on grey; a Mechanized damage block (C, CC, D, DD, M, MM)
+ * reads whole, on red; "2 actions left" reads 2.
+ * @type {Record<string, {letter: string, colour: string}>}
+ */
+const BADGES = {
+  moved: { letter: "→", colour: "#4a4a4a" },
+  fired: { letter: "F", colour: "#6b6b6b" },
   limbered: { letter: "L", colour: "#7a5326" },
+  fatigued: { letter: "Z", colour: "#c98a00" },
+  "in melee": { letter: "M", colour: "#8b1d1d" },
+  standing: { letter: "S", colour: "#3c6e47" },
+  exhausted: { letter: "E", colour: "#6b3fa0" },
   "dug in": { letter: "DI", colour: "#5b4a2a" },
   "refused left": { letter: "RL", colour: "#4a4a4a" },
   "refused right": { letter: "RR", colour: "#4a4a4a" },
@@ -892,25 +894,23 @@ const BPT_FLAGS = {
 };
 
 /**
- * A Tactical Commander flag's badge: letter and colour ("2 actions left" reads "2").
+ * A flag's badge: letter and colour.
  * @param {string} flag
  */
-function bptFlag(flag) {
+function badge(flag) {
+  if (/^(C|D|M)\1?$/.test(flag)) return { letter: flag, colour: "#a01818" };
   const actions = flag.match(/^(\d+) actions? left$/);
   if (actions) return { letter: actions[1], colour: "#2d7a2d" };
-  return BPT_FLAGS[flag] ?? { letter: flag.slice(0, 1).toUpperCase(), colour: "#555" };
+  return BADGES[flag] ?? { letter: flag.slice(0, 1).toUpperCase(), colour: "#555" };
 }
 
 /**
- * The legend of Tactical Commander counters: formation marks and flag badges.
- * @returns {{formations: {mark: string, name: string}[], flags: {letter: string, name: string, colour: string}[]}}
+ * The badges a legend explains: those of the flags the units carry now, and every badge of
+ * the page when no unit is given.
+ * @param {UnitView[]} units
  */
-export function bptLegend() {
-  return {
-    formations: Object.entries(FORMATION_MARK).map(([name, mark]) => ({ mark, name })),
-    flags: [
-      ...Object.entries(BPT_FLAGS).map(([name, b]) => ({ letter: b.letter, name, colour: b.colour })),
-      { letter: "1", name: "actions left from its order", colour: "#2d7a2d" },
-    ],
-  };
+function legendFlags(units) {
+  const shown = new Set(units.flatMap((u) => u.flags).filter((f) => !f.startsWith("facing ") && f !== "routed"));
+  const names = units.length ? [...shown] : Object.keys(BADGES);
+  return names.map((name) => ({ name: /^\d+ actions? left$/.test(name) ? "actions left from its order" : name, ...badge(name) }));
 }

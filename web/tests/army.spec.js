@@ -11,7 +11,7 @@ test("army builder: limits as you click, compulsory troops, save, and a battle a
   const errors = [];
   page.on("pageerror", (e) => errors.push(e.message));
   await page.goto("/");
-  await page.getByRole("link", { name: "Build a Black Powder army" }).click();
+  await page.getByRole("link", { name: "Build a Black Powder Tactical Commander army" }).click();
   await expect(page).toHaveURL(/#\/army$/);
   await page.getByLabel("Army list").selectOption("napoleonic-russian");
   await expect(page.locator(".chart")).toHaveAttribute("aria-busy", "false");
