@@ -465,6 +465,58 @@ fn check_api(game: &dyn Game, legal: &[Action]) -> Result<(), String> {
             ))
         }
     }
+    check_choices(game, legal, &view)
+}
+
+/// What a client is given for each action ([`volley_core::choice::Choice`]): the notation it
+/// sends back, one of the deciding side's own units to select, a place on the map, a label in
+/// plain words with no unit's id in it where the unit has a name.
+fn check_choices(game: &dyn Game, legal: &[Action], view: &View) -> Result<(), String> {
+    let side = view.viewer.expect("the deciding side's view");
+    let choices = volley_core::choice::choices(game, side);
+    if choices.len() != legal.len() {
+        return Err(format!(
+            "{} choices for {} legal actions",
+            choices.len(),
+            legal.len()
+        ));
+    }
+    for (c, &a) in choices.iter().zip(legal) {
+        if c.text != game.notation(a) {
+            return Err(format!(
+                "the choice of \"{}\" says \"{}\"",
+                game.notation(a),
+                c.text
+            ));
+        }
+        if let Some(id) = &c.unit {
+            if !view.units.iter().any(|u| &u.id == id && u.side == side) {
+                return Err(format!(
+                    "\"{}\" is given by {id}, not a unit of {side} that {side} sees",
+                    c.text
+                ));
+            }
+        }
+        if let Some(place) = &c.place {
+            if !on_map(view, place) {
+                return Err(format!("\"{}\" is marked off the map at {place}", c.text));
+            }
+        }
+        if c.label.trim().is_empty() {
+            return Err(format!("\"{}\" has no label", c.text));
+        }
+        let named = |id: &str| {
+            view.units
+                .iter()
+                .any(|u| u.id.as_str() == id && u.name.as_str() != id)
+        };
+        if let Some(w) = c.label.split_whitespace().find(|w| named(w)) {
+            return Err(format!(
+                "the label of \"{}\" ({}) says the id {w} where the unit has a name",
+                c.text, c.label
+            ));
+        }
+    }
     Ok(())
 }
 
