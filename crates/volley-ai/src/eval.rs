@@ -50,8 +50,8 @@ pub struct Weights {
     /// every unit a little nearer. Counted only where one of the side's goals decides the
     /// battle ([`ObjectiveView::decisive`]): on a field where the objectives lie behind a
     /// line the enemy holds (grid-ridge, hc-corps) a lone front runner walks into it.
-    /// 0 in the standard weights; `hard` weighs it (docs/AI.md, "Issue 15, twelfth stop" for
-    /// what it buys and where it costs, "fifteenth stop" for `hard`).
+    /// 0 in the standard weights; `hard` weighs it (docs/AI.md, "The weights", for
+    /// what it buys and where it costs).
     pub race: f64,
     /// Hexes of walk an objective counts as farther, in the approach to it, for lacking all
     /// of the most valuable objective's points (in proportion for lacking part of them),
@@ -60,7 +60,7 @@ pub struct Weights {
     /// sends units past a small one near them to the one that decides the battle farther off
     /// (Black Powder's first lesson: a French battalion three hexes from its own hill, worth
     /// 20, and five from the village, worth 50 and the battle). 0 in the standard weights
-    /// (docs/AI.md, "Issue 15, fifteenth stop").
+    /// (docs/AI.md, "The weights").
     pub worth: f64,
     /// What each hit an enemy unit carries short of losing its next element is worth, as a
     /// share of that element: the hits wear the unit down towards the loss (in Hex Command:
@@ -69,8 +69,8 @@ pub struct Weights {
     /// carry + 1) of an element: at 2, a marker on an enemy squad is two thirds of a figure.
     /// Only where a unit is counted in figures and carries hits as well
     /// ([`UnitView::max_hits`]), and only on the enemy's units: counted on its own side's as
-    /// well, the bot shrank from the fire it has to walk into (docs/AI.md, "Issue 15,
-    /// twentieth stop"). 0 in the standard weights and in `hard`'s: at 2 it made `hard`'s
+    /// well, the bot shrank from the fire it has to walk into (docs/AI.md,
+    /// "The weights"). 0 in the standard weights and in `hard`'s: at 2 it made `hard`'s
     /// German ambushers on hcm-night-ambush win a few points more, but not `hard` over both
     /// sides.
     pub wear: f64,
@@ -97,7 +97,7 @@ impl Weights {
     };
 
     /// `hard`'s weights: the standard ones, with the race and the worth of objectives weighed
-    /// (docs/AI.md, "Issue 15, fifteenth stop").
+    /// (docs/AI.md, "The weights").
     pub const HARD: Weights = Weights {
         race: 0.15,
         worth: 12.0,

@@ -61,12 +61,12 @@ pub struct HeuristicSettings {
     pub crowd_samples: usize,
     /// …and the enemy's decisions each is judged after (as `reply`; 0 leaves the answer out).
     /// Off for every bot: on hc-corps it made `hard` fire less and lose to `normal`
-    /// (docs/AI.md, "Issue 15, eighteenth stop").
+    /// (docs/AI.md, "`hard`").
     pub crowd_reply: usize,
     /// …and the pull towards the objectives there, in place of the weights' `approach`
     /// (`None`: the same). On hc-corps' 64 × 40 hexes, where the towns and bridges lie across
     /// a river, `hard` at three times the standard pull beat `normal` three games in four
-    /// rather than three in five (docs/AI.md, "Issue 15, nineteenth stop").
+    /// rather than three in five (docs/AI.md, "`hard`").
     pub crowd_approach: Option<f64>,
     /// The evaluation's weights ([`Weights::STANDARD`] unless set).
     pub weights: Weights,
@@ -84,7 +84,7 @@ pub struct HeuristicSettings {
     /// lines, so a slow machine or a big battle can bound its time, and a decision is still
     /// the same for a seed whatever the machine's speed. In one hc-crossroads game (seed 4),
     /// `hard`'s longest turn played 6 276 lines; the lines of a Black Powder turn cost about
-    /// eight times those of a Hex Command one (docs/AI.md, "Issue 15, thirty-first stop").
+    /// eight times those of a Hex Command one (docs/AI.md, "Settings of the heuristic").
     pub turn_lines: usize,
 }
 
