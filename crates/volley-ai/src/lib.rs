@@ -83,7 +83,7 @@ pub const KNOWN_BOTS: &[(&str, &str)] = &[
     ("random", "picks uniformly among the legal actions"),
     (
         "heuristic",
-        "plays like a sensible table player: cheap ordering, then one action ahead on sampled worlds and dice; settings candidates=N, samples=N, follow=N, reply=N, horizon=0|1|2, halving=N, crowd_candidates=N, crowd_samples=N, blunder=X, turn_lines=N (a budget of lines a player turn: past half of it, fewer sampled worlds; 0, the default, is none), and the evaluation's weights by name (approach=X, cover=X, …; docs/AI.md)",
+        "plays like a sensible table player: cheap ordering, then one action ahead on sampled worlds and dice; settings candidates=N, samples=N, follow=N, reply=N, horizon=0|1|2, halving=N, crowd_candidates=N, crowd_samples=N, crowd_reply=N, crowd_approach=X (on maps of over 120 units), blunder=X, threads=N (the same decisions, sooner), turn_lines=N (a budget of lines a player turn: past half of it, fewer sampled worlds; 0, the default, is none), and the evaluation's weights by name (approach=X, cover=X, …; docs/AI.md)",
     ),
     (
         "mcts",

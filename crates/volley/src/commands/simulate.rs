@@ -42,7 +42,8 @@ make the objectives count). When the intervals reach past a target, the report s
 play more games before changing the scenario.
 
 Bots: random, heuristic (settings candidates=N, samples=N, follow=N, reply=N,
-horizon=0|1|2, halving=N, blunder=X, threads=N (the same decisions, sooner); on maps of over 120 units crowd_candidates=N,
+horizon=0|1|2, halving=N, blunder=X, threads=N (the same decisions, sooner), turn_lines=N
+(a budget of lines a player turn); on maps of over 120 units crowd_candidates=N,
 crowd_samples=N, crowd_reply=N and crowd_approach=X; and the evaluation's weights such
 as approach=X or cover=X, to screen them against normal), mcts (mcts:ms=N or
 mcts:iters=N per decision; threads=N, depth=N, c=X), and the difficulty names easy,

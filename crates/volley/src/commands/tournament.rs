@@ -22,7 +22,8 @@ Examples:
   volley tournament my-battle.toml --bots normal,mcts:iters=200 --games 100 --anchor normal
 
 Bots: random, heuristic (settings candidates=N, samples=N, follow=N, reply=N,
-horizon=0|1|2, halving=N, blunder=X; on maps of over 120 units crowd_candidates=N,
+horizon=0|1|2, halving=N, blunder=X, threads=N (the same decisions, sooner), turn_lines=N
+(a budget of lines a player turn); on maps of over 120 units crowd_candidates=N,
 crowd_samples=N, crowd_reply=N and crowd_approach=X; and the evaluation's weights such
 as approach=X or cover=X), mcts (mcts:ms=N or mcts:iters=N per decision; threads=N,
 depth=N, c=X), and the difficulty names easy, normal (= heuristic) and hard.")]
