@@ -805,8 +805,10 @@ async fn action(
 #[derive(Serialize)]
 struct UndoReply {
     seq: u64,
-    /// The action taken back, in notation.
+    /// The action taken back, in notation…
     undone: String,
+    /// …and in plain words, as it was offered.
+    undone_label: String,
 }
 
 /// Takes back the seat's last action (see `Session::undo` for when the rules of the table
@@ -820,9 +822,16 @@ async fn undo(
     rate_limited(&entry, side, &app)?;
     let mut live = app.games.fresh(&entry).await?;
     let undone = app.games.undo(&entry, &mut live, side).await?;
+    // The position is back where the action was chosen: it reads as it was offered.
+    let game = &live.session.game;
+    let undone_label = game
+        .parse_action(&undone)
+        .map(|a| game.label(a, &game.view(Some(side))))
+        .unwrap_or_else(|_| undone.clone());
     Ok(Json(UndoReply {
         seq: live.session.records.len() as u64,
         undone,
+        undone_label,
     }))
 }
 
