@@ -3,29 +3,15 @@
 //! every hex that can reach them gets its volley first, and moves them away from the fire
 //! (or, by the option `fall_back = "behind"`, straight behind their facing).
 
-use crate::state::StandAndDieGame;
+use crate::state::{FiredOn, StandAndDieGame};
+use crate::table::FallBackWay;
+use crate::water;
 use std::fmt;
 use volley_core::geometry::{distance, label, step, Facing};
 use volley_core::map::Terrain;
 use volley_core::{Event, Hex, Log, Side};
 
 pub const RULE: &str = "stand-and-die falling back";
-
-/// Which way a hex fired on gives ground (the option `fall_back`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FallBackWay {
-    /// Away from the hexes whose volleys reached it.
-    AwayFromTheFire,
-    /// Straight behind its facing, wherever the fire came from.
-    Behind,
-}
-
-/// A hex fired on in this musketry, and the hexes whose volleys reached it.
-#[derive(Clone, Debug)]
-pub struct FiredOn {
-    pub hex: Hex,
-    pub by: Vec<Hex>,
-}
 
 /// Why a hex cannot fall back into a neighbour.
 enum Blocked {
@@ -148,7 +134,7 @@ impl StandAndDieGame {
     fn blocked(&self, to: Hex) -> Option<Blocked> {
         if !self.map().contains(to) {
             Some(Blocked::OffMap)
-        } else if !self.enterable(to) {
+        } else if !water::enterable(self.map(), to, self.table().fords_open, &self.setting.boats) {
             Some(Blocked::River(self.map().terrain(to)))
         } else {
             self.holder(to).map(Blocked::Held)

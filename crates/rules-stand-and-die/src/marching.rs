@@ -2,12 +2,13 @@
 //! marches, what may share a hex and how much fits, facing, and the Standing marker.
 
 use crate::orders::Order;
-use crate::state::{Phase, StandAndDieGame, TableRules};
+use crate::state::{Phase, StandAndDieGame};
+use crate::table::TableRules;
 use crate::troops::{Arm, Unit};
 use crate::water;
 use std::fmt;
 use volley_core::geometry::{distance, label, step, Facing};
-use volley_core::{Dice, Event, Hex, Illegal, Log, Side};
+use volley_core::{reach_by_steps, Dice, Event, Hex, Illegal, Log, Reach, Side};
 
 pub const RULE: &str = "stand-and-die marching";
 
@@ -161,12 +162,13 @@ impl StandAndDieGame {
     pub fn march_steps(&self, unit: usize) -> impl Iterator<Item = Hex> + '_ {
         let u = &self.units[unit];
         let marching = u.marched < march_allowance(u.arm);
+        let (fords_open, boats) = (self.table().fords_open, &self.setting.boats);
         Facing::ALL
             .into_iter()
             .filter(move |_| marching)
             .map(move |f| step(u.hex, f))
             .filter(move |&to| {
-                self.enterable(to)
+                water::enterable(self.map(), to, fords_open, boats)
                     && self.holder(to) != Some(u.side.other())
                     && self.arrival_problem(u, to).is_none()
             })
@@ -204,6 +206,26 @@ impl StandAndDieGame {
                 .units([u.id.clone()])
         });
         self.lift_marker_if_empty(from);
+    }
+
+    /// The hexes a unit can still march to this turn, a hex of march each (the map's
+    /// overlay); none outside its side's march.
+    pub fn march_reach(&self, unit: usize) -> Vec<Reach> {
+        if self.phase != Phase::March(self.units[unit].side) {
+            return Vec::new();
+        }
+        reach_by_steps(self.clone(), self.units[unit].hex, |g: &StandAndDieGame| {
+            Facing::ALL
+                .into_iter()
+                .map(|f| step(g.units[unit].hex, f))
+                .filter(|&to| g.check_march(unit, to).is_ok())
+                .map(|to| {
+                    let mut after = g.clone();
+                    after.march(unit, to, &mut Log::silent());
+                    (to, after)
+                })
+                .collect()
+        })
     }
 
     pub fn check_face(&self, unit: usize, facing: Facing) -> Result<(), Illegal> {

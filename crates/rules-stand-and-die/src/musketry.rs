@@ -4,6 +4,7 @@
 //! and only once no infantry shares their hex. All chances are kept in whole tenths.
 
 use crate::state::{Phase, StandAndDieGame};
+use crate::table::{CoverGround, FireArc};
 use crate::troops::{Arm, GUN_CASUALTIES};
 use crate::water;
 use volley_core::geometry::{distance, in_front_arc, label, step, Facing};
@@ -60,25 +61,6 @@ const ARTILLERY_REAR_BONUS: u32 = 5;
 /// Hexside features that give cover from fire across them ("any terrain/buildings etc.").
 pub const COVER_HEXSIDES: [Hexside; 3] = [Hexside::Wall, Hexside::Hedge, Hexside::Fence];
 
-/// Which troops in a hex may fire at a target (the option `fire_arc`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FireArc {
-    /// Those whose front (the 120° cone through their front hexside) holds the target.
-    Front,
-    /// All of them: "all troops adjacent to enemy", whatever way they face.
-    AllRound,
-}
-
-/// What gives the target cover (the option `cover`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CoverGround {
-    /// Terrain a man can shelter in: `COVER`.
-    Sheltering,
-    /// Any terrain but level open ground: every hex but clear ground with no height, bridges
-    /// and fords (all-water hexes hold no targets).
-    AnyTerrain,
-}
-
 /// Ground that gives no cover when every terrain but open ground does (`CoverGround::AnyTerrain`).
 const OPEN_GROUND: [Terrain; 4] = [
     Terrain::Clear,
@@ -95,6 +77,16 @@ pub const COVER: [Terrain; 5] = [
     Terrain::Fort,
     Terrain::Rough,
 ];
+
+/// What a volley leaves for the rest of the musketry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Volley {
+    pub from: Hex,
+    pub at: Hex,
+    /// Whether troops are left in the target hex and it is not Standing: it will fall back
+    /// when the musketry ends.
+    pub drives_back: bool,
+}
 
 pub fn chance_tenths(arm: Arm, target: TargetState) -> u32 {
     let row = match arm {
@@ -241,8 +233,9 @@ impl StandAndDieGame {
         Ok(())
     }
 
-    /// One hex's volley at an enemy hex.
-    pub fn fire(&mut self, from: Hex, at: Hex, dice: &mut dyn Dice, log: &mut Log) {
+    /// One hex's volley at an enemy hex: the casualties are taken at once; what the volley
+    /// leaves for later (the target's falling back) it returns.
+    pub fn fire(&mut self, from: Hex, at: Hex, dice: &mut dyn Dice, log: &mut Log) -> Volley {
         let side = self
             .holder(from)
             .expect("checked: the firing side holds the hex");
@@ -330,11 +323,12 @@ impl StandAndDieGame {
         let taken = self.take_casualties(at, dead, log);
         self.inflicted[side.index()] += taken;
         self.fired_from.push(from);
-        if !standing && self.holder(at).is_some() {
-            self.note_fired_on(at, from);
-        }
         self.lift_marker_if_empty(at);
-        self.check_annihilation(log);
+        Volley {
+            from,
+            at,
+            drives_back: !standing && self.holder(at).is_some(),
+        }
     }
 
     /// Who takes the next casualty in a hex: infantry first (the most figures first, so the

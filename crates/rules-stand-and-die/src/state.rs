@@ -1,23 +1,13 @@
-//! The game in play: the position, the turn's phases, and the `Game` API over them. The
-//! procedures themselves live in the file of the paragraph they come from.
+//! The position: what the scenario fixed, the troops on the table, the Standing markers, the
+//! phase, and the per-hex index of who stands where. It imports no chapter; the chapters, the
+//! sequence of play and the `Game` impl read and change it.
 
-use crate::falling_back::{FallBackWay, FiredOn};
-use crate::marching::{self, march_allowance};
-use crate::musketry;
-use crate::musketry::{CoverGround, FireArc};
-use crate::orders::Order;
-use crate::troops::{Arm, Unit, GUN_CASUALTIES};
-use crate::water;
+use crate::table::TableRules;
+use crate::troops::Unit;
 use std::sync::Arc;
-use volley_core::geometry::{label, step, Facing};
+use volley_core::geometry::Facing;
 use volley_core::map::{Map, MapView};
-use volley_core::view::{
-    ElementKind, Elements, FeatureView, ObjectiveView, SideView, UnitView, Word,
-};
-use volley_core::{
-    reach_by_steps, Action, ActionInfo, ActionKind, Dice, Event, Game, Hex, Illegal, Log, Name,
-    Outcome, Place, Reach, Side, View,
-};
+use volley_core::{Hex, Name, Outcome, Side};
 
 /// What the scenario fixed, which never changes in play.
 #[derive(Debug)]
@@ -45,23 +35,6 @@ pub struct Objective {
     pub goal_of: Option<Side>,
 }
 
-/// The choices the text leaves to the table, set by the scenario's options.
-#[derive(Clone, Copy, Debug)]
-pub struct TableRules {
-    /// Figures' room in one hex.
-    pub hex_capacity: u32,
-    /// Room one gun takes, in figures.
-    pub gun_room: u32,
-    /// Whether troops may wade fords (a ford is not an all-water hex).
-    pub fords_open: bool,
-    /// Which way hexes fired on fall back.
-    pub fall_back: FallBackWay,
-    /// Which troops in a hex fire: those facing the target, or all.
-    pub fire_arc: FireArc,
-    /// What terrain gives cover.
-    pub cover: CoverGround,
-}
-
 /// Each turn: the side that won the roll marches, then fires; then the other side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Phase {
@@ -70,6 +43,13 @@ pub enum Phase {
     March(Side),
     Musketry(Side),
     Over,
+}
+
+/// A hex fired on in this musketry, and the hexes whose volleys reached it.
+#[derive(Clone, Debug)]
+pub struct FiredOn {
+    pub hex: Hex,
+    pub by: Vec<Hex>,
 }
 
 #[derive(Clone, Debug)]
@@ -141,16 +121,6 @@ impl StandAndDieGame {
         self.setting.table
     }
 
-    /// Whether troops may stand in a hex: on the map, and dry, bridged or with boats.
-    pub fn enterable(&self, hex: Hex) -> bool {
-        water::enterable(
-            self.map(),
-            hex,
-            self.table().fords_open,
-            &self.setting.boats,
-        )
-    }
-
     /// The keys of the units still on the table in a hex, in key order.
     fn keys_in(&self, hex: Hex) -> &[usize] {
         self.map().index(hex).map_or(&[], |c| &self.in_hex[c])
@@ -191,8 +161,8 @@ impl StandAndDieGame {
     }
 
     /// Whether a unit is on the table and the first (by key) in its hex: orders given to a
-    /// hex are put down to it (see `describe_order`).
-    fn leads_its_hex(&self, unit: usize) -> bool {
+    /// hex are put down to it (see `describe_order` in `view.rs`).
+    pub fn leads_its_hex(&self, unit: usize) -> bool {
         self.keys_in(self.units[unit].hex).first() == Some(&unit)
     }
 
@@ -215,444 +185,9 @@ impl StandAndDieGame {
         &self.setting.side_names[side.index()]
     }
 
-    fn order_of(&self, action: Action) -> Result<Order, Illegal> {
-        Order::unpack(action)
-            .filter(|o| o.unit().is_none_or(|i| i < self.units.len()))
-            .ok_or_else(|| Illegal::new(format!("{action:?} is not a Stand and Die action")))
-    }
-
-    /// Why an order may not be given now, if it may not.
-    fn check_order(&self, order: Order) -> Result<(), Illegal> {
-        match self.phase {
-            Phase::Setup => return Err(Illegal::new("the game has not started")),
-            Phase::Over => return Err(Illegal::new("the game is over")),
-            _ => {}
-        }
-        match order {
-            Order::End => Ok(()),
-            Order::Move { unit, to } => self.check_march(unit, to),
-            Order::Face { unit, facing } => self.check_face(unit, facing),
-            Order::Stand { hex } => self.check_marker(hex, true),
-            Order::FallBack { hex } => self.check_marker(hex, false),
-            Order::Fire { from, at } => self.check_fire(from, at),
-        }
-    }
-
-    /// A unit's own orders now, in its side's march: its steps, then its turns.
-    fn steps_and_turns(&self, unit: usize, out: &mut Vec<Action>) {
-        let u = &self.units[unit];
-        if !u.on_table() || self.phase != Phase::March(u.side) {
-            return;
-        }
-        out.extend(
-            self.march_steps(unit)
-                .map(|to| Order::Move { unit, to }.pack()),
-        );
-        out.extend(
-            self.turns(unit)
-                .map(|facing| Order::Face { unit, facing }.pack()),
-        );
-    }
-
-    /// The orders given to a unit's hex, when the unit leads it: the change of its Standing
-    /// marker in the march, or its volleys in the musketry.
-    fn hex_orders(&self, unit: usize, out: &mut Vec<Action>) {
-        if !self.leads_its_hex(unit) {
-            return;
-        }
-        let u = &self.units[unit];
-        match self.phase {
-            Phase::March(side) if side == u.side => {
-                out.extend(self.marker_order(u.hex).map(Order::pack));
-            }
-            Phase::Musketry(side) if side == u.side => {
-                out.extend(
-                    self.targets(u.hex)
-                        .map(|at| Order::Fire { from: u.hex, at }.pack()),
-                );
-            }
-            _ => {}
-        }
-    }
-
-    /// `end`: the phasing side is done; the next phase (or turn) begins.
-    fn end_phase(&mut self, dice: &mut dyn Dice, log: &mut Log) {
-        match self.phase {
-            Phase::March(side) => {
-                self.phase = Phase::Musketry(side);
-                self.fired_from.clear();
-                self.fired_on.clear();
-                log.add(|| {
-                    Event::new(
-                        "phase",
-                        musketry::RULE,
-                        format!("{} musketry", self.side_name(side)),
-                    )
-                    .side(side)
-                });
-            }
-            Phase::Musketry(side) => {
-                self.fall_back(side.other(), log);
-                if side == self.first {
-                    self.begin_march(side.other(), log);
-                } else if self.turn >= self.setting.turn_limit {
-                    self.end_at_turn_limit(log);
-                } else {
-                    self.turn += 1;
-                    self.begin_turn(dice, log);
-                }
-            }
-            Phase::Setup | Phase::Over => {}
-        }
-    }
-
-    /// A turn opens with the roll for who marches first.
-    fn begin_turn(&mut self, dice: &mut dyn Dice, log: &mut Log) {
-        self.first = marching::roll_initiative(dice, self.turn, log);
-        self.begin_march(self.first, log);
-    }
-
-    fn begin_march(&mut self, side: Side, log: &mut Log) {
-        self.phase = Phase::March(side);
-        self.marks_changed.clear();
-        for u in self.units.iter_mut() {
-            u.marched = 0;
-            u.turned = false;
-        }
-        log.add(|| {
-            Event::new(
-                "phase",
-                marching::RULE,
-                format!("turn {}: {} march", self.turn, self.side_name(side)),
-            )
-            .side(side)
-        });
-    }
-
-    /// Carries out an order already checked, writing its events to `log`.
-    fn perform(&mut self, order: Order, dice: &mut dyn Dice, log: &mut Log) {
-        match order {
-            Order::End => self.end_phase(dice, log),
-            Order::Move { unit, to } => self.march(unit, to, log),
-            Order::Face { unit, facing } => self.face(unit, facing, log),
-            Order::Stand { hex } => self.set_marker(hex, true, log),
-            Order::FallBack { hex } => self.set_marker(hex, false, log),
-            Order::Fire { from, at } => self.fire(from, at, dice, log),
-        }
-    }
-
-    fn phase_words(&self) -> String {
-        match self.phase {
-            Phase::Setup => "setting up".into(),
-            Phase::March(s) => format!("{} march", s.name()),
-            Phase::Musketry(s) => format!("{} musketry", s.name()),
-            Phase::Over => "game over".into(),
-        }
-    }
-
-    fn unit_view(&self, key: usize, u: &Unit) -> UnitView {
-        let mut flags: Vec<Word> = vec![if self.is_standing(u.hex) {
-            "standing".into()
-        } else {
-            "falling back".into()
-        }];
-        if u.marched > 0 {
-            flags.push("moved".into());
-        }
-        if self.fired_from.contains(&u.hex) && self.phasing() == Some(u.side) {
-            flags.push("fired".into());
-        }
-        let artillery = u.arm == Arm::Artillery;
-        UnitView {
-            id: u.id.clone(),
-            key: key as u32,
-            name: u.name.clone(),
-            side: u.side,
-            arm: u.arm.name().into(),
-            class: None,
-            symbol: u.arm.symbol(),
-            place: Place::Hex(u.hex),
-            facing: Some(u.facing),
-            hits: if artillery { u.gun_casualties } else { 0 },
-            max_hits: if artillery { GUN_CASUALTIES } else { 0 },
-            te: 0,
-            max_te: 0,
-            strength: Some(u.figures),
-            elements: Some(Elements {
-                kind: ElementKind::Figures,
-                now: u.figures,
-                full: u.starting_figures,
-            }),
-            formation: None,
-            cone: Vec::new(),
-            flags,
-            commander: None,
-        }
-    }
-
-    /// What the phasing side is deciding, naming the side.
-    fn prompt(&self) -> Option<String> {
-        Some(match self.phase {
-            Phase::March(s) => format!(
-                "{}: march (move, turn, mark hexes Standing or to fall back)",
-                s.title()
-            ),
-            Phase::Musketry(s) => format!("{}: musketry (each hex fires once)", s.title()),
-            Phase::Setup | Phase::Over => return None,
-        })
-    }
-
-    /// What an order is, for bots and clients. Orders given to a hex are put down to the
-    /// first unit in it.
-    fn describe_order(&self, order: Order) -> ActionInfo {
-        let first_in = |hex: Hex| self.troops_in(hex).next().map(|(i, _)| i as u32);
-        let by_hex = |info: ActionInfo, hex: Hex| match first_in(hex) {
-            Some(k) => info.unit(k),
-            None => info,
-        };
-        match order {
-            Order::End => ActionInfo::end(),
-            Order::Move { unit, to } => ActionInfo::new("move", ActionKind::Move)
-                .unit(unit as u32)
-                .at(to),
-            Order::Face { unit, facing } => ActionInfo::new("face", ActionKind::Turn)
-                .unit(unit as u32)
-                .facing(facing),
-            Order::Stand { hex } => by_hex(ActionInfo::new("stand", ActionKind::Other), hex),
-            Order::FallBack { hex } => by_hex(ActionInfo::new("fall-back", ActionKind::Other), hex),
-            Order::Fire { from, at } => {
-                by_hex(ActionInfo::new("fire", ActionKind::Attack).at(at), from)
-            }
-        }
-    }
-}
-
-impl Game for StandAndDieGame {
-    fn ruleset(&self) -> &'static str {
-        crate::ID
-    }
-
-    fn start(&mut self, dice: &mut dyn Dice) -> Vec<Event> {
-        let mut log = Log::new();
-        if self.phase == Phase::Setup {
-            self.begin_turn(dice, &mut log);
-        }
-        log.into_events()
-    }
-
-    fn to_decide(&self) -> Option<Side> {
-        self.phasing()
-    }
-
-    fn legal_actions_into(&self, out: &mut Vec<Action>) {
-        out.clear();
-        let Some(side) = self.phasing() else {
-            return;
-        };
-        let own = || (0..self.units.len()).filter(|&i| self.units[i].side == side);
-        for unit in own() {
-            self.steps_and_turns(unit, out);
-        }
-        for unit in own() {
-            self.hex_orders(unit, out);
-        }
-        out.push(Order::End.pack());
-    }
-
-    fn unit_actions(&self, unit: u32, out: &mut Vec<Action>) {
-        out.clear();
-        let unit = unit as usize;
-        if unit < self.units.len() && Some(self.units[unit].side) == self.phasing() {
-            self.steps_and_turns(unit, out);
-            self.hex_orders(unit, out);
-        }
-    }
-
-    fn actors(&self) -> Vec<u32> {
-        let mut orders = Vec::new();
-        (0..self.units.len() as u32)
-            .filter(|&unit| {
-                self.unit_actions(unit, &mut orders);
-                !orders.is_empty()
-            })
-            .collect()
-    }
-
-    fn describe(&self, action: Action) -> ActionInfo {
-        match self.order_of(action) {
-            Ok(order) => self.describe_order(order),
-            Err(_) => ActionInfo::new("?", ActionKind::Other),
-        }
-    }
-
-    fn check(&self, action: Action) -> Result<(), Illegal> {
-        let order = self.order_of(action)?;
-        self.check_order(order)
-    }
-
-    fn play_unchecked(&mut self, action: Action, dice: &mut dyn Dice, log: &mut Log) {
-        let order = Order::unpack(action).expect("an action from the legal list");
-        self.perform(order, dice, log);
-    }
-
-    /// Fire's casualties are taken at once; the fall back it causes waits for the end of the
-    /// musketry, and is made here at once for the hex fired on (`Game::preview`).
-    fn preview(&mut self, action: Action, dice: &mut dyn Dice) -> Result<Vec<Event>, Illegal> {
-        let order = self.order_of(action)?;
-        self.check_order(order)?;
-        let mut log = Log::new();
-        self.perform(order, dice, &mut log);
-        if let (Order::Fire { at, .. }, Phase::Musketry(side)) = (order, self.phase) {
-            if let Some(fired) = self.fired_on.iter().find(|f| f.hex == at).cloned() {
-                self.give_ground(&fired, side.other(), &mut log);
-            }
-        }
-        Ok(log.into_events())
-    }
-
-    fn notation(&self, action: Action) -> String {
-        match self.order_of(action) {
-            Ok(order) => self.write_order(order),
-            Err(e) => e.0,
-        }
-    }
-
-    fn parse_action(&self, text: &str) -> Result<Action, Illegal> {
-        self.read_order(text).map(Order::pack)
-    }
-
-    fn turn(&self) -> u32 {
-        self.turn
-    }
-
-    fn phasing(&self) -> Option<Side> {
-        Self::phasing(self)
-    }
-
-    fn outcome(&self) -> Option<Outcome> {
-        self.outcome.clone()
-    }
-
-    fn view(&self, side: Option<Side>) -> View {
-        // Nothing is hidden in Stand and Die: every viewer sees the whole table.
-        View {
-            ruleset: crate::ID.into(),
-            scenario: self.setting.name.clone(),
-            title: self.setting.title.clone(),
-            viewer: side,
-            turn: self.turn,
-            turn_limit: self.setting.turn_limit,
-            phase: self.phase_words(),
-            phasing: self.phasing(),
-            to_decide: self.phasing(),
-            prompt: self.prompt(),
-            map: self.setting.map_view.clone(),
-            sides: Side::BOTH
-                .into_iter()
-                .map(|s| SideView {
-                    side: s,
-                    name: self.setting.side_names[s.index()].clone(),
-                    losses_percent: if self.starting[s.index()] == 0 {
-                        0.0
-                    } else {
-                        100.0 * self.inflicted[s.other().index()] as f64
-                            / self.starting[s.index()] as f64
-                    },
-                    break_point: None,
-                    score: self.score(s),
-                    commanders: Vec::new(),
-                })
-                .collect(),
-            units: self
-                .units
-                .iter()
-                .enumerate()
-                .filter(|(_, u)| u.on_table())
-                .map(|(k, u)| self.unit_view(k, u))
-                .collect(),
-            markers: Vec::new(),
-            features: self
-                .setting
-                .boats
-                .iter()
-                .map(|&hex| FeatureView {
-                    kind: "boats".into(),
-                    place: Place::Hex(hex),
-                    text: "boats are moored here: troops may cross the water".into(),
-                    side: None,
-                })
-                .collect(),
-            objectives: self
-                .setting
-                .objectives
-                .iter()
-                .map(|o| ObjectiveView {
-                    place: Place::Hex(o.hex),
-                    name: ObjectiveView::goal_name(&o.name, o.goal_of, &self.setting.side_names),
-                    points: o.points,
-                    holder: self.holder(o.hex),
-                    goal_of: o.goal_of,
-                    decisive: [false; 2],
-                })
-                .collect(),
-            outcome: self.outcome.clone(),
-            standing: self.outcome.is_none().then(|| self.standing()),
-        }
-    }
-
-    fn clone_game(&self) -> Box<dyn Game> {
-        Box::new(self.clone())
-    }
-
-    /// The hexes the unit can still march to this turn, a hex of march each.
-    fn reach(&self, unit: &str) -> Vec<Reach> {
-        let Some(i) = self.units.iter().position(|u| u.id == unit) else {
-            return Vec::new();
-        };
-        if self.phase != Phase::March(self.units[i].side) {
-            return Vec::new();
-        }
-        reach_by_steps(self.clone(), self.units[i].hex, |g: &StandAndDieGame| {
-            Facing::ALL
-                .into_iter()
-                .map(|f| step(g.units[i].hex, f))
-                .filter(|&to| g.check_order(Order::Move { unit: i, to }).is_ok())
-                .map(|to| {
-                    let mut after = g.clone();
-                    after.march(i, to, &mut Log::silent());
-                    (to, after)
-                })
-                .collect()
-        })
-    }
-
-    fn check_invariants(&self) -> Result<(), String> {
-        let table = self.table();
-        for u in self.units.iter().filter(|u| u.on_table()) {
-            if !self.map().contains(u.hex) {
-                return Err(format!("{} is off the map at {}", u.label(), label(u.hex)));
-            }
-            if !self.enterable(u.hex) {
-                return Err(format!("{} is in the river at {}", u.label(), label(u.hex)));
-            }
-            if u.marched > march_allowance(u.arm) {
-                return Err(format!("{} marched {} hexes", u.label(), u.marched));
-            }
-        }
-        for u in &self.units {
-            if u.gun_casualties >= GUN_CASUALTIES
-                || (u.arm != Arm::Artillery && u.gun_casualties > 0)
-            {
-                return Err(format!(
-                    "{} has {} gun casualties",
-                    u.label(),
-                    u.gun_casualties
-                ));
-            }
-            if !u.on_table() && u.gun_casualties > 0 {
-                return Err(format!("destroyed {} still has gun casualties", u.label()));
-            }
-        }
+    /// Whether the per-hex index lists exactly the units on the table in each hex, in key
+    /// order (one of the invariants, `invariants.rs`).
+    pub fn check_index(&self) -> Result<(), String> {
         for (c, keys) in self.in_hex.iter().enumerate() {
             let listed: Vec<usize> = (0..self.units.len())
                 .filter(|&i| self.units[i].on_table() && cell(self.map(), self.units[i].hex) == c)
@@ -663,41 +198,15 @@ impl Game for StandAndDieGame {
                 ));
             }
         }
-        for keys in self.in_hex.iter().filter(|keys| !keys.is_empty()) {
-            let troops: Vec<&Unit> = keys.iter().map(|&i| &self.units[i]).collect();
-            let hex = troops[0].hex;
-            if troops.iter().any(|u| u.side != troops[0].side) {
-                return Err(format!("both sides are in {}", label(hex)));
-            }
-            if troops.iter().any(|u| u.facing != troops[0].facing) {
-                return Err(format!("the troops in {} face different ways", label(hex)));
-            }
-            if let Some(problem) = marching::stacking_problem(troops, &table) {
-                return Err(format!("{problem} in {}", label(hex)));
-            }
-        }
-        if let Some(h) = self.standing.iter().find(|h| self.holder(**h).is_none()) {
-            return Err(format!("empty hex {} is marked Standing", label(*h)));
-        }
-        for side in Side::BOTH {
-            let left: u32 = self
-                .units
-                .iter()
-                .filter(|u| u.side == side)
-                .map(Unit::casualties_to_destroy)
-                .sum();
-            if left + self.inflicted[side.other().index()] != self.starting[side.index()] {
-                return Err(format!(
-                    "{side} casualties do not add up: {left} left + {} inflicted != {} at start",
-                    self.inflicted[side.other().index()],
-                    self.starting[side.index()]
-                ));
-            }
-        }
-        if self.outcome.is_some() != (self.phase == Phase::Over) {
-            return Err("the outcome and the phase disagree".into());
-        }
         Ok(())
+    }
+
+    /// The troops of each occupied hex, hex by hex in map order.
+    pub fn occupied_hexes(&self) -> impl Iterator<Item = Vec<&Unit>> {
+        self.in_hex
+            .iter()
+            .filter(|keys| !keys.is_empty())
+            .map(|keys| keys.iter().map(|&i| &self.units[i]).collect())
     }
 }
 

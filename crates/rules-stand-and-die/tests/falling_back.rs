@@ -1,7 +1,9 @@
 //! Falling back: unmarked hexes fired on give one hex, away from the fire, at the end of the
 //! enemy's musketry; Standing hexes stay.
 
-use crate::common::*;
+mod common;
+
+use common::*;
 use volley_core::Side;
 
 fn fired_on(target: &[String], rows: &[&str]) -> Box<dyn volley_core::Game> {

@@ -1,66 +1,22 @@
 //! Reading a Stand and Die scenario: the common header, options, map and objectives through
 //! `volley_core::scenario`, and the troops, checked against the marching and water rules so
-//! that every mistake is reported at its file, line and column.
+//! that every mistake is reported at its file, line and column. The file is read into a typed
+//! [`SetUp`] in short steps, and the position is built from it.
 
-use crate::falling_back::FallBackWay;
 use crate::marching::stacking_problem;
-use crate::musketry::{CoverGround, FireArc};
 use crate::orders::MAX_COORD;
-use crate::state::{Objective, Setting, StandAndDieGame, TableRules};
+use crate::state::{Objective, Setting, StandAndDieGame};
+use crate::table::{CoverGround, FallBackWay, FireArc, TableRules};
 use crate::troops::{Arm, Unit};
 use crate::water;
+use crate::OPTIONS;
 use serde::Deserialize;
-use std::collections::BTreeMap;
 use toml::Spanned;
 use volley_core::geometry::label;
 use volley_core::map::{Hexside, Map};
-use volley_core::scenario::{option, MapSpec, OwnKeys};
-use volley_core::{Battle, Hex, OptionSpec, Options, ScenarioError, ScenarioSource, Side};
-
-pub const OPTIONS: &[OptionSpec] = &[
-    OptionSpec {
-        key: "hex_capacity",
-        label: "Figures a hex holds",
-        default: "12",
-        choices: &[], range: Some((1, 100)),
-        help: "How many figures fit in one hex (the rules leave it to the size of the bases).",
-    },
-    OptionSpec {
-        key: "gun_room",
-        label: "Room a gun takes",
-        default: "2",
-        choices: &[], range: Some((1, 12)),
-        help: "How many figures' room one gun takes in a hex.",
-    },
-    OptionSpec {
-        key: "fords",
-        label: "Fords",
-        default: "open",
-        choices: &["open", "closed"], range: None,
-        help: "open: fords are not all-water hexes and may be waded; closed: fords count as river.",
-    },
-    OptionSpec {
-        key: "fall_back",
-        label: "Falling back",
-        default: "away",
-        choices: &["away", "behind"], range: None,
-        help: "away: a hex fired on falls back away from the hexes that fired on it; behind: straight behind its facing, wherever the fire came from.",
-    },
-    OptionSpec {
-        key: "fire_arc",
-        label: "Who fires",
-        default: "front",
-        choices: &["front", "all-round"], range: None,
-        help: "front: only troops facing the target fire; all-round: all troops next to the enemy fire, whatever way they face.",
-    },
-    OptionSpec {
-        key: "cover",
-        label: "Cover",
-        default: "sheltering",
-        choices: &["sheltering", "any-terrain"], range: None,
-        help: "sheltering: woods, light woods, towns, forts and rough give cover; any-terrain: every hex but level clear ground, bridges and fords does, hills, marsh and mountain too.",
-    },
-];
+use volley_core::options::{pick, whole};
+use volley_core::scenario::{MapSpec, OwnKeys};
+use volley_core::{Battle, Hex, Options, ScenarioError, ScenarioSource, Side};
 
 /// What a Stand and Die scenario has besides the parts every ruleset shares (read by
 /// [`Battle::read`]).
@@ -97,9 +53,44 @@ struct UnitSpec {
     standing: bool,
 }
 
+/// A scenario read and checked: what the position is built from.
+pub struct SetUp {
+    pub setting: Setting,
+    /// Every unit, in scenario order (their keys).
+    pub units: Vec<Unit>,
+    /// The hexes marked Standing from the start.
+    pub standing: Vec<Hex>,
+}
+
+/// Reads a scenario and builds the position from it.
 pub fn load(src: &ScenarioSource, overrides: &Options) -> Result<StandAndDieGame, ScenarioError> {
+    let SetUp {
+        setting,
+        units,
+        standing,
+    } = read(src, overrides)?;
+    Ok(StandAndDieGame::new(setting, units, standing))
+}
+
+/// Reads a scenario into its set-up, step by step.
+pub fn read(src: &ScenarioSource, overrides: &Options) -> Result<SetUp, ScenarioError> {
     let battle = Battle::read(src, crate::ID, OPTIONS, overrides, OWN_KEYS)?;
     let file: ScenarioFile = src.parse()?;
+    refuse_commanders(src, &battle)?;
+    let table = table_rules(&battle.options);
+    check_map_size(src, &battle.map)?;
+    check_hexsides(src, &file.map)?;
+    let boats = read_boats(src, &file.boats, &battle.map, &table)?;
+    let (units, standing) = read_units(src, &battle, &file.units, &table, &boats)?;
+    Ok(SetUp {
+        setting: setting(&battle, table, boats),
+        units,
+        standing,
+    })
+}
+
+/// The rules give commanders nothing to do, so a scenario may not name any.
+fn refuse_commanders(src: &ScenarioSource, battle: &Battle) -> Result<(), ScenarioError> {
     for side in Side::BOTH {
         if let Some(c) = battle.side(side).commanders.first() {
             return Err(src.error_at(
@@ -108,42 +99,65 @@ pub fn load(src: &ScenarioSource, overrides: &Options) -> Result<StandAndDieGame
             ));
         }
     }
-    let options = &battle.options;
-    let written = &battle.written_options;
-    let table = TableRules {
-        hex_capacity: whole_option(src, written, overrides, options, "hex_capacity")?,
-        gun_room: whole_option(src, written, overrides, options, "gun_room")?,
-        fords_open: option(options, "fords") == "open",
-        fall_back: match option(options, "fall_back") {
-            "behind" => FallBackWay::Behind,
-            _ => FallBackWay::AwayFromTheFire,
-        },
-        fire_arc: match option(options, "fire_arc") {
-            "all-round" => FireArc::AllRound,
-            _ => FireArc::Front,
-        },
-        cover: match option(options, "cover") {
-            "any-terrain" => CoverGround::AnyTerrain,
-            _ => CoverGround::Sheltering,
-        },
-    };
-    let map = battle.map.clone();
+    Ok(())
+}
+
+/// The table's choices, from the options (already checked against [`OPTIONS`]).
+fn table_rules(options: &Options) -> TableRules {
+    TableRules {
+        hex_capacity: whole(options, "hex_capacity") as u32,
+        gun_room: whole(options, "gun_room") as u32,
+        fords_open: pick(options, "fords", &[("open", true), ("closed", false)]),
+        fall_back: pick(
+            options,
+            "fall_back",
+            &[
+                ("away", FallBackWay::AwayFromTheFire),
+                ("behind", FallBackWay::Behind),
+            ],
+        ),
+        fire_arc: pick(
+            options,
+            "fire_arc",
+            &[("front", FireArc::Front), ("all-round", FireArc::AllRound)],
+        ),
+        cover: pick(
+            options,
+            "cover",
+            &[
+                ("sheltering", CoverGround::Sheltering),
+                ("any-terrain", CoverGround::AnyTerrain),
+            ],
+        ),
+    }
+}
+
+/// A packed order carries a hex's column and row in 12 bits each (`orders.rs`).
+fn check_map_size(src: &ScenarioSource, map: &Map) -> Result<(), ScenarioError> {
     if map.width > MAX_COORD || map.height > MAX_COORD {
         return Err(src.error(format!(
             "the map is {} by {}: at most {MAX_COORD} columns and rows",
             map.width, map.height
         )));
     }
+    Ok(())
+}
 
-    check_hexsides(src, &file.map)?;
-    let boats = read_boats(src, &file.boats, &map, &table)?;
-
+/// Every unit, each checked where it is written (`read_unit`), with ids claimed once; the
+/// hexes marked Standing from the start; and troops on both sides.
+fn read_units(
+    src: &ScenarioSource,
+    battle: &Battle,
+    specs: &[UnitSpec],
+    table: &TableRules,
+    boats: &[Hex],
+) -> Result<(Vec<Unit>, Vec<Hex>), ScenarioError> {
     let mut ids = battle.ids();
     let mut units: Vec<Unit> = Vec::new();
     let mut standing = Vec::new();
-    for spec in &file.units {
+    for spec in specs {
         ids.claim(src, &spec.id)?;
-        let unit = read_unit(src, spec, &map, &table, &boats, &units)?;
+        let unit = read_unit(src, spec, &battle.map, table, boats, &units)?;
         if spec.standing && !standing.contains(&unit.hex) {
             standing.push(unit.hex);
         }
@@ -154,6 +168,11 @@ pub fn load(src: &ScenarioSource, overrides: &Options) -> Result<StandAndDieGame
             return Err(src.error(format!("{side} has no units: each side needs troops")));
         }
     }
+    Ok((units, standing))
+}
+
+/// What the scenario fixes for the whole game.
+fn setting(battle: &Battle, table: TableRules, boats: Vec<Hex>) -> Setting {
     let objectives = battle
         .objectives
         .iter()
@@ -164,37 +183,17 @@ pub fn load(src: &ScenarioSource, overrides: &Options) -> Result<StandAndDieGame
             goal_of: o.goal_of,
         })
         .collect();
-    let setting = Setting {
+    Setting {
         name: battle.name.clone(),
         title: battle.title.clone(),
         turn_limit: battle.turn_limit,
-        map,
+        map: battle.map.clone(),
         map_view: battle.map_view.clone(),
         side_names: [battle.sides[0].name.clone(), battle.sides[1].name.clone()],
         objectives,
         table,
         boats,
-    };
-    Ok(StandAndDieGame::new(setting, units, standing))
-}
-
-/// A whole-number option (already known to be an integer) that must be at least 1; an error
-/// points at the scenario's `[options]` entry unless the value came from the command line.
-fn whole_option(
-    src: &ScenarioSource,
-    written: &BTreeMap<String, Spanned<toml::Value>>,
-    overrides: &Options,
-    options: &Options,
-    key: &str,
-) -> Result<u32, ScenarioError> {
-    let text = option(options, key);
-    text.parse::<u32>().ok().filter(|v| *v >= 1).ok_or_else(|| {
-        let message = format!("option {key} must be a whole number of at least 1, found {text}");
-        match written.get(key) {
-            Some(v) if !overrides.contains_key(key) => src.error_at(v.span(), message),
-            _ => src.error(message),
-        }
-    })
+    }
 }
 
 /// Walls, hedges and fences give cover (musketry); the text has no streams along hexsides

@@ -1,7 +1,9 @@
 //! The end of the game: a side with nothing left loses; otherwise the turn limit, scored by
 //! casualties inflicted plus objective hexes held.
 
-use crate::common::*;
+mod common;
+
+use common::*;
 use volley_core::Side;
 
 #[test]

@@ -1,6 +1,8 @@
 //! Marching: who marches first, how far, what shares a hex, facing, Standing markers.
 
-use crate::common::*;
+mod common;
+
+use common::*;
 use volley_core::Side;
 
 fn two_lines(red: &[String]) -> String {

@@ -1,7 +1,19 @@
-//! Small scenarios written inline, and helpers to play orders with scripted dice.
+//! Helpers for the rule tests (one file per chapter): small scenarios written inline, the
+//! bundled river crossing, and orders played by their text with scripted dice.
+
+#![allow(dead_code)]
 
 use rules_stand_and_die::RULESET;
 use volley_core::{Event, Game, Options, Ruleset, ScenarioError, ScenarioSource, ScriptedDice};
+
+/// The bundled scenario, "The Mill Bridge".
+pub const RIVER_CROSSING: &str = include_str!("../../../../scenarios/sad-river-crossing.toml");
+
+/// The bundled scenario loaded with its own options, not started.
+pub fn river_crossing() -> Box<dyn Game> {
+    let src = ScenarioSource::new("scenarios/sad-river-crossing.toml", RIVER_CROSSING);
+    RULESET.load(&src, &Options::new()).unwrap()
+}
 
 pub const OPEN_8X8: [&str; 8] = [". . . . . . . ."; 8];
 

@@ -1,14 +1,9 @@
 //! Orders: the text notation, and refusals that leave the game as it was.
 
-use crate::common::*;
-use crate::scenario::RIVER_CROSSING;
-use rules_stand_and_die::RULESET;
-use volley_core::{Action, Options, Ruleset, ScenarioSource, ScriptedDice};
+mod common;
 
-fn river_crossing() -> Box<dyn volley_core::Game> {
-    let src = ScenarioSource::new("scenarios/sad-river-crossing.toml", RIVER_CROSSING);
-    RULESET.load(&src, &Options::new()).unwrap()
-}
+use common::*;
+use volley_core::{Action, ScriptedDice};
 
 #[test]
 fn every_legal_order_reads_back_from_its_notation() {
@@ -72,10 +67,10 @@ fn illegal_orders_are_refused_and_change_nothing() {
         .parse_action("face r1 E")
         .unwrap_err()
         .0
-        .contains("expected a facing"));
+        .contains("\"E\" is not a facing"));
     assert!(g
         .parse_action("stand 33")
         .unwrap_err()
         .0
-        .contains("hex label"));
+        .contains("\"33\" is not a hex"));
 }

@@ -1,11 +1,11 @@
 //! Scenario files: the bundled river crossing loads, and every mistake is reported at its
 //! file, line and column.
 
-use crate::common::*;
+mod common;
+
+use common::*;
 use rules_stand_and_die::RULESET;
 use volley_core::{Options, Ruleset, ScenarioSource};
-
-pub const RIVER_CROSSING: &str = include_str!("../../../../scenarios/sad-river-crossing.toml");
 
 #[test]
 fn the_river_crossing_loads_and_shows_every_unit() {

@@ -1,8 +1,9 @@
 //! All-water hexes: closed but for bridges (and fords, unless the scenario closes them);
 //! musketry crosses from one river-edge hex to the one opposite.
 
-use crate::common::*;
-use crate::scenario::RIVER_CROSSING;
+mod common;
+
+use common::*;
 use volley_core::geometry::{hex_at, label, step, Facing};
 use volley_core::Side;
 

@@ -1,9 +1,12 @@
-//! Random play from the bundled scenario: every game ends, in a bounded number of actions,
-//! with the invariants holding after every action; and along the way the fast paths of the
-//! game API (the legal list, each unit's actions, the units that can act, the unchecked
-//! apply) say and do exactly what checking every order one by one would.
+//! The sequence of play over whole games. Random play from the bundled scenario: every game
+//! ends, in a bounded number of actions, with the invariants holding after every action; and
+//! along the way the fast paths of the game API (the legal list, each unit's actions, the
+//! units that can act, the unchecked apply) say and do exactly what checking every order one
+//! by one would.
 
-use crate::scenario::RIVER_CROSSING;
+mod common;
+
+use common::{river_crossing, RIVER_CROSSING};
 use rules_stand_and_die::RULESET;
 use volley_core::geometry::{col_row, hex_at, label, parse_label, Facing};
 use volley_core::{Action, Dice, Game, Options, Ruleset, ScenarioSource, Seed, SeededDice};
@@ -50,11 +53,6 @@ fn random_games_from_the_river_crossing_end_with_invariants_intact() {
     }
     assert!(volleys > 0, "random play never fired a volley");
     assert!(decided > 0, "every random game was a draw");
-}
-
-fn river_crossing() -> Box<dyn Game> {
-    let src = ScenarioSource::new("scenarios/sad-river-crossing.toml", RIVER_CROSSING);
-    RULESET.load(&src, &Options::new()).unwrap()
 }
 
 /// Plays `games` random games, calling `at` on every position where a side is to decide.
