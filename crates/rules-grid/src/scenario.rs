@@ -11,65 +11,20 @@ use crate::state::{
 use crate::terrain::{self, Neighbourhood, TerrainCost};
 use crate::tiles::{self, Heading};
 use crate::unit_data::{Kind, Quality, UnitData, UnitDataSpec};
-use crate::ID;
+use crate::{ID, OPTIONS};
 use serde::Deserialize;
 use toml::Spanned;
 use volley_core::geometry::{hex_at, label, parse_label};
 use volley_core::map::{Grid, Map};
 use volley_core::options::{option, pick};
 use volley_core::scenario::{CommanderSpec, MapSpec, OwnKeys};
-use volley_core::{Battle, Name, OptionSpec, Options, ScenarioError, ScenarioSource, Side};
+use volley_core::{Battle, Name, Options, ScenarioError, ScenarioSource, Side};
 
 /// The map table alone, for the checks only this ruleset makes of what the scenario wrote.
 #[derive(Deserialize)]
 struct MapOnly {
     map: MapSpec,
 }
-
-pub const OPTIONS: &[OptionSpec] = &[
-    OptionSpec {
-        key: "first_player",
-        label: "Who moves first",
-        default: "roll",
-        choices: &["roll", "red", "blue"], range: None,
-        help: "Who plays first in game-turn 1: the initiative roll, or the side the scenario names (usually the attacker). Later game-turns always roll.",
-    },
-    OptionSpec {
-        key: "fire_into_cover",
-        label: "Shooting into woods and towns",
-        default: "one-deep",
-        choices: &["one-deep", "adjacent"], range: None,
-        help: "Ranged attacks into forest or built-up areas: at any range into the first tile of it (one-deep), or only from the next tile (adjacent).",
-    },
-    OptionSpec {
-        key: "engaged_units",
-        label: "Units engaged in close combat",
-        default: "free",
-        choices: &["free", "held"], range: None,
-        help: "free: a unit engaged in close combat moves like any other, and leaving its tile is its withdrawal (it may not attack the enemies it left that turn); held: it may only stay or withdraw one tile into a tile beside no enemy (Close Combat 3).",
-    },
-    OptionSpec {
-        key: "edge_sight",
-        label: "Seeing units on hill and forest edges",
-        default: "facing",
-        choices: &["facing", "any"], range: None,
-        help: "facing: a unit in a forest, or on a hill above the firer, can be seen from beyond the next tile only while it faces the firer (Terrain: Hill, Forest); any: it is seen whatever its facing.",
-    },
-    OptionSpec {
-        key: "placement",
-        label: "Placing the units",
-        default: "scenario",
-        choices: &["scenario", "roll"], range: None,
-        help: "scenario: units start where the scenario puts them; roll: the players roll for first placement and take turns placing their units, one at a time, in their set-up rows (Game Setup).",
-    },
-    OptionSpec {
-        key: "terrain_cost",
-        label: "Hills and rough slowing movement",
-        default: "once",
-        choices: &["once", "per-tile"], range: None,
-        help: "once: a move that enters hill tiles is one tile shorter, however many it enters, and so is a cavalry move entering rough; per-tile: one tile shorter for each such tile entered (Terrain: Hill, Rough/Field).",
-    },
-];
 
 /// What a Rules v1.1 scenario has besides the parts every ruleset shares (read by
 /// [`Battle::read`]).
