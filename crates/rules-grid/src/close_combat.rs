@@ -1,11 +1,15 @@
 //! Close Combat: attacks on adjacent enemies (points 1-2 and the modifiers), cavalry evading
 //! infantry (4), and occupying a vacated tile (5). Withdrawal (3) is a move: movement.rs.
+//! An infantry attack on cavalry that may evade waits for the cavalry's answer (`evade`); the
+//! turn progression gives the cavalry's side the decision.
 
-use crate::game::{GridGame, Modifier, Phase, Refusal, Scored};
+use crate::modifiers::Modifier;
 use crate::rule;
+use crate::state::{GridGame, Phase, Scored};
 use crate::terrain;
 use crate::tiles::{self, Aspect};
 use crate::unit_data::{hits_for, Kind};
+use volley_core::game::Refusal;
 use volley_core::geometry::label;
 use volley_core::map::Grid;
 use volley_core::{Dice, Event, Hex, Log};
@@ -157,6 +161,22 @@ impl GridGame {
             .side(c.side)
         });
         self.resolve_attack(attacker, cavalry, dice, log);
+    }
+
+    /// Whether the cavalry attacked by infantry may withdraw into `to` (Close Combat 4).
+    pub fn check_evade<R: Refusal>(&self, unit: usize, to: Hex) -> Result<(), R> {
+        let (_, cavalry) = self
+            .evade
+            .expect("asked while an attack waits for the answer");
+        if unit != cavalry {
+            return Err(R::because(|| {
+                format!(
+                    "only {} may withdraw now (Close Combat 4)",
+                    self.units[cavalry].id
+                )
+            }));
+        }
+        self.check_fall_back(unit, to)
     }
 
     pub fn do_evade(&mut self, cavalry: usize, to: Hex, log: &mut Log) {

@@ -2,10 +2,11 @@
 //! are scored; when the phase ends, each unit hit loses that many strength points and its
 //! player rolls one d6 per enemy unit that scored on it: any retreat result moves it back one
 //! tile, "retreat and loss" results each cost one more point, and a unit that does not
-//! retreat (or cannot) loses one more point. Units at 0 are removed.
+//! retreat (or cannot) loses one more point. Units at 0 are removed. Whether a side has lost
+//! its last unit is victory's question, asked by the turn progression after the hits.
 
-use crate::game::{GridGame, COMMANDER_REACH};
 use crate::rule;
+use crate::state::{GridGame, COMMANDER_REACH};
 use crate::terrain;
 use crate::tiles;
 use crate::unit_data::{Impact, Quality};
@@ -13,6 +14,7 @@ use volley_core::geometry::label;
 use volley_core::{Dice, Event, Hex, Log};
 
 impl GridGame {
+    /// Resolves every hit held, target by target in key order.
     pub fn resolve_hits(&mut self, dice: &mut dyn Dice, log: &mut Log) {
         let scored = std::mem::take(&mut self.scored);
         let mut targets: Vec<usize> = scored.iter().map(|s| s.target).collect();
@@ -29,7 +31,6 @@ impl GridGame {
                 .collect();
             self.resolve_target(target, &by, dice, log);
         }
-        self.check_wipeout(log);
     }
 
     pub fn resolve_target(

@@ -2,46 +2,17 @@
 //! its player-turn first (ties are rolled again), and each roll is the number of units that
 //! player may move in the game-turn.
 
-use crate::game::GridGame;
+use crate::roll_off::roll_off;
 use crate::rule;
+use crate::state::{GridGame, Phase};
 use volley_core::{Dice, Event, Log, Side};
 
-/// Both players roll a d6 until the rolls differ (Initiative, Game Setup), logging each tie
-/// as `tie` words it; the first event logged opens the game-turn if `opens_turn`. Returns
-/// red's roll, blue's, and whether the game-turn is still to be opened.
-pub fn roll_off(
-    dice: &mut dyn Dice,
-    log: &mut Log,
-    mut opens_turn: bool,
-    kind: &'static str,
-    tie: impl Fn(u32) -> String,
-) -> (u32, u32, bool) {
-    let section = if kind == "initiative" {
-        "Initiative"
-    } else {
-        "Game Setup"
-    };
-    loop {
-        let (red, blue) = (dice.roll(6), dice.roll(6));
-        if red != blue {
-            return (red, blue, opens_turn);
-        }
-        log.add(|| {
-            let event = Event::new(kind, rule(section), tie(red));
-            if opens_turn {
-                event.opens_turn()
-            } else {
-                event
-            }
-        });
-        opens_turn = false;
-    }
-}
-
 impl GridGame {
+    /// Both players roll for the game-turn: the order of its player-turns and the units each
+    /// may move.
     pub fn roll_initiative(&mut self, dice: &mut dyn Dice, log: &mut Log) {
         // The first roll (a tie, perhaps) opens the game-turn, unless the placement opened it.
-        let opens = self.phase != crate::game::Phase::Placement;
+        let opens = self.phase != Phase::Placement;
         let turn = self.turn;
         let (red, blue, opens_turn) = roll_off(dice, log, opens, "initiative", |n| {
             format!("Game-turn {turn}: red and blue both rolled {n}; roll again.")

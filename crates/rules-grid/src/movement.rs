@@ -1,13 +1,15 @@
 //! Movement Rules 1-7, the initiative limit on units moved, the withdrawal of engaged units
-//! (Close Combat 3), cavalry evading infantry (Close Combat 4) and commanders attaching.
-//! Moves are made one tile at a time; a unit's move ends when it turns to face a side, when it
-//! meets an enemy, or when another unit starts moving.
+//! in their own movement (Close Combat 3) and commanders attaching. Moves are made one tile at
+//! a time; a unit's move ends when it turns to face a side, when it meets an enemy, or when
+//! another unit starts moving. (Cavalry evading an infantry attack, Close Combat 4, is the
+//! close combat chapter's; the tiles a unit may cross into or fall back into are passage.rs.)
 
-use crate::game::{EngagedUnits, GridGame, Phase, Refusal, COMMANDER_REACH};
 use crate::rule;
-use crate::terrain::{self, Going};
-use crate::tiles::{self, Beside, Heading, Surroundings};
+use crate::state::{EngagedUnits, GridGame, Phase, COMMANDER_REACH};
+use crate::terrain::{Beside, Going, Surroundings};
+use crate::tiles::{self, Heading};
 use crate::unit_data::Kind;
+use volley_core::game::Refusal;
 use volley_core::geometry::label;
 use volley_core::{Event, Hex, Log};
 
@@ -57,41 +59,6 @@ impl GridGame {
                 format!(
                     "{side} rolled {} for initiative and has moved that many units (Initiative)",
                     self.rolls[side.index()]
-                )
-            }));
-        }
-        Ok(())
-    }
-
-    /// Whether `kind` may cross from `from` into the next tile `to`, and why not; the tile
-    /// beside `from` that it enters.
-    fn check_passage<R: Refusal>(&self, kind: Kind, from: Hex, to: Hex) -> Result<&Beside, R> {
-        let next = self.check_beside::<R>(from, to)?;
-        self.check_crossing::<R>(kind, from, next)?;
-        Ok(next)
-    }
-
-    /// The tile `to` beside `from`, if they share a side.
-    fn check_beside<R: Refusal>(&self, from: Hex, to: Hex) -> Result<&Beside, R> {
-        self.beside(from)
-            .iter()
-            .find(|b| b.tile == to)
-            .ok_or_else(|| R::because(|| format!(
-                "{} does not share a side with {}: units move through tile sides, not corners (Movement Rules 1)",
-                label(to),
-                label(from)
-            )))
-    }
-
-    /// Whether `kind` may cross from `from` into the tile `next` beside it.
-    fn check_crossing<R: Refusal>(&self, kind: Kind, from: Hex, next: &Beside) -> Result<(), R> {
-        terrain::entry(kind, next.ground.terrain).map_err(|why| R::because(|| why))?;
-        if !next.crossable {
-            return Err(R::because(|| {
-                format!(
-                    "a river runs between {} and {}; it is crossed only at bridges or fords (Terrain: River)",
-                    label(from),
-                    label(next.tile)
                 )
             }));
         }
@@ -397,37 +364,9 @@ impl GridGame {
         });
     }
 
-    /// A tile a unit may fall back into: the next tile, open to it, empty, and beside no
-    /// enemy.
-    pub fn check_fall_back<R: Refusal>(&self, unit: usize, to: Hex) -> Result<(), R> {
-        let u = &self.units[unit];
-        self.check_passage::<R>(u.kind, u.tile, to)?;
-        if self.occupant(to, Some(unit)).is_some() {
-            return Err(R::because(|| format!("{} is occupied", label(to))));
-        }
-        if self.enemies_beside(to, u.side).next().is_some() {
-            return Err(R::because(|| {
-                format!(
-                    "{} is next to an enemy: a withdrawal leaves contact",
-                    label(to)
-                )
-            }));
-        }
-        Ok(())
-    }
-
+    /// Whether an engaged unit may withdraw one tile into `to` in its movement (Close
+    /// Combat 3; option `engaged_units = "held"`).
     pub fn check_withdraw<R: Refusal>(&self, unit: usize, to: Hex) -> Result<(), R> {
-        if let Some((_, cavalry)) = self.evade {
-            if unit != cavalry {
-                return Err(R::because(|| {
-                    format!(
-                        "only {} may withdraw now (Close Combat 4)",
-                        self.units[cavalry].id
-                    )
-                }));
-            }
-            return self.check_fall_back(unit, to);
-        }
         self.check_may_withdraw::<R>(unit)?;
         self.check_fall_back(unit, to)
     }
@@ -456,9 +395,6 @@ impl GridGame {
     }
 
     pub fn do_withdraw(&mut self, unit: usize, to: Hex, log: &mut Log) {
-        if self.evade.is_some() {
-            return self.do_evade(unit, to, log);
-        }
         let engaged: Vec<usize> = self.engaged_with(unit).collect();
         self.take_up_move(unit);
         let going = self.units[unit].turn.going.with(self.ground(to));

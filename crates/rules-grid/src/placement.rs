@@ -2,23 +2,15 @@
 //! take turns placing their units one at a time in their set-up rows (the two back rows,
 //! not an outer column, unless the side's `setup = "free"`). A side ends its placement when
 //! it has placed every unit or says `end`; units it leaves stay where the scenario put them.
-//! When both sides are done, the first game-turn's initiative is rolled.
+//! When both sides are done, the turn progression rolls the first game-turn's initiative.
 
-use crate::game::{GridGame, Phase, Refusal};
-use crate::initiative::roll_off;
+use crate::roll_off::roll_off;
 use crate::rule;
+use crate::state::{GridGame, Phase, Placing};
 use crate::terrain;
-use volley_core::geometry::{hex_at, label};
+use volley_core::game::Refusal;
+use volley_core::geometry::label;
 use volley_core::{Dice, Event, Hex, Log, Side};
-
-/// Who has placed what.
-#[derive(Clone, Debug)]
-pub struct Placing {
-    /// Sides that have ended their placement, by side index.
-    pub done: [bool; 2],
-    /// Units placed, by unit index.
-    pub placed: Vec<bool>,
-}
 
 impl GridGame {
     /// Rolls for first placement (ties roll again) and opens the placement.
@@ -49,12 +41,6 @@ impl GridGame {
                 e
             }
         });
-    }
-
-    /// Every tile of the map, for the placement listing.
-    pub fn all_tiles(&self) -> impl Iterator<Item = Hex> + '_ {
-        let map = self.map();
-        (1..=map.height).flat_map(move |r| (1..=map.width).map(move |c| hex_at(c, r)))
     }
 
     /// Whether `unit` may be placed at `to` now.
@@ -121,8 +107,9 @@ impl GridGame {
         }
     }
 
-    /// The side to place ends its placement; when both have, the first game-turn begins.
-    pub fn end_placement(&mut self, dice: &mut dyn Dice, log: &mut Log) {
+    /// The side to place ends its placement. Returns whether both sides have: then the first
+    /// game-turn begins.
+    pub fn end_placement(&mut self, log: &mut Log) -> bool {
         let side = self.phasing();
         let placing = self.placing.as_mut().expect("in placement");
         placing.done[side.index()] = true;
@@ -139,7 +126,7 @@ impl GridGame {
                 )
                 .side(side.other())
             });
-            return;
+            return false;
         }
         self.placing = None;
         log.add(|| {
@@ -149,24 +136,6 @@ impl GridGame {
                 "Both sides have placed their units.",
             )
         });
-        self.roll_initiative(dice, log);
-        self.begin_player_turn(log);
-    }
-
-    /// How many of the side's units are placed, and how many it has.
-    pub fn placed_count(&self, side: Side) -> (usize, usize) {
-        let placed = self.placing.as_ref().map_or(&[][..], |p| &p.placed);
-        let mine = || {
-            self.units
-                .iter()
-                .enumerate()
-                .filter(|(_, u)| u.side == side)
-        };
-        (
-            mine()
-                .filter(|(i, _)| placed.get(*i) == Some(&true))
-                .count(),
-            mine().count(),
-        )
+        true
     }
 }

@@ -1,11 +1,13 @@
 //! Infantry Ranged Attack and Artillery Ranged Attack: the restrictions (points 1-6), the
 //! process (two d6 read on Unit Data) and the modifiers.
 
-use crate::game::{CoverFire, EdgeSight, GridGame, Modifier, Phase, Refusal, Scored};
+use crate::modifiers::Modifier;
 use crate::rule;
+use crate::state::{CoverFire, EdgeSight, GridGame, Phase, Scored};
 use crate::terrain;
 use crate::tiles;
 use crate::unit_data::{hits_for, Kind};
+use volley_core::game::Refusal;
 use volley_core::geometry::label;
 use volley_core::map::Terrain;
 use volley_core::{Dice, Event, Hex, Log};

@@ -1,7 +1,8 @@
-//! Terrain: what each kind of tile does to movement, cover and line of sight. The map codes
-//! are the engine's (`volley_core::map::Terrain`); a hill is any tile with an elevation.
+//! Terrain: what each kind of tile does to movement, cover and line of sight, and the ground
+//! around every tile of the map, worked out once. The map codes are the engine's
+//! (`volley_core::map::Terrain`); a hill is any tile with an elevation.
 
-use crate::tiles;
+use crate::tiles::{self, Heading};
 use crate::unit_data::Kind;
 use volley_core::map::{Cell, Hexside, Map, Terrain};
 use volley_core::Hex;
@@ -42,6 +43,60 @@ pub fn side_crossable(map: &Map, a: Hex, b: Hex) -> bool {
         || [a, b]
             .iter()
             .any(|t| matches!(map.terrain(*t), Terrain::Bridge | Terrain::Ford))
+}
+
+/// A tile across one side of another.
+#[derive(Clone, Copy, Debug)]
+pub struct Beside {
+    /// The side of the other tile it lies across.
+    pub heading: Heading,
+    pub tile: Hex,
+    /// Its place in per-cell arrays ([`Map::index`]).
+    pub cell: usize,
+    /// Its terrain and elevation.
+    pub ground: Cell,
+    /// Whether the side between the two may be crossed ([`side_crossable`]).
+    pub crossable: bool,
+}
+
+/// A tile's own terrain and elevation, and the tiles beside it (in heading order).
+#[derive(Debug)]
+pub struct Surroundings {
+    pub ground: Cell,
+    pub beside: Vec<Beside>,
+}
+
+/// The surroundings of every tile of a map, per cell, worked out once when the scenario is
+/// read. Every listing of moves asks what lies beside every unit and what ground it stands
+/// on, and the map answers each such question by converting coordinates; this answers from
+/// an array.
+#[derive(Debug)]
+pub struct Neighbourhood(Vec<Surroundings>);
+
+impl Neighbourhood {
+    pub fn of(map: &Map) -> Neighbourhood {
+        let cells = map
+            .hexes()
+            .map(|tile| Surroundings {
+                ground: map.cell(tile).expect("a tile of the map"),
+                beside: tiles::neighbours(map, tile)
+                    .map(|(heading, t)| Beside {
+                        heading,
+                        tile: t,
+                        cell: map.index(t).expect("neighbours are on the map"),
+                        ground: map.cell(t).expect("neighbours are on the map"),
+                        crossable: side_crossable(map, tile, t),
+                    })
+                    .collect(),
+            })
+            .collect();
+        Neighbourhood(cells)
+    }
+
+    /// The surroundings of a tile, by the tile's cell.
+    pub fn of_cell(&self, cell: usize) -> &Surroundings {
+        &self.0[cell]
+    }
 }
 
 /// Forest and built-up areas: the close terrain the text treats alike for fire into and out

@@ -2,9 +2,8 @@
 //! corners. Hex maps have six sides (the engine's `geometry`); square maps have four, written
 //! here on the same column/row labels.
 
-use crate::terrain;
 use volley_core::geometry::{self, col_row, hex_at, Facing};
-use volley_core::map::{Cell, Grid, Map};
+use volley_core::map::{Grid, Map};
 use volley_core::Hex;
 
 /// The side of its tile a unit faces: an index into the grid's sides, clockwise from north
@@ -16,6 +15,9 @@ const HEX_NAMES: [&str; 6] = ["N", "NE", "SE", "S", "SW", "NW"];
 const SQUARE_NAMES: [&str; 4] = ["N", "E", "S", "W"];
 /// Column and row steps across each square side.
 const SQUARE_STEPS: [(i32, i32); 4] = [(0, -1), (1, 0), (0, 1), (-1, 0)];
+
+/// The most sides a tile has on any grid (a hex's six).
+const MOST_SIDES: u8 = 6;
 
 fn sides(grid: Grid) -> u8 {
     match grid {
@@ -29,9 +31,15 @@ impl Heading {
         self.0
     }
 
-    /// A heading by index, if the grid has that many sides.
-    pub fn from_index(grid: Grid, index: u8) -> Option<Heading> {
-        (index < sides(grid)).then_some(Heading(index))
+    /// A heading by index on a grid not known yet: any index a side has on some grid (the
+    /// order codec reads a heading so, and asks [`Heading::is_side_of`] once it knows the grid).
+    pub fn from_any_index(index: u8) -> Option<Heading> {
+        (index < MOST_SIDES).then_some(Heading(index))
+    }
+
+    /// Whether the grid's tiles have this side.
+    pub fn is_side_of(self, grid: Grid) -> bool {
+        self.0 < sides(grid)
     }
 
     pub fn all(grid: Grid) -> impl Iterator<Item = Heading> {
@@ -89,60 +97,6 @@ pub fn neighbours(map: &Map, tile: Hex) -> impl Iterator<Item = (Heading, Hex)> 
     Heading::all(map.grid)
         .map(move |h| (h, step(map.grid, tile, h)))
         .filter(|(_, t)| map.contains(*t))
-}
-
-/// A tile across one side of another.
-#[derive(Clone, Copy, Debug)]
-pub struct Beside {
-    /// The side of the other tile it lies across.
-    pub heading: Heading,
-    pub tile: Hex,
-    /// Its place in per-cell arrays ([`Map::index`]).
-    pub cell: usize,
-    /// Its terrain and elevation.
-    pub ground: Cell,
-    /// Whether the side between the two may be crossed ([`terrain::side_crossable`]).
-    pub crossable: bool,
-}
-
-/// A tile's own terrain and elevation, and the tiles beside it (in heading order).
-#[derive(Debug)]
-pub struct Surroundings {
-    pub ground: Cell,
-    pub beside: Vec<Beside>,
-}
-
-/// The surroundings of every tile of a map, per cell, worked out once when the scenario is
-/// read. Every listing of moves asks what lies beside every unit and what ground it stands
-/// on, and the map answers each such question by converting coordinates; this answers from
-/// an array.
-#[derive(Debug)]
-pub struct Neighbourhood(Vec<Surroundings>);
-
-impl Neighbourhood {
-    pub fn of(map: &Map) -> Neighbourhood {
-        let cells = map
-            .hexes()
-            .map(|tile| Surroundings {
-                ground: map.cell(tile).expect("a tile of the map"),
-                beside: neighbours(map, tile)
-                    .map(|(heading, t)| Beside {
-                        heading,
-                        tile: t,
-                        cell: map.index(t).expect("neighbours are on the map"),
-                        ground: map.cell(t).expect("neighbours are on the map"),
-                        crossable: terrain::side_crossable(map, tile, t),
-                    })
-                    .collect(),
-            })
-            .collect();
-        Neighbourhood(cells)
-    }
-
-    /// The surroundings of a tile, by the tile's cell.
-    pub fn of_cell(&self, cell: usize) -> &Surroundings {
-        &self.0[cell]
-    }
 }
 
 /// The side of `from` that `to` lies across, when the two share a side.

@@ -4,8 +4,8 @@
 //! unit of its own on the tile; an objective that is the other side's goal scores nothing),
 //! and the higher score wins.
 
-use crate::game::GridGame;
 use crate::rule;
+use crate::state::GridGame;
 use volley_core::{Event, Log, Outcome, Side};
 
 impl GridGame {

@@ -1,8 +1,6 @@
 //! What a side may see. Rules v1.1 hides nothing, so every view shows the whole table.
 
-use crate::action::Order;
-use crate::game::GridGame;
-use crate::game::Phase;
+use crate::state::{GridGame, Phase};
 use crate::unit_data::Quality;
 use crate::ID;
 use volley_core::map::Grid;
@@ -114,7 +112,7 @@ impl GridGame {
             turn_limit: self.setup.turn_limit,
             phase: self.phase_name().to_string(),
             phasing: self.outcome.is_none().then(|| self.phasing()),
-            to_decide: volley_core::Game::to_decide(self),
+            to_decide: self.decider(),
             prompt: self.prompt(),
             map: self.setup.map_view.clone(),
             sides,
@@ -182,33 +180,5 @@ impl GridGame {
             Phase::Advance => "occupy tiles the enemy left, or end".into(),
         };
         Some(format!("{}: {what}", side.title()))
-    }
-
-    /// What an order is, for bots and clients.
-    pub fn describe_order(&self, order: Order) -> volley_core::ActionInfo {
-        use volley_core::{ActionInfo, ActionKind::*};
-        let grid = self.grid();
-        match order {
-            Order::Move { unit, to } => ActionInfo::new("move", Move).unit(unit as u32).at(to),
-            Order::Face { unit, heading } => {
-                let info = ActionInfo::new("face", Turn).unit(unit as u32);
-                match heading.facing(grid) {
-                    Some(f) => info.facing(f),
-                    None => info,
-                }
-            }
-            Order::Withdraw { unit, to } => {
-                ActionInfo::new("withdraw", Move).unit(unit as u32).at(to)
-            }
-            Order::Stand { unit } => ActionInfo::new("stand", Other).unit(unit as u32),
-            Order::Attach { unit, .. } => ActionInfo::new("attach", Other).unit(unit as u32),
-            Order::Fire { unit, at } => ActionInfo::new("fire", Attack).unit(unit as u32).at(at),
-            Order::Attack { unit, at } => {
-                ActionInfo::new("attack", Attack).unit(unit as u32).at(at)
-            }
-            Order::Occupy { unit, to } => ActionInfo::new("occupy", Move).unit(unit as u32).at(to),
-            Order::End => ActionInfo::end(),
-            Order::Place { unit, to } => ActionInfo::new("place", Move).unit(unit as u32).at(to),
-        }
     }
 }

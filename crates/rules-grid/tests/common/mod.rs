@@ -103,3 +103,73 @@ pub fn open(w: usize, h: usize) -> Vec<String> {
 pub fn rows(v: &[String]) -> Vec<&str> {
     v.iter().map(String::as_str).collect()
 }
+
+pub fn line_of(text: &str, needle: &str) -> usize {
+    text[..text.find(needle).expect("needle in text")]
+        .matches('\n')
+        .count()
+        + 1
+}
+
+pub fn open_field(grid: &str) -> Box<dyn Game> {
+    let s = scenario(
+        grid,
+        &rows(&open(6, 6)),
+        &[
+            unit("r1", "red", "line_infantry", "0305", "N"),
+            unit("r2", "red", "line_infantry", "0105", "N"),
+            unit("b1", "blue", "line_infantry", "0601", "S"),
+        ],
+        "",
+    );
+    start(&s, &[6, 1])
+}
+
+pub fn contact_game() -> Box<dyn Game> {
+    let s = scenario(
+        "square",
+        &rows(&open(6, 6)),
+        &[
+            unit("r1", "red", "line_infantry", "0305", "N"),
+            unit("b1", "blue", "line_infantry", "0203", "S"),
+        ],
+        "",
+    );
+    start(&s, &[6, 1])
+}
+
+pub fn two_shooters(extra: &str) -> Box<dyn Game> {
+    let s = scenario(
+        "square",
+        &rows(&open(6, 6)),
+        &[
+            unit("r1", "red", "line_infantry", "0204", "N"),
+            unit("r2", "red", "line_infantry", "0404", "N"),
+            unit("b1", "blue", "line_infantry", "0302", "S"),
+        ],
+        extra,
+    );
+    let mut g = start(&s, &[6, 1]);
+    play(&mut g, "end", &[]);
+    g
+}
+
+/// r1 (red) and b1 (blue) side by side; red's movement and ranged phases are ended.
+pub fn melee(rows_: &[&str], red: (&str, &str, &str), blue: (&str, &str, &str)) -> Box<dyn Game> {
+    let s = scenario(
+        "square",
+        rows_,
+        &[
+            unit("r1", "red", red.0, red.1, red.2),
+            unit("b1", "blue", blue.0, blue.1, blue.2),
+        ],
+        "",
+    );
+    let mut g = start(&s, &[6, 1]);
+    play(&mut g, "end", &[]);
+    if g.view(None).phase == "red ranged attacks" {
+        play(&mut g, "end", &[]);
+    }
+    assert_eq!(g.view(None).phase, "red close combat");
+    g
+}
