@@ -156,7 +156,8 @@ impl Order {
                 let info = ActionInfo::new("face", Turn).unit(unit as u32);
                 match heading.facing(grid) {
                     Some(f) => info.facing(f),
-                    None => info,
+                    // A square's side, by name (N, E, S, W), for a person at the table.
+                    None => info.heading(heading.name(grid)),
                 }
             }
             Order::Withdraw { unit, to } => {
