@@ -7,9 +7,11 @@
 //! - [`brigades`]: the groups units belong to, with their commander, activation number and
 //!   order;
 //! - [`activation`]: the A/B system and the Activation Sequence (hand-out, 2.3);
+//! - [`turns`]: a game turn's order of play, stepped activation by activation (3, 2.3);
 //! - [`reinforcements`]: arrivals at entry hexes (4);
 //! - [`markers`]: markers for unseen units, and decoys among them (Hidden Movement);
 //! - [`ground`]: the map with what the armies build on it (Constructions chart, section 3);
+//! - [`lines`]: the lines of sight of a map, remembered as they are walked;
 //! - [`sight`]: line of sight and cover (7 h–7 j, 7 p).
 //!
 //! Each ruleset keeps its own tables, combat and sequence; the chapters there call these.
@@ -18,7 +20,9 @@ pub mod activation;
 pub mod brigades;
 pub mod cvs;
 pub mod ground;
+pub mod lines;
 pub mod markers;
 pub mod orders;
 pub mod reinforcements;
 pub mod sight;
+pub mod turns;

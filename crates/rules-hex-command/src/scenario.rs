@@ -3,6 +3,7 @@
 //! reinforcements, Route of Retreat).
 
 use crate::state::*;
+use hex_command_family::turns::Turns;
 use crate::units::{Arm, Class};
 use hex_command_family::brigades::{self, BrigadeSpec};
 use hex_command_family::ground::{Work, WorkKind, Works};
@@ -695,6 +696,7 @@ pub fn load(
         .max()
         .unwrap_or(0)
         .max(10);
+    let mode = settings.activation;
     let setup = Setup {
         name: battle.name.clone(),
         title: battle.title.clone(),
@@ -726,9 +728,7 @@ pub fn load(
         objectives,
         sides,
         turn: 1,
-        first: Side::Red,
-        half: 0,
-        schedule: Vec::new(),
+        turns: Turns::new(mode),
         phase: Phase::Movement,
         fire_rounds: Vec::new(),
         fire_round: 0,

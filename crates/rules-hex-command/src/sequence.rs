@@ -65,9 +65,8 @@ pub fn begin_turn(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
             break if r > b { Side::Red } else { Side::Blue };
         }
     };
-    s.first = first;
-    s.half = 0;
-    s.schedule = schedule(s);
+    let schedule = schedule(s, first);
+    s.turns.begin(first, schedule);
     log.add(|| {
         ev!(
             "initiative",
@@ -87,9 +86,9 @@ pub fn begin_turn(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
 /// Rules by Sequence 1–3, reinforcements (4) and new orders, then phasing movement.
 fn begin_player_turn(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
     let side = s.phasing();
-    if !s.first_activation_of(side) {
+    if !s.turns.first_activation_of(side) {
         // A later group of a side under the Activation Sequence: straight to its movement.
-        let (k, g) = (s.half as usize + 1, s.active_group());
+        let (k, g) = (s.turns.at + 1, s.active_group());
         log.add(|| {
             ev_at(
                 "activation",
@@ -107,7 +106,7 @@ fn begin_player_turn(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
             ev_at(
                 "activation",
                 "2.3",
-                format!("activation {}: {side}'s {}", s.half + 1, group_name(g)),
+                format!("activation {}: {side}'s {}", s.turns.at + 1, group_name(g)),
             )
             .side(side)
         });
@@ -404,7 +403,7 @@ fn start_movement(s: &mut State, _dice: &mut dyn Dice, log: &mut Log) {
     let side = s.phasing();
     s.touch_everything();
     log.add(|| ev!("phase", "Sequence of Play 4", format!("{side} movement")).side(side));
-    let first = s.first_activation_of(side);
+    let first = s.turns.first_activation_of(side);
     for i in 0..s.units.len() {
         // Under the Activation Sequence a group gets its move when it activates; floating
         // units (artillery) get theirs with their side's first activation and may use it in
@@ -449,8 +448,8 @@ fn fire_rounds(s: &mut State, dice: &mut dyn Dice, log: &mut Log) -> Vec<FireRou
         // Hand-out, Activation Sequence: after all groups have moved both fire, A first.
         FireOrder::Standard if s.settings().activation == Mode::Groups => {
             vec![
-                round(s.first, FireWho::All),
-                round(s.first.other(), FireWho::All),
+                round(s.turns.first, FireWho::All),
+                round(s.turns.first.other(), FireWho::All),
             ]
         }
         FireOrder::Standard => vec![round(p.other(), FireWho::All), round(p, FireWho::All)],
@@ -560,12 +559,11 @@ pub fn end_phase(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
         Phase::Orders => start_movement(s, dice, log),
         // The hand-out's Activation Sequence: every group moves in turn, then all fire.
         Phase::Movement if s.settings().activation == Mode::Groups => {
-            if (s.half as usize) + 1 < s.schedule.len() {
-                s.half += 1;
+            if s.turns.next() {
                 begin_player_turn(s, dice, log);
             } else {
                 // The fire step and melee belong to the whole turn: player A declares.
-                s.half = s.schedule.len() as u8;
+                s.turns.at = s.turns.schedule.len();
                 start_fire(s, dice, log);
             }
         }
@@ -626,8 +624,8 @@ fn after_melee(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
 fn finish_player_turn(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
     if s.settings().activation == Mode::Groups {
         // Hand-out: once firing is done, all sides rally and the turn ends.
-        rally::rally(s, s.first, log);
-        rally::rally(s, s.first.other(), log);
+        rally::rally(s, s.turns.first, log);
+        rally::rally(s, s.turns.first.other(), log);
     } else {
         rally::rally(s, s.phasing(), log);
     }
@@ -640,12 +638,7 @@ fn finish_player_turn(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
 }
 
 fn next_player_turn(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
-    let activations = match s.settings().activation {
-        Mode::Ab => 2,
-        _ => s.schedule.len(),
-    };
-    if (s.half as usize) + 1 < activations {
-        s.half += 1;
+    if s.turns.next() {
         begin_player_turn(s, dice, log);
     } else {
         end_turn(s, dice, log);
@@ -654,7 +647,7 @@ fn next_player_turn(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
 
 /// The activations of this turn: the A/B system's two player turns, or every numbered group
 /// of both sides in turn (2.3).
-fn schedule(s: &State) -> Vec<hex_command_family::activation::Activation> {
+fn schedule(s: &State, first: Side) -> Vec<hex_command_family::activation::Activation> {
     let mode = s.settings().activation;
     let mut groups: [Vec<u8>; 2] = [Vec::new(), Vec::new()];
     for i in 0..s.units.len() {
@@ -669,7 +662,7 @@ fn schedule(s: &State) -> Vec<hex_command_family::activation::Activation> {
         // A side with nothing but floating units still gets one activation.
         g.push(crate::state::UNNUMBERED);
     }
-    hex_command_family::activation::schedule(mode, s.first, [&groups[0], &groups[1]])
+    hex_command_family::activation::schedule(mode, first, [&groups[0], &groups[1]])
 }
 
 fn group_name(g: Option<u8>) -> String {

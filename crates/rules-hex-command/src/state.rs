@@ -5,12 +5,13 @@ use crate::board::Board;
 use crate::cnc::CubeReading;
 use crate::listing::Changes;
 use crate::units::{Arm, Class};
-use hex_command_family::activation::{Activation, Mode};
+use hex_command_family::activation::Mode;
 use hex_command_family::brigades::Brigade;
 use hex_command_family::cvs::Traits;
 use hex_command_family::ground::{Ground, Works};
 use hex_command_family::orders::{Consequence, Order};
 use hex_command_family::reinforcements::Arrival;
+use hex_command_family::turns::Turns;
 use std::sync::Arc;
 use volley_core::geometry::Facing;
 use volley_core::map::Map;
@@ -522,13 +523,8 @@ pub struct State {
     pub objectives: Vec<Objective>,
     pub sides: [SideInfo; 2],
     pub turn: u32,
-    /// The initiative winner: player A, who moves first this turn.
-    pub first: Side,
-    /// The activation now: 0 while player A is phasing, 1 for player B (A/B system); the
-    /// place in [`State::schedule`] under the Activation Sequence.
-    pub half: u8,
-    /// The Activation Sequence's activations this turn (empty under the A/B system).
-    pub schedule: Vec<Activation>,
+    /// Player A, the turn's activations and the one under way (2.3).
+    pub turns: Turns,
     pub phase: Phase,
     /// The rounds of the fire step, and the one being fired.
     pub fire_rounds: Vec<FireRound>,
@@ -560,26 +556,15 @@ impl State {
 
     /// The side whose activation it is (after every group has moved under the hand-out's
     /// Activation Sequence, player A's for the turn's fire and melee).
+    #[inline]
     pub fn phasing(&self) -> Side {
-        let groups = self.settings().activation != Mode::Ab;
-        match self.schedule.get(self.half as usize) {
-            Some(a) if groups => a.side,
-            _ if groups || self.half == 0 => self.first,
-            _ => self.first.other(),
-        }
+        self.turns.phasing()
     }
 
     /// Whether the current activation is `side`'s first this turn (the start-of-turn steps of
     /// Rules by Sequence 1–3 and reinforcements happen then).
     pub fn first_activation_of(&self, side: Side) -> bool {
-        if self.settings().activation == Mode::Ab {
-            return true;
-        }
-        !self
-            .schedule
-            .iter()
-            .take(self.half as usize)
-            .any(|a| a.side == side)
+        self.turns.first_activation_of(side)
     }
 
     /// Whether unit `i` belongs to the activation now: always under the A/B system; under the
@@ -593,10 +578,7 @@ impl State {
 
     /// The group the current activation moves (Activation Sequence), if only one does.
     pub fn active_group(&self) -> Option<u8> {
-        if self.settings().activation == Mode::Ab {
-            return None;
-        }
-        self.schedule.get(self.half as usize).and_then(|a| a.group)
+        self.turns.active_group()
     }
 
     /// A unit's group number for the Activation Sequence: its brigade's, [`UNNUMBERED`] for

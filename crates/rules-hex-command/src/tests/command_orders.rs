@@ -268,7 +268,7 @@ fn break_point_by_default_means_integrity_rolls_not_defeat() {
     let mut g = setup("", &[], &units);
     g.um("b3").fate = Fate::Destroyed;
     g.at(Side::Red, Phase::Melee);
-    g.state.half = 1;
+    g.state.turns.at = 1;
     // Turn ends; turn 2: initiative (red 5, blue 2), red's turn: no check for red.
     g.play("end", &[5, 2]);
     assert!(g.outcome().is_none(), "the battle goes on");

@@ -111,8 +111,8 @@ impl HexCommandGame {
     /// Puts the game at the start of `side`'s phase `phase`, player A being `side`.
     pub(crate) fn at(&mut self, side: Side, phase: Phase) {
         let s = &mut self.state;
-        s.first = side;
-        s.half = 0;
+        s.turns.first = side;
+        s.turns.at = 0;
         s.phase = phase;
         for i in 0..s.units.len() {
             let mp = crate::movement::allowance(s, &s.units[i]);

@@ -26,7 +26,7 @@ fn far_apart() -> String {
 fn initiative_higher_roll_moves_first() {
     let mut g = setup("", &[], &far_apart());
     let events = start(&mut g, &[2, 5]);
-    assert_eq!(g.state.first, Side::Blue);
+    assert_eq!(g.state.turns.first, Side::Blue);
     assert_eq!(
         (g.state.phasing(), g.state.phase),
         (Side::Blue, Phase::Movement)
@@ -48,7 +48,7 @@ fn initiative_higher_roll_moves_first() {
 fn initiative_ties_are_rolled_again() {
     let mut g = setup("", &[], &far_apart());
     let events = start(&mut g, &[3, 3, 6, 6, 4, 1]);
-    assert_eq!(g.state.first, Side::Red);
+    assert_eq!(g.state.turns.first, Side::Red);
     let e = of_kind(&events, "initiative");
     assert!(
         e[0].text
@@ -176,7 +176,7 @@ fn te_does_not_recover_in_melee() {
         rounds: 2,
     });
     g.at(Side::Red, Phase::Melee);
-    g.state.half = 1;
+    g.state.turns.at = 1;
     // Blue's melee phase: one round (both blue: a TE hit each), then the turn ends.
     g.play("end", &[1, 1, 5, 2]);
     assert_eq!(g.state.turn, 2);
@@ -224,7 +224,7 @@ fn army_at_break_point_loses_at_turn_end() {
     g.um("b3").fate = Fate::Destroyed;
     // Blue's melee phase, the last of the turn.
     g.at(Side::Red, Phase::Melee);
-    g.state.half = 1;
+    g.state.turns.at = 1;
     let events = g.play("end", &[]);
     let o = g.outcome().expect("the game is over");
     assert_eq!(o.winner, Some(Side::Red));
@@ -242,7 +242,7 @@ fn army_at_break_point_loses_at_turn_end() {
     let mut g = setup("break_point_ends_game = \"no\"", &[], &units);
     g.um("b3").fate = Fate::Destroyed;
     g.at(Side::Red, Phase::Melee);
-    g.state.half = 1;
+    g.state.turns.at = 1;
     g.play("end", &[5, 2]);
     assert!(g.outcome().is_none());
     assert_eq!((g.state.turn, g.state.phasing()), (2, Side::Red));
@@ -258,7 +258,7 @@ fn both_armies_broken_the_deeper_loser_loses() {
     g.um("r2").fate = Fate::Destroyed; // red 20/30 lost
     g.um("b3").fate = Fate::Destroyed; // blue 30/40 lost
     g.at(Side::Red, Phase::Melee);
-    g.state.half = 1;
+    g.state.turns.at = 1;
     g.play("end", &[]);
     let o = g.outcome().unwrap();
     assert_eq!(o.winner, Some(Side::Red), "{}", o.reason);
@@ -281,7 +281,7 @@ fn turn_limit_decides_by_objectives_and_losses() {
     g.um("b2").routed = true;
     g.state.turn = 10;
     g.at(Side::Red, Phase::Melee);
-    g.state.half = 1;
+    g.state.turns.at = 1;
     g.play("end", &[]);
     let o = g.outcome().expect("turn 10 of 10 is the last");
     assert_eq!(o.winner, Some(Side::Red));
@@ -296,14 +296,14 @@ fn turn_limit_decides_by_objectives_and_losses() {
     let mut g = setup("", &[], &units);
     g.state.turn = 10;
     g.at(Side::Red, Phase::Melee);
-    g.state.half = 1;
+    g.state.turns.at = 1;
     g.play("end", &[]);
     assert_eq!(g.outcome().unwrap().winner, None);
     // Before the limit the game goes on.
     let mut g = setup("", &[], &units);
     g.state.turn = 9;
     g.at(Side::Red, Phase::Melee);
-    g.state.half = 1;
+    g.state.turns.at = 1;
     g.play("end", &[5, 2]);
     assert!(g.outcome().is_none());
 }
