@@ -154,7 +154,7 @@ pub fn withdraw(s: &mut State, i: usize, hexes: u8, to_cover: bool) -> u8 {
         }
         let arm = moving_arm(&s.units[i]);
         let ground = s.ground();
-        if !crate::scenario::may_stand(arm, ground.terrain(h), ground.elevation(h))
+        if !crate::units::may_stand(arm, ground.terrain(h), ground.elevation(h))
             || s.unit_at(h).is_some()
             || s.guns_at(h).is_some()
         {
@@ -435,7 +435,7 @@ pub fn write_order(s: &mut State, b: usize, order: Order, dice: &mut dyn Dice, l
 }
 
 /// The opponent's pick on a 9.
-pub fn choose_consequence(s: &mut State, b: usize, number: u8, dice: &mut dyn Dice, log: &mut Log) {
+pub fn choose_consequence(s: &mut State, b: usize, number: u8, log: &mut Log) {
     s.decisions.remove(0);
     let c = Consequence::from_d10(number as u32);
     let br = &s.brigades[b];
@@ -453,7 +453,6 @@ pub fn choose_consequence(s: &mut State, b: usize, number: u8, dice: &mut dyn Di
         .side(br.side.other())
     });
     apply_consequence(s, b, c, log);
-    crate::sequence::resume(s, dice, log);
 }
 
 /// The consequence choices put to the opponent.
@@ -490,7 +489,7 @@ pub fn apply_consequence(s: &mut State, b: usize, c: Consequence, log: &mut Log)
         if c.falls_back() && !s.units[i].routed && !s.in_melee(i) {
             // About face and fall back towards the rear until in cover (a full move).
             s.touch(i);
-            let hexes = crate::movement::allowance(s, &s.units[i]);
+            let hexes = effects::allowance(s, &s.units[i]);
             let from = s.units[i].hex;
             let gone = withdraw(s, i, hexes, true);
             if s.units[i].active() {

@@ -6,9 +6,9 @@
 //! lies below it and nothing beside it.
 
 use crate::events::{ev, ev_at, seen_for};
-use crate::scenario::may_stand;
 use crate::sight::{line_of_sight, Sight};
 use crate::state::*;
+use crate::units::may_stand;
 use crate::units::Arm;
 use volley_core::geometry::{label, step, Facing};
 use volley_core::map::Terrain;
@@ -414,6 +414,16 @@ pub fn moving_arm(u: &Unit) -> Arm {
         _ if u.is_crew_only() => Arm::Infantry,
         Arm::Cavalry | Arm::MountedInfantry if !u.mounted => Arm::Infantry,
         a => a,
+    }
+}
+
+/// Movement allowance at the start of a phase (movement chart; a fatigued unit creeps one hex).
+pub fn allowance(s: &State, u: &Unit) -> u8 {
+    let rate = moving_arm(u).movement(s.settings().limbered_rate);
+    if u.fatigued() {
+        rate.min(1)
+    } else {
+        rate
     }
 }
 

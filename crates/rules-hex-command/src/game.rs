@@ -2,11 +2,13 @@
 //! of them, or one unit's), applying them (checked, or unchecked and silent for search),
 //! and the checks of the position's own invariants.
 
-use crate::actions::{Count, HcAction, Sink};
+use crate::actions::{HcAction, Sink};
 use crate::board::Board;
-use crate::listing::{Changes, Listing};
+use crate::legal::{decider, legal, legal_into, side_actions, side_count, some_unit_acts};
+use crate::listing::Listing;
+use crate::state::Changes;
 use crate::state::{Phase, State};
-use crate::{command, fire, hidden, melee, movement, rally, sequence, view};
+use crate::{command, hidden, movement, sequence, view};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 use volley_core::{
     Action, ActionInfo, ActionKind, Dice, Event, Game, Illegal, Log, Outcome, Side, View,
@@ -43,105 +45,6 @@ impl Clone for HexCommandGame {
         HexCommandGame {
             state: self.state.clone(),
             kept: Mutex::new(kept.clone()),
-        }
-    }
-}
-
-/// Whose decision it is.
-pub(crate) fn decider(s: &State) -> Option<Side> {
-    match s.phase {
-        Phase::Over => None,
-        Phase::Fire => s.fire_rounds.get(s.fire_round as usize).map(|r| r.side),
-        Phase::Advance => s.advances.first().map(|a| s.units[a.unit].side),
-        Phase::Decision => s.decisions.first().map(|d| sequence::decision_side(s, d)),
-        Phase::Withdrawal => s.withdrawing.first().map(|&u| s.units[u].side),
-        Phase::Orders | Phase::Movement | Phase::Melee => Some(s.phasing()),
-    }
-}
-
-/// The actions of the side to decide that belong to no unit: commander pieces moving (2 d).
-pub(crate) fn side_actions(s: &State, out: &mut impl Sink) {
-    if s.phase == Phase::Movement {
-        movement::commander_moves(s, out);
-    }
-}
-
-/// How many actions belong to no unit.
-fn side_count(s: &State) -> usize {
-    let mut n = Count::default();
-    side_actions(s, &mut n);
-    n.0
-}
-
-/// Whether some unit has an action now: a look that stops at the first that does.
-fn some_unit_acts(s: &State) -> bool {
-    side_count(s) > 0
-        || (0..s.units.len()).any(|i| {
-            let mut n = Count::default();
-            unit_legal(s, i, &mut n);
-            n.0 > 0
-        })
-}
-
-/// Every legal action now.
-pub(crate) fn legal(s: &State) -> Vec<HcAction> {
-    let mut out = Vec::new();
-    legal_into(s, &mut out);
-    out
-}
-
-fn legal_into(s: &State, out: &mut impl Sink) {
-    match s.phase {
-        Phase::Over => return,
-        Phase::Movement => {
-            movement::legal(s, out);
-            side_actions(s, out);
-        }
-        Phase::Fire => fire::legal(s, out),
-        Phase::Melee => melee::legal(s, out),
-        Phase::Withdrawal => movement::legal_withdrawal(s, out),
-        Phase::Orders => command::legal_orders(s, out),
-        Phase::Advance => {
-            melee::legal_advance(s, out);
-            return;
-        }
-        Phase::Decision => {
-            sequence::legal_decision(s, out);
-            return;
-        }
-    }
-    out.put(HcAction::End);
-}
-
-/// The legal actions of unit `i` alone (section 6's attachments count as the unit's).
-pub(crate) fn unit_legal(s: &State, i: usize, out: &mut impl Sink) {
-    if i >= s.units.len() {
-        return;
-    }
-    match s.phase {
-        Phase::Over | Phase::Orders => {}
-        Phase::Decision => {
-            let mut all: Vec<HcAction> = Vec::new();
-            sequence::legal_decision(s, &mut all);
-            for a in all.into_iter().filter(|a| a.acting_unit() == Some(i)) {
-                out.put(a);
-            }
-        }
-        Phase::Movement => {
-            movement::commanders_for(s, i, out);
-            movement::unit_moves(s, i, out);
-        }
-        Phase::Fire => {
-            if Some(s.units[i].side) == decider(s) {
-                fire::unit_shots(s, i, out);
-            }
-        }
-        Phase::Melee => melee::unit_melees(s, i, out),
-        Phase::Withdrawal => movement::withdrawal_moves(s, i, out),
-        Phase::Advance => {
-            if s.advances.first().is_some_and(|a| a.unit == i) {
-                melee::legal_advance(s, out);
-            }
         }
     }
 }
@@ -247,37 +150,7 @@ impl HexCommandGame {
     /// The action and its immediate consequences, without playing out the empty phases after it.
     fn apply_effects(&mut self, a: HcAction, dice: &mut dyn Dice, log: &mut Log) {
         self.flush();
-        let s = &mut self.state;
-        match a {
-            HcAction::End => sequence::end_phase(s, dice, log),
-            HcAction::Fire { unit, target } => {
-                fire::apply(s, unit as usize, target, false, dice, log)
-            }
-            HcAction::GunFire { unit, target } => {
-                fire::apply(s, unit as usize, target, true, dice, log)
-            }
-            HcAction::Melee { unit, target } => melee::declare(s, unit as usize, target, log),
-            HcAction::Advance { .. } | HcAction::Hold { .. } => {
-                melee::apply_advance(s, a, dice, log)
-            }
-            HcAction::Face { unit, facing } if s.phase == Phase::Decision => {
-                rally::face(s, unit as usize, facing, dice, log)
-            }
-            HcAction::Points { unit, target } => {
-                melee::apply_points(s, unit as usize, target, dice, log)
-            }
-            HcAction::Order { brigade, order } => {
-                command::write_order(s, brigade as usize, order, dice, log)
-            }
-            HcAction::Consequence { brigade, number } => {
-                command::choose_consequence(s, brigade as usize, number, dice, log)
-            }
-            HcAction::Block { arrival, withdraw } => {
-                sequence::block(s, arrival as usize, withdraw, dice, log)
-            }
-            _ => movement::apply(s, a, dice, log),
-        }
-        sequence::settle(s, dice, log);
+        sequence::play(&mut self.state, a, dice, log);
         self.pend();
     }
 

@@ -18,6 +18,7 @@ mod events;
 pub mod fire;
 pub mod game;
 pub mod hidden;
+pub mod legal;
 pub mod listing;
 pub mod melee;
 pub mod movement;

@@ -25,8 +25,8 @@
 //! every-ruleset test, so a change that is not noted is caught.
 
 use crate::actions::{HcAction, Sink};
-use crate::game::{decider, unit_legal};
-use crate::state::{Phase, State};
+use crate::legal::{decider, unit_legal};
+use crate::state::{Changes, Phase, State};
 use crate::units::Arm;
 use crate::{effects, movement};
 use volley_core::{Action, Hex, Side};
@@ -37,34 +37,6 @@ const OVERFLOW: u8 = u8::MAX;
 /// How far a change in movement or melee reaches at most (see the module's notes): a zone of
 /// control lies one hex out, and blocks a step one hex further.
 pub const NEAR: u32 = 2;
-
-/// What changed during an action, noted by whoever changed it.
-#[derive(Clone, Debug, Default)]
-pub struct Changes {
-    pub everything: bool,
-    /// Units whose own state changed, with the hex they stood in at the time.
-    pub units: Vec<(usize, Hex)>,
-    /// Hexes a unit entered or left, or in which one was uncovered.
-    pub places: Vec<Hex>,
-}
-
-impl State {
-    /// Notes that unit `i` changed (hits, facing, flags, movement points…).
-    pub fn touch(&mut self, i: usize) {
-        let hex = self.units[i].hex;
-        self.changes.units.push((i, hex));
-    }
-
-    /// Notes that what stands in `hex` changed.
-    pub fn touch_place(&mut self, hex: Hex) {
-        self.changes.places.push(hex);
-    }
-
-    /// Notes a change that reaches every unit (a phase, a turn, a commander).
-    pub fn touch_everything(&mut self) {
-        self.changes.everything = true;
-    }
-}
 
 /// A unit's own actions: everything it may do but take a commander (with ethnic commanders,
 /// 2 f, not every commander may join every unit: then the attachments are the unit's own).

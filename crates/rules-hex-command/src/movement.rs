@@ -4,22 +4,12 @@
 use crate::actions::{HcAction, Sink};
 use crate::effects::{self, add_te, moving_arm, relocate};
 use crate::events::{ev, ev_at, seen_for};
-use crate::scenario::may_stand;
 use crate::state::*;
+use crate::units::may_stand;
 use crate::units::Arm;
 use volley_core::geometry::{label, step, Facing};
 use volley_core::map::{Hexside, Terrain};
 use volley_core::{Dice, Hex, Log};
-
-/// Movement allowance at the start of a phase (movement chart; a fatigued unit creeps one hex).
-pub fn allowance(s: &State, u: &Unit) -> u8 {
-    let rate = moving_arm(u).movement(s.settings().limbered_rate);
-    if u.fatigued() {
-        rate.min(1)
-    } else {
-        rate
-    }
-}
 
 /// Whether a unit can make voluntary moves at all now.
 fn can_act(s: &State, i: usize) -> bool {

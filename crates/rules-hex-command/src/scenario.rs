@@ -3,11 +3,11 @@
 //! reinforcements, Route of Retreat).
 
 use crate::state::*;
-use hex_command_family::turns::Turns;
-use crate::units::{Arm, Class};
+use crate::units::{may_stand, Arm, Class};
 use hex_command_family::brigades::{self, BrigadeSpec};
 use hex_command_family::ground::{Work, WorkKind, Works};
 use hex_command_family::reinforcements::{self, ReinforcementSpec};
+use hex_command_family::turns::Turns;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -131,16 +131,6 @@ struct WorkSpec {
     /// Turns of work already done; finished when not given.
     #[serde(default)]
     progress: Option<u8>,
-}
-
-/// Whether a unit of `arm` may stand on this terrain at all (mounted: on horseback).
-pub fn may_stand(arm: Arm, terrain: Terrain, elevation: u8) -> bool {
-    match terrain {
-        Terrain::Water | Terrain::Mountain => false,
-        Terrain::Marsh => !matches!(arm, Arm::Artillery | Arm::Wagon),
-        Terrain::Woods => arm != Arm::Cavalry && !(arm == Arm::Artillery && elevation > 0),
-        _ => true,
-    }
 }
 
 pub fn load(

@@ -5,6 +5,7 @@ use crate::actions::{HcAction, Sink};
 use crate::command;
 use crate::effects;
 use crate::events::{ev, ev_at};
+use crate::fire;
 use crate::hidden;
 use crate::melee;
 use crate::movement;
@@ -190,7 +191,7 @@ fn place_arrivals(s: &mut State, a: usize, log: &mut Log) {
         let Some(&h) = entry.iter().find(|&&h| {
             s.unit_at(h).is_none()
                 && s.guns_at(h).is_none()
-                && crate::scenario::may_stand(arm, s.ground().terrain(h), s.ground().elevation(h))
+                && crate::units::may_stand(arm, s.ground().terrain(h), s.ground().elevation(h))
         }) else {
             break;
         };
@@ -290,11 +291,26 @@ pub fn block(s: &mut State, a: usize, withdraw: bool, dice: &mut dyn Dice, log: 
         s.withdrawing = blockers(s, a);
         s.withdraw_from = s.arrivals[a].entry().to_vec();
         for &i in &s.withdrawing.clone() {
-            let mp = 2 * crate::movement::allowance(s, &s.units[i]);
+            let mp = 2 * effects::allowance(s, &s.units[i]);
             s.units[i].mp = mp;
         }
         s.phase = Phase::Withdrawal;
         return;
+    }
+    resume(s, dice, log);
+}
+
+/// A side's answer to the decision put to it — the facing of a unit rallied from rout (8 c),
+/// the opponent of a Melee Points hit, the result of a decision failure (2.2.2) — and play
+/// goes on where it stopped.
+pub fn answer(s: &mut State, a: HcAction, dice: &mut dyn Dice, log: &mut Log) {
+    match a {
+        HcAction::Face { unit, facing } => rally::face(s, unit as usize, facing, log),
+        HcAction::Points { unit, target } => melee::apply_points(s, unit as usize, target, log),
+        HcAction::Consequence { brigade, number } => {
+            command::choose_consequence(s, brigade as usize, number, log)
+        }
+        _ => unreachable!("{a:?} answers no decision"),
     }
     resume(s, dice, log);
 }
@@ -416,7 +432,7 @@ fn start_movement(s: &mut State, _dice: &mut dyn Dice, log: &mut Log) {
         if s.units[i].side != side || !s.units[i].active() || !fresh {
             continue;
         }
-        let mp = movement::allowance(s, &s.units[i]);
+        let mp = effects::allowance(s, &s.units[i]);
         let u = &mut s.units[i];
         u.mp = mp;
         u.stepped = false;
@@ -912,4 +928,26 @@ pub fn settle(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
     } else if s.phase == Phase::Advance && s.advances.is_empty() {
         end_phase(s, dice, log);
     }
+}
+
+/// An action, carried out by the chapter it belongs to, and what follows it at once (a lost
+/// supreme commander's rolls, melees that end, an army with nothing left).
+pub fn play(s: &mut State, a: HcAction, dice: &mut dyn Dice, log: &mut Log) {
+    match a {
+        HcAction::End => end_phase(s, dice, log),
+        HcAction::Fire { unit, target } => fire::apply(s, unit as usize, target, false, dice, log),
+        HcAction::GunFire { unit, target } => {
+            fire::apply(s, unit as usize, target, true, dice, log)
+        }
+        HcAction::Melee { unit, target } => melee::declare(s, unit as usize, target, log),
+        HcAction::Advance { .. } | HcAction::Hold { .. } => melee::apply_advance(s, a, dice, log),
+        HcAction::Face { .. } if s.phase == Phase::Decision => answer(s, a, dice, log),
+        HcAction::Points { .. } | HcAction::Consequence { .. } => answer(s, a, dice, log),
+        HcAction::Order { brigade, order } => {
+            command::write_order(s, brigade as usize, order, dice, log)
+        }
+        HcAction::Block { arrival, withdraw } => block(s, arrival as usize, withdraw, dice, log),
+        _ => movement::apply(s, a, dice, log),
+    }
+    settle(s, dice, log);
 }

@@ -3,7 +3,6 @@
 
 use crate::board::Board;
 use crate::cnc::CubeReading;
-use crate::listing::Changes;
 use crate::units::{Arm, Class};
 use hex_command_family::activation::Mode;
 use hex_command_family::brigades::Brigade;
@@ -13,7 +12,7 @@ use hex_command_family::orders::{Consequence, Order};
 use hex_command_family::reinforcements::Arrival;
 use hex_command_family::turns::Turns;
 use std::sync::Arc;
-use volley_core::geometry::Facing;
+use volley_core::geometry::{front_hexes, step, Facing};
 use volley_core::map::Map;
 use volley_core::Name;
 use volley_core::{Hex, Options, Side};
@@ -790,4 +789,122 @@ pub fn nation_fits(c: &Commander, u: &Unit) -> bool {
 /// An order's consequence applied to a brigade, for the log.
 pub fn consequence_text(c: Consequence) -> String {
     format!("{} ({})", c.number(), c.text())
+}
+
+/// Who stands where, asked of the position through its [`Board`].
+impl State {
+    /// The units within `reach` hexes of `hex` (of `side` only, if given), in the order of
+    /// their numbers.
+    pub fn units_near(&self, hex: Hex, reach: u32, side: Option<Side>) -> Vec<usize> {
+        let mut out = Vec::new();
+        self.units_near_into(hex, reach, side, &mut out);
+        out.sort_unstable();
+        out
+    }
+
+    /// Adds the units within `reach` hexes of `hex` (of `side` only, if given) to `out`, in
+    /// no particular order. Blocks of the board with nobody of that side in them are passed
+    /// over.
+    pub fn units_near_into(&self, hex: Hex, reach: u32, side: Option<Side>, out: &mut Vec<usize>) {
+        let wanted = |k: usize| {
+            let u = &self.units[k];
+            u.active()
+                && side.is_none_or(|s| u.side == s)
+                && u.hex.unsigned_distance_to(hex) <= reach
+        };
+        self.board
+            .units_near_into(self.map(), self.units.len(), hex, reach, side, wanted, out);
+    }
+
+    /// Calls `f` with each unit (and its distance) within `reach` of `hex`, hex by hex over
+    /// the board: for a short reach (at most four hexes).
+    pub fn near_cells(&self, hex: Hex, reach: u32, side: Option<Side>, f: impl FnMut(usize, u32)) {
+        self.board.near_cells(self.map(), hex, reach, side, f);
+    }
+
+    /// The active unit standing in a hex (crews away from their guns included).
+    pub fn unit_at(&self, hex: Hex) -> Option<usize> {
+        self.board.unit_at(self.map(), hex)
+    }
+
+    /// Abandoned guns standing in a hex.
+    pub fn guns_at(&self, hex: Hex) -> Option<usize> {
+        self.board.guns_at(self.map(), hex)
+    }
+
+    /// The units whose zone of control covers `hex` (5.2): the neighbours facing it, in the
+    /// order of the units' numbers.
+    pub fn zones_at(&self, hex: Hex) -> Vec<usize> {
+        let mut out: Vec<usize> = Facing::ALL
+            .into_iter()
+            .filter_map(|f| {
+                let n = step(hex, f);
+                let e = self.unit_at(n)?;
+                (self.has_zoc(e) && front_hexes(n, self.units[e].facing).contains(&hex))
+                    .then_some(e)
+            })
+            .collect();
+        out.sort_unstable();
+        out
+    }
+
+    /// Whether some unit's zone of control that `pred` accepts covers `hex`.
+    pub fn zone_covers(&self, hex: Hex, pred: impl Fn(usize) -> bool) -> bool {
+        Facing::ALL.into_iter().any(|f| {
+            let n = step(hex, f);
+            self.unit_at(n).is_some_and(|e| {
+                self.has_zoc(e) && front_hexes(n, self.units[e].facing).contains(&hex) && pred(e)
+            })
+        })
+    }
+
+    /// The enemies of `side` whose zone of control covers `hex`, by number.
+    pub fn enemy_zones_at(&self, side: Side, hex: Hex) -> Vec<usize> {
+        let mut z = self.zones_at(hex);
+        z.retain(|&e| self.units[e].side != side);
+        z
+    }
+}
+
+impl Board {
+    /// The board of a position, built from scratch (at set-up, after a determinization, and
+    /// by the invariant check that compares it with the one kept up to date).
+    pub fn of(s: &State) -> Board {
+        let mut b = Board::new(s.map());
+        for (i, u) in s.units.iter().enumerate().filter(|(_, u)| u.active()) {
+            b.place(s.map(), u.hex, i, u.side);
+            if let Some(g) = u.guns_at() {
+                b.put_guns(s.map(), g, Some(i));
+            }
+        }
+        b
+    }
+}
+
+/// What changed during an action, noted by whoever changed it.
+#[derive(Clone, Debug, Default)]
+pub struct Changes {
+    pub everything: bool,
+    /// Units whose own state changed, with the hex they stood in at the time.
+    pub units: Vec<(usize, Hex)>,
+    /// Hexes a unit entered or left, or in which one was uncovered.
+    pub places: Vec<Hex>,
+}
+
+impl State {
+    /// Notes that unit `i` changed (hits, facing, flags, movement points…).
+    pub fn touch(&mut self, i: usize) {
+        let hex = self.units[i].hex;
+        self.changes.units.push((i, hex));
+    }
+
+    /// Notes that what stands in `hex` changed.
+    pub fn touch_place(&mut self, hex: Hex) {
+        self.changes.places.push(hex);
+    }
+
+    /// Notes a change that reaches every unit (a phase, a turn, a commander).
+    pub fn touch_everything(&mut self) {
+        self.changes.everything = true;
+    }
 }

@@ -34,7 +34,7 @@ pub(crate) fn prompt_for(s: &State, prompt: String, viewer: Option<Side>) -> Str
                 .split(|c: char| !(c.is_alphanumeric() || c == '_'))
                 .any(|w| w == u.id.as_str())
     });
-    match crate::game::decider(s) {
+    match crate::legal::decider(s) {
         Some(side) if names_unseen => {
             format!("{}: a decision about a unit you cannot see", side.title())
         }
@@ -44,7 +44,7 @@ pub(crate) fn prompt_for(s: &State, prompt: String, viewer: Option<Side>) -> Str
 
 /// What the side to decide is deciding, naming the side.
 fn prompt(s: &State) -> Option<String> {
-    let side = crate::game::decider(s)?.title();
+    let side = crate::legal::decider(s)?.title();
     let p = s.phasing();
     Some(match s.phase {
         Phase::Orders => {
@@ -201,7 +201,7 @@ pub fn view(s: &State, viewer: Option<Side>) -> View {
         turn_limit: s.setup.turn_limit,
         phase: phase_name(s),
         phasing: (!over).then(|| s.phasing()),
-        to_decide: crate::game::decider(s),
+        to_decide: crate::legal::decider(s),
         prompt: prompt(s).map(|p| prompt_for(s, p, viewer)),
         map: s.setup.map_view.clone(),
         sides,

@@ -501,7 +501,7 @@ fn the_enemy_is_not_told_which_unit_under_a_marker_decides() {
     let b1 = g.state.units.iter().position(|u| u.id == "b1").unwrap();
     assert!(!g.state.visible_to(b1, Side::Red));
     let named = "Blue: b1 has rallied; choose the way it faces (8)".to_string();
-    let decider = crate::game::decider(&g.state).unwrap().title();
+    let decider = crate::legal::decider(&g.state).unwrap().title();
     assert_eq!(
         crate::view::prompt_for(&g.state, named.clone(), Some(Side::Red)),
         format!("{decider}: a decision about a unit you cannot see")

@@ -115,7 +115,7 @@ impl HexCommandGame {
         s.turns.at = 0;
         s.phase = phase;
         for i in 0..s.units.len() {
-            let mp = crate::movement::allowance(s, &s.units[i]);
+            let mp = crate::effects::allowance(s, &s.units[i]);
             let u = &mut s.units[i];
             u.mp = mp;
             u.move_start = u.hex;
