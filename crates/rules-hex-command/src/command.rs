@@ -3,9 +3,9 @@
 //! replacement commanders), section 6 (attaching them) and Rules by Sequence 1–2 (removing
 //! commanders, army integrity).
 
-use crate::actions::{HcAction, Sink};
 use crate::effects::{self, moving_arm, relocate};
 use crate::events::{ev_at, seen_for};
+use crate::orders::{HcAction, Sink};
 use crate::state::*;
 use hex_command_family::cvs::{self, Trait};
 use hex_command_family::orders::{Consequence, Order, OrderKind};

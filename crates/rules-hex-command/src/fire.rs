@@ -2,10 +2,10 @@
 //! heavy guns, howitzers and mortars, fire against defensive structures, captured guns), the
 //! firing chart and its modifiers, and the Supply and Pike and Shot optional rules.
 
-use crate::actions::{HcAction, Sink};
 use crate::cnc::Band;
 use crate::effects;
 use crate::events::ev_at;
+use crate::orders::{HcAction, Sink};
 use crate::sight::{cover, line_of_sight, Sight};
 use crate::state::*;
 use crate::units::{Arm, Class};

@@ -2,14 +2,15 @@
 //! of them, or one unit's), applying them (checked, or unchecked and silent for search),
 //! and the checks of the position's own invariants.
 
-use crate::actions::{HcAction, Sink};
 use crate::board::Board;
 use crate::legal::{decider, legal, legal_into, side_actions, side_count, some_unit_acts};
 use crate::listing::Listing;
+use crate::orders::{HcAction, Sink};
 use crate::state::Changes;
 use crate::state::{Phase, State};
 use crate::{command, hidden, movement, sequence, view};
 use std::sync::{Mutex, MutexGuard, PoisonError};
+use volley_core::codec::Codec;
 use volley_core::{
     Action, ActionInfo, ActionKind, Dice, Event, Game, Illegal, Log, Outcome, Side, View,
 };
@@ -135,7 +136,7 @@ impl HexCommandGame {
             HcAction::End => !matches!(s.phase, Phase::Over | Phase::Advance | Phase::Decision),
             _ if !s.phase.by_unit() => legal(s).contains(&a),
             HcAction::CommanderMove { .. } => {
-                let mut f = crate::actions::Find {
+                let mut f = crate::orders::Find {
                     want: a,
                     found: false,
                 };
@@ -156,7 +157,7 @@ impl HexCommandGame {
 
     /// The action, if it is legal now; otherwise why not.
     fn checked(&self, action: Action) -> Result<HcAction, Illegal> {
-        let a = HcAction::decode(action).ok_or_else(|| Illegal::new("not a Hex Command action"))?;
+        let a = HcAction::unpack(action).ok_or_else(|| Illegal::new("not a Hex Command action"))?;
         if !self.is_legal(a) {
             return Err(Illegal::new(self.why_illegal(a)));
         }
@@ -271,7 +272,7 @@ impl Game for HexCommandGame {
     fn legal_action(&self, k: usize) -> Option<Action> {
         let s = &self.state;
         if !s.phase.by_unit() {
-            return legal(s).get(k).map(|a| a.encode());
+            return legal(s).get(k).map(|a| a.pack());
         }
         let kept = self.listing();
         match kept.list.locate(k) {
@@ -279,14 +280,14 @@ impl Game for HexCommandGame {
             None => {
                 let mut extra: Vec<Action> = Vec::new();
                 side_actions(s, &mut extra);
-                extra.push(HcAction::End.encode());
+                extra.push(HcAction::End.pack());
                 extra.get(k.checked_sub(kept.list.total())?).copied()
             }
         }
     }
 
     fn describe(&self, action: Action) -> ActionInfo {
-        HcAction::decode(action).map_or(ActionInfo::new("?", ActionKind::Other), HcAction::describe)
+        HcAction::unpack(action).map_or(ActionInfo::new("?", ActionKind::Other), HcAction::describe)
     }
 
     fn check(&self, action: Action) -> Result<(), Illegal> {
@@ -294,7 +295,7 @@ impl Game for HexCommandGame {
     }
 
     fn play_unchecked(&mut self, action: Action, dice: &mut dyn Dice, log: &mut Log) {
-        let a = HcAction::decode(action).expect("an action from the legal list");
+        let a = HcAction::unpack(action).expect("an action from the legal list");
         self.apply_legal(a, dice, log);
     }
 
@@ -306,11 +307,11 @@ impl Game for HexCommandGame {
     }
 
     fn notation(&self, action: Action) -> String {
-        HcAction::decode(action).map_or_else(|| "?".into(), |a| a.notation(&self.state))
+        HcAction::unpack(action).map_or_else(|| "?".into(), |a| a.notation(&self.state))
     }
 
     fn parse_action(&self, text: &str) -> Result<Action, Illegal> {
-        HcAction::parse(text, &self.state).map(HcAction::encode)
+        HcAction::parse(text, &self.state).map(HcAction::pack)
     }
 
     fn turn(&self) -> u32 {

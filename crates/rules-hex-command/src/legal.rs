@@ -2,7 +2,7 @@
 //! listed by the chapter it belongs to (movement, fire, melee, orders, the decisions of the
 //! sequence of play). The [`crate::listing`] keeps them from action to action.
 
-use crate::actions::{Count, HcAction, Sink};
+use crate::orders::{Count, HcAction, Sink};
 use crate::state::{Phase, State};
 use crate::{command, fire, melee, movement, sequence};
 use volley_core::Side;

@@ -9,7 +9,6 @@
 //! with the [`listing`] of legal actions kept from action to action.
 //! docs/rules/hex-command.md maps every section to its code and tests.
 
-pub mod actions;
 pub mod board;
 pub mod cnc;
 pub mod command;
@@ -22,6 +21,7 @@ pub mod legal;
 pub mod listing;
 pub mod melee;
 pub mod movement;
+pub mod orders;
 pub mod rally;
 pub mod scenario;
 pub mod sequence;

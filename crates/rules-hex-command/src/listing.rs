@@ -24,11 +24,12 @@
 //! The invariant check compares the kept listing with a fresh one after every action of the
 //! every-ruleset test, so a change that is not noted is caught.
 
-use crate::actions::{HcAction, Sink};
 use crate::legal::{decider, unit_legal};
+use crate::orders::{HcAction, Sink};
 use crate::state::{Changes, Phase, State};
 use crate::units::Arm;
 use crate::{effects, movement};
+use volley_core::codec::Codec;
 use volley_core::{Action, Hex, Side};
 
 /// Actions kept per unit; a unit with more is listed afresh when asked.
@@ -78,7 +79,7 @@ struct Slot<'a> {
 impl Sink for Slot<'_> {
     fn put(&mut self, a: HcAction) {
         if self.n < SLOT {
-            self.slot[self.n] = a.encode();
+            self.slot[self.n] = a.pack();
         }
         self.n += 1;
     }
@@ -242,7 +243,7 @@ impl Listing {
                     target: hex,
                 },
             ]
-            .map(|a| a.encode().0);
+            .map(|a| a.pack().0);
             let mask = !(0xffff_u64 << 32);
             dirty.extend((0..self.lens.len()).filter(|&k| {
                 let n = self.lens[k];
@@ -273,7 +274,7 @@ impl Listing {
             commander: self.ready[k],
             unit: i as u16,
         }
-        .encode()
+        .pack()
     }
 
     /// Unit `i`'s actions: the commanders that may join it, then its own.
@@ -291,7 +292,7 @@ impl Listing {
         if let HcAction::Attach { commander, .. } = a {
             return self.attachments(i) > 0 && self.ready.contains(&commander);
         }
-        let a = a.encode();
+        let a = a.pack();
         match self.lens.get(i) {
             None => false,
             Some(&OVERFLOW) => {

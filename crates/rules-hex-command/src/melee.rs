@@ -1,10 +1,10 @@
 //! Sections 7.2 (melee), 7.2.1–7.2.3 (several units, joining, zones of control), 7.3 (the
 //! melee process and cover), 7.4 (advance after melee), and section 3 / 3.1 (meleeing guns).
 
-use crate::actions::{HcAction, Sink};
 use crate::cnc::Face;
 use crate::effects::{self, engage, may_melee, relocate};
 use crate::events::ev;
+use crate::orders::{HcAction, Sink};
 use crate::state::*;
 use crate::units::{Arm, Class};
 use volley_core::geometry::{aspect, front_hexes, in_front_arc, label, Aspect, Facing};

@@ -1,9 +1,9 @@
 //! Section 5 (movement, facing, zone of control, stacking, obstacles, roads and terrain,
 //! buildings), the artillery movement of section 3, and section 6 (attaching commanders).
 
-use crate::actions::{HcAction, Sink};
 use crate::effects::{self, add_te, moving_arm, relocate};
 use crate::events::{ev, ev_at, seen_for};
+use crate::orders::{HcAction, Sink};
 use crate::state::*;
 use crate::units::may_stand;
 use crate::units::Arm;

@@ -1,7 +1,6 @@
 //! The Sequence of Play (traditional A/B system), Rules by Sequence, section 9 (turn
 //! conclusion) and victory.
 
-use crate::actions::{HcAction, Sink};
 use crate::command;
 use crate::effects;
 use crate::events::{ev, ev_at};
@@ -9,6 +8,7 @@ use crate::fire;
 use crate::hidden;
 use crate::melee;
 use crate::movement;
+use crate::orders::{HcAction, Sink};
 use crate::rally;
 use crate::state::*;
 use hex_command_family::activation::Mode;
