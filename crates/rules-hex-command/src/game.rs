@@ -69,9 +69,9 @@ impl HexCommandGame {
         kept
     }
 
-    /// Whether what the last action changed is listed yet (for the tests).
-    #[cfg(test)]
-    pub(crate) fn is_listed(&self) -> bool {
+    /// Whether what the last action changed is listed yet (the listing is brought up to date
+    /// when next asked for).
+    pub fn is_listed(&self) -> bool {
         let kept = self.kept.lock().unwrap_or_else(PoisonError::into_inner);
         kept.pending.is_none()
     }
@@ -108,7 +108,7 @@ impl HexCommandGame {
     }
 
     /// Whether the side to decide has anything to do but end the phase.
-    pub(crate) fn has_choice(&self) -> bool {
+    pub fn has_choice(&self) -> bool {
         let s = &self.state;
         match s.phase {
             Phase::Over => false,

@@ -28,10 +28,8 @@ pub mod sequence;
 pub mod sight;
 pub mod state;
 pub mod units;
-mod view;
+pub mod view;
 
-#[cfg(test)]
-mod tests;
 
 pub use game::HexCommandGame;
 use volley_core::{Game, OptionSpec, Options, Ruleset, ScenarioError, ScenarioSource};

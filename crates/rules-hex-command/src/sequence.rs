@@ -735,7 +735,7 @@ fn end_turn(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
 }
 
 /// Constructions chart: each work whose engineers stayed at it all turn grows a turn.
-pub(crate) fn works_progress(s: &mut State, log: &mut Log) {
+pub fn works_progress(s: &mut State, log: &mut Log) {
     for i in 0..s.units.len() {
         let Some(h) = s.units[i].building else {
             continue;
@@ -773,7 +773,7 @@ pub(crate) fn works_progress(s: &mut State, log: &mut Log) {
 }
 
 /// Optional Rules, Supply: a supply wagon within 2 hexes fills a unit up again.
-pub(crate) fn resupply(s: &mut State, log: &mut Log) {
+pub fn resupply(s: &mut State, log: &mut Log) {
     for i in 0..s.units.len() {
         let u = &s.units[i];
         if !u.active() || u.supply >= crate::state::FULL_SUPPLY || !u.arm.is_real() {

@@ -26,7 +26,7 @@ fn phase_name(s: &State) -> String {
 
 /// The prompt as `viewer` may read it: one that names a unit `viewer` cannot see (the enemy
 /// rallying a unit under its marker, say) says only who decides.
-pub(crate) fn prompt_for(s: &State, prompt: String, viewer: Option<Side>) -> String {
+pub fn prompt_for(s: &State, prompt: String, viewer: Option<Side>) -> String {
     let Some(v) = viewer else { return prompt };
     let names_unseen = s.units.iter().enumerate().any(|(i, u)| {
         !s.visible_to(i, v)

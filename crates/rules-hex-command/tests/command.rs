@@ -2,7 +2,9 @@
 //! Sequence 1–2 (removing commanders, army integrity) and the hand-out's Break Point
 //! paragraph (a lost supreme commander).
 
-use super::*;
+mod common;
+
+use common::*;
 use volley_core::geometry::Facing;
 use volley_core::Event;
 

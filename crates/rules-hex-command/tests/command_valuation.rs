@@ -2,8 +2,10 @@
 //! failures, replacements), Sequence of Play 5 and 7 c (who fires first), Rules by Sequence 2
 //! (army integrity and its triggers) and the audit's command defects.
 
-use super::*;
-use crate::state::{Cvs, FireWho};
+mod common;
+
+use common::*;
+use rules_hex_command::state::{Cvs, FireWho};
 use hex_command_family::cvs::Traits;
 use hex_command_family::orders::{Consequence, Order, OrderKind};
 use volley_core::Event;
@@ -131,7 +133,7 @@ fn a_nine_is_the_opponents_choice_of_consequence() {
 #[test]
 fn a_timid_brigade_stays_back_until_it_passes_aggressiveness() {
     let mut g = brigade_game("{ kind = \"march\", hex = \"0502\" }");
-    crate::command::apply_consequence(
+    rules_hex_command::command::apply_consequence(
         &mut g.state,
         0,
         Consequence::Timid,
@@ -145,7 +147,7 @@ fn a_timid_brigade_stays_back_until_it_passes_aggressiveness() {
     );
     // At the start of red's next turn it tests Aggressiveness 6: a 7 passes.
     let mut d = ScriptedDice::new([7]);
-    crate::command::timid_tests(
+    rules_hex_command::command::timid_tests(
         &mut g.state,
         Side::Red,
         &mut d,
@@ -165,7 +167,7 @@ fn falling_back_goes_to_the_rear_until_cover() {
             + &spares()
             + "[[brigades]]\nid = \"1st\"\nside = \"red\"\ncommander = \"R1\"\norder = { kind = \"attack\", hex = \"0502\" }\n"),
     );
-    crate::command::apply_consequence(
+    rules_hex_command::command::apply_consequence(
         &mut g.state,
         0,
         Consequence::FallBack,
@@ -223,7 +225,7 @@ fn a_lost_commander_may_be_replaced() {
     // d10 7 over the best remaining Tactical (6): a replacement, rated d6 1 (Untrained), d6 2.
     let mut d = ScriptedDice::new([7, 1, 2]);
     let mut log = volley_core::Log::new();
-    crate::command::replacements(&mut g.state, &mut d, &mut log);
+    rules_hex_command::command::replacements(&mut g.state, &mut d, &mut log);
     let new = g.state.commanders.last().unwrap();
     assert_eq!(&*new.id, "R1+");
     assert!(new.ready());
@@ -430,9 +432,9 @@ fn with_commander_pieces_a_new_order_goes_by_courier() {
         "not yet delivered"
     );
     let mut log = volley_core::Log::new();
-    crate::command::ride_couriers(&mut g.state, Side::Red, &mut log);
+    rules_hex_command::command::ride_couriers(&mut g.state, Side::Red, &mut log);
     assert_eq!(g.state.couriers[0].hex, h("0506"));
-    crate::command::ride_couriers(&mut g.state, Side::Red, &mut log);
+    rules_hex_command::command::ride_couriers(&mut g.state, Side::Red, &mut log);
     assert!(g.state.couriers.is_empty());
     assert_eq!(g.state.brigades[0].order.unwrap().kind, OrderKind::Attack);
 }

@@ -2,7 +2,9 @@
 //! (integrity at the break point), section 9 and Optional Rules Disorder/Fatigued (TE
 //! recovery at the turn's end), the hand-out's Break Point, the turn limit and victory.
 
-use super::*;
+mod common;
+
+use common::*;
 use volley_core::geometry::Facing;
 use volley_core::Event;
 
@@ -324,7 +326,7 @@ fn objectives_change_hands_when_entered() {
     g.at(Side::Red, Phase::Movement);
     g.play("move r1 0505", &[]);
     assert_eq!(g.state.objectives[0].holder, Some(Side::Red));
-    assert_eq!(crate::sequence::score(&g.state, Side::Red), 10);
+    assert_eq!(rules_hex_command::sequence::score(&g.state, Side::Red), 10);
 }
 
 #[test]
@@ -341,13 +343,13 @@ fn an_objective_that_is_the_enemys_goal_scores_nothing_for_its_holder() {
         + &unit("b1", "blue", "infantry", "0101", "N", "");
     let src = volley_core::ScenarioSource::new("test.toml", &text);
     let g = HexCommandGame::new(
-        crate::scenario::load(&src, &volley_core::Options::new(), crate::OPTIONS)
+        rules_hex_command::scenario::load(&src, &volley_core::Options::new(), rules_hex_command::OPTIONS)
             .unwrap_or_else(|e| panic!("{e}")),
     );
     assert_eq!(g.state.objectives[0].holder, Some(Side::Red));
-    assert_eq!(crate::sequence::score(&g.state, Side::Red), 0);
+    assert_eq!(rules_hex_command::sequence::score(&g.state, Side::Red), 0);
     assert_eq!(
-        crate::sequence::score(&g.state, Side::Blue),
+        rules_hex_command::sequence::score(&g.state, Side::Blue),
         5,
         "the ford only"
     );
@@ -358,7 +360,7 @@ fn an_objective_that_is_the_enemys_goal_scores_nothing_for_its_holder() {
     // A goal that is no objective is refused where it is written.
     let bad = text.replace("blue = [\"0505\"]", "blue = [\"0303\"]");
     let src = volley_core::ScenarioSource::new("test.toml", &bad);
-    let e = crate::scenario::load(&src, &volley_core::Options::new(), crate::OPTIONS)
+    let e = rules_hex_command::scenario::load(&src, &volley_core::Options::new(), rules_hex_command::OPTIONS)
         .expect_err("refused")
         .to_string();
     assert!(
@@ -397,7 +399,7 @@ fn the_log_stamps_turn_end_events_with_the_old_turn_and_the_initiative_with_the_
         unit("b1", "blue", "infantry", "0101", "S", ""),
     );
     let mut s = volley_core::Session::new(
-        &crate::RULESET,
+        &rules_hex_command::RULESET,
         &volley_core::ScenarioSource::new("t.toml", text),
         "t",
         &volley_core::Options::new(),
