@@ -86,7 +86,7 @@ impl Turns {
 
     /// Steps on to the next activation; `false` (and nothing changed) when the turn's last
     /// is over.
-    pub fn next(&mut self) -> bool {
+    pub fn step_on(&mut self) -> bool {
         if self.at + 1 < self.activations() {
             self.at += 1;
             true
@@ -106,10 +106,10 @@ mod tests {
         let mut t = Turns::new(Mode::Ab);
         t.begin(Side::Blue, Vec::new());
         assert_eq!((t.phasing(), t.active_group()), (Side::Blue, None));
-        assert!(t.next());
+        assert!(t.step_on());
         assert_eq!(t.phasing(), Side::Red);
         assert!(t.first_activation_of(Side::Blue));
-        assert!(!t.next());
+        assert!(!t.step_on());
     }
 
     #[test]
@@ -120,7 +120,7 @@ mod tests {
             schedule(Mode::GroupTurns, Side::Red, [&[1, 2], &[1]]),
         );
         let mut seen = vec![(t.phasing(), t.active_group(), t.first_activation_of(t.phasing()))];
-        while t.next() {
+        while t.step_on() {
             seen.push((t.phasing(), t.active_group(), t.first_activation_of(t.phasing())));
         }
         assert_eq!(

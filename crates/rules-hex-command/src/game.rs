@@ -159,7 +159,7 @@ impl HexCommandGame {
     fn checked(&self, action: Action) -> Result<HcAction, Illegal> {
         let a = HcAction::unpack(action).ok_or_else(|| Illegal::new("not a Hex Command action"))?;
         if !self.is_legal(a) {
-            return Err(Illegal::new(self.why_illegal(a)));
+            return Err(Illegal::new(crate::legal::why_illegal(&self.state, a)));
         }
         Ok(a)
     }
@@ -181,36 +181,6 @@ impl HexCommandGame {
             }
         }
         self.pend();
-    }
-
-    fn why_illegal(&self, a: HcAction) -> String {
-        let s = &self.state;
-        let text = a.notation(s);
-        let unit = a.acting_unit();
-        let phase = view::view(s, None).phase;
-        if let Some(u) = unit.and_then(|u| s.units.get(u)) {
-            if Some(u.side) != decider(s) {
-                return format!(
-                    "\"{text}\": {} belongs to {}, and it is {}'s decision now ({phase})",
-                    u.id,
-                    u.side,
-                    decider(s).map_or("nobody".into(), |d| d.to_string())
-                );
-            }
-            if !u.active() {
-                return format!("\"{text}\": {} is no longer on the field", u.id);
-            }
-            if u.routed {
-                return format!(
-                    "\"{text}\": {} is routed and moves only by rout (7.5)",
-                    u.id
-                );
-            }
-            if s.in_melee(s.units.iter().position(|x| x.id == u.id).unwrap_or(0)) {
-                return format!("\"{text}\": {} is locked in melee (7.3)", u.id);
-            }
-        }
-        format!("\"{text}\" is not a legal action in the {phase} phase (see `volley legal`)")
     }
 }
 
@@ -351,74 +321,9 @@ impl Game for HexCommandGame {
 
     fn check_invariants(&self) -> Result<(), String> {
         let s = &self.state;
-        let mut seen = std::collections::HashMap::new();
-        for (i, u) in s.units.iter().enumerate().filter(|(_, u)| u.active()) {
-            if !s.map().contains(u.hex) {
-                return Err(format!("{} is off the map", u.id));
-            }
-            // Units and abandoned guns each one to a hex; a unit may stand on guns it has
-            // taken or retaken (section 3).
-            for h in [Some((u.hex, true)), u.guns_at().map(|g| (g, false))]
-                .into_iter()
-                .flatten()
-            {
-                if let Some(j) = seen.insert(h, i) {
-                    return Err(format!(
-                        "{} and {} share {} (5.3)",
-                        s.units[j].id,
-                        u.id,
-                        volley_core::geometry::label(h.0)
-                    ));
-                }
-            }
-            if u.hits > u.max_hits() || u.te > 3 {
-                return Err(format!("{} has {} hits and {} TE", u.id, u.hits, u.te));
-            }
-            if u.hits >= u.max_hits() && !u.routed {
-                return Err(format!("{} has {} hits but is not routed", u.id, u.hits));
-            }
-            if u.commander
-                .is_some_and(|c| s.commanders[c].attached != Some(i))
-            {
-                return Err(format!("{}'s commander is attached elsewhere", u.id));
-            }
-        }
-        for m in &s.melees {
-            let (a, d) = (&s.units[m.attacker], &s.units[m.defender]);
-            if !a.active() || !d.active() || a.hex.unsigned_distance_to(d.hex) != 1 {
-                return Err(format!(
-                    "melee between {} and {} is not in contact",
-                    a.id, d.id
-                ));
-            }
-        }
+        s.check_invariants()?;
         if s.phase != Phase::Over && legal(s).is_empty() {
             return Err("no legal action but the game is not over".into());
-        }
-        let fresh = Board::of(s);
-        if s.board != fresh {
-            let map = s.map();
-            let names = |b: &Board, h| {
-                let id =
-                    |u: Option<usize>| u.map_or("-".to_string(), |u| s.units[u].id.to_string());
-                format!(
-                    "unit {}, guns {}",
-                    id(b.unit_at(map, h)),
-                    id(b.guns_at(map, h))
-                )
-            };
-            let at = map
-                .hexes()
-                .find(|&h| names(&s.board, h) != names(&fresh, h))
-                .map_or(String::new(), |h| {
-                    format!(
-                        " at {}: kept {}; should be {}",
-                        volley_core::geometry::label(h),
-                        names(&s.board, h),
-                        names(&fresh, h)
-                    )
-                });
-            return Err(format!("the board (who stands where) is out of date{at}"));
         }
         if !self.listing().list.agrees_with(&Listing::of(s)) {
             return Err("the kept listing of legal actions is out of date".into());

@@ -105,3 +105,33 @@ pub fn unit_legal(s: &State, i: usize, out: &mut impl Sink) {
         }
     }
 }
+
+/// Why an action is not legal now, in words: whose decision it is, or what holds the unit.
+pub fn why_illegal(s: &State, a: HcAction) -> String {
+    let text = a.notation(s);
+    let unit = a.acting_unit();
+    let phase = crate::view::view(s, None).phase;
+    if let Some(u) = unit.and_then(|u| s.units.get(u)) {
+        if Some(u.side) != decider(s) {
+            return format!(
+                "\"{text}\": {} belongs to {}, and it is {}'s decision now ({phase})",
+                u.id,
+                u.side,
+                decider(s).map_or("nobody".into(), |d| d.to_string())
+            );
+        }
+        if !u.active() {
+            return format!("\"{text}\": {} is no longer on the field", u.id);
+        }
+        if u.routed {
+            return format!(
+                "\"{text}\": {} is routed and moves only by rout (7.5)",
+                u.id
+            );
+        }
+        if s.in_melee(s.units.iter().position(|x| x.id == u.id).unwrap_or(0)) {
+            return format!("\"{text}\": {} is locked in melee (7.3)", u.id);
+        }
+    }
+    format!("\"{text}\" is not a legal action in the {phase} phase (see `volley legal`)")
+}

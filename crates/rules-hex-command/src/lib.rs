@@ -30,7 +30,6 @@ pub mod state;
 pub mod units;
 pub mod view;
 
-
 pub use game::HexCommandGame;
 use volley_core::{Game, OptionSpec, Options, Ruleset, ScenarioError, ScenarioSource};
 

@@ -575,7 +575,7 @@ pub fn end_phase(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
         Phase::Orders => start_movement(s, dice, log),
         // The hand-out's Activation Sequence: every group moves in turn, then all fire.
         Phase::Movement if s.settings().activation == Mode::Groups => {
-            if s.turns.next() {
+            if s.turns.step_on() {
                 begin_player_turn(s, dice, log);
             } else {
                 // The fire step and melee belong to the whole turn: player A declares.
@@ -654,7 +654,7 @@ fn finish_player_turn(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
 }
 
 fn next_player_turn(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
-    if s.turns.next() {
+    if s.turns.step_on() {
         begin_player_turn(s, dice, log);
     } else {
         end_turn(s, dice, log);

@@ -908,3 +908,79 @@ impl State {
         self.changes.everything = true;
     }
 }
+
+impl State {
+    /// The position's own invariants: units on the map, one to a hex, hits and TE within
+    /// bounds, commanders attached where they say, melees in contact, and the board up to
+    /// date.
+    pub fn check_invariants(&self) -> Result<(), String> {
+        let s = self;
+        let mut seen = std::collections::HashMap::new();
+        for (i, u) in s.units.iter().enumerate().filter(|(_, u)| u.active()) {
+            if !s.map().contains(u.hex) {
+                return Err(format!("{} is off the map", u.id));
+            }
+            // Units and abandoned guns each one to a hex; a unit may stand on guns it has
+            // taken or retaken (section 3).
+            for h in [Some((u.hex, true)), u.guns_at().map(|g| (g, false))]
+                .into_iter()
+                .flatten()
+            {
+                if let Some(j) = seen.insert(h, i) {
+                    return Err(format!(
+                        "{} and {} share {} (5.3)",
+                        s.units[j].id,
+                        u.id,
+                        volley_core::geometry::label(h.0)
+                    ));
+                }
+            }
+            if u.hits > u.max_hits() || u.te > 3 {
+                return Err(format!("{} has {} hits and {} TE", u.id, u.hits, u.te));
+            }
+            if u.hits >= u.max_hits() && !u.routed {
+                return Err(format!("{} has {} hits but is not routed", u.id, u.hits));
+            }
+            if u.commander
+                .is_some_and(|c| s.commanders[c].attached != Some(i))
+            {
+                return Err(format!("{}'s commander is attached elsewhere", u.id));
+            }
+        }
+        for m in &s.melees {
+            let (a, d) = (&s.units[m.attacker], &s.units[m.defender]);
+            if !a.active() || !d.active() || a.hex.unsigned_distance_to(d.hex) != 1 {
+                return Err(format!(
+                    "melee between {} and {} is not in contact",
+                    a.id, d.id
+                ));
+            }
+        }
+        let fresh = Board::of(s);
+        if s.board != fresh {
+            let map = s.map();
+            let names = |b: &Board, h| {
+                let id =
+                    |u: Option<usize>| u.map_or("-".to_string(), |u| s.units[u].id.to_string());
+                format!(
+                    "unit {}, guns {}",
+                    id(b.unit_at(map, h)),
+                    id(b.guns_at(map, h))
+                )
+            };
+            let at = map
+                .hexes()
+                .find(|&h| names(&s.board, h) != names(&fresh, h))
+                .map_or(String::new(), |h| {
+                    format!(
+                        " at {}: kept {}; should be {}",
+                        volley_core::geometry::label(h),
+                        names(&s.board, h),
+                        names(&fresh, h)
+                    )
+                });
+            return Err(format!("the board (who stands where) is out of date{at}"));
+        }
+        Ok(())
+    }
+}

@@ -5,9 +5,9 @@
 mod common;
 
 use common::*;
-use rules_hex_command::state::{Cvs, FireWho};
 use hex_command_family::cvs::Traits;
 use hex_command_family::orders::{Consequence, Order, OrderKind};
+use rules_hex_command::state::{Cvs, FireWho};
 use volley_core::Event;
 
 fn of_kind<'a>(events: &'a [Event], kind: &str) -> Vec<&'a Event> {

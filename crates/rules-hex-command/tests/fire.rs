@@ -87,7 +87,10 @@ fn walls_add_cover_and_forts_count_double() {
         &units,
     );
     g.at_fire(Side::Red, true);
-    assert_eq!(rules_hex_command::sight::cover(&g.state, h("0505"), h("0507")), 3);
+    assert_eq!(
+        rules_hex_command::sight::cover(&g.state, h("0505"), h("0507")),
+        3
+    );
     assert!(
         fires_of(&g, "r1").is_empty(),
         "Color pushed three bands out is beyond CnC"

@@ -356,7 +356,11 @@ fn guns_unlimbered_this_turn_do_not_limber_again_until_the_next() {
     g.refused("limber r1");
     // A new turn frees them again (initiative: red 6, blue 1).
     let mut dice = volley_core::ScriptedDice::new([6, 1]);
-    rules_hex_command::sequence::begin_turn(&mut g.state, &mut dice, &mut volley_core::Log::silent());
+    rules_hex_command::sequence::begin_turn(
+        &mut g.state,
+        &mut dice,
+        &mut volley_core::Log::silent(),
+    );
     assert!(!g.u("r1").unlimbered_turn);
     g.at(Side::Red, Phase::Movement);
     assert!(g.legal_texts().contains(&"limber r1".to_string()));

@@ -343,8 +343,12 @@ fn an_objective_that_is_the_enemys_goal_scores_nothing_for_its_holder() {
         + &unit("b1", "blue", "infantry", "0101", "N", "");
     let src = volley_core::ScenarioSource::new("test.toml", &text);
     let g = HexCommandGame::new(
-        rules_hex_command::scenario::load(&src, &volley_core::Options::new(), rules_hex_command::OPTIONS)
-            .unwrap_or_else(|e| panic!("{e}")),
+        rules_hex_command::scenario::load(
+            &src,
+            &volley_core::Options::new(),
+            rules_hex_command::OPTIONS,
+        )
+        .unwrap_or_else(|e| panic!("{e}")),
     );
     assert_eq!(g.state.objectives[0].holder, Some(Side::Red));
     assert_eq!(rules_hex_command::sequence::score(&g.state, Side::Red), 0);
@@ -360,9 +364,13 @@ fn an_objective_that_is_the_enemys_goal_scores_nothing_for_its_holder() {
     // A goal that is no objective is refused where it is written.
     let bad = text.replace("blue = [\"0505\"]", "blue = [\"0303\"]");
     let src = volley_core::ScenarioSource::new("test.toml", &bad);
-    let e = rules_hex_command::scenario::load(&src, &volley_core::Options::new(), rules_hex_command::OPTIONS)
-        .expect_err("refused")
-        .to_string();
+    let e = rules_hex_command::scenario::load(
+        &src,
+        &volley_core::Options::new(),
+        rules_hex_command::OPTIONS,
+    )
+    .expect_err("refused")
+    .to_string();
     assert!(
         e.contains("test.toml:5:") && e.contains("0303 is not one of the objectives"),
         "{e}"

@@ -3,7 +3,6 @@
 //! with scripted dice.
 #![allow(dead_code, unused_imports)]
 
-
 pub use rules_hex_command::game::*;
 pub use rules_hex_command::state::*;
 pub use rules_hex_command::*;
@@ -68,14 +67,7 @@ pub fn setup_map(
     )
 }
 
-pub fn unit(
-    id: &str,
-    side: &str,
-    arm: &str,
-    hex: &str,
-    facing: &str,
-    extra: &str,
-) -> String {
+pub fn unit(id: &str, side: &str, arm: &str, hex: &str, facing: &str, extra: &str) -> String {
     format!("[[units]]\nid = \"{id}\"\nside = \"{side}\"\nname = \"{id}\"\narm = \"{arm}\"\nhex = \"{hex}\"\nfacing = \"{facing}\"\n{extra}\n")
 }
 
@@ -93,7 +85,6 @@ pub trait Helpers {
 }
 
 impl Helpers for HexCommandGame {
-
     fn idx(&self, id: &str) -> usize {
         self.state
             .units
@@ -200,4 +191,3 @@ pub fn bundled(name: &str) -> HexCommandGame {
             .unwrap_or_else(|e| panic!("{e}")),
     )
 }
-
