@@ -7,27 +7,17 @@
 //! Aggressiveness (a free-will test). A failed test rolls the consequence table (Mechanized
 //! 4.5.1) for the group.
 
-use crate::game::{MechGame, Refusal, Step};
 use crate::items::Kind;
 use crate::losses;
 use crate::rule;
+use crate::state::{GroupCommander, GroupOrder};
+use crate::state::{MechGame, Step};
 use hex_command_family::orders::{Consequence, Order as Written, OrderKind};
 use serde::Deserialize;
 use toml::Spanned;
+use volley_core::game::Refusal;
 use volley_core::geometry::label;
 use volley_core::{Dice, Event, Hex, Log, ScenarioError, ScenarioSource, Side};
-
-/// A group's written order.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GroupOrder {
-    pub side: Side,
-    pub group: u8,
-    pub order: Written,
-    /// Timid after a failure (result 3, 9): no step nearer the enemy until a free-will test.
-    pub timid: bool,
-    /// Halted for this game turn (results 1, 2).
-    pub halted_turn: Option<u32>,
-}
 
 #[derive(Deserialize)]
 struct File {
@@ -41,16 +31,6 @@ struct OrderSpec {
     side: Spanned<String>,
     group: Spanned<u8>,
     order: Spanned<String>,
-}
-
-/// A group's own commander (M18's variant: each group rolls with its commander's Initiative):
-/// `[[groups]]` with the side, the group number and the commander's id.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GroupCommander {
-    pub side: Side,
-    pub group: u8,
-    /// Index into `State::commanders`.
-    pub commander: usize,
 }
 
 #[derive(Deserialize)]

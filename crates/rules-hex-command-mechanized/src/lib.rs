@@ -184,7 +184,7 @@ impl Ruleset for MechanizedRules {
         source: &ScenarioSource,
         options: &Options,
     ) -> Result<Box<dyn Game>, ScenarioError> {
-        let s = state::load(source, options, OPTIONS)?;
-        Ok(Box::new(game::MechGame::new(s)))
+        let s = scenario::load(source, options, OPTIONS)?;
+        Ok(Box::new(state::MechGame::new(s)))
     }
 }

@@ -4,12 +4,13 @@
 //! figure and pushes both back a hex (M110–M112). A vehicle rams a vehicle (M116), a squad
 //! swarms a vehicle (M107), and a vehicle against infantry kills a figure (M114).
 
-use crate::game::{Fallen, MechGame, Refusal, Step};
 use crate::items::Kind;
 use crate::losses;
 use crate::melee_tables::{self, MeleeModifiers, MeleeResult};
 use crate::rule;
+use crate::state::{Fallen, MechGame, Step};
 use hex_command_family::sight;
+use volley_core::game::Refusal;
 use volley_core::geometry::{aspect, front_hexes, label, step, Aspect};
 use volley_core::{Dice, Event, Log};
 

@@ -3,11 +3,12 @@
 //! facing changes by class and free on a road, two items a hex, enemy zones of control that
 //! stop a move (M54–M55), and vehicles forcing their way into forest (M61).
 
-use crate::game::{MechGame, Refusal, Step};
 use crate::items::Kind;
 use crate::moves;
 use crate::rule;
+use crate::state::{MechGame, Step};
 use crate::terrain;
+use volley_core::game::Refusal;
 use volley_core::geometry::{front_hexes, label, step, Facing};
 use volley_core::{Dice, Event, Hex, Log};
 

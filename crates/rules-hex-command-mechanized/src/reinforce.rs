@@ -8,24 +8,15 @@
 //! are never overlapped by a force no larger than their line: it comes in only next to them.
 //! Full entry hexes are passed over; units with no room wait for the next turn.
 
-use crate::game::{MechGame, Refusal};
 use crate::orders::Order;
 use crate::rule;
+use crate::state::Blocking;
+use crate::state::MechGame;
 use hex_command_family::reinforcements::{falls_back, near_entry, Status};
 use std::ops::ControlFlow;
+use volley_core::game::Refusal;
 use volley_core::geometry::{label, Facing};
 use volley_core::{Dice, Event, Hex, Log, Side};
-
-/// Reinforcements held up at their entry hexes (M47).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Blocking {
-    /// The reinforcement group (index into `State::arrivals`).
-    pub arrival: usize,
-    /// The blocker has answered (and falls back).
-    pub answered: bool,
-    /// The items falling back, each a full move.
-    pub withdrawing: Vec<usize>,
-}
 
 /// M47: enemies this close to an entry hex are told the arriving force's size.
 pub const TOLD_WITHIN: u32 = 2;

@@ -2,13 +2,21 @@
 //! gun), the `[charts]` and `[vehicles]` a scenario lays over Volley's, and the stacking
 //! limit. Every problem is reported where it stands in the file.
 
+use crate::board::Board;
 use crate::charts::{Charts, Roster, Weight};
 use crate::damage::Damage;
 use crate::items::{Item, Kind, Squad};
+use crate::state::{
+    Commander, Drop, Minefield, Settings, Setup, SideInfo, State, Turn, DEFAULT_BREAK_POINT,
+    DEFAULT_INITIATIVE, OWN_KEYS,
+};
 use serde::Deserialize;
+use std::sync::Arc;
 use toml::Spanned;
 use volley_core::map::Map;
+use volley_core::scenario::Battle;
 use volley_core::scenario::Ids;
+use volley_core::{Options, Side};
 use volley_core::{ScenarioError, ScenarioSource};
 
 #[derive(Deserialize)]
@@ -45,29 +53,11 @@ struct DropSpec {
     target: Spanned<String>,
 }
 
-/// A paratroop drop (M70): its side, turn and target hex; units give `arrives = ID`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Drop {
-    pub id: volley_core::Name,
-    pub side: volley_core::Side,
-    pub turn: u32,
-    pub target: volley_core::Hex,
-    pub done: bool,
-}
-
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct MinefieldSpec {
     hex: Spanned<String>,
     side: Spanned<String>,
-}
-
-/// A minefield: hidden from the enemy of the side that laid it until an item enters it (M65).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Minefield {
-    pub hex: volley_core::Hex,
-    pub side: volley_core::Side,
-    pub known: bool,
 }
 
 /// What the scenario lays on the ground, and which units start hidden (M78).
@@ -531,4 +521,127 @@ mod tests {
         assert!(e.contains("[charts]"), "{e}");
         assert!(e.contains("armour"), "{e}");
     }
+}
+
+/// Reads a scenario into its first position.
+pub fn load(
+    src: &ScenarioSource,
+    options: &Options,
+    specs: &[volley_core::OptionSpec],
+) -> Result<State, ScenarioError> {
+    let battle = Battle::read(src, "hex-command-mechanized", specs, options, OWN_KEYS)?;
+    let (charts, roster) = crate::scenario::tables(src)?;
+    let mut ids = battle.ids();
+    let items = crate::scenario::units(src, &battle.map, &mut ids, &roster)?;
+    let placed = crate::scenario::placed(src, &battle.map, &mut ids)?;
+    let items_nations: Vec<Option<String>> = items
+        .iter()
+        .map(|it| match &it.kind {
+            crate::items::Kind::Vehicle { spec, .. } => Some(spec.nation.to_lowercase()),
+            _ => None,
+        })
+        .collect();
+    for side in Side::BOTH {
+        if !items.iter().any(|i| i.side == side) {
+            return Err(src.error(format!("{side} has no units")));
+        }
+    }
+    let mut commanders = Vec::new();
+    for side in Side::BOTH {
+        for c in &battle.side(side).commanders {
+            let value = c.value.as_ref().map_or(1, |v| *v.get_ref());
+            let traits =
+                hex_command_family::cvs::read_traits(src, c, value, "Mechanized 4.5, M23")?;
+            commanders.push(Commander {
+                id: c.id.get_ref().as_str().into(),
+                name: c.name.as_str().into(),
+                side,
+                value,
+                supreme: c.supreme,
+                initiative: traits.map_or(DEFAULT_INITIATIVE, |t| t.initiative),
+                combat: value.clamp(0, 2) as u8,
+                morale: traits.map_or(1, |t| t.morale),
+                nation: c
+                    .nation
+                    .as_ref()
+                    .map(|n| n.get_ref().to_lowercase().as_str().into()),
+                tactical: traits.map_or(hex_command_family::cvs::Traits::plain(0).tactical, |t| {
+                    t.tactical
+                }),
+                aggressiveness: traits.map_or(
+                    hex_command_family::cvs::Traits::plain(0).aggressiveness,
+                    |t| t.aggressiveness,
+                ),
+            });
+        }
+    }
+    let sides = Side::BOTH.map(|side| {
+        let s = battle.side(side);
+        SideInfo {
+            name: s.name.clone(),
+            break_point: s.break_point.unwrap_or(DEFAULT_BREAK_POINT),
+        }
+    });
+    let setup = Arc::new(Setup {
+        name: battle.name.clone(),
+        title: battle.title.clone(),
+        map: battle.map.clone(),
+        lines: hex_command_family::sight::Lines::new(&battle.map),
+        map_view: battle.map_view.clone(),
+        side_names: [battle.sides[0].name.clone(), battle.sides[1].name.clone()],
+        oblique: volley_core::scenario::option(&battle.options, "oblique") != "no",
+        turn_limit: battle.turn_limit,
+        charts,
+        roster,
+        options: battle.options.clone(),
+        settings: Settings::of(&battle.options),
+        markers: !placed.decoys.is_empty(),
+    });
+    let group_commanders = crate::command::read_groups(
+        src,
+        &commanders,
+        &items
+            .iter()
+            .zip(&placed.groups)
+            .map(|(it, g)| (it.side, *g))
+            .collect::<Vec<_>>(),
+    )?;
+    let mut state = State {
+        turn_state: placed
+            .hidden
+            .iter()
+            .zip(&placed.arrives)
+            .zip(&placed.drop_of)
+            .map(|((&hidden, &waiting), &dropping)| Turn {
+                hidden,
+                waiting,
+                dropping,
+                ..Turn::default()
+            })
+            .collect(),
+        arrivals: placed.arrivals,
+        groups: placed.groups,
+        nations: placed
+            .nations
+            .iter()
+            .zip(&items_nations)
+            .map(|(n, v)| n.clone().or(v.clone()).map(|s| s.as_str().into()))
+            .collect(),
+        orders: crate::command::read(src, &battle.map)?,
+        group_commanders,
+        drops: placed.drops.clone(),
+        decoys: placed.decoys.clone(),
+        aircraft: crate::aircraft::read(src, &mut ids, &setup.map, &setup.charts)?,
+        works: placed.works,
+        minefields: placed.minefields,
+        board: Board::new(&setup.map),
+        items,
+        setup,
+        commanders,
+        objectives: battle.objectives.clone(),
+        sides,
+        turn: 1,
+    };
+    state.board = state.fresh_board();
+    Ok(state)
 }

@@ -108,7 +108,7 @@ fn a_scenario_may_replace_a_chart_row_and_a_bad_shape_is_refused() {
 }
 
 mod options {
-    use crate::game::MechGame;
+    use crate::state::MechGame;
     use volley_core::{Game, Options, ScenarioSource, ScriptedDice, Side};
 
     fn game(options: &str) -> MechGame {
@@ -116,7 +116,7 @@ mod options {
             "ruleset = \"hex-command-mechanized\"\nname = \"t\"\ntitle = \"t\"\nturn_limit = 4\n[options]\n{options}\n[map]\nrows = [{}]\n[sides.red]\nname = \"Red\"\n[sides.blue]\nname = \"Blue\"\n[[units]]\nid = \"r1\"\nside = \"red\"\nkind = \"squad\"\nweight = \"M\"\nhex = \"0508\"\nfacing = \"N\"\n[[units]]\nid = \"r2\"\nside = \"red\"\nkind = \"vehicle\"\ntype = \"t34-76\"\nhex = \"0308\"\nfacing = \"N\"\n[[units]]\nid = \"b1\"\nside = \"blue\"\nkind = \"squad\"\nweight = \"M\"\nhex = \"0502\"\nfacing = \"S\"\n",
             vec![format!("\"{}\"", ["."; 10].join(" ")); 10].join(", ")
         );
-        let s = crate::state::load(
+        let s = crate::scenario::load(
             &ScenarioSource::new("t.toml", text),
             &Options::new(),
             crate::OPTIONS,
@@ -169,7 +169,7 @@ mod options {
 }
 
 mod sphere {
-    use crate::game::MechGame;
+    use crate::state::MechGame;
     use volley_core::geometry::parse_label;
     use volley_core::{Game, Log, Options, ScenarioSource, ScriptedDice};
 
@@ -179,7 +179,7 @@ mod sphere {
             "ruleset = \"hex-command-mechanized\"\nname = \"t\"\ntitle = \"t\"\nturn_limit = 4\n[options]\n{options}\n[map]\nrows = [{}]\n[sides.red]\nname = \"Red\"\ncommanders = [{{ id = \"R1\", name = \"R\", value = 1, supreme = true, traits = {{ initiative = 5, morale = 2, tactical = 5, aggressiveness = 5 }} }}]\n[sides.blue]\nname = \"Blue\"\n[[units]]\nid = \"r1\"\nside = \"red\"\nkind = \"squad\"\nweight = \"M\"\nfigures = 2\nhex = \"0508\"\nfacing = \"N\"\n[[units]]\nid = \"r2\"\nside = \"red\"\nkind = \"squad\"\nweight = \"M\"\nhex = \"0507\"\nfacing = \"N\"\n[[units]]\nid = \"b1\"\nside = \"blue\"\nkind = \"squad\"\nweight = \"M\"\nhex = \"0901\"\nfacing = \"S\"\n",
             vec![format!("\"{}\"", ["."; 10].join(" ")); 10].join(", ")
         );
-        let s = crate::state::load(
+        let s = crate::scenario::load(
             &ScenarioSource::new("t.toml", text),
             &Options::new(),
             crate::OPTIONS,
@@ -207,8 +207,8 @@ mod sphere {
 }
 
 mod listing {
-    use crate::game::MechGame;
     use crate::orders::Order;
+    use crate::state::MechGame;
     use volley_core::{Dice, Game, Options, ScenarioSource, Seed, SeededDice};
 
     /// The step ends by itself only when ending it is all that is left: the check stopped at
@@ -231,7 +231,7 @@ mod listing {
                 include_str!("../../../scenarios/hcm-night-ambush.toml"),
             ),
         ] {
-            let s = crate::state::load(
+            let s = crate::scenario::load(
                 &ScenarioSource::new(format!("{name}.toml"), text.to_string()),
                 &Options::new(),
                 crate::OPTIONS,

@@ -3,8 +3,8 @@
 //! with decoys on the table hidden units show as markers among them (M77); aircraft in the
 //! air are shown where they fly (M69).
 
-use crate::game::{Fallen, MechGame, Step};
 use crate::items::Kind;
+use crate::state::{Fallen, MechGame, Step};
 use crate::ID;
 use volley_core::view::{
     CommanderView, ElementKind, Elements, FeatureView, ObjectiveView, SideView, UnitView, View,
