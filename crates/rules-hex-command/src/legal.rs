@@ -110,7 +110,7 @@ pub fn unit_legal(s: &State, i: usize, out: &mut impl Sink) {
 pub fn why_illegal(s: &State, a: HcAction) -> String {
     let text = a.notation(s);
     let unit = a.acting_unit();
-    let phase = crate::view::view(s, None).phase;
+    let phase = s.phase_name();
     if let Some(u) = unit.and_then(|u| s.units.get(u)) {
         if Some(u.side) != decider(s) {
             return format!(

@@ -984,3 +984,25 @@ impl State {
         Ok(())
     }
 }
+
+impl State {
+    /// The phase in words: "red movement", "blue fire (non-phasing)".
+    pub fn phase_name(&self) -> String {
+        let s = self;
+        let p = s.phasing();
+        match s.phase {
+            Phase::Orders => format!("{p} orders"),
+            Phase::Movement => format!("{p} movement"),
+            Phase::Fire => match s.fire_rounds.get(s.fire_round as usize) {
+                Some(r) if r.side == p => format!("{p} fire (phasing)"),
+                Some(r) => format!("{} fire (non-phasing)", r.side),
+                None => "fire".into(),
+            },
+            Phase::Melee => format!("{p} melee"),
+            Phase::Advance => "advance after melee".into(),
+            Phase::Decision => "decision".into(),
+            Phase::Withdrawal => "withdrawal before reinforcements".into(),
+            Phase::Over => "game over".into(),
+        }
+    }
+}

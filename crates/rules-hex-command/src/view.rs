@@ -6,24 +6,6 @@ use crate::units::Arm;
 use volley_core::view::{CommanderView, FeatureView, ObjectiveView, SideView, UnitView, Word};
 use volley_core::{Place, Side, View};
 
-fn phase_name(s: &State) -> String {
-    let p = s.phasing();
-    match s.phase {
-        Phase::Orders => format!("{p} orders"),
-        Phase::Movement => format!("{p} movement"),
-        Phase::Fire => match s.fire_rounds.get(s.fire_round as usize) {
-            Some(r) if r.side == p => format!("{p} fire (phasing)"),
-            Some(r) => format!("{} fire (non-phasing)", r.side),
-            None => "fire".into(),
-        },
-        Phase::Melee => format!("{p} melee"),
-        Phase::Advance => "advance after melee".into(),
-        Phase::Decision => "decision".into(),
-        Phase::Withdrawal => "withdrawal before reinforcements".into(),
-        Phase::Over => "game over".into(),
-    }
-}
-
 /// The prompt as `viewer` may read it: one that names a unit `viewer` cannot see (the enemy
 /// rallying a unit under its marker, say) says only who decides.
 pub fn prompt_for(s: &State, prompt: String, viewer: Option<Side>) -> String {
@@ -199,7 +181,7 @@ pub fn view(s: &State, viewer: Option<Side>) -> View {
         viewer,
         turn: s.turn,
         turn_limit: s.setup.turn_limit,
-        phase: phase_name(s),
+        phase: s.phase_name(),
         phasing: (!over).then(|| s.phasing()),
         to_decide: crate::legal::decider(s),
         prompt: prompt(s).map(|p| prompt_for(s, p, viewer)),
