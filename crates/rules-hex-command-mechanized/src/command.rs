@@ -7,9 +7,11 @@
 //! Aggressiveness (a free-will test). A failed test rolls the consequence table (Mechanized
 //! 4.5.1) for the group.
 
+use crate::command_tables;
 use crate::items::Kind;
 use crate::losses;
 use crate::rule;
+use crate::state::Fallen;
 use crate::state::{GroupCommander, GroupOrder};
 use crate::state::{MechGame, Step};
 use hex_command_family::orders::{Consequence, Order as Written, OrderKind};
@@ -432,5 +434,49 @@ impl MechGame {
                 self.after_loss(i, r, log);
             }
         }
+    }
+}
+
+impl MechGame {
+    /// M31: a hit on an item in a commander's hex kills the commander on a d6 of 1.
+    pub fn commander_risk(&mut self, i: usize, dice: &mut dyn Dice, log: &mut Log) {
+        if let Some(c) = self.commander_with(i) {
+            let d = dice.roll(6);
+            if command_tables::commander_dies(d) {
+                self.fallen[c] = Some(Fallen::Killed);
+                self.placed[c] = None;
+            }
+            log.add(|| {
+                let cm = &self.s.commanders[c];
+                Event::new(
+                    "commander",
+                    rule("M31"),
+                    format!(
+                        "{} is in the hex hit and rolls {d}: {}.",
+                        cm.id,
+                        if d == 1 { "killed" } else { "unharmed" }
+                    ),
+                )
+                .side(cm.side)
+            });
+        }
+    }
+
+    /// The commander whose influence reaches an item: one in its hex, or with option `sphere`
+    /// one of Morale 2 in a neighbouring hex (M35).
+    pub fn influenced_by(&self, i: usize) -> Option<usize> {
+        self.commander_with(i).or_else(|| {
+            if !self.s.setup.settings.sphere {
+                return None;
+            }
+            let (hex, side) = (self.item(i).hex, self.item(i).side);
+            (0..self.placed.len()).find(|&c| {
+                let cm = &self.s.commanders[c];
+                cm.side == side
+                    && cm.morale >= 2
+                    && self.leads(c, i)
+                    && self.placed[c].is_some_and(|p| p.unsigned_distance_to(hex) == 1)
+            })
+        })
     }
 }

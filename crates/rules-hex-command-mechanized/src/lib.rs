@@ -29,6 +29,7 @@ pub mod charts;
 pub mod command;
 pub mod command_tables;
 pub mod damage;
+pub mod effects;
 pub mod engineers;
 pub mod fire;
 pub mod fire_tables;
@@ -36,6 +37,7 @@ pub mod game;
 pub mod hidden;
 pub mod indirect;
 pub mod items;
+pub mod listing;
 pub mod logistics;
 pub mod losses;
 pub mod melee;
@@ -44,9 +46,12 @@ pub mod movement;
 pub mod moves;
 pub mod orders;
 pub mod reinforce;
+pub mod rout;
 pub mod scenario;
+pub mod sequence;
 pub mod state;
 pub mod terrain;
+pub mod victory;
 pub mod view;
 
 #[cfg(test)]

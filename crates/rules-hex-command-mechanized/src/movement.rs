@@ -5,11 +5,13 @@
 
 use crate::items::Kind;
 use crate::moves;
+use crate::orders::Order;
 use crate::rule;
 use crate::state::{MechGame, Step};
 use crate::terrain;
 use volley_core::game::Refusal;
 use volley_core::geometry::{front_hexes, label, step, Facing};
+use volley_core::{reach_by_steps, Game, Reach};
 use volley_core::{Dice, Event, Hex, Log};
 
 impl MechGame {
@@ -513,5 +515,44 @@ impl MechGame {
             )
             .side(cm.side)
         });
+    }
+}
+
+impl MechGame {
+    /// The hexes an item of the side to decide can reach this movement step, each with the
+    /// cheapest way there, as its side knows the table.
+    pub fn reach_of(&self, unit: &str) -> Vec<Reach> {
+        let Some(i) = self.s.items.iter().position(|it| it.id == unit) else {
+            return Vec::new();
+        };
+        if self.to_decide() != Some(self.item(i).side) || self.step != Step::Movement {
+            return Vec::new();
+        }
+        // The walk is made on the table as the unit's side knows it, so it neither springs
+        // ambushes nor finds mines, and says nothing of what that side cannot see.
+        reach_by_steps(
+            self.without_unknowns(self.item(i).side),
+            self.item(i).hex,
+            |g: &MechGame| {
+                Facing::ALL
+                    .iter()
+                    .map(|f| volley_core::geometry::step(g.item(i).hex, *f))
+                    .filter(|&to| g.check_order::<()>(Order::Move { item: i, to }).is_ok())
+                    .filter_map(|to| {
+                        let mut after = g.clone();
+                        // Forest rolls are not made for the reach: a forced hex is assumed.
+                        after.forced.push(to);
+                        after.do_step(
+                            i,
+                            to,
+                            false,
+                            &mut volley_core::ScriptedDice::new([]),
+                            &mut Log::silent(),
+                        );
+                        (after.item(i).hex == to).then_some((to, after))
+                    })
+                    .collect()
+            },
+        )
     }
 }

@@ -4,8 +4,10 @@
 //! `disembark r4 0506` (or `unlimber`), `dig r8`, `clear r8 0507`, `lay r8 0507`,
 //! `smoke g1 0505`, `strike jabo 0505`, `reorder 1 attack 0804`, `freewill r3`, `dismount r5`, `mount r5`, `bridge r8 0605`, `block second-wave stand` (or `withdraw`), `fly jabo 0505`, `intercept spit jabo`, `end`.
 
-use volley_core::geometry::{col_row, hex_at, Facing};
-use volley_core::{Action, Hex};
+use crate::items::Kind;
+use crate::state::MechGame;
+use volley_core::geometry::{col_row, hex_at, label, parse_label, Facing};
+use volley_core::{Action, ActionInfo, Hex, Illegal};
 
 /// One decision a player can make. Items and commanders are named by their index.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -214,6 +216,322 @@ impl Order {
             _ => return None,
         })
     }
+}
+
+impl MechGame {
+    pub(crate) fn item_arg(&self, text: Option<&str>) -> Result<usize, Illegal> {
+        let id = text.ok_or_else(|| Illegal::new("expected a unit id"))?;
+        self.s
+            .items
+            .iter()
+            .position(|i| i.id == id)
+            .ok_or_else(|| Illegal::new(format!("no unit \"{id}\" in this game")))
+    }
+
+    pub(crate) fn hex_arg(text: Option<&str>) -> Result<Hex, Illegal> {
+        let t = text.ok_or_else(|| Illegal::new("expected a hex like 0405"))?;
+        parse_label(t).ok_or_else(|| Illegal::new(format!("\"{t}\" is not a hex like 0405")))
+    }
+
+    pub fn describe_order(&self, order: Order) -> ActionInfo {
+        use volley_core::ActionKind::*;
+        match order {
+            Order::Move { item, to } => ActionInfo::new("move", Move).unit(item as u32).at(to),
+            Order::Reverse { item, to } => {
+                ActionInfo::new("reverse", Move).unit(item as u32).at(to)
+            }
+            Order::Face { item, facing } => ActionInfo::new("face", Turn)
+                .unit(item as u32)
+                .facing(facing),
+            Order::Place { hex, .. } => ActionInfo::new("place", Other).at(hex),
+            Order::Fire { item, target } | Order::Melee { item, target } => {
+                let verb = if matches!(order, Order::Fire { .. }) {
+                    "fire"
+                } else {
+                    "melee"
+                };
+                let info = ActionInfo::new(verb, Attack).unit(item as u32);
+                match self.s.items.get(target) {
+                    Some(t) => info.at(t.hex),
+                    None => info,
+                }
+            }
+            Order::Bombard { item, hex } => {
+                ActionInfo::new("bombard", Attack).unit(item as u32).at(hex)
+            }
+            Order::Retreat { item } => ActionInfo::new("retreat", Move).unit(item as u32),
+            Order::Load { item, carrier } => {
+                let info = ActionInfo::new("load", Other).unit(item as u32);
+                match self.s.items.get(carrier) {
+                    Some(c) => info.at(c.hex),
+                    None => info,
+                }
+            }
+            Order::Unload { item, hex } => {
+                ActionInfo::new("unload", Move).unit(item as u32).at(hex)
+            }
+            Order::Stand { item } => ActionInfo::new("stand", Other).unit(item as u32),
+            Order::Dig { item } => ActionInfo::new("dig", Other).unit(item as u32),
+            Order::Clear { item, hex } => ActionInfo::new("clear", Other).unit(item as u32).at(hex),
+            Order::Lay { item, hex } => ActionInfo::new("lay", Other).unit(item as u32).at(hex),
+            Order::Smoke { item, hex } => ActionInfo::new("smoke", Other).unit(item as u32).at(hex),
+            Order::Strike { hex, .. } => ActionInfo::new("strike", Attack).at(hex),
+            Order::Fly { to, .. } => ActionInfo::new("fly", Move).at(to),
+            Order::Intercept { target, .. } => {
+                let info = ActionInfo::new("intercept", Attack);
+                match self.s.aircraft.get(target).and_then(|a| a.at) {
+                    Some(h) => info.at(h),
+                    None => info,
+                }
+            }
+            Order::Reorder { .. } => ActionInfo::new("reorder", Other),
+            Order::FreeWill { item } => ActionInfo::new("freewill", Other).unit(item as u32),
+            Order::Dismount { item } => ActionInfo::new("dismount", Other).unit(item as u32),
+            Order::Mount { item } => ActionInfo::new("mount", Other).unit(item as u32),
+            Order::Bridge { item, hex } => {
+                ActionInfo::new("bridge", Other).unit(item as u32).at(hex)
+            }
+            Order::Block { withdraw, .. } => {
+                ActionInfo::new(if withdraw { "withdraw" } else { "stand" }, Other)
+            }
+            Order::End => ActionInfo::end(),
+        }
+    }
+
+    /// An order in words, with this game's ids: `move r1 0304`.
+    pub fn notation_of(&self, action: Action) -> String {
+        let id = |i: usize| self.s.items.get(i).map_or("?", |it| it.id.as_str());
+        match Order::unpack(action) {
+            Some(Order::Move { item, to }) => format!("move {} {}", id(item), label(to)),
+            Some(Order::Reverse { item, to }) => format!("reverse {} {}", id(item), label(to)),
+            Some(Order::Face { item, facing }) => format!("face {} {}", id(item), facing.name()),
+            Some(Order::Place { commander, hex }) => format!(
+                "place {} {}",
+                self.s
+                    .commanders
+                    .get(commander)
+                    .map_or("?", |c| c.id.as_str()),
+                label(hex)
+            ),
+            Some(Order::Fire { item, target }) => format!("fire {} {}", id(item), id(target)),
+            Some(Order::Melee { item, target }) => format!("melee {} {}", id(item), id(target)),
+            Some(Order::Bombard { item, hex }) => format!("bombard {} {}", id(item), label(hex)),
+            Some(Order::Retreat { item }) => format!("retreat {}", id(item)),
+            Some(Order::Load { item, carrier }) => {
+                let gun = matches!(
+                    self.s.items.get(item).map(|i| &i.kind),
+                    Some(Kind::Gun { .. })
+                );
+                format!(
+                    "{} {} {}",
+                    if gun { "limber" } else { "embark" },
+                    id(item),
+                    id(carrier)
+                )
+            }
+            Some(Order::Unload { item, hex }) => {
+                let gun = matches!(
+                    self.s.items.get(item).map(|i| &i.kind),
+                    Some(Kind::Gun { .. })
+                );
+                format!(
+                    "{} {} {}",
+                    if gun { "unlimber" } else { "disembark" },
+                    id(item),
+                    label(hex)
+                )
+            }
+            Some(Order::Stand { item }) => format!("stand {}", id(item)),
+            Some(Order::Dig { item }) => format!("dig {}", id(item)),
+            Some(Order::Clear { item, hex }) => format!("clear {} {}", id(item), label(hex)),
+            Some(Order::Lay { item, hex }) => format!("lay {} {}", id(item), label(hex)),
+            Some(Order::Smoke { item, hex }) => format!("smoke {} {}", id(item), label(hex)),
+            Some(Order::Strike { aircraft, hex }) => format!(
+                "strike {} {}",
+                self.s.aircraft.get(aircraft).map_or("?", |a| a.id.as_str()),
+                label(hex)
+            ),
+            Some(Order::Reorder { group, kind, hex }) => match written(kind, hex) {
+                Some(o) => format!("reorder {group} {}", o.text()),
+                None => format!("unknown action {:#x}", action.0),
+            },
+            Some(Order::FreeWill { item }) => format!("freewill {}", id(item)),
+            Some(Order::Dismount { item }) => format!("dismount {}", id(item)),
+            Some(Order::Mount { item }) => format!("mount {}", id(item)),
+            Some(Order::Bridge { item, hex }) => format!("bridge {} {}", id(item), label(hex)),
+            Some(Order::Block { arrival, withdraw }) => format!(
+                "block {} {}",
+                self.s.arrivals.get(arrival).map_or("?", |a| a.id.as_str()),
+                if withdraw { "withdraw" } else { "stand" }
+            ),
+            Some(Order::Fly { aircraft, to }) => format!(
+                "fly {} {}",
+                self.s.aircraft.get(aircraft).map_or("?", |a| a.id.as_str()),
+                label(to)
+            ),
+            Some(Order::Intercept { aircraft, target }) => format!(
+                "intercept {} {}",
+                self.s.aircraft.get(aircraft).map_or("?", |a| a.id.as_str()),
+                self.s.aircraft.get(target).map_or("?", |a| a.id.as_str())
+            ),
+            Some(Order::End) => "end".into(),
+            None => format!("unknown action {:#x}", action.0),
+        }
+    }
+
+    /// Reads an order from its words (see the module's notes).
+    pub fn parse_order(&self, text: &str) -> Result<Action, Illegal> {
+        let mut words = text.split_whitespace();
+        let verb = words.next().unwrap_or("").to_ascii_lowercase();
+        let (a, b) = (words.next(), words.next());
+        if words.next().is_some() && verb != "reorder" {
+            return Err(Illegal::new(format!("too many words in \"{text}\"")));
+        }
+        let order = match verb.as_str() {
+            "end" if a.is_none() => Order::End,
+            "move" => Order::Move {
+                item: self.item_arg(a)?,
+                to: Self::hex_arg(b)?,
+            },
+            "reverse" => Order::Reverse {
+                item: self.item_arg(a)?,
+                to: Self::hex_arg(b)?,
+            },
+            "face" => {
+                let item = self.item_arg(a)?;
+                let t = b.unwrap_or("");
+                let facing = Facing::parse(t).ok_or_else(|| {
+                    Illegal::new(format!(
+                        "\"{t}\" is not a facing (N, NE, SE, S, SW or NW)"
+                    ))
+                })?;
+                Order::Face { item, facing }
+            }
+            "place" => {
+                let commander = named(self.s.commanders.iter().map(|x| &x.id), "commander", a)?;
+                Order::Place {
+                    commander,
+                    hex: Self::hex_arg(b)?,
+                }
+            }
+            "fire" => Order::Fire {
+                item: self.item_arg(a)?,
+                target: self.item_arg(b)?,
+            },
+            "bombard" => Order::Bombard {
+                item: self.item_arg(a)?,
+                hex: Self::hex_arg(b)?,
+            },
+            "dig" if b.is_none() => Order::Dig {
+                item: self.item_arg(a)?,
+            },
+            "clear" => Order::Clear {
+                item: self.item_arg(a)?,
+                hex: Self::hex_arg(b)?,
+            },
+            "lay" => Order::Lay {
+                item: self.item_arg(a)?,
+                hex: Self::hex_arg(b)?,
+            },
+            "dismount" if b.is_none() => Order::Dismount {
+                item: self.item_arg(a)?,
+            },
+            "bridge" => Order::Bridge {
+                item: self.item_arg(a)?,
+                hex: Self::hex_arg(b)?,
+            },
+            "mount" if b.is_none() => Order::Mount {
+                item: self.item_arg(a)?,
+            },
+            "freewill" if b.is_none() => Order::FreeWill {
+                item: self.item_arg(a)?,
+            },
+            "reorder" => {
+                let group: u8 = a
+                    .and_then(|g| g.parse().ok())
+                    .ok_or_else(|| Illegal::new("expected a group number: reorder 1 attack 0804"))?;
+                let rest: Vec<&str> = text.split_whitespace().skip(2).collect();
+                let o = crate::command::parse_order(&rest.join(" ")).ok_or_else(|| {
+                    Illegal::new("expected an order: attack, march, hold or withdraw HEX, or reserve")
+                })?;
+                let kind = hex_command_family::orders::OrderKind::ALL
+                    .iter()
+                    .position(|k| *k == o.kind)
+                    .expect("a kind of the list") as u8;
+                Order::Reorder { group, kind, hex: o.hex }
+            }
+            "strike" => {
+                let aircraft = named(self.s.aircraft.iter().map(|x| &x.id), "aircraft", a)?;
+                Order::Strike {
+                    aircraft,
+                    hex: Self::hex_arg(b)?,
+                }
+            }
+            "block" => {
+                let arrival = named(self.s.arrivals.iter().map(|x| &x.id), "reinforcements", a)?;
+                let withdraw = match b {
+                    Some("stand") => false,
+                    Some("withdraw") => true,
+                    _ => return Err(Illegal::new("block GROUP stand, or block GROUP withdraw")),
+                };
+                Order::Block { arrival, withdraw }
+            }
+            "fly" => Order::Fly {
+                aircraft: named(self.s.aircraft.iter().map(|x| &x.id), "aircraft", a)?,
+                to: Self::hex_arg(b)?,
+            },
+            "intercept" => Order::Intercept {
+                aircraft: named(self.s.aircraft.iter().map(|x| &x.id), "aircraft", a)?,
+                target: named(self.s.aircraft.iter().map(|x| &x.id), "aircraft", b)?,
+            },
+            "smoke" => Order::Smoke {
+                item: self.item_arg(a)?,
+                hex: Self::hex_arg(b)?,
+            },
+            "embark" | "limber" => Order::Load {
+                item: self.item_arg(a)?,
+                carrier: self.item_arg(b)?,
+            },
+            "disembark" | "unlimber" => Order::Unload {
+                item: self.item_arg(a)?,
+                hex: Self::hex_arg(b)?,
+            },
+            "retreat" if b.is_none() => Order::Retreat {
+                item: self.item_arg(a)?,
+            },
+            "stand" if b.is_none() => Order::Stand {
+                item: self.item_arg(a)?,
+            },
+            "melee" => Order::Melee {
+                item: self.item_arg(a)?,
+                target: self.item_arg(b)?,
+            },
+            _ => {
+                return Err(Illegal::new(format!(
+                    "cannot read \"{text}\" (orders: move U HEX, reverse U HEX, face U DIR, place C HEX, fire U TARGET, bombard U HEX, melee U TARGET, retreat U, stand U, embark U VEHICLE, disembark U HEX, limber G VEHICLE, unlimber G HEX, dig U, clear U HEX, lay U HEX, smoke G HEX, strike AIRCRAFT HEX, reorder GROUP ORDER, freewill U, dismount U, mount U, bridge U HEX, block GROUP stand|withdraw, fly AIRCRAFT HEX, intercept AIRCRAFT AIRCRAFT, end)"
+                )))
+            }
+        };
+        Ok(order.pack())
+    }
+}
+
+/// The place in its list of the commander, aircraft or reinforcement group an order names.
+fn named<'a>(
+    ids: impl Iterator<Item = &'a volley_core::Name>,
+    what: &str,
+    text: Option<&str>,
+) -> Result<usize, Illegal> {
+    let k = text.unwrap_or("");
+    let mut ids = ids;
+    ids.position(|x| x == k)
+        .ok_or_else(|| Illegal::new(format!("no {what} \"{k}\" in this game")))
+}
+
+/// The written order an action packs: a kind by its place in `OrderKind::ALL`, with its hex.
+pub(crate) fn written(kind: u8, hex: Option<Hex>) -> Option<hex_command_family::orders::Order> {
+    let kind = *hex_command_family::orders::OrderKind::ALL.get(kind as usize)?;
+    (kind.has_hex() == hex.is_some()).then_some(hex_command_family::orders::Order { kind, hex })
 }
 
 #[cfg(test)]

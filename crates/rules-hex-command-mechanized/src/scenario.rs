@@ -444,85 +444,6 @@ pub fn units(
     Ok(out)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn source(units: &str) -> ScenarioSource {
-        let rows = (0..6)
-            .map(|_| format!("\"{}\"", ["."; 6].join(" ")))
-            .collect::<Vec<_>>()
-            .join(", ");
-        ScenarioSource::new(
-            "t.toml",
-            format!("ruleset = \"hex-command-mechanized\"\nname = \"t\"\ntitle = \"t\"\n[map]\nrows = [{rows}]\n{units}"),
-        )
-    }
-
-    fn map(src: &ScenarioSource) -> Map {
-        #[derive(Deserialize)]
-        struct M {
-            map: volley_core::scenario::MapSpec,
-        }
-        let m: M = src.parse().unwrap();
-        m.map.build(src).unwrap()
-    }
-
-    fn read(units: &str) -> Result<Vec<Item>, ScenarioError> {
-        let src = source(units);
-        let (_, roster) = tables(&src)?;
-        units_of(&src, &roster)
-    }
-
-    fn units_of(src: &ScenarioSource, roster: &Roster) -> Result<Vec<Item>, ScenarioError> {
-        units(src, &map(src), &mut Ids::default(), roster)
-    }
-
-    const TANK: &str = "[[units]]\nid = \"r1\"\nside = \"red\"\nkind = \"vehicle\"\ntype = \"pz4f2\"\nhex = \"0303\"\nfacing = \"N\"\n";
-    const SQUAD: &str = "[[units]]\nid = \"r2\"\nside = \"red\"\nkind = \"squad\"\nweight = \"M\"\nat = true\nhex = \"0303\"\nfacing = \"N\"\n";
-
-    #[test]
-    fn squads_vehicles_and_guns_are_read() {
-        let items = read(&format!("{TANK}{SQUAD}")).unwrap();
-        assert_eq!(items.len(), 2, "two items share 0303");
-        match &items[0].kind {
-            Kind::Vehicle { spec, .. } => assert_eq!(spec.name, "Panzer IV F2"),
-            k => panic!("{k:?}"),
-        }
-        match &items[1].kind {
-            Kind::Squad(s) => assert_eq!((s.weight, s.figures, s.at), (Some(Weight::M), 4, true)),
-            k => panic!("{k:?}"),
-        }
-    }
-
-    #[test]
-    fn a_third_item_in_a_hex_is_refused_where_it_stands() {
-        let third = SQUAD.replace("r2", "r3");
-        let e = read(&format!("{TANK}{SQUAD}{third}"))
-            .unwrap_err()
-            .to_string();
-        assert!(e.contains("already holds two items"), "{e}");
-        assert!(e.starts_with("t.toml:"), "{e}");
-    }
-
-    #[test]
-    fn an_unknown_vehicle_type_is_refused_with_suggestions() {
-        let e = read(&TANK.replace("pz4f2", "pz5")).unwrap_err().to_string();
-        assert!(e.contains("unknown vehicle type \"pz5\""), "{e}");
-        assert!(e.contains("pz4f2"), "{e}");
-        let line_col = e.split(':').nth(1).unwrap();
-        assert!(line_col.parse::<u32>().unwrap() > 5, "{e}");
-    }
-
-    #[test]
-    fn a_chart_override_of_the_wrong_shape_is_refused() {
-        let src = source("[charts.chassis.M]\narmour = 3\n");
-        let e = tables(&src).unwrap_err().to_string();
-        assert!(e.contains("[charts]"), "{e}");
-        assert!(e.contains("armour"), "{e}");
-    }
-}
-
 /// Reads a scenario into its first position.
 pub fn load(
     src: &ScenarioSource,
@@ -644,4 +565,83 @@ pub fn load(
     };
     state.board = state.fresh_board();
     Ok(state)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn source(units: &str) -> ScenarioSource {
+        let rows = (0..6)
+            .map(|_| format!("\"{}\"", ["."; 6].join(" ")))
+            .collect::<Vec<_>>()
+            .join(", ");
+        ScenarioSource::new(
+            "t.toml",
+            format!("ruleset = \"hex-command-mechanized\"\nname = \"t\"\ntitle = \"t\"\n[map]\nrows = [{rows}]\n{units}"),
+        )
+    }
+
+    fn map(src: &ScenarioSource) -> Map {
+        #[derive(Deserialize)]
+        struct M {
+            map: volley_core::scenario::MapSpec,
+        }
+        let m: M = src.parse().unwrap();
+        m.map.build(src).unwrap()
+    }
+
+    fn read(units: &str) -> Result<Vec<Item>, ScenarioError> {
+        let src = source(units);
+        let (_, roster) = tables(&src)?;
+        units_of(&src, &roster)
+    }
+
+    fn units_of(src: &ScenarioSource, roster: &Roster) -> Result<Vec<Item>, ScenarioError> {
+        units(src, &map(src), &mut Ids::default(), roster)
+    }
+
+    const TANK: &str = "[[units]]\nid = \"r1\"\nside = \"red\"\nkind = \"vehicle\"\ntype = \"pz4f2\"\nhex = \"0303\"\nfacing = \"N\"\n";
+    const SQUAD: &str = "[[units]]\nid = \"r2\"\nside = \"red\"\nkind = \"squad\"\nweight = \"M\"\nat = true\nhex = \"0303\"\nfacing = \"N\"\n";
+
+    #[test]
+    fn squads_vehicles_and_guns_are_read() {
+        let items = read(&format!("{TANK}{SQUAD}")).unwrap();
+        assert_eq!(items.len(), 2, "two items share 0303");
+        match &items[0].kind {
+            Kind::Vehicle { spec, .. } => assert_eq!(spec.name, "Panzer IV F2"),
+            k => panic!("{k:?}"),
+        }
+        match &items[1].kind {
+            Kind::Squad(s) => assert_eq!((s.weight, s.figures, s.at), (Some(Weight::M), 4, true)),
+            k => panic!("{k:?}"),
+        }
+    }
+
+    #[test]
+    fn a_third_item_in_a_hex_is_refused_where_it_stands() {
+        let third = SQUAD.replace("r2", "r3");
+        let e = read(&format!("{TANK}{SQUAD}{third}"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("already holds two items"), "{e}");
+        assert!(e.starts_with("t.toml:"), "{e}");
+    }
+
+    #[test]
+    fn an_unknown_vehicle_type_is_refused_with_suggestions() {
+        let e = read(&TANK.replace("pz4f2", "pz5")).unwrap_err().to_string();
+        assert!(e.contains("unknown vehicle type \"pz5\""), "{e}");
+        assert!(e.contains("pz4f2"), "{e}");
+        let line_col = e.split(':').nth(1).unwrap();
+        assert!(line_col.parse::<u32>().unwrap() > 5, "{e}");
+    }
+
+    #[test]
+    fn a_chart_override_of_the_wrong_shape_is_refused() {
+        let src = source("[charts.chassis.M]\narmour = 3\n");
+        let e = tables(&src).unwrap_err().to_string();
+        assert!(e.contains("[charts]"), "{e}");
+        assert!(e.contains("armour"), "{e}");
+    }
 }

@@ -9,7 +9,7 @@ use hex_command_family::ground::Ground;
 use hex_command_family::orders::Order as Written;
 use std::fmt;
 use std::sync::Arc;
-use volley_core::geometry::Facing;
+use volley_core::geometry::{label, Facing};
 use volley_core::map::{Map, MapView};
 use volley_core::scenario::{Objective, OwnKeys};
 use volley_core::{Action, Outcome};
@@ -246,48 +246,6 @@ impl State {
             }
         }
         b
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::scenario::load;
-    use volley_core::ScenarioSource;
-
-    #[test]
-    fn a_scenario_loads_into_a_position_with_its_board() {
-        let rows = (0..6)
-            .map(|_| format!("\"{}\"", ["."; 6].join(" ")))
-            .collect::<Vec<_>>()
-            .join(", ");
-        let text = format!(
-            "ruleset = \"hex-command-mechanized\"\nname = \"t\"\ntitle = \"t\"\nturn_limit = 8\n[map]\nrows = [{rows}]\n[sides.red]\nname = \"Red\"\ncommanders = [{{ id = \"R1\", name = \"Roth\", value = 1, supreme = true }}]\n[sides.blue]\nname = \"Blue\"\nbreak_point = 30\n[[units]]\nid = \"r1\"\nside = \"red\"\nkind = \"vehicle\"\ntype = \"t34-76\"\nhex = \"0303\"\nfacing = \"N\"\n[[units]]\nid = \"r2\"\nside = \"red\"\nkind = \"squad\"\nweight = \"M\"\nhex = \"0303\"\nfacing = \"N\"\n[[units]]\nid = \"b1\"\nside = \"blue\"\nkind = \"gun\"\nweight = \"M\"\nhex = \"0301\"\nfacing = \"S\"\n"
-        );
-        let src = ScenarioSource::new("t.toml", text);
-        let s = load(&src, &Options::new(), &[]).unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(s.items.len(), 3);
-        assert_eq!(
-            s.board
-                .items_at(
-                    &s.setup.map,
-                    volley_core::geometry::parse_label("0303").unwrap()
-                )
-                .count(),
-            2
-        );
-        assert_eq!((s.sides[0].break_point, s.sides[1].break_point), (40, 30));
-        assert_eq!(s.commanders.len(), 1);
-        assert_eq!(s.board, s.fresh_board());
-        // A scenario for another ruleset is refused.
-        let other = ScenarioSource::new(
-            "o.toml",
-            src.text.replace("hex-command-mechanized", "hex-command"),
-        );
-        assert!(load(&other, &Options::new(), &[])
-            .unwrap_err()
-            .to_string()
-            .contains("not \"hex-command-mechanized\""));
     }
 }
 
@@ -625,5 +583,87 @@ impl MechGame {
             w.kind == hex_command_family::ground::WorkKind::Pontoon && w.complete()
         });
         bridged && !crate::moves::crippled(item)
+    }
+}
+
+impl MechGame {
+    /// The position's own invariants: items on the map, at most two to a hex (M56), the board
+    /// up to date, one side to a hex.
+    pub fn position_invariants(&self) -> Result<(), String> {
+        let map = &self.s.setup.map;
+        let mut board = Board::new(map);
+        for (i, it) in self.s.items.iter().enumerate() {
+            if !self.in_play(i) {
+                continue;
+            }
+            if !map.contains(it.hex) {
+                return Err(format!("{} is off the map at {}", it.id, label(it.hex)));
+            }
+            if !board.place(map, it.hex, i) {
+                return Err(format!("more than two items in {} (M56)", label(it.hex)));
+            }
+        }
+        for hex in self.s.items.iter().map(|i| i.hex) {
+            let sorted = |b: &Board| {
+                let mut v: Vec<usize> = b.items_at(map, hex).collect();
+                v.sort_unstable();
+                v
+            };
+            if sorted(&board) != sorted(&self.s.board) {
+                return Err(format!(
+                    "the board does not match the items at {}",
+                    label(hex)
+                ));
+            }
+        }
+        for hex in self.s.items.iter().map(|i| i.hex) {
+            let sides: Vec<Side> = self.items_at(hex).map(|i| self.item(i).side).collect();
+            if sides.windows(2).any(|w| w[0] != w[1]) {
+                return Err(format!("both sides stand in {}", label(hex)));
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::load;
+    use volley_core::ScenarioSource;
+
+    #[test]
+    fn a_scenario_loads_into_a_position_with_its_board() {
+        let rows = (0..6)
+            .map(|_| format!("\"{}\"", ["."; 6].join(" ")))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let text = format!(
+            "ruleset = \"hex-command-mechanized\"\nname = \"t\"\ntitle = \"t\"\nturn_limit = 8\n[map]\nrows = [{rows}]\n[sides.red]\nname = \"Red\"\ncommanders = [{{ id = \"R1\", name = \"Roth\", value = 1, supreme = true }}]\n[sides.blue]\nname = \"Blue\"\nbreak_point = 30\n[[units]]\nid = \"r1\"\nside = \"red\"\nkind = \"vehicle\"\ntype = \"t34-76\"\nhex = \"0303\"\nfacing = \"N\"\n[[units]]\nid = \"r2\"\nside = \"red\"\nkind = \"squad\"\nweight = \"M\"\nhex = \"0303\"\nfacing = \"N\"\n[[units]]\nid = \"b1\"\nside = \"blue\"\nkind = \"gun\"\nweight = \"M\"\nhex = \"0301\"\nfacing = \"S\"\n"
+        );
+        let src = ScenarioSource::new("t.toml", text);
+        let s = load(&src, &Options::new(), &[]).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(s.items.len(), 3);
+        assert_eq!(
+            s.board
+                .items_at(
+                    &s.setup.map,
+                    volley_core::geometry::parse_label("0303").unwrap()
+                )
+                .count(),
+            2
+        );
+        assert_eq!((s.sides[0].break_point, s.sides[1].break_point), (40, 30));
+        assert_eq!(s.commanders.len(), 1);
+        assert_eq!(s.board, s.fresh_board());
+        // A scenario for another ruleset is refused.
+        let other = ScenarioSource::new(
+            "o.toml",
+            src.text.replace("hex-command-mechanized", "hex-command"),
+        );
+        assert!(load(&other, &Options::new(), &[])
+            .unwrap_err()
+            .to_string()
+            .contains("not \"hex-command-mechanized\""));
     }
 }
