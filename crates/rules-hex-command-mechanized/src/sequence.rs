@@ -71,8 +71,7 @@ impl MechGame {
         );
         let (red_first, rolls) = command_tables::initiative(ri, bi, dice);
         let first = if red_first { Side::Red } else { Side::Blue };
-        self.order = [first, first.other()];
-        self.player_turn = 0;
+        self.turns.begin(first, Vec::new());
         if settings.activation {
             // M18: each side's groups in number order, the initiative winner's first of
             // each rank.
@@ -133,8 +132,7 @@ impl MechGame {
                     schedule.push(hex_command_family::activation::Activation { side, group: None });
                 }
             }
-            self.schedule = schedule;
-            self.at = 0;
+            self.turns.schedule = schedule;
             for t in &mut self.s.turn_state {
                 t.fired_turn = false;
             }
@@ -160,8 +158,7 @@ impl MechGame {
         let side = self.phasing();
         // The side's first activation of the game turn (always, in A/B play) does what a
         // player turn does once: panic, spotting, reinforcements, routed units running.
-        let first_of_side = !self.s.setup.settings.activation
-            || !self.schedule[..self.at].iter().any(|a| a.side == side);
+        let first_of_side = self.turns.first_activation_of(side);
         for i in 0..self.s.items.len() {
             let reset = if self.s.setup.settings.activation {
                 self.active(i) || (first_of_side && self.s.items[i].side == side)
@@ -246,22 +243,12 @@ impl MechGame {
             return;
         }
         self.note_break_points(log);
-        let more = if self.s.setup.settings.activation {
-            self.at + 1 < self.schedule.len()
-        } else {
-            self.player_turn == 0
-        };
-        if more {
-            if self.s.setup.settings.activation {
-                self.at += 1;
-            } else {
-                self.player_turn = 1;
+        if !self.turns.step_on() {
+            if self.s.turn >= self.s.setup.turn_limit {
+                let o = self.final_outcome();
+                self.finish(o, log);
+                return;
             }
-        } else if self.s.turn >= self.s.setup.turn_limit {
-            let o = self.final_outcome();
-            self.finish(o, log);
-            return;
-        } else {
             self.s.turn += 1;
             self.roll_initiative(dice, log);
         }

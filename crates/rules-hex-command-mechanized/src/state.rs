@@ -5,8 +5,10 @@ use crate::board::Board;
 use crate::charts::Weight;
 use crate::charts::{Charts, Roster};
 use crate::items::Item;
+use hex_command_family::activation::Mode;
 use hex_command_family::ground::Ground;
 use hex_command_family::orders::Order as Written;
+use hex_command_family::turns::Turns;
 use std::fmt;
 use std::sync::Arc;
 use volley_core::geometry::{label, Facing};
@@ -366,12 +368,9 @@ pub enum Fallen {
 pub struct MechGame {
     pub s: State,
     pub started: bool,
-    /// This game turn's order of play: the initiative winner first (M15).
-    pub order: [Side; 2],
-    pub player_turn: usize,
-    /// With the activation sequence: this game turn's activations and the one under way.
-    pub schedule: Vec<hex_command_family::activation::Activation>,
-    pub at: usize,
+    /// This game turn's order of play: the initiative winner first (M15), and with the
+    /// activation sequence the turn's activations and the one under way (M18).
+    pub turns: Turns,
     /// Areas the enemy has sound-ranged hidden guns to (M79): the firing side, the turn, the
     /// ten hexes.
     pub sound: Vec<(Side, u32, Vec<Hex>)>,
@@ -453,6 +452,11 @@ impl fmt::Display for StepName<'_> {
 impl MechGame {
     pub fn new(s: State) -> MechGame {
         let n = s.items.len();
+        let mode = if s.setup.settings.activation {
+            Mode::GroupTurns
+        } else {
+            Mode::Ab
+        };
         let mut start_items = [0; 2];
         for it in &s.items {
             start_items[it.side.index()] += 1;
@@ -465,10 +469,7 @@ impl MechGame {
             start_items,
             s,
             started: false,
-            order: [Side::Red, Side::Blue],
-            player_turn: 0,
-            schedule: Vec::new(),
-            at: 0,
+            turns: Turns::new(mode),
             order_changes: [0, 0],
             seen_at_start: Vec::new(),
             sound: Vec::new(),
@@ -488,18 +489,12 @@ impl MechGame {
     }
 
     pub fn phasing(&self) -> Side {
-        match self.schedule.get(self.at) {
-            Some(a) if self.s.setup.settings.activation => a.side,
-            _ => self.order[self.player_turn],
-        }
+        self.turns.phasing()
     }
 
     /// The group activated now (activation sequence), `None` in A/B play.
     pub fn active_group(&self) -> Option<u8> {
-        if !self.s.setup.settings.activation {
-            return None;
-        }
-        self.schedule.get(self.at).and_then(|a| a.group)
+        self.turns.active_group()
     }
 
     /// Whether an item of the phasing side moves and melees now: all of them in A/B play, the
