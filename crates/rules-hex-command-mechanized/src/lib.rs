@@ -54,9 +54,6 @@ pub mod terrain;
 pub mod victory;
 pub mod view;
 
-#[cfg(test)]
-mod tests;
-
 use volley_core::{Game, OptionSpec, Options, Ruleset, ScenarioError, ScenarioSource};
 
 /// The ruleset id scenarios name.

@@ -234,6 +234,12 @@ impl MechGame {
         }
     }
 
+    /// Whether the legal actions of the position are listed (they are listed when first
+    /// asked for).
+    pub fn is_listed(&self) -> bool {
+        self.legal.get().is_some()
+    }
+
     /// Forgets the legal actions listed: they are listed again, for the position as it
     /// stands, when next asked for.
     pub fn refresh_legal(&mut self) {
@@ -251,7 +257,7 @@ impl MechGame {
 
     /// Whether the side to decide has anything to do but end the step (the listing, stopped
     /// at the first such order).
-    pub(crate) fn has_choice(&self) -> bool {
+    pub fn has_choice(&self) -> bool {
         let end = Order::End.pack();
         self.each_order(&mut |o| {
             if o.pack() == end {

@@ -78,7 +78,7 @@ impl MechGame {
 
     /// M124: every squad of the phasing side with a commander regains a figure and loses a
     /// marker; a routed one rallies.
-    pub(crate) fn rally_up(&mut self, log: &mut Log) {
+    pub fn rally_up(&mut self, log: &mut Log) {
         let side = self.phasing();
         for i in 0..self.s.items.len() {
             if !self.in_play(i)
