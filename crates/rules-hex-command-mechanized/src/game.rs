@@ -6,6 +6,7 @@ use crate::orders::Order;
 use crate::state::MechGame;
 use crate::ID;
 use std::ops::ControlFlow;
+use volley_core::codec::Codec;
 use volley_core::{Action, ActionInfo, Dice, Event, Game, Illegal, Log, Outcome, Reach, Side};
 
 impl Game for MechGame {

@@ -6,6 +6,7 @@ use crate::items::Kind;
 use crate::orders::Order;
 use crate::state::{MechGame, Step};
 use std::ops::ControlFlow;
+use volley_core::codec::Codec;
 use volley_core::geometry::Facing;
 use volley_core::{Action, Hex};
 

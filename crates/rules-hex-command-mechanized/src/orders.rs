@@ -6,7 +6,8 @@
 
 use crate::items::Kind;
 use crate::state::MechGame;
-use volley_core::geometry::{col_row, hex_at, label, parse_label, Facing};
+use volley_core::codec::{col_row_hex, hex_col_row, Bits, Codec, Words};
+use volley_core::geometry::{label, Facing};
 use volley_core::{Action, ActionInfo, Hex, Illegal};
 
 /// One decision a player can make. Items and commanders are named by their index.
@@ -69,74 +70,61 @@ pub enum Order {
     Intercept { aircraft: usize, target: usize },
 }
 
-const KIND_BITS: u32 = 5;
-const INDEX_BITS: u32 = 12;
-const ARG_SHIFT: u32 = KIND_BITS + INDEX_BITS;
-const MASK: u64 = (1 << INDEX_BITS) - 1;
-
-fn hex_bits(h: Hex) -> u64 {
-    let (c, r) = col_row(h);
-    (c as u64 & MASK) | ((r as u64 & MASK) << INDEX_BITS)
-}
-
-fn hex_from(bits: u64) -> Option<Hex> {
-    let (c, r) = ((bits & MASK) as i32, ((bits >> INDEX_BITS) & MASK) as i32);
-    (c >= 1 && r >= 1).then(|| hex_at(c, r))
-}
-
-impl Order {
-    pub fn pack(self) -> Action {
+/// Five bits of kind at 0, the item (or commander, aircraft, group, arrival) in twelve bits at
+/// 5, and the rest from bit 17: a hex as column and row, a facing, a target, a flag.
+impl Codec for Order {
+    fn pack(self) -> Action {
         let (kind, index, arg) = match self {
-            Order::Move { item, to } => (0, item, hex_bits(to)),
-            Order::Reverse { item, to } => (1, item, hex_bits(to)),
+            Order::Move { item, to } => (0, item, hex_col_row(to)),
+            Order::Reverse { item, to } => (1, item, hex_col_row(to)),
             Order::Face { item, facing } => (2, item, facing.index() as u64),
-            Order::Place { commander, hex } => (3, commander, hex_bits(hex)),
+            Order::Place { commander, hex } => (3, commander, hex_col_row(hex)),
             Order::Fire { item, target } => (4, item, target as u64),
             Order::Melee { item, target } => (5, item, target as u64),
             Order::End => (6, 0, 0),
-            Order::Bombard { item, hex } => (7, item, hex_bits(hex)),
+            Order::Bombard { item, hex } => (7, item, hex_col_row(hex)),
             Order::Retreat { item } => (8, item, 0),
             Order::Stand { item } => (9, item, 0),
             Order::Load { item, carrier } => (10, item, carrier as u64),
-            Order::Unload { item, hex } => (11, item, hex_bits(hex)),
+            Order::Unload { item, hex } => (11, item, hex_col_row(hex)),
             Order::Dig { item } => (12, item, 0),
-            Order::Clear { item, hex } => (13, item, hex_bits(hex)),
-            Order::Lay { item, hex } => (14, item, hex_bits(hex)),
-            Order::Smoke { item, hex } => (15, item, hex_bits(hex)),
-            Order::Strike { aircraft, hex } => (16, aircraft, hex_bits(hex)),
+            Order::Clear { item, hex } => (13, item, hex_col_row(hex)),
+            Order::Lay { item, hex } => (14, item, hex_col_row(hex)),
+            Order::Smoke { item, hex } => (15, item, hex_col_row(hex)),
+            Order::Strike { aircraft, hex } => (16, aircraft, hex_col_row(hex)),
             Order::Reorder { group, kind, hex } => (
                 17,
                 group as usize,
-                (kind as u64 & 7) | (hex.map_or(0, hex_bits) << 3),
+                (kind as u64 & 7) | (hex.map_or(0, hex_col_row) << 3),
             ),
             Order::FreeWill { item } => (18, item, 0),
             Order::Dismount { item } => (19, item, 0),
             Order::Mount { item } => (20, item, 0),
-            Order::Bridge { item, hex } => (21, item, hex_bits(hex)),
+            Order::Bridge { item, hex } => (21, item, hex_col_row(hex)),
             Order::Block { arrival, withdraw } => (22, arrival, withdraw as u64),
-            Order::Fly { aircraft, to } => (23, aircraft, hex_bits(to)),
+            Order::Fly { aircraft, to } => (23, aircraft, hex_col_row(to)),
             Order::Intercept { aircraft, target } => (24, aircraft, target as u64),
         };
-        Action(kind | ((index as u64 & MASK) << KIND_BITS) | (arg << ARG_SHIFT))
-    }
-
-    /// The order an action packs, exactly (stray bits make it no order).
-    pub fn unpack(action: Action) -> Option<Order> {
-        Order::decode(action).filter(|o| o.pack() == action)
+        Bits::new()
+            .put(0, 5, kind)
+            .put(5, 12, index as u64)
+            .put(17, 47, arg)
+            .action()
     }
 
     fn decode(action: Action) -> Option<Order> {
-        let kind = action.0 & ((1 << KIND_BITS) - 1);
-        let index = ((action.0 >> KIND_BITS) & MASK) as usize;
-        let arg = action.0 >> ARG_SHIFT;
+        let bits = Bits::from(action);
+        let kind = bits.get(0, 5);
+        let index = bits.get(5, 12) as usize;
+        let arg = bits.get(17, 47);
         Some(match kind {
             0 => Order::Move {
                 item: index,
-                to: hex_from(arg)?,
+                to: col_row_hex(arg)?,
             },
             1 => Order::Reverse {
                 item: index,
-                to: hex_from(arg)?,
+                to: col_row_hex(arg)?,
             },
             2 => Order::Face {
                 item: index,
@@ -144,7 +132,7 @@ impl Order {
             },
             3 => Order::Place {
                 commander: index,
-                hex: hex_from(arg)?,
+                hex: col_row_hex(arg)?,
             },
             4 => Order::Fire {
                 item: index,
@@ -157,7 +145,7 @@ impl Order {
             6 => Order::End,
             7 => Order::Bombard {
                 item: index,
-                hex: hex_from(arg)?,
+                hex: col_row_hex(arg)?,
             },
             8 => Order::Retreat { item: index },
             9 => Order::Stand { item: index },
@@ -167,31 +155,31 @@ impl Order {
             },
             11 => Order::Unload {
                 item: index,
-                hex: hex_from(arg)?,
+                hex: col_row_hex(arg)?,
             },
             12 => Order::Dig { item: index },
             13 => Order::Clear {
                 item: index,
-                hex: hex_from(arg)?,
+                hex: col_row_hex(arg)?,
             },
             14 => Order::Lay {
                 item: index,
-                hex: hex_from(arg)?,
+                hex: col_row_hex(arg)?,
             },
             15 => Order::Smoke {
                 item: index,
-                hex: hex_from(arg)?,
+                hex: col_row_hex(arg)?,
             },
             16 => Order::Strike {
                 aircraft: index,
-                hex: hex_from(arg)?,
+                hex: col_row_hex(arg)?,
             },
             17 => Order::Reorder {
                 group: u8::try_from(index).ok()?,
                 kind: (arg & 7) as u8,
                 hex: match arg >> 3 {
                     0 => None,
-                    bits => Some(hex_from(bits)?),
+                    bits => Some(col_row_hex(bits)?),
                 },
             },
             18 => Order::FreeWill { item: index },
@@ -199,7 +187,7 @@ impl Order {
             20 => Order::Mount { item: index },
             21 => Order::Bridge {
                 item: index,
-                hex: hex_from(arg)?,
+                hex: col_row_hex(arg)?,
             },
             22 if arg <= 1 => Order::Block {
                 arrival: index,
@@ -207,7 +195,7 @@ impl Order {
             },
             23 => Order::Fly {
                 aircraft: index,
-                to: hex_from(arg)?,
+                to: col_row_hex(arg)?,
             },
             24 => Order::Intercept {
                 aircraft: index,
@@ -219,20 +207,6 @@ impl Order {
 }
 
 impl MechGame {
-    pub(crate) fn item_arg(&self, text: Option<&str>) -> Result<usize, Illegal> {
-        let id = text.ok_or_else(|| Illegal::new("expected a unit id"))?;
-        self.s
-            .items
-            .iter()
-            .position(|i| i.id == id)
-            .ok_or_else(|| Illegal::new(format!("no unit \"{id}\" in this game")))
-    }
-
-    pub(crate) fn hex_arg(text: Option<&str>) -> Result<Hex, Illegal> {
-        let t = text.ok_or_else(|| Illegal::new("expected a hex like 0405"))?;
-        parse_label(t).ok_or_else(|| Illegal::new(format!("\"{t}\" is not a hex like 0405")))
-    }
-
     pub fn describe_order(&self, order: Order) -> ActionInfo {
         use volley_core::ActionKind::*;
         match order {
@@ -381,95 +355,85 @@ impl MechGame {
 
     /// Reads an order from its words (see the module's notes).
     pub fn parse_order(&self, text: &str) -> Result<Action, Illegal> {
-        let mut words = text.split_whitespace();
-        let verb = words.next().unwrap_or("").to_ascii_lowercase();
-        let (a, b) = (words.next(), words.next());
-        if words.next().is_some() && verb != "reorder" {
-            return Err(Illegal::new(format!("too many words in \"{text}\"")));
-        }
+        let mut w = Words::new(text);
+        let verb = w.verb();
+        let items = || self.s.items.iter().map(|i| &*i.id);
+        let aircraft = || self.s.aircraft.iter().map(|x| &*x.id);
         let order = match verb.as_str() {
-            "end" if a.is_none() => Order::End,
+            "end" if w.done() => Order::End,
             "move" => Order::Move {
-                item: self.item_arg(a)?,
-                to: Self::hex_arg(b)?,
+                item: w.named(items(), "unit")?,
+                to: w.hex()?,
             },
             "reverse" => Order::Reverse {
-                item: self.item_arg(a)?,
-                to: Self::hex_arg(b)?,
+                item: w.named(items(), "unit")?,
+                to: w.hex()?,
             },
-            "face" => {
-                let item = self.item_arg(a)?;
-                let t = b.unwrap_or("");
-                let facing = Facing::parse(t).ok_or_else(|| {
-                    Illegal::new(format!(
-                        "\"{t}\" is not a facing (N, NE, SE, S, SW or NW)"
-                    ))
-                })?;
-                Order::Face { item, facing }
-            }
-            "place" => {
-                let commander = named(self.s.commanders.iter().map(|x| &x.id), "commander", a)?;
-                Order::Place {
-                    commander,
-                    hex: Self::hex_arg(b)?,
-                }
-            }
+            "face" => Order::Face {
+                item: w.named(items(), "unit")?,
+                facing: w.facing()?,
+            },
+            "place" => Order::Place {
+                commander: w.named(self.s.commanders.iter().map(|x| &*x.id), "commander")?,
+                hex: w.hex()?,
+            },
             "fire" => Order::Fire {
-                item: self.item_arg(a)?,
-                target: self.item_arg(b)?,
+                item: w.named(items(), "unit")?,
+                target: w.named(items(), "unit")?,
             },
             "bombard" => Order::Bombard {
-                item: self.item_arg(a)?,
-                hex: Self::hex_arg(b)?,
+                item: w.named(items(), "unit")?,
+                hex: w.hex()?,
             },
-            "dig" if b.is_none() => Order::Dig {
-                item: self.item_arg(a)?,
+            "dig" => Order::Dig {
+                item: w.named(items(), "unit")?,
             },
             "clear" => Order::Clear {
-                item: self.item_arg(a)?,
-                hex: Self::hex_arg(b)?,
+                item: w.named(items(), "unit")?,
+                hex: w.hex()?,
             },
             "lay" => Order::Lay {
-                item: self.item_arg(a)?,
-                hex: Self::hex_arg(b)?,
+                item: w.named(items(), "unit")?,
+                hex: w.hex()?,
             },
-            "dismount" if b.is_none() => Order::Dismount {
-                item: self.item_arg(a)?,
+            "dismount" => Order::Dismount {
+                item: w.named(items(), "unit")?,
             },
             "bridge" => Order::Bridge {
-                item: self.item_arg(a)?,
-                hex: Self::hex_arg(b)?,
+                item: w.named(items(), "unit")?,
+                hex: w.hex()?,
             },
-            "mount" if b.is_none() => Order::Mount {
-                item: self.item_arg(a)?,
+            "mount" => Order::Mount {
+                item: w.named(items(), "unit")?,
             },
-            "freewill" if b.is_none() => Order::FreeWill {
-                item: self.item_arg(a)?,
+            "freewill" => Order::FreeWill {
+                item: w.named(items(), "unit")?,
             },
             "reorder" => {
-                let group: u8 = a
+                let group: u8 = w
+                    .next_word()
                     .and_then(|g| g.parse().ok())
                     .ok_or_else(|| Illegal::new("expected a group number: reorder 1 attack 0804"))?;
-                let rest: Vec<&str> = text.split_whitespace().skip(2).collect();
-                let o = crate::command::parse_order(&rest.join(" ")).ok_or_else(|| {
+                let o = crate::command::parse_order(&w.rest()).ok_or_else(|| {
                     Illegal::new("expected an order: attack, march, hold or withdraw HEX, or reserve")
                 })?;
                 let kind = hex_command_family::orders::OrderKind::ALL
                     .iter()
                     .position(|k| *k == o.kind)
                     .expect("a kind of the list") as u8;
-                Order::Reorder { group, kind, hex: o.hex }
-            }
-            "strike" => {
-                let aircraft = named(self.s.aircraft.iter().map(|x| &x.id), "aircraft", a)?;
-                Order::Strike {
-                    aircraft,
-                    hex: Self::hex_arg(b)?,
+                Order::Reorder {
+                    group,
+                    kind,
+                    hex: o.hex,
                 }
             }
+            "strike" => Order::Strike {
+                aircraft: w.named(aircraft(), "aircraft")?,
+                hex: w.hex()?,
+            },
             "block" => {
-                let arrival = named(self.s.arrivals.iter().map(|x| &x.id), "reinforcements", a)?;
-                let withdraw = match b {
+                let arrival = w.named(self.s.arrivals.iter().map(|x| &*x.id), "reinforcements")?;
+                let withdraw = match w.next_word() {
                     Some("stand") => false,
                     Some("withdraw") => true,
                     _ => return Err(Illegal::new("block GROUP stand, or block GROUP withdraw")),
@@ -477,34 +441,34 @@ impl MechGame {
                 Order::Block { arrival, withdraw }
             }
             "fly" => Order::Fly {
-                aircraft: named(self.s.aircraft.iter().map(|x| &x.id), "aircraft", a)?,
-                to: Self::hex_arg(b)?,
+                aircraft: w.named(aircraft(), "aircraft")?,
+                to: w.hex()?,
             },
             "intercept" => Order::Intercept {
-                aircraft: named(self.s.aircraft.iter().map(|x| &x.id), "aircraft", a)?,
-                target: named(self.s.aircraft.iter().map(|x| &x.id), "aircraft", b)?,
+                aircraft: w.named(aircraft(), "aircraft")?,
+                target: w.named(aircraft(), "aircraft")?,
             },
             "smoke" => Order::Smoke {
-                item: self.item_arg(a)?,
-                hex: Self::hex_arg(b)?,
+                item: w.named(items(), "unit")?,
+                hex: w.hex()?,
             },
             "embark" | "limber" => Order::Load {
-                item: self.item_arg(a)?,
-                carrier: self.item_arg(b)?,
+                item: w.named(items(), "unit")?,
+                carrier: w.named(items(), "unit")?,
             },
             "disembark" | "unlimber" => Order::Unload {
-                item: self.item_arg(a)?,
-                hex: Self::hex_arg(b)?,
+                item: w.named(items(), "unit")?,
+                hex: w.hex()?,
             },
-            "retreat" if b.is_none() => Order::Retreat {
-                item: self.item_arg(a)?,
+            "retreat" => Order::Retreat {
+                item: w.named(items(), "unit")?,
             },
-            "stand" if b.is_none() => Order::Stand {
-                item: self.item_arg(a)?,
+            "stand" => Order::Stand {
+                item: w.named(items(), "unit")?,
             },
             "melee" => Order::Melee {
-                item: self.item_arg(a)?,
-                target: self.item_arg(b)?,
+                item: w.named(items(), "unit")?,
+                target: w.named(items(), "unit")?,
             },
             _ => {
                 return Err(Illegal::new(format!(
@@ -512,20 +476,9 @@ impl MechGame {
                 )))
             }
         };
+        w.end()?;
         Ok(order.pack())
     }
-}
-
-/// The place in its list of the commander, aircraft or reinforcement group an order names.
-fn named<'a>(
-    ids: impl Iterator<Item = &'a volley_core::Name>,
-    what: &str,
-    text: Option<&str>,
-) -> Result<usize, Illegal> {
-    let k = text.unwrap_or("");
-    let mut ids = ids;
-    ids.position(|x| x == k)
-        .ok_or_else(|| Illegal::new(format!("no {what} \"{k}\" in this game")))
 }
 
 /// The written order an action packs: a kind by its place in `OrderKind::ALL`, with its hex.
@@ -537,6 +490,7 @@ pub(crate) fn written(kind: u8, hex: Option<Hex>) -> Option<hex_command_family::
 #[cfg(test)]
 mod tests {
     use super::*;
+    use volley_core::geometry::hex_at;
 
     #[test]
     fn orders_pack_and_unpack_exactly() {

@@ -10,6 +10,7 @@ use crate::orders::written;
 use crate::orders::Order;
 use crate::rule;
 use crate::state::{MechGame, Step};
+use volley_core::codec::Codec;
 use volley_core::game::Refusal;
 use volley_core::{Action, Dice, Event, Illegal, Log, Outcome, Side};
 

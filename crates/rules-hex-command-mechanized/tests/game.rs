@@ -3,6 +3,7 @@
 
 use rules_hex_command_mechanized::orders::Order;
 use rules_hex_command_mechanized::state::MechGame;
+use volley_core::codec::Codec;
 use volley_core::{Dice, Game, Options, ScenarioSource, Seed, SeededDice};
 
 /// The step ends by itself only when ending it is all that is left: the check stopped at
