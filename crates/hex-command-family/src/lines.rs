@@ -50,7 +50,6 @@ impl Lines {
     pub fn new(map: &Map) -> Lines {
         Lines(Pairs::new(map, KEPT))
     }
-
 }
 
 impl std::fmt::Debug for Lines {
@@ -90,4 +89,3 @@ impl Cells {
         self.0.iter().zip(&other.0).any(|(a, b)| a & b != 0)
     }
 }
-

@@ -119,9 +119,17 @@ mod tests {
             Side::Red,
             schedule(Mode::GroupTurns, Side::Red, [&[1, 2], &[1]]),
         );
-        let mut seen = vec![(t.phasing(), t.active_group(), t.first_activation_of(t.phasing()))];
+        let mut seen = vec![(
+            t.phasing(),
+            t.active_group(),
+            t.first_activation_of(t.phasing()),
+        )];
         while t.step_on() {
-            seen.push((t.phasing(), t.active_group(), t.first_activation_of(t.phasing())));
+            seen.push((
+                t.phasing(),
+                t.active_group(),
+                t.first_activation_of(t.phasing()),
+            ));
         }
         assert_eq!(
             seen,

@@ -12,6 +12,7 @@ use crate::orders::{HcAction, Sink};
 use crate::rally;
 use crate::state::*;
 use hex_command_family::activation::Mode;
+use hex_command_family::reinforcements::{self, Arrival, Arriving};
 use volley_core::{Dice, Hex, Log, Outcome, Side};
 
 /// Set-up steps rolled when play starts: commanders' traits (2.2.3, set-up checklist 1) and
@@ -128,38 +129,59 @@ fn begin_player_turn(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
 /// 4: the phasing player's reinforcements that are due come on at their entry hexes; enemies
 /// standing there are asked first whether they stay or fall back (4 b).
 fn arrivals(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
-    let side = s.phasing();
-    for a in 0..s.arrivals.len() {
-        let arrival = &s.arrivals[a];
-        if arrival.side != side || !arrival.due(s.turn) {
-            continue;
-        }
-        if let Some(d) = s.arrivals[a].pick_location(dice) {
-            let ar = &s.arrivals[a];
-            log.add(|| {
-                ev_at(
-                    "reinforcements",
-                    "4 d",
-                    format!(
-                        "{} roll d6 {d} for where they arrive: {}",
-                        ar.id,
-                        ar.entry_text()
-                    ),
-                )
-                .side(side)
-            });
-        }
-        let blockers = blockers(s, a);
-        if !blockers.is_empty() && !s.arrivals[a].asked {
-            s.arrivals[a].asked = true;
-            s.decisions.push(Decision::Blocking { arrival: a });
-            s.phase = Phase::Decision;
-            s.touch_everything();
-            return;
-        }
-        place_arrivals(s, a, log);
+    let (side, turn) = (s.phasing(), s.turn);
+    if reinforcements::arrive(s, side, turn, dice, log) {
+        start_turn_proper(s, dice, log);
     }
-    start_turn_proper(s, dice, log);
+}
+
+/// Gunpowder's steps of a group's arrival (4): no test, the d6 for the location told, the
+/// enemies on or beside the entry asked once, the units on free entry hexes.
+impl Arriving for State {
+    fn arrival(&self, g: usize) -> &Arrival {
+        &self.arrivals[g]
+    }
+
+    fn arrival_mut(&mut self, g: usize) -> &mut Arrival {
+        &mut self.arrivals[g]
+    }
+
+    fn arrival_count(&self) -> usize {
+        self.arrivals.len()
+    }
+
+    fn location_picked(&mut self, a: usize, d: u32, log: &mut Log) {
+        let side = self.phasing();
+        let ar = &self.arrivals[a];
+        log.add(|| {
+            ev_at(
+                "reinforcements",
+                "4 d",
+                format!(
+                    "{} roll d6 {d} for where they arrive: {}",
+                    ar.id,
+                    ar.entry_text()
+                ),
+            )
+            .side(side)
+        });
+    }
+
+    fn ask_blockers(&mut self, a: usize, _log: &mut Log) -> bool {
+        let blockers = blockers(self, a);
+        if !blockers.is_empty() && !self.arrivals[a].asked {
+            self.arrivals[a].asked = true;
+            self.decisions.push(Decision::Blocking { arrival: a });
+            self.phase = Phase::Decision;
+            self.touch_everything();
+            return true;
+        }
+        false
+    }
+
+    fn enter(&mut self, a: usize, log: &mut Log) {
+        place_arrivals(self, a, log);
+    }
 }
 
 /// The enemy units on or beside an arrival's entry hexes.
