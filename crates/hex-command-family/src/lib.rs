@@ -4,6 +4,8 @@
 //! - [`cvs`]: the Command Valuation System, a commander's five traits and the chart that rolls
 //!   them (Gunpowder 2.2, 2.2.3);
 //! - [`orders`]: written orders, order changes and the decision-failure table (2.2.1, 2.2.2);
+//! - [`commanders`]: where each commander is posted this turn, taken back and lost (2, 6, Rules
+//!   by Sequence 1);
 //! - [`brigades`]: the groups units belong to, with their commander, activation number and
 //!   order;
 //! - [`activation`]: the A/B system and the Activation Sequence (hand-out, 2.3);
@@ -18,6 +20,7 @@
 
 pub mod activation;
 pub mod brigades;
+pub mod commanders;
 pub mod cvs;
 pub mod ground;
 pub mod lines;

@@ -212,7 +212,7 @@ impl MechGame {
     /// The overall commander of a side still in the game.
     fn overall(&self, side: Side) -> Option<usize> {
         (0..self.s.commanders.len())
-            .filter(|&c| self.s.commanders[c].side == side && self.fallen[c].is_none())
+            .filter(|&c| self.s.commanders[c].side == side && self.posts.in_game(c))
             .max_by_key(|&c| self.s.commanders[c].supreme)
     }
 
@@ -443,8 +443,7 @@ impl MechGame {
         if let Some(c) = self.commander_with(i) {
             let d = dice.roll(6);
             if command_tables::commander_dies(d) {
-                self.fallen[c] = Some(Fallen::Killed);
-                self.placed[c] = None;
+                self.posts.fall(c, Fallen::Killed);
             }
             log.add(|| {
                 let cm = &self.s.commanders[c];
@@ -470,12 +469,12 @@ impl MechGame {
                 return None;
             }
             let (hex, side) = (self.item(i).hex, self.item(i).side);
-            (0..self.placed.len()).find(|&c| {
+            (0..self.posts.at.len()).find(|&c| {
                 let cm = &self.s.commanders[c];
                 cm.side == side
                     && cm.morale >= 2
                     && self.leads(c, i)
-                    && self.placed[c].is_some_and(|p| p.unsigned_distance_to(hex) == 1)
+                    && self.posts.at[c].is_some_and(|p| p.unsigned_distance_to(hex) == 1)
             })
         })
     }

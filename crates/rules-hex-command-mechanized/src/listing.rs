@@ -75,7 +75,7 @@ impl MechGame {
         }
         self.air_orders(take)?;
         if self.step == Step::Command {
-            for c in 0..self.placed.len() {
+            for c in 0..self.posts.at.len() {
                 for i in 0..self.s.items.len() {
                     if self.in_play(i) {
                         let hex = self.item(i).hex;

@@ -474,10 +474,10 @@ impl MechGame {
         if cm.side != self.phasing() {
             return Err(R::because(|| format!("{} is {}'s", cm.id, cm.side)));
         }
-        if let Some(f) = self.fallen[c] {
+        if let Some(f) = self.posts.fallen[c] {
             return Err(R::because(|| format!("{} is {f:?}", cm.id).to_lowercase()));
         }
-        if self.placed[c].is_some() {
+        if self.posts.at[c].is_some() {
             return Err(R::because(|| {
                 format!("{} is placed for this turn (M25)", cm.id)
             }));
@@ -487,7 +487,7 @@ impl MechGame {
                 format!("{} goes to a hex held by its own side", cm.id)
             }));
         }
-        if self.placed.contains(&Some(hex)) {
+        if self.posts.at.contains(&Some(hex)) {
             return Err(R::because(|| {
                 format!("a commander is already at {} (M56)", label(hex))
             }));
@@ -496,7 +496,7 @@ impl MechGame {
     }
 
     pub fn do_place(&mut self, c: usize, hex: Hex, log: &mut Log) {
-        self.placed[c] = Some(hex);
+        self.posts.at[c] = Some(hex);
         let cm = &self.s.commanders[c];
         let with: Vec<String> = self
             .items_at(hex)

@@ -133,7 +133,7 @@ impl MechGame {
             .as_ref()
             .and_then(|id| self.s.commanders.iter().position(|c| &c.id == id));
         let overall = (0..self.s.commanders.len())
-            .filter(|&c| self.s.commanders[c].side == a.side && self.fallen[c].is_none())
+            .filter(|&c| self.s.commanders[c].side == a.side && self.posts.in_game(c))
             .max_by_key(|&c| self.s.commanders[c].supreme);
         match named.or(overall) {
             Some(c) => (

@@ -21,7 +21,7 @@ impl MechGame {
             .commanders
             .iter()
             .enumerate()
-            .filter(|(c, cm)| cm.side == side && self.fallen[*c].is_none())
+            .filter(|(c, cm)| cm.side == side && self.posts.in_game(*c))
             .max_by_key(|(_, cm)| cm.supreme)
             .map_or(crate::state::DEFAULT_INITIATIVE, |(_, cm)| cm.initiative)
     }
@@ -35,7 +35,7 @@ impl MechGame {
             .iter()
             .find(|g| g.side == side && g.group == group)
             .map(|g| g.commander)
-            .filter(|&c| self.fallen[c].is_none());
+            .filter(|&c| self.posts.in_game(c));
         match own {
             Some(c) => (
                 self.s.commanders[c].id.to_string(),
@@ -175,11 +175,8 @@ impl MechGame {
                 t.free_will = false;
             }
         }
-        for c in 0..self.placed.len() {
-            if self.s.commanders[c].side == side {
-                self.placed[c] = None;
-            }
-        }
+        let commanders = &self.s.commanders;
+        self.posts.lift(|c| commanders[c].side, side, |_, _| {});
         self.mover = None;
         self.step = Step::Movement;
         self.smoke.retain(|&(_, s)| s != side);

@@ -6,6 +6,8 @@ use crate::charts::Weight;
 use crate::charts::{Charts, Roster};
 use crate::items::Item;
 use hex_command_family::activation::Mode;
+pub use hex_command_family::commanders::Fallen;
+use hex_command_family::commanders::Posts;
 use hex_command_family::ground::Ground;
 use hex_command_family::orders::Order as Written;
 use hex_command_family::turns::Turns;
@@ -357,13 +359,6 @@ pub enum Step {
     Melee,
 }
 
-/// Why a commander is out of the game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Fallen {
-    Killed,
-    Captured,
-}
-
 #[derive(Clone, Debug)]
 pub struct MechGame {
     pub s: State,
@@ -396,8 +391,7 @@ pub struct MechGame {
     /// that side's next player turn).
     pub smoke: Vec<(Hex, Side)>,
     /// Where each commander stands this turn (M25), by commander index.
-    pub placed: Vec<Option<Hex>>,
-    pub fallen: Vec<Option<Fallen>>,
+    pub posts: Posts<Hex>,
     /// Items counted lost (destroyed, captured or routed, M41), by item index.
     pub counted: Vec<bool>,
     /// Items each side began with.
@@ -462,8 +456,7 @@ impl MechGame {
             start_items[it.side.index()] += 1;
         }
         MechGame {
-            placed: vec![None; s.commanders.len()],
-            fallen: vec![None; s.commanders.len()],
+            posts: Posts::new(s.commanders.len()),
             counted: vec![false; n],
             revealed_at: vec![false; n],
             start_items,
@@ -543,8 +536,8 @@ impl MechGame {
     /// The commander standing with an item this turn, if any.
     pub fn commander_with(&self, i: usize) -> Option<usize> {
         let (hex, side) = (self.item(i).hex, self.item(i).side);
-        (0..self.placed.len()).find(|&c| {
-            self.placed[c] == Some(hex) && self.s.commanders[c].side == side && self.leads(c, i)
+        (0..self.posts.at.len()).find(|&c| {
+            self.posts.at[c] == Some(hex) && self.s.commanders[c].side == side && self.leads(c, i)
         })
     }
 

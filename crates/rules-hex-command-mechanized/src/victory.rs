@@ -16,9 +16,7 @@ impl MechGame {
         let lost = (0..self.s.items.len())
             .filter(|&i| self.counted[i] && self.item(i).side == side)
             .count();
-        let commanders = (0..self.fallen.len())
-            .filter(|&c| self.fallen[c].is_some() && self.s.commanders[c].side == side)
-            .count();
+        let commanders = self.posts.lost(|c| self.s.commanders[c].side, side);
         command_tables::loss_percent(
             lost as i32,
             self.start_items[side.index()] as i32,

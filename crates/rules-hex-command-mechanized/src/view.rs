@@ -170,13 +170,13 @@ impl MechGame {
                             value: cm.value,
                             supreme: cm.supreme,
                             // Only an item the viewer sees: a hidden one is not named.
-                            attached_to: self.placed[c]
+                            attached_to: self.posts.at[c]
                                 .and_then(|h| {
                                     self.items_at(h)
                                         .find(|&i| viewer.is_none_or(|v| self.visible_to(i, v)))
                                 })
                                 .map(|i| self.item(i).id.clone()),
-                            status: match (self.fallen[c], self.placed[c]) {
+                            status: match (self.posts.fallen[c], self.posts.at[c]) {
                                 (Some(Fallen::Killed), _) => "killed",
                                 (Some(Fallen::Captured), _) => "captured",
                                 (None, Some(_)) => "attached",

@@ -150,7 +150,7 @@ mod sphere {
         let mut g = MechGame::new(s);
         g.start(&mut ScriptedDice::new([9, 1]));
         g.s.turn_state[0].routed = true;
-        g.placed[0] = Some(parse_label("0507").unwrap());
+        g.posts.at[0] = Some(parse_label("0507").unwrap());
         g
     }
 
