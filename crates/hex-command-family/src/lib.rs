@@ -16,7 +16,10 @@
 //! - [`lines`]: the lines of sight of a map, remembered as they are walked;
 //! - [`sight`]: line of sight and cover (7 h–7 j, 7 p).
 //!
-//! Each ruleset keeps its own tables, combat and sequence; the chapters there call these.
+//! The two sequences of play run on [`turns`] (the A/B player turns and the activation
+//! schedule stepped), [`reinforcements::arrive`] (each group's arrival, over the ruleset's own
+//! [`reinforcements::Arriving`] steps) and [`commanders`]; each ruleset keeps its own tables,
+//! combat and the steps that are its own.
 
 pub mod activation;
 pub mod brigades;

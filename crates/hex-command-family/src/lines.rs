@@ -1,5 +1,5 @@
 //! The lines of sight of one map, kept as data: what a line crosses ([`Sight`]), the walks
-//! remembered for a map ([`Lines`]) and the cells a line or the works cover ([`Cells`]).
+//! remembered for a map ([`Lines`]) and the cells a line or the works cover (`Cells`).
 //! [`crate::sight`] walks and judges them; [`crate::ground`] carries them with the map.
 
 use volley_core::map::Map;
