@@ -660,7 +660,7 @@ pub fn apply(
     // 2 e, 2 g: on the red star the attached commander falls instead of the unit taking the hit.
     if star_red {
         if let Some(c) = s.units[t].commander {
-            effects::lose_commander(s, c, CommanderStatus::Killed, log);
+            effects::lose_commander(s, c, Fallen::Killed, log);
             return;
         }
     }

@@ -240,7 +240,7 @@ pub fn resolve_round(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
             .units([ida, idd])
         });
         for c in fallen {
-            effects::lose_commander(s, c, CommanderStatus::Killed, log);
+            effects::lose_commander(s, c, Fallen::Killed, log);
         }
         for (u, dm) in [(a, to_a), (d, to_d)] {
             damage[u].hits += dm.hits;

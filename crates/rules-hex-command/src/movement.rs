@@ -129,7 +129,8 @@ pub(crate) fn ready_commanders(s: &State) -> impl Iterator<Item = usize> + '_ {
     let side = s.phasing();
     let symbols = !s.settings().pieces;
     s.commanders.iter().enumerate().filter_map(move |(ci, c)| {
-        (symbols && c.side == side && c.ready() && c.attached.is_none()).then_some(ci)
+        (symbols && c.side == side && s.commander_ready(ci) && s.posts.at[ci].is_none())
+            .then_some(ci)
     })
 }
 
@@ -435,7 +436,7 @@ pub fn apply(s: &mut State, a: HcAction, dice: &mut dyn Dice, log: &mut Log) {
         }
         HcAction::Attach { commander, unit } => {
             let (c, i) = (commander as usize, unit as usize);
-            s.commanders[c].attached = Some(i);
+            s.posts.at[c] = Some(i);
             s.units[i].commander = Some(c);
             s.touch(i);
             if s.setup.nations {
@@ -787,7 +788,7 @@ pub fn commander_moves(s: &State, out: &mut impl Sink) {
     }
     let side = s.phasing();
     for (c, cmd) in s.commanders.iter().enumerate() {
-        if cmd.side != side || !cmd.ready() || cmd.mp == 0 {
+        if cmd.side != side || !s.commander_ready(c) || cmd.mp == 0 {
             continue;
         }
         let Some(at) = s.commander_hex(c) else {
@@ -815,7 +816,7 @@ pub fn commander_moves(s: &State, out: &mut impl Sink) {
 fn move_commander(s: &mut State, c: usize, to: Hex, log: &mut Log) {
     let from = s.commander_hex(c);
     // It leaves the unit it was with, and joins one of its side it rides in with (6).
-    if let Some(u) = s.commanders[c].attached.take() {
+    if let Some(u) = s.posts.at[c].take() {
         s.units[u].commander = None;
         s.touch(u);
     }
@@ -828,7 +829,7 @@ fn move_commander(s: &mut State, c: usize, to: Hex, log: &mut Log) {
         .filter(|&u| nation_fits(&s.commanders[c], &s.units[u]))
     {
         s.units[u].commander = Some(c);
-        s.commanders[c].attached = Some(u);
+        s.posts.at[c] = Some(u);
         s.commanders[c].hex = None;
         s.touch(u);
     }

@@ -6,6 +6,7 @@ use crate::board::Board;
 use crate::state::*;
 use crate::units::{may_stand, Arm, Class};
 use hex_command_family::brigades::{self, Brigade, BrigadeSpec};
+use hex_command_family::commanders::Posts;
 use hex_command_family::ground::{Work, WorkKind, Works};
 use hex_command_family::reinforcements::{self, Arrival, ReinforcementSpec};
 use hex_command_family::turns::Turns;
@@ -161,9 +162,17 @@ pub fn load(
         decoy_per_unit(&map, &mut units);
     }
     check_forces(src, &units, &arrivals)?;
-    attach_commanders(src, starts_with, &settings, &mut commanders, &mut units)?;
+    let mut posts = Posts::new(commanders.len());
+    attach_commanders(
+        src,
+        starts_with,
+        &settings,
+        &mut commanders,
+        &mut posts,
+        &mut units,
+    )?;
     if settings.pieces {
-        place_commander_pieces(&mut commanders, &mut units);
+        place_commander_pieces(&mut commanders, &mut posts, &mut units);
     }
     let works = read_works(src, &map, &f.works)?;
     let objectives = objectives(&battle, &units);
@@ -190,6 +199,7 @@ pub fn load(
         units,
         changes: Default::default(),
         commanders,
+        posts,
         brigades,
         arrivals,
         forces,
@@ -277,8 +287,6 @@ fn read_commanders(
                 },
                 supreme: c.supreme,
                 nation: c.nation.as_ref().map(|n| n.get_ref().as_str().into()),
-                attached: None,
-                status: CommanderStatus::Ready,
                 hex,
                 mp: 0,
                 waiting: false,
@@ -710,6 +718,7 @@ fn attach_commanders(
     starts_with: StartsWith,
     settings: &Settings,
     commanders: &mut [Commander],
+    posts: &mut Posts<usize>,
     units: &mut [Unit],
 ) -> Result<(), ScenarioError> {
     for (c, with) in starts_with {
@@ -736,7 +745,7 @@ fn attach_commanders(
             ));
         }
         units[i].commander = Some(c);
-        commanders[c].attached = Some(i);
+        posts.at[c] = Some(i);
         if settings.pieces {
             commanders[c].hex = Some(units[i].hex);
         }
@@ -746,7 +755,11 @@ fn attach_commanders(
 
 /// Commanders as pieces (2 d) start where the scenario puts them, or with the first unit of
 /// their side that has no commander.
-fn place_commander_pieces(commanders: &mut [Commander], units: &mut [Unit]) {
+fn place_commander_pieces(
+    commanders: &mut [Commander],
+    posts: &mut Posts<usize>,
+    units: &mut [Unit],
+) {
     for (c, cmd) in commanders.iter_mut().enumerate() {
         if cmd.hex.is_some() || cmd.waiting {
             continue;
@@ -760,7 +773,7 @@ fn place_commander_pieces(commanders: &mut [Commander], units: &mut [Unit]) {
                 && nation_fits(cmd, u)
         }) {
             cmd.hex = Some(units[i].hex);
-            cmd.attached = Some(i);
+            posts.at[c] = Some(i);
             units[i].commander = Some(c);
         } else if let Some(u) = units.iter().find(|u| u.side == side && u.active()) {
             cmd.hex = Some(u.hex);

@@ -6,6 +6,8 @@ use crate::cnc::CubeReading;
 use crate::units::{Arm, Class};
 use hex_command_family::activation::Mode;
 use hex_command_family::brigades::Brigade;
+pub use hex_command_family::commanders::Fallen;
+use hex_command_family::commanders::Posts;
 use hex_command_family::cvs::Traits;
 use hex_command_family::ground::{Ground, Works};
 use hex_command_family::orders::{Consequence, Order};
@@ -310,8 +312,6 @@ pub struct Commander {
     pub traits: Option<Traits>,
     pub supreme: bool,
     pub nation: Option<Name>,
-    pub attached: Option<usize>,
-    pub status: CommanderStatus,
     /// Commanders as pieces (2 d): where it stands, and movement points left this phase.
     pub hex: Option<Hex>,
     pub mp: u8,
@@ -330,17 +330,6 @@ impl Commander {
         self.traits
             .unwrap_or_else(|| Traits::plain(self.value.clamp(0, 2) as u8))
     }
-
-    pub fn ready(&self) -> bool {
-        self.status == CommanderStatus::Ready && !self.waiting
-    }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CommanderStatus {
-    Ready,
-    Killed,
-    Captured,
 }
 
 /// Two units locked in melee (7.2). Melees go on phase after phase until one side routs.
@@ -508,6 +497,8 @@ pub struct State {
     /// What changed since the legal actions were last listed ([`crate::listing`]).
     pub changes: Changes,
     pub commanders: Vec<Commander>,
+    /// The unit each commander is with this turn (section 6), and the commanders lost (2 e).
+    pub posts: Posts<usize>,
     pub brigades: Vec<Brigade>,
     pub arrivals: Vec<Arrival>,
     pub forces: Vec<Force>,
@@ -652,13 +643,19 @@ impl State {
             .map_or(0, |c| self.commanders[c].value)
     }
 
+    /// Whether commander `c` is ready: in the game and on the field (not waiting to arrive).
+    pub fn commander_ready(&self, c: usize) -> bool {
+        self.posts.in_game(c) && !self.commanders[c].waiting
+    }
+
     /// Where a ready commander stands: its piece's hex, or the hex of the unit it is with.
     pub fn commander_hex(&self, c: usize) -> Option<Hex> {
         let cmd = &self.commanders[c];
-        if !cmd.ready() {
+        if !self.commander_ready(c) {
             return None;
         }
-        cmd.hex.or_else(|| cmd.attached.map(|u| self.units[u].hex))
+        cmd.hex
+            .or_else(|| self.posts.at[c].map(|u| self.units[u].hex))
     }
 
     /// Whether unit `u` is within a ready commander's sphere of influence (2.1): within the
@@ -677,7 +674,7 @@ impl State {
                 && self.commander_hex(c).is_some_and(|h| {
                     let r = hex_command_family::cvs::sphere_radius(&cmd.traits());
                     h.unsigned_distance_to(unit.hex) <= r
-                        && (r > 0 || cmd.attached == Some(u) || cmd.hex == Some(unit.hex))
+                        && (r > 0 || self.posts.at[c] == Some(u) || cmd.hex == Some(unit.hex))
                 })
         })
     }
@@ -703,16 +700,16 @@ impl State {
     pub fn deciding_commander(&self, b: usize) -> Option<usize> {
         let side = self.brigades[b].side;
         self.brigade_commander(b)
-            .filter(|&c| self.commanders[c].ready())
+            .filter(|&c| self.commander_ready(c))
             .or_else(|| {
-                self.commanders
-                    .iter()
-                    .position(|c| c.side == side && c.supreme && c.ready())
+                (0..self.commanders.len()).find(|&c| {
+                    let cmd = &self.commanders[c];
+                    cmd.side == side && cmd.supreme && self.commander_ready(c)
+                })
             })
             .or_else(|| {
-                self.commanders
-                    .iter()
-                    .position(|c| c.side == side && c.ready())
+                (0..self.commanders.len())
+                    .find(|&c| self.commanders[c].side == side && self.commander_ready(c))
             })
     }
 
@@ -743,11 +740,7 @@ impl State {
             .filter(|u| u.side == force.side && u.force as usize == f && lost_unit(u))
             .map(|u| u.points)
             .sum();
-        let commanders = self
-            .commanders
-            .iter()
-            .filter(|c| c.side == force.side && c.status != CommanderStatus::Ready)
-            .count();
+        let commanders = self.posts.lost(|c| self.commanders[c].side, force.side);
         let base = if force.start_points > 0 {
             100.0 * lost as f64 / force.start_points as f64
         } else {
@@ -941,9 +934,7 @@ impl State {
             if u.hits >= u.max_hits() && !u.routed {
                 return Err(format!("{} has {} hits but is not routed", u.id, u.hits));
             }
-            if u.commander
-                .is_some_and(|c| s.commanders[c].attached != Some(i))
-            {
+            if u.commander.is_some_and(|c| s.posts.at[c] != Some(i)) {
                 return Err(format!("{}'s commander is attached elsewhere", u.id));
             }
         }

@@ -151,22 +151,21 @@ pub fn view(s: &State, viewer: Option<Side>) -> View {
             commanders: s
                 .commanders
                 .iter()
-                .filter(|c| c.side == side)
-                .map(|c| CommanderView {
+                .enumerate()
+                .filter(|(_, c)| c.side == side)
+                .map(|(k, c)| CommanderView {
                     id: c.id.clone(),
                     name: c.name.clone(),
                     value: c.value,
                     supreme: c.supreme,
                     // Only a unit the view shows: one the viewer sees and still on the map.
-                    attached_to: c
-                        .attached
+                    attached_to: s.posts.at[k]
                         .filter(|&u| s.units[u].active() && sees(u))
                         .map(|u| s.units[u].id.clone()),
-                    status: match c.status {
-                        CommanderStatus::Ready if c.attached.is_some() => "attached",
-                        CommanderStatus::Ready => "ready",
-                        CommanderStatus::Killed => "killed",
-                        CommanderStatus::Captured => "captured",
+                    status: match (s.posts.fallen[k], s.posts.at[k]) {
+                        (Some(f), _) => f.name(),
+                        (None, Some(_)) => "attached",
+                        (None, None) => "ready",
                     }
                     .into(),
                 })

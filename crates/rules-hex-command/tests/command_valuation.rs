@@ -212,6 +212,9 @@ fn a_lost_commander_may_be_replaced() {
     second.id = "R2".into();
     second.supreme = false;
     g.state.commanders.push(second);
+    let (at, fallen) = (g.state.posts.at[0], g.state.posts.fallen[0]);
+    g.state.posts.at.push(at);
+    g.state.posts.fallen.push(fallen);
     for c in &mut g.state.commanders {
         c.traits = Some(Traits {
             initiative: 5,
@@ -221,14 +224,14 @@ fn a_lost_commander_may_be_replaced() {
             aggressiveness: 5,
         });
     }
-    g.state.commanders[0].status = CommanderStatus::Killed;
+    g.state.posts.fallen[0] = Some(Fallen::Killed);
     // d10 7 over the best remaining Tactical (6): a replacement, rated d6 1 (Untrained), d6 2.
     let mut d = ScriptedDice::new([7, 1, 2]);
     let mut log = volley_core::Log::new();
     rules_hex_command::command::replacements(&mut g.state, &mut d, &mut log);
-    let new = g.state.commanders.last().unwrap();
-    assert_eq!(&*new.id, "R1+");
-    assert!(new.ready());
+    let k = g.state.commanders.len() - 1;
+    assert_eq!(&*g.state.commanders[k].id, "R1+");
+    assert!(g.state.commander_ready(k));
     assert!(log
         .into_events()
         .iter()
@@ -243,7 +246,7 @@ fn integrity_is_checked_when_every_commander_is_lost() {
         + &unit("b1", "blue", "infantry", "0503", "S", "")
         + &spares();
     let mut g = setup("", &[], &units);
-    g.state.commanders[1].status = CommanderStatus::Killed;
+    g.state.posts.fallen[1] = Some(Fallen::Killed);
     g.state.sides[1].supreme_checked = true;
     g.at(Side::Red, Phase::Melee);
     // Red ends its turn; blue's begins with the check: b1 red (4), b9 blue (1).
@@ -323,8 +326,11 @@ fn cavalry_withdraw_two_turns_of_their_own_march_when_the_supreme_commander_fall
     spare.id = "B2".into();
     spare.supreme = false;
     g.state.commanders.push(spare);
+    let (at, fallen) = (g.state.posts.at[1], g.state.posts.fallen[1]);
+    g.state.posts.at.push(at);
+    g.state.posts.fallen.push(fallen);
     let b1 = g.idx("b1");
-    g.state.commanders[1].attached = Some(b1);
+    g.state.posts.at[1] = Some(b1);
     g.um("b1").commander = Some(1);
     g.at_fire(Side::Red, true);
     // The red star kills Blau; b1 rolls red.
@@ -418,7 +424,7 @@ fn with_commander_pieces_a_new_order_goes_by_courier() {
         + &spares()
         + "[[brigades]]\nid = \"1st\"\nside = \"red\"\ncommander = \"R1\"\norder = { kind = \"reserve\" }\n";
     let mut g = setup("orders = \"yes\"\ncommanders = \"pieces\"", &[], &units);
-    g.state.commanders[0].attached = None;
+    g.state.posts.at[0] = None;
     g.um("r1").commander = None;
     g.state.commanders[0].hex = Some(h("0501"));
     g.at(Side::Red, Phase::Orders);

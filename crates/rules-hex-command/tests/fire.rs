@@ -117,7 +117,7 @@ fn bonuses_are_capped_at_two() {
     let units = unit("r1", "red", "infantry", "0509", "N", "trained = true")
         + &unit("b1", "blue", "infantry", "0505", "N", "");
     let mut g = red_fires("", &[], &units);
-    g.state.commanders[0].attached = Some(g.idx("r1"));
+    g.state.posts.at[0] = Some(g.idx("r1"));
     g.um("r1").commander = Some(0);
     // Range 4 is CnC; flank/rear, commander and trained would be three bonuses: only two count.
     let events = g.play("fire r1 0505", &[4]);

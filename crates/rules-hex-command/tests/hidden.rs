@@ -44,7 +44,7 @@ fn hidden_enemy_is_shown_only_as_a_marker() {
         + "[[decoys]]\nside = \"blue\"\nhex = \"0301\"\n";
     let mut g = setup(HIDDEN, &[], &units);
     let lancers = g.idx("lancers");
-    g.state.commanders[1].attached = Some(lancers);
+    g.state.posts.at[1] = Some(lancers);
     g.um("lancers").commander = Some(1);
     assert!(
         !g.u("lancers").seen,

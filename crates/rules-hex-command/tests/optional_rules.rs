@@ -59,17 +59,13 @@ fn skirmisher_red_star_does_not_kill_a_commander() {
         + &unit("b9", "blue", "infantry", "0101", "N", "points = 100");
     let mut g = setup("", &[], &units);
     let b1 = g.idx("b1");
-    g.state.commanders[1].attached = Some(b1);
+    g.state.posts.at[1] = Some(b1);
     g.um("b1").commander = Some(1);
     g.at_fire(Side::Red, true);
     // Range 2: Color; a 6 is the red star.
     g.play("fire r1 0506", &[6]);
     assert_eq!((g.u("b1").hits, g.u("b1").te), (0, 1), "fatigue only");
-    assert_eq!(
-        g.state.commanders[1].status,
-        CommanderStatus::Ready,
-        "Blau lives"
-    );
+    assert_eq!(g.state.posts.fallen[1], None, "Blau lives");
 }
 
 /// Blue's movement in turn 2, b1 at 0505 and the commander B1 free.
