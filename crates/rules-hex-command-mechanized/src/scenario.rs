@@ -306,128 +306,9 @@ pub fn units(
     let mut out: Vec<Item> = Vec::new();
     for u in &f.units {
         ids.claim(src, &u.id)?;
-        // Arrivals stand off the map (at its first hex, unlisted) until they enter.
-        let (hex, facing) = match (&u.hex, &u.arrives) {
-            (Some(h), None) => (
-                src.hex(h, map)?,
-                match &u.facing {
-                    Some(f) => src.facing(f)?,
-                    None => return Err(src.error_at(u.id.span(), "a unit on the map needs a facing")),
-                },
-            ),
-            (None, Some(_)) => (volley_core::geometry::hex_at(1, 1), volley_core::geometry::Facing::N),
-            _ => {
-                return Err(src.error_at(
-                    u.id.span(),
-                    "a unit gives either `hex` (where it starts) or `arrives` (its reinforcement group)",
-                ))
-            }
-        };
-        let weight = |w: &Option<Spanned<String>>, what: &str| -> Result<Weight, ScenarioError> {
-            let w = w.as_ref().ok_or_else(|| {
-                src.error_at(
-                    u.kind.span(),
-                    format!("a {what} needs a weight (L, M or H)"),
-                )
-            })?;
-            Weight::parse(w.get_ref())
-                .filter(|w| *w != Weight::Soft)
-                .ok_or_else(|| {
-                    src.error_at(
-                        w.span(),
-                        format!(
-                            "unknown weight \"{}\" (expected VL, L, M, H or VH)",
-                            w.get_ref()
-                        ),
-                    )
-                })
-        };
-        let kind = match u.kind.get_ref().as_str() {
-            "squad" => {
-                let figures = u.figures.as_ref().map_or(4, |f| *f.get_ref());
-                if let Some(f) = u
-                    .figures
-                    .as_ref()
-                    .filter(|f| !(1..=4).contains(f.get_ref()))
-                {
-                    return Err(src.error_at(f.span(), "a squad has 1 to 4 figures (M3)"));
-                }
-                Kind::Squad(Squad {
-                    weight: Some(weight(&u.weight, "squad")?),
-                    figures,
-                    markers: 0,
-                    at: u.at,
-                    smg: u.smg,
-                    engineer: u.engineer,
-                    anti_mine: u.anti_mine,
-                    cavalry: u.cavalry,
-                    commando: u.commando,
-                    paratroop: u.paratroop,
-                    mines: u.mines,
-                    dismounted: false,
-                    horses_lost: false,
-                })
-            }
-            "vehicle" => {
-                let t = u.vehicle_type.as_ref().ok_or_else(|| {
-                    src.error_at(u.kind.span(), "a vehicle needs a type from the roster")
-                })?;
-                let spec = roster.vehicles.get(t.get_ref()).ok_or_else(|| {
-                    let near: Vec<&str> = roster
-                        .vehicles
-                        .keys()
-                        .filter(|k| k.chars().next() == t.get_ref().chars().next())
-                        .map(String::as_str)
-                        .collect();
-                    src.error_at(
-                        t.span(),
-                        format!(
-                            "unknown vehicle type \"{}\"{} (see the roster, or add it under [vehicles])",
-                            t.get_ref(),
-                            if near.is_empty() {
-                                String::new()
-                            } else {
-                                format!("; did you mean one of: {}", near.join(", "))
-                            }
-                        ),
-                    )
-                })?;
-                Kind::Vehicle {
-                    type_id: t.get_ref().as_str().into(),
-                    spec: Box::new(spec.clone()),
-                    damage: Damage::default(),
-                }
-            }
-            "gun" => Kind::Gun {
-                weight: weight(&u.weight, "gun")?,
-                indirect: u.indirect || u.rockets,
-                mortar: u.mortar,
-                rockets: u.rockets,
-            },
-            other => {
-                return Err(src.error_at(
-                    u.kind.span(),
-                    format!("unknown kind \"{other}\" (expected squad, vehicle or gun)"),
-                ))
-            }
-        };
-        if let Some(h) = &u.hex {
-            let here = f
-                .units
-                .iter()
-                .zip(&out)
-                .filter(|(spec, o)| spec.hex.is_some() && o.hex == hex)
-                .count();
-            if here >= 2 {
-                return Err(src.error_at(
-                    h.span(),
-                    format!(
-                        "hex {} already holds two items: at most two share a hex (M56)",
-                        h.get_ref()
-                    ),
-                ));
-            }
-        }
+        let (hex, facing) = unit_place(src, map, u)?;
+        let kind = unit_kind(src, roster, u)?;
+        check_room(src, &f.units, &out, u, hex)?;
         out.push(Item {
             id: u.id.get_ref().as_str().into(),
             name: if u.name.is_empty() {
@@ -442,6 +323,153 @@ pub fn units(
         });
     }
     Ok(out)
+}
+
+/// Where a unit starts and which way it faces; arrivals stand off the map (at its first
+/// hex, unlisted) until they enter.
+fn unit_place(
+    src: &ScenarioSource,
+    map: &Map,
+    u: &UnitSpec,
+) -> Result<(volley_core::Hex, volley_core::geometry::Facing), ScenarioError> {
+    Ok(// Arrivals stand off the map (at its first hex, unlisted) until they enter.
+        match (&u.hex, &u.arrives) {
+            (Some(h), None) => (
+                src.hex(h, map)?,
+                match &u.facing {
+                    Some(f) => src.facing(f)?,
+                    None => return Err(src.error_at(u.id.span(), "a unit on the map needs a facing")),
+                },
+            ),
+            (None, Some(_)) => (volley_core::geometry::hex_at(1, 1), volley_core::geometry::Facing::N),
+            _ => {
+                return Err(src.error_at(
+                    u.id.span(),
+                    "a unit gives either `hex` (where it starts) or `arrives` (its reinforcement group)",
+                ))
+            }
+        })
+}
+
+/// What a unit is (M1–M3): a squad of its weight and figures, a vehicle of the roster, or a
+/// gun of its weight.
+fn unit_kind(src: &ScenarioSource, roster: &Roster, u: &UnitSpec) -> Result<Kind, ScenarioError> {
+    let weight = |w: &Option<Spanned<String>>, what: &str| -> Result<Weight, ScenarioError> {
+        let w = w.as_ref().ok_or_else(|| {
+            src.error_at(
+                u.kind.span(),
+                format!("a {what} needs a weight (L, M or H)"),
+            )
+        })?;
+        Weight::parse(w.get_ref())
+            .filter(|w| *w != Weight::Soft)
+            .ok_or_else(|| {
+                src.error_at(
+                    w.span(),
+                    format!(
+                        "unknown weight \"{}\" (expected VL, L, M, H or VH)",
+                        w.get_ref()
+                    ),
+                )
+            })
+    };
+    let kind = match u.kind.get_ref().as_str() {
+        "squad" => {
+            let figures = u.figures.as_ref().map_or(4, |f| *f.get_ref());
+            if let Some(f) = u
+                .figures
+                .as_ref()
+                .filter(|f| !(1..=4).contains(f.get_ref()))
+            {
+                return Err(src.error_at(f.span(), "a squad has 1 to 4 figures (M3)"));
+            }
+            Kind::Squad(Squad {
+                weight: Some(weight(&u.weight, "squad")?),
+                figures,
+                markers: 0,
+                at: u.at,
+                smg: u.smg,
+                engineer: u.engineer,
+                anti_mine: u.anti_mine,
+                cavalry: u.cavalry,
+                commando: u.commando,
+                paratroop: u.paratroop,
+                mines: u.mines,
+                dismounted: false,
+                horses_lost: false,
+            })
+        }
+        "vehicle" => {
+            let t = u.vehicle_type.as_ref().ok_or_else(|| {
+                src.error_at(u.kind.span(), "a vehicle needs a type from the roster")
+            })?;
+            let spec = roster.vehicles.get(t.get_ref()).ok_or_else(|| {
+                let near: Vec<&str> = roster
+                    .vehicles
+                    .keys()
+                    .filter(|k| k.chars().next() == t.get_ref().chars().next())
+                    .map(String::as_str)
+                    .collect();
+                src.error_at(
+                    t.span(),
+                    format!(
+                        "unknown vehicle type \"{}\"{} (see the roster, or add it under [vehicles])",
+                        t.get_ref(),
+                        if near.is_empty() {
+                            String::new()
+                        } else {
+                            format!("; did you mean one of: {}", near.join(", "))
+                        }
+                    ),
+                )
+            })?;
+            Kind::Vehicle {
+                type_id: t.get_ref().as_str().into(),
+                spec: Box::new(spec.clone()),
+                damage: Damage::default(),
+            }
+        }
+        "gun" => Kind::Gun {
+            weight: weight(&u.weight, "gun")?,
+            indirect: u.indirect || u.rockets,
+            mortar: u.mortar,
+            rockets: u.rockets,
+        },
+        other => {
+            return Err(src.error_at(
+                u.kind.span(),
+                format!("unknown kind \"{other}\" (expected squad, vehicle or gun)"),
+            ))
+        }
+    };
+    Ok(kind)
+}
+
+/// At most two items share a hex at the start (M56).
+fn check_room(
+    src: &ScenarioSource,
+    specs: &[UnitSpec],
+    placed: &[Item],
+    u: &UnitSpec,
+    hex: volley_core::Hex,
+) -> Result<(), ScenarioError> {
+    if let Some(h) = &u.hex {
+        let here = specs
+            .iter()
+            .zip(placed)
+            .filter(|(spec, o)| spec.hex.is_some() && o.hex == hex)
+            .count();
+        if here >= 2 {
+            return Err(src.error_at(
+                h.span(),
+                format!(
+                    "hex {} already holds two items: at most two share a hex (M56)",
+                    h.get_ref()
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Reads a scenario into its first position.
