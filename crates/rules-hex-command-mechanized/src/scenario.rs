@@ -81,8 +81,38 @@ pub struct Placed {
 
 /// The works, minefields and hidden units of a scenario, each checked where it stands.
 pub fn placed(src: &ScenarioSource, map: &Map, ids: &mut Ids) -> Result<Placed, ScenarioError> {
-    use hex_command_family::ground::{Work, WorkKind, Works};
     let f: File = src.parse()?;
+    let works = read_works(src, map, &f)?;
+    let minefields = read_minefields(src, map, &f)?;
+    let arrivals = hex_command_family::reinforcements::read(src, map, ids, &f.reinforcements)?;
+    let drops = read_drops(src, map, ids, &f)?;
+    let (arrives, drop_of) = arrivals_of_units(src, &f, &arrivals, &drops)?;
+    let decoys = read_decoys(src, map, &f)?;
+    Ok(Placed {
+        decoys,
+        works,
+        minefields,
+        hidden: f.units.iter().map(|u| u.hidden).collect(),
+        arrivals,
+        arrives,
+        drops,
+        drop_of,
+        groups: f.units.iter().map(|u| u.group).collect(),
+        nations: f
+            .units
+            .iter()
+            .map(|u| u.nation.as_ref().map(|n| n.to_lowercase()))
+            .collect(),
+    })
+}
+
+/// Works on the map at the start (M64): quick works, finished.
+fn read_works(
+    src: &ScenarioSource,
+    map: &Map,
+    f: &File,
+) -> Result<hex_command_family::ground::Works, ScenarioError> {
+    use hex_command_family::ground::{Work, WorkKind, Works};
     let mut works = Works::of_map(map);
     for w in &f.works {
         let hex = src.hex(w, map)?;
@@ -97,6 +127,15 @@ pub fn placed(src: &ScenarioSource, map: &Map, ids: &mut Ids) -> Result<Placed, 
             damage: 0,
         });
     }
+    Ok(works)
+}
+
+/// Minefields (M65), one a hex, unknown to the enemy.
+fn read_minefields(
+    src: &ScenarioSource,
+    map: &Map,
+    f: &File,
+) -> Result<Vec<Minefield>, ScenarioError> {
     let mut minefields = Vec::new();
     for m in &f.minefields {
         let hex = src.hex(&m.hex, map)?;
@@ -110,7 +149,16 @@ pub fn placed(src: &ScenarioSource, map: &Map, ids: &mut Ids) -> Result<Placed, 
             known: false,
         });
     }
-    let arrivals = hex_command_family::reinforcements::read(src, map, ids, &f.reinforcements)?;
+    Ok(minefields)
+}
+
+/// Paratroop drops (M70), on turn 1 or later.
+fn read_drops(
+    src: &ScenarioSource,
+    map: &Map,
+    ids: &mut Ids,
+    f: &File,
+) -> Result<Vec<Drop>, ScenarioError> {
     let mut drops = Vec::new();
     for d in &f.drops {
         ids.claim(src, &d.id)?;
@@ -125,6 +173,19 @@ pub fn placed(src: &ScenarioSource, map: &Map, ids: &mut Ids) -> Result<Placed, 
             done: false,
         });
     }
+    Ok(drops)
+}
+
+/// An index (into the arrivals, or the drops) for each unit, if it has one.
+type ByUnit = Vec<Option<usize>>;
+
+/// The reinforcement group or drop each unit arrives with (of its own side), by unit.
+fn arrivals_of_units(
+    src: &ScenarioSource,
+    f: &File,
+    arrivals: &[hex_command_family::reinforcements::Arrival],
+    drops: &[Drop],
+) -> Result<(ByUnit, ByUnit), ScenarioError> {
     let mut arrives = Vec::new();
     let mut drop_of = Vec::new();
     for u in &f.units {
@@ -171,6 +232,15 @@ pub fn placed(src: &ScenarioSource, map: &Map, ids: &mut Ids) -> Result<Placed, 
             }
         }
     }
+    Ok((arrives, drop_of))
+}
+
+/// Decoy markers (M77), each alone in a hex a unit could stand in.
+fn read_decoys(
+    src: &ScenarioSource,
+    map: &Map,
+    f: &File,
+) -> Result<Vec<hex_command_family::markers::Decoy>, ScenarioError> {
     let mut decoys: Vec<hex_command_family::markers::Decoy> = Vec::new();
     for d in &f.decoys {
         let decoy = d.read(src, map)?;
@@ -199,22 +269,7 @@ pub fn placed(src: &ScenarioSource, map: &Map, ids: &mut Ids) -> Result<Placed, 
         }
         decoys.push(decoy);
     }
-    Ok(Placed {
-        decoys,
-        works,
-        minefields,
-        hidden: f.units.iter().map(|u| u.hidden).collect(),
-        arrivals,
-        arrives,
-        drops,
-        drop_of,
-        groups: f.units.iter().map(|u| u.group).collect(),
-        nations: f
-            .units
-            .iter()
-            .map(|u| u.nation.as_ref().map(|n| n.to_lowercase()))
-            .collect(),
-    })
+    Ok(decoys)
 }
 
 #[derive(Deserialize)]
