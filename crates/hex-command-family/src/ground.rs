@@ -6,7 +6,7 @@
 //! short list (a battle has a handful of works), and every question about terrain goes
 //! through [`Ground`], which lays the works over the map.
 
-use crate::sight::Lines;
+use crate::lines::{Cells, Lines};
 use volley_core::geometry::label;
 use volley_core::map::{Hexside, Map, Terrain};
 use volley_core::{Hex, Side};
@@ -221,38 +221,6 @@ impl<'a> Ground<'a> {
         }
         let w = self.works.at(h);
         (laid_over(t, w), w.is_some_and(quick_works_standing))
-    }
-}
-
-/// A set of cells as 256 bits, by cell index modulo 256 (a hex off the map sets every bit):
-/// exact on maps of up to 256 cells, and on larger ones a quick test that two sets are apart.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Cells([u64; 4]);
-
-impl Cells {
-    pub(crate) fn of(map: &Map, hexes: impl Iterator<Item = Hex>) -> Cells {
-        let mut bits = [0u64; 4];
-        for h in hexes {
-            match map.index(h) {
-                Some(i) => bits[(i / 64) % 4] |= 1 << (i % 64),
-                None => bits = [u64::MAX; 4],
-            }
-        }
-        Cells(bits)
-    }
-
-    /// Whether `hex`'s bit is set (for a hex off the map, whether every bit is).
-    #[inline]
-    pub(crate) fn holds(&self, map: &Map, hex: Hex) -> bool {
-        match map.index(hex) {
-            Some(i) => self.0[(i / 64) % 4] & (1 << (i % 64)) != 0,
-            None => self.0 == [u64::MAX; 4],
-        }
-    }
-
-    #[inline]
-    pub(crate) fn meets(&self, other: &Cells) -> bool {
-        self.0.iter().zip(&other.0).any(|(a, b)| a & b != 0)
     }
 }
 

@@ -21,7 +21,7 @@ use toml::Spanned;
 use volley_core::geometry::{label, Facing};
 use volley_core::map::Map;
 use volley_core::scenario::Ids;
-use volley_core::{Dice, Hex, Name, ScenarioError, ScenarioSource, Side};
+use volley_core::{Dice, Hex, Log, Name, ScenarioError, ScenarioSource, Side};
 
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -124,6 +124,59 @@ pub fn near_entry(entry: &[Hex], h: Hex, reach: u32) -> bool {
 /// hex farther from every entry hex than the one it leaves.
 pub fn falls_back(entry: &[Hex], from: Hex, to: Hex) -> bool {
     distance_from_entry(entry, to) > distance_from_entry(entry, from)
+}
+
+/// The steps of a group's arrival that are each ruleset's own; [`arrive`] runs them in the
+/// order both rulebooks give (Gunpowder 4; Mechanized 3.4, M45–M47).
+pub trait Arriving {
+    fn arrival(&self, g: usize) -> &Arrival;
+    fn arrival_mut(&mut self, g: usize) -> &mut Arrival;
+    fn arrival_count(&self) -> usize;
+
+    /// Whether the group comes on this turn at all (Mechanized's arrival test, M46); a group
+    /// that does not is passed over.
+    fn comes_on(&mut self, _g: usize, _dice: &mut dyn Dice, _log: &mut Log) -> bool {
+        true
+    }
+
+    /// Tells of the d6 that picked the group's entry area (Gunpowder 4 d).
+    fn location_picked(&mut self, g: usize, d6: u32, log: &mut Log);
+
+    /// Puts the arrival to the enemies on its entry hexes, once (4 b, M47): `true` while
+    /// their answer is awaited.
+    fn ask_blockers(&mut self, g: usize, log: &mut Log) -> bool;
+
+    /// The group's waiting units come on at its entry hexes, as room allows.
+    fn enter(&mut self, g: usize, log: &mut Log);
+}
+
+/// `side`'s reinforcements due on `turn` arrive, group by group in the scenario's order:
+/// the ruleset's test, the entry area picked, the blockers asked, the units placed. `false`
+/// when it stops for the blockers' answer (it is run again once they have given it).
+pub fn arrive(
+    p: &mut impl Arriving,
+    side: Side,
+    turn: u32,
+    dice: &mut dyn Dice,
+    log: &mut Log,
+) -> bool {
+    for g in 0..p.arrival_count() {
+        let a = p.arrival(g);
+        if a.side != side || !a.due(turn) {
+            continue;
+        }
+        if !p.comes_on(g, dice, log) {
+            continue;
+        }
+        if let Some(d) = p.arrival_mut(g).pick_location(dice) {
+            p.location_picked(g, d, log);
+        }
+        if p.ask_blockers(g, log) {
+            return false;
+        }
+        p.enter(g, log);
+    }
+    true
 }
 
 /// Reads the scenario's reinforcement groups, checking every hex against the map.

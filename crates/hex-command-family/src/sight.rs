@@ -3,20 +3,12 @@
 //! lower end block, woods, buildings and mountains stand a level above their ground, units on
 //! the line block, and guns on higher ground fire over friends outside their dead zone.
 
-use crate::ground::{Cells, Ground};
+use crate::ground::Ground;
+use crate::lines::{Along, Cells};
+pub use crate::lines::{Lines, Sight};
 use volley_core::geometry::{distance, line_between};
 use volley_core::map::{Hexside, Map, Terrain};
-use volley_core::pairs::Pairs;
 use volley_core::{Hex, Side};
-
-/// What a line of sight crosses.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Sight {
-    Clear,
-    /// A partial obstacle on the line (light woods, works, a slope): 1 CP (Gunpowder 7 i).
-    Partial,
-    Blocked,
-}
 
 /// Who is looking, for the units on the line: the viewer's side, and whether it is artillery
 /// that may fire over friends (Gunpowder 7 p).
@@ -138,42 +130,7 @@ fn obstacle(g: Ground, h: Hex, low: u8) -> Sight {
     }
 }
 
-/// The lines of sight of one map, remembered as they are first walked: the hexes of both lines
-/// between two hexes, and what the bare map puts on each. A game keeps one with its map, shared
-/// by every copy (the bots' search asks for the same lines many thousands of times a turn).
-///
-/// The works and the units change as the game goes on, so they are looked at every time: on a
-/// line with a work, the hexes with works are judged again and the others as remembered, and a
-/// line the map leaves open is walked again when units on it may block (a `viewer`). A line the
-/// map itself blocks, with no work on it, stays blocked whatever stands on it.
-pub struct Lines(Pairs<[Along; 2]>);
-
-/// One line between two hexes, as the bare map (no works, no units) judges it.
-struct Along {
-    /// The hexes between the two ends, in order.
-    hexes: Box<[Hex]>,
-    /// What each of them puts in the way ([`obstacle`]).
-    obstacles: Box<[Sight]>,
-    /// Their cells, to tell at once that no work stands on the line.
-    cells: Cells,
-    /// The lower of the two ends' heights.
-    low: u8,
-    /// A slope is crossed somewhere along the line.
-    slope: bool,
-    /// The verdict on the bare map.
-    bare: Sight,
-}
-
-/// A bound on the pairs of lines kept for one map (a few hundred bytes each): past it, lines
-/// are walked each time as before.
-const KEPT: usize = 1 << 17;
-
 impl Lines {
-    /// Room for the lines of `map`.
-    pub fn new(map: &Map) -> Lines {
-        Lines(Pairs::new(map, KEPT))
-    }
-
     /// The sight along one line, from the remembered walk; `None` when either end is off the
     /// map, or the lines were made for a smaller map (the caller walks it).
     fn judge(
@@ -196,12 +153,6 @@ impl Lines {
                 open => open,
             }
         })
-    }
-}
-
-impl std::fmt::Debug for Lines {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Lines({} kept)", self.0.kept())
     }
 }
 

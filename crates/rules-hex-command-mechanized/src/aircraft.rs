@@ -30,51 +30,22 @@
 //! it down, 4–6 for a Superior aircraft against one that is not, 6 the other way round.
 
 use crate::charts::{Charts, MgMount, Mount, Weight};
-use crate::game::{MechGame, Refusal, Step};
 use crate::items::Kind;
 use crate::losses;
 use crate::orders::Order;
 use crate::rule;
+use crate::state::Aircraft;
+use crate::state::{MechGame, Step};
 use serde::Deserialize;
 use std::ops::ControlFlow;
 use toml::Spanned;
+use volley_core::game::Refusal;
 use volley_core::geometry::{label, step, Facing};
 use volley_core::map::Map;
-use volley_core::{Dice, Event, Hex, Log, Name, ScenarioError, ScenarioSource, Side};
+use volley_core::{Dice, Event, Hex, Log, ScenarioError, ScenarioSource};
 
 /// How near an enemy aircraft must be for air-to-air combat, in hexes.
 pub const DOGFIGHT_RANGE: u32 = 2;
-
-/// An aircraft of the scenario.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Aircraft {
-    pub id: Name,
-    pub name: Name,
-    pub side: Side,
-    pub weight: Weight,
-    /// The turns it comes on, a sortie each.
-    pub turns: Vec<u32>,
-    pub entry: Hex,
-    pub entry_facing: Facing,
-    /// Superior aircraft may turn (M69).
-    pub superior: bool,
-    /// Hexes a turn: twice a chassis of its weight (M69).
-    pub speed: u8,
-    /// Where it is while in the air.
-    pub at: Option<Hex>,
-    pub facing: Facing,
-    /// Hexes flown in its side's movement step under way.
-    pub flown: u8,
-    /// The game turn of its last flight, and the hexes it flew over then (where it is too).
-    pub flight: Option<u32>,
-    pub path: Vec<Hex>,
-    /// The game turn it last attacked (one attack a game turn).
-    pub attacked: Option<u32>,
-    /// Shot down.
-    pub down: bool,
-    /// It has reached the map's edge and flies off at the end of its side's player turn.
-    pub leaving: bool,
-}
 
 #[derive(Deserialize)]
 struct File {
@@ -333,7 +304,7 @@ impl MechGame {
         &self,
         k: usize,
         own_turn: bool,
-    ) -> Result<&crate::aircraft::Aircraft, R> {
+    ) -> Result<&crate::state::Aircraft, R> {
         let Some(a) = self.s.aircraft.get(k) else {
             return Err(R::because(|| "no such aircraft"));
         };

@@ -5,12 +5,13 @@
 //! item there, friend or foe: infantry as HE (a figure and markers, M97), vehicles with a
 //! damage-block roll of the gun's weight (C19), gun crews lose their gun.
 
-use crate::game::{MechGame, Refusal};
 use crate::indirect;
 use crate::items::Kind;
 use crate::losses;
 use crate::rule;
+use crate::state::MechGame;
 use hex_command_family::sight::{self, Sight};
+use volley_core::game::Refusal;
 use volley_core::geometry::label;
 use volley_core::{Dice, Event, Hex, Log};
 

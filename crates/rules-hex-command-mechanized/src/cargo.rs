@@ -5,11 +5,12 @@
 //! vehicle's hex or a neighbouring one. A towed gun is lost with its tow; passengers of a
 //! destroyed carrier bail out with a figure lost and a hit marker (C21).
 
-use crate::game::{MechGame, Refusal, Step};
 use crate::items::Kind;
 use crate::logistics;
 use crate::losses;
 use crate::rule;
+use crate::state::{MechGame, Step};
+use volley_core::game::Refusal;
 use volley_core::geometry::label;
 use volley_core::{Event, Hex, Log};
 

@@ -7,27 +7,19 @@
 //! Aggressiveness (a free-will test). A failed test rolls the consequence table (Mechanized
 //! 4.5.1) for the group.
 
-use crate::game::{MechGame, Refusal, Step};
+use crate::command_tables;
 use crate::items::Kind;
 use crate::losses;
 use crate::rule;
+use crate::state::Fallen;
+use crate::state::{GroupCommander, GroupOrder};
+use crate::state::{MechGame, Step};
 use hex_command_family::orders::{Consequence, Order as Written, OrderKind};
 use serde::Deserialize;
 use toml::Spanned;
+use volley_core::game::Refusal;
 use volley_core::geometry::label;
 use volley_core::{Dice, Event, Hex, Log, ScenarioError, ScenarioSource, Side};
-
-/// A group's written order.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GroupOrder {
-    pub side: Side,
-    pub group: u8,
-    pub order: Written,
-    /// Timid after a failure (result 3, 9): no step nearer the enemy until a free-will test.
-    pub timid: bool,
-    /// Halted for this game turn (results 1, 2).
-    pub halted_turn: Option<u32>,
-}
 
 #[derive(Deserialize)]
 struct File {
@@ -41,16 +33,6 @@ struct OrderSpec {
     side: Spanned<String>,
     group: Spanned<u8>,
     order: Spanned<String>,
-}
-
-/// A group's own commander (M18's variant: each group rolls with its commander's Initiative):
-/// `[[groups]]` with the side, the group number and the commander's id.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GroupCommander {
-    pub side: Side,
-    pub group: u8,
-    /// Index into `State::commanders`.
-    pub commander: usize,
 }
 
 #[derive(Deserialize)]
@@ -230,7 +212,7 @@ impl MechGame {
     /// The overall commander of a side still in the game.
     fn overall(&self, side: Side) -> Option<usize> {
         (0..self.s.commanders.len())
-            .filter(|&c| self.s.commanders[c].side == side && self.fallen[c].is_none())
+            .filter(|&c| self.s.commanders[c].side == side && self.posts.in_game(c))
             .max_by_key(|&c| self.s.commanders[c].supreme)
     }
 
@@ -452,5 +434,48 @@ impl MechGame {
                 self.after_loss(i, r, log);
             }
         }
+    }
+}
+
+impl MechGame {
+    /// M31: a hit on an item in a commander's hex kills the commander on a d6 of 1.
+    pub fn commander_risk(&mut self, i: usize, dice: &mut dyn Dice, log: &mut Log) {
+        if let Some(c) = self.commander_with(i) {
+            let d = dice.roll(6);
+            if command_tables::commander_dies(d) {
+                self.posts.fall(c, Fallen::Killed);
+            }
+            log.add(|| {
+                let cm = &self.s.commanders[c];
+                Event::new(
+                    "commander",
+                    rule("M31"),
+                    format!(
+                        "{} is in the hex hit and rolls {d}: {}.",
+                        cm.id,
+                        if d == 1 { "killed" } else { "unharmed" }
+                    ),
+                )
+                .side(cm.side)
+            });
+        }
+    }
+
+    /// The commander whose influence reaches an item: one in its hex, or with option `sphere`
+    /// one of Morale 2 in a neighbouring hex (M35).
+    pub fn influenced_by(&self, i: usize) -> Option<usize> {
+        self.commander_with(i).or_else(|| {
+            if !self.s.setup.settings.sphere {
+                return None;
+            }
+            let (hex, side) = (self.item(i).hex, self.item(i).side);
+            (0..self.posts.at.len()).find(|&c| {
+                let cm = &self.s.commanders[c];
+                cm.side == side
+                    && cm.morale >= 2
+                    && self.leads(c, i)
+                    && self.posts.at[c].is_some_and(|p| p.unsigned_distance_to(hex) == 1)
+            })
+        })
     }
 }

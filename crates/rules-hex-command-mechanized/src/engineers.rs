@@ -3,22 +3,16 @@
 //! side knows of in its hex or the next, or lays one there from the mines the scenario gives
 //! it. Whoever works does not fight that turn.
 
-use crate::game::{MechGame, Refusal, Step};
 use crate::items::Kind;
 use crate::logistics;
 use crate::rule;
-use crate::scenario::Minefield;
+use crate::state::Digging;
+use crate::state::Minefield;
+use crate::state::{MechGame, Step};
 use hex_command_family::ground::{Work, WorkKind};
+use volley_core::game::Refusal;
 use volley_core::geometry::label;
 use volley_core::{Event, Hex, Log, Side};
-
-/// Works under way: the hex, the side building, the turns put in.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Digging {
-    pub hex: Hex,
-    pub side: Side,
-    pub progress: u8,
-}
 
 impl MechGame {
     /// A squad of the side to decide that has not moved this turn, free to work.

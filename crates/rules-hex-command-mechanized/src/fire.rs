@@ -6,11 +6,12 @@
 
 use crate::charts::{Gun, Weight};
 use crate::fire_tables::{self, at_roll, AtModifiers, AtRoll, Bearing, SmallArmsFirer};
-use crate::game::{MechGame, Refusal, Step};
 use crate::items::Kind;
 use crate::losses;
 use crate::rule;
+use crate::state::{MechGame, Step};
 use hex_command_family::sight::{self, Sight};
+use volley_core::game::Refusal;
 use volley_core::{Dice, Event, Hex, Log};
 
 /// How a shot is resolved.

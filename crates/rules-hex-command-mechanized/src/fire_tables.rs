@@ -220,6 +220,80 @@ pub fn small_arms_needed(
     }
 }
 
+/// M84, M93: whether an item's weapon bears on a target, and at what cost. Turrets fire all
+/// round (answering a shooter outside the arc in the non-phasing fire costs the turret turn);
+/// SP guns, halftracks and emplaced guns only into their front arc; AA mounts all round.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bearing {
+    Bears,
+    TurretTurn,
+    No,
+}
+
+pub fn bearing(item: &crate::items::Item, target: Hex, responding: bool) -> Bearing {
+    use crate::charts::Mount;
+    use crate::items::Kind;
+    let front = volley_core::geometry::in_front_arc(item.hex, item.facing, target);
+    match &item.kind {
+        Kind::Vehicle { spec, .. } => match spec.mount {
+            Mount::Aa => Bearing::Bears,
+            Mount::Turret if front => Bearing::Bears,
+            Mount::Turret if responding => Bearing::TurretTurn,
+            Mount::Turret => Bearing::Bears,
+            Mount::Sp if front => Bearing::Bears,
+            Mount::Sp => Bearing::No,
+        },
+        Kind::Gun { .. } if !front => Bearing::No,
+        // Squads fire all round (they turn as they fire); guns into their front.
+        _ => Bearing::Bears,
+    }
+}
+
+#[cfg(test)]
+mod bearing_tests {
+    use super::*;
+    use crate::charts::Roster;
+    use crate::damage::Damage;
+    use crate::items::{Item, Kind};
+    use volley_core::geometry::parse_label;
+    use volley_core::Side;
+
+    fn v(t: &str) -> Item {
+        Item {
+            id: "v".into(),
+            name: "v".into(),
+            side: Side::Red,
+            kind: Kind::Vehicle {
+                type_id: t.into(),
+                spec: Box::new(Roster::bundled().vehicles[t].clone()),
+                damage: Damage::default(),
+            },
+            hex: parse_label("0505").unwrap(),
+            facing: Facing::N,
+        }
+    }
+
+    #[test]
+    fn turrets_turn_sp_guns_do_not() {
+        let ahead = parse_label("0502").unwrap();
+        let behind = parse_label("0508").unwrap();
+        assert_eq!(bearing(&v("pz4f2"), ahead, true), Bearing::Bears);
+        assert_eq!(bearing(&v("pz4f2"), behind, false), Bearing::Bears);
+        assert_eq!(
+            bearing(&v("pz4f2"), behind, true),
+            Bearing::TurretTurn,
+            "M93: −1"
+        );
+        assert_eq!(bearing(&v("stug3g"), behind, false), Bearing::No);
+        assert_eq!(bearing(&v("stug3g"), ahead, false), Bearing::Bears);
+        assert_eq!(
+            bearing(&v("m16"), behind, true),
+            Bearing::Bears,
+            "AA all round"
+        );
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -337,79 +411,5 @@ mod tests {
             "a hit without a roll"
         );
         assert_eq!(small_arms_needed(&c, 3, smg, 0, false), None, "SMG reach 2");
-    }
-}
-
-/// M84, M93: whether an item's weapon bears on a target, and at what cost. Turrets fire all
-/// round (answering a shooter outside the arc in the non-phasing fire costs the turret turn);
-/// SP guns, halftracks and emplaced guns only into their front arc; AA mounts all round.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Bearing {
-    Bears,
-    TurretTurn,
-    No,
-}
-
-pub fn bearing(item: &crate::items::Item, target: Hex, responding: bool) -> Bearing {
-    use crate::charts::Mount;
-    use crate::items::Kind;
-    let front = volley_core::geometry::in_front_arc(item.hex, item.facing, target);
-    match &item.kind {
-        Kind::Vehicle { spec, .. } => match spec.mount {
-            Mount::Aa => Bearing::Bears,
-            Mount::Turret if front => Bearing::Bears,
-            Mount::Turret if responding => Bearing::TurretTurn,
-            Mount::Turret => Bearing::Bears,
-            Mount::Sp if front => Bearing::Bears,
-            Mount::Sp => Bearing::No,
-        },
-        Kind::Gun { .. } if !front => Bearing::No,
-        // Squads fire all round (they turn as they fire); guns into their front.
-        _ => Bearing::Bears,
-    }
-}
-
-#[cfg(test)]
-mod bearing_tests {
-    use super::*;
-    use crate::charts::Roster;
-    use crate::damage::Damage;
-    use crate::items::{Item, Kind};
-    use volley_core::geometry::parse_label;
-    use volley_core::Side;
-
-    fn v(t: &str) -> Item {
-        Item {
-            id: "v".into(),
-            name: "v".into(),
-            side: Side::Red,
-            kind: Kind::Vehicle {
-                type_id: t.into(),
-                spec: Box::new(Roster::bundled().vehicles[t].clone()),
-                damage: Damage::default(),
-            },
-            hex: parse_label("0505").unwrap(),
-            facing: Facing::N,
-        }
-    }
-
-    #[test]
-    fn turrets_turn_sp_guns_do_not() {
-        let ahead = parse_label("0502").unwrap();
-        let behind = parse_label("0508").unwrap();
-        assert_eq!(bearing(&v("pz4f2"), ahead, true), Bearing::Bears);
-        assert_eq!(bearing(&v("pz4f2"), behind, false), Bearing::Bears);
-        assert_eq!(
-            bearing(&v("pz4f2"), behind, true),
-            Bearing::TurretTurn,
-            "M93: −1"
-        );
-        assert_eq!(bearing(&v("stug3g"), behind, false), Bearing::No);
-        assert_eq!(bearing(&v("stug3g"), ahead, false), Bearing::Bears);
-        assert_eq!(
-            bearing(&v("m16"), behind, true),
-            Bearing::Bears,
-            "AA all round"
-        );
     }
 }

@@ -15,10 +15,10 @@
 //! (real ones) — a decoy next to it is found out unless it stands in heavy terrain (forest,
 //! buildings, a fort or works), where it stays a marker.
 
-use crate::game::MechGame;
 use crate::indirect;
 use crate::items::Kind;
 use crate::rule;
+use crate::state::MechGame;
 use hex_command_family::sight::{self, Sight};
 use volley_core::geometry::label;
 use volley_core::{Dice, Event, Hex, Log, Seen, Side};

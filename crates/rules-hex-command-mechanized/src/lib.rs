@@ -1,7 +1,8 @@
 //! Hex Command: Mechanized (WWII), Cabak, as a Volley ruleset `hex-command-mechanized`. One
 //! file per chapter of the rules:
 //!
-//! - [`game`] — the sequence of play (M15–M22), losses, panic and victory (M41–M44)
+//! - [`sequence`] — the sequence of play (M15–M22): initiative, each activation's steps, who
+//!   decides, an order checked and carried out by its chapter
 //! - [`movement`] — movement, facing, stacking, zones of control (M48–M68), commanders placed
 //! - [`fire`] — fire: anti-tank, HE, small arms, machine guns (M81–M102)
 //! - [`bombard`] — indirect fire with a spotter, shot fall, HE on the hex (M94–M97)
@@ -11,15 +12,24 @@
 //! - [`melee`] — melee, ramming and swarming (M107–M119)
 //! - [`hidden`] — hidden units, spotting, ambush, unknown minefields (M65, M76–M78, M117)
 //! - [`reinforce`] — reinforcements arriving (M45–M47)
-//! - [`command`] — written orders, free-will tests, the consequence table (M37–M39)
-//! - [`view`] — what a side sees (the hidden AT capability, M4)
-//! - the numbers they use: [`charts`] (the charts the text leaves out, as data), [`damage`],
+//! - [`command`] — commanders' influence and loss, written orders, free-will tests, the
+//!   consequence table (M23–M39)
+//! - [`rout`] — rout and Rally Up (M120–M124)
+//! - [`victory`] — losses, break point, panic and victory (M41–M44)
+//! - below them: [`effects`] (items moved and removed, what a loss does) and [`state`] (the
+//!   position: the scenario's set-up and the game in play, [`state::MechGame`]); the numbers
+//!   they use: [`charts`] (the charts the text leaves out, as data), [`damage`],
 //!   [`fire_tables`], [`losses`], [`moves`], [`melee_tables`], [`command_tables`],
-//!   [`indirect`], [`logistics`]; the pieces in [`items`], the scenario in [`scenario`] and
-//!   [`state`], who stands where in [`board`], ground in [`terrain`], orders in [`orders`].
+//!   [`indirect`], [`logistics`]; the pieces in [`items`], who stands where in [`board`],
+//!   ground in [`terrain`]
+//! - above them: [`listing`] (the legal orders), [`orders`] (the order codec and notation),
+//!   [`view`] (what a side sees, the hidden AT capability, M4), [`scenario`] (reading a
+//!   scenario) and [`game`] (the `Game` API)
 //!
-//! The machinery shared with Gunpowder (line of sight and cover, works) is in
-//! `hex-command-family`. docs/rules/hex-command-mechanized.md maps the rulebook to the code.
+//! The family skeleton shared with Gunpowder (the turn's activations, reinforcements
+//! arriving, commanders' posts and losses, written orders, markers, works, line of sight and
+//! cover) is in `hex-command-family`. docs/rules/hex-command-mechanized.md maps the rulebook
+//! to the code.
 
 pub mod aircraft;
 pub mod board;
@@ -29,6 +39,7 @@ pub mod charts;
 pub mod command;
 pub mod command_tables;
 pub mod damage;
+pub mod effects;
 pub mod engineers;
 pub mod fire;
 pub mod fire_tables;
@@ -36,6 +47,7 @@ pub mod game;
 pub mod hidden;
 pub mod indirect;
 pub mod items;
+pub mod listing;
 pub mod logistics;
 pub mod losses;
 pub mod melee;
@@ -44,13 +56,13 @@ pub mod movement;
 pub mod moves;
 pub mod orders;
 pub mod reinforce;
+pub mod rout;
 pub mod scenario;
+pub mod sequence;
 pub mod state;
 pub mod terrain;
+pub mod victory;
 pub mod view;
-
-#[cfg(test)]
-mod tests;
 
 use volley_core::{Game, OptionSpec, Options, Ruleset, ScenarioError, ScenarioSource};
 
@@ -184,7 +196,7 @@ impl Ruleset for MechanizedRules {
         source: &ScenarioSource,
         options: &Options,
     ) -> Result<Box<dyn Game>, ScenarioError> {
-        let s = state::load(source, options, OPTIONS)?;
-        Ok(Box::new(game::MechGame::new(s)))
+        let s = scenario::load(source, options, OPTIONS)?;
+        Ok(Box::new(state::MechGame::new(s)))
     }
 }

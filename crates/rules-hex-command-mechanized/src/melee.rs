@@ -4,12 +4,13 @@
 //! figure and pushes both back a hex (M110–M112). A vehicle rams a vehicle (M116), a squad
 //! swarms a vehicle (M107), and a vehicle against infantry kills a figure (M114).
 
-use crate::game::{Fallen, MechGame, Refusal, Step};
 use crate::items::Kind;
 use crate::losses;
 use crate::melee_tables::{self, MeleeModifiers, MeleeResult};
 use crate::rule;
+use crate::state::{Fallen, MechGame, Step};
 use hex_command_family::sight;
+use volley_core::game::Refusal;
 use volley_core::geometry::{aspect, front_hexes, label, step, Aspect};
 use volley_core::{Dice, Event, Log};
 
@@ -285,7 +286,7 @@ impl MechGame {
             let side = self.item(a).side;
             let c = commander.or_else(|| {
                 (0..self.s.commanders.len())
-                    .filter(|&c| self.s.commanders[c].side == side && self.fallen[c].is_none())
+                    .filter(|&c| self.s.commanders[c].side == side && self.posts.in_game(c))
                     .max_by_key(|&c| self.s.commanders[c].supreme)
             });
             let agg = c.map_or(6, |c| self.s.commanders[c].aggressiveness);
@@ -398,8 +399,7 @@ impl MechGame {
 
     /// A commander is captured (M32, M119): out of the game, counted lost.
     fn capture(&mut self, c: usize, section: &str, text: String, log: &mut Log) {
-        self.fallen[c] = Some(Fallen::Captured);
-        self.placed[c] = None;
+        self.posts.fall(c, Fallen::Captured);
         let side = self.s.commanders[c].side;
         log.add(|| Event::new("commander", rule(section), text).side(side));
     }
@@ -411,8 +411,8 @@ impl MechGame {
         if self.items_at(hex).any(|x| self.item(x).side != side) {
             return;
         }
-        for c in 0..self.placed.len() {
-            if self.placed[c] == Some(hex) && self.s.commanders[c].side != side {
+        for c in 0..self.posts.at.len() {
+            if self.posts.at[c] == Some(hex) && self.s.commanders[c].side != side {
                 let text = format!(
                     "{} is caught alone at {} by {} and captured.",
                     self.s.commanders[c].id,

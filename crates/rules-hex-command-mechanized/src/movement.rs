@@ -3,12 +3,15 @@
 //! facing changes by class and free on a road, two items a hex, enemy zones of control that
 //! stop a move (M54–M55), and vehicles forcing their way into forest (M61).
 
-use crate::game::{MechGame, Refusal, Step};
 use crate::items::Kind;
 use crate::moves;
+use crate::orders::Order;
 use crate::rule;
+use crate::state::{MechGame, Step};
 use crate::terrain;
+use volley_core::game::Refusal;
 use volley_core::geometry::{front_hexes, label, step, Facing};
+use volley_core::{reach_by_steps, Game, Reach};
 use volley_core::{Dice, Event, Hex, Log};
 
 impl MechGame {
@@ -471,10 +474,10 @@ impl MechGame {
         if cm.side != self.phasing() {
             return Err(R::because(|| format!("{} is {}'s", cm.id, cm.side)));
         }
-        if let Some(f) = self.fallen[c] {
+        if let Some(f) = self.posts.fallen[c] {
             return Err(R::because(|| format!("{} is {f:?}", cm.id).to_lowercase()));
         }
-        if self.placed[c].is_some() {
+        if self.posts.at[c].is_some() {
             return Err(R::because(|| {
                 format!("{} is placed for this turn (M25)", cm.id)
             }));
@@ -484,7 +487,7 @@ impl MechGame {
                 format!("{} goes to a hex held by its own side", cm.id)
             }));
         }
-        if self.placed.contains(&Some(hex)) {
+        if self.posts.at.contains(&Some(hex)) {
             return Err(R::because(|| {
                 format!("a commander is already at {} (M56)", label(hex))
             }));
@@ -493,7 +496,7 @@ impl MechGame {
     }
 
     pub fn do_place(&mut self, c: usize, hex: Hex, log: &mut Log) {
-        self.placed[c] = Some(hex);
+        self.posts.at[c] = Some(hex);
         let cm = &self.s.commanders[c];
         let with: Vec<String> = self
             .items_at(hex)
@@ -512,5 +515,44 @@ impl MechGame {
             )
             .side(cm.side)
         });
+    }
+}
+
+impl MechGame {
+    /// The hexes an item of the side to decide can reach this movement step, each with the
+    /// cheapest way there, as its side knows the table.
+    pub fn reach_of(&self, unit: &str) -> Vec<Reach> {
+        let Some(i) = self.s.items.iter().position(|it| it.id == unit) else {
+            return Vec::new();
+        };
+        if self.to_decide() != Some(self.item(i).side) || self.step != Step::Movement {
+            return Vec::new();
+        }
+        // The walk is made on the table as the unit's side knows it, so it neither springs
+        // ambushes nor finds mines, and says nothing of what that side cannot see.
+        reach_by_steps(
+            self.without_unknowns(self.item(i).side),
+            self.item(i).hex,
+            |g: &MechGame| {
+                Facing::ALL
+                    .iter()
+                    .map(|f| volley_core::geometry::step(g.item(i).hex, *f))
+                    .filter(|&to| g.check_order::<()>(Order::Move { item: i, to }).is_ok())
+                    .filter_map(|to| {
+                        let mut after = g.clone();
+                        // Forest rolls are not made for the reach: a forced hex is assumed.
+                        after.forced.push(to);
+                        after.do_step(
+                            i,
+                            to,
+                            false,
+                            &mut volley_core::ScriptedDice::new([]),
+                            &mut Log::silent(),
+                        );
+                        (after.item(i).hex == to).then_some((to, after))
+                    })
+                    .collect()
+            },
+        )
     }
 }

@@ -8,84 +8,27 @@
 //! are never overlapped by a force no larger than their line: it comes in only next to them.
 //! Full entry hexes are passed over; units with no room wait for the next turn.
 
-use crate::game::{MechGame, Refusal};
 use crate::orders::Order;
 use crate::rule;
-use hex_command_family::reinforcements::{falls_back, near_entry, Status};
+use crate::state::Blocking;
+use crate::state::MechGame;
+use hex_command_family::reinforcements::{self, falls_back, near_entry, Arrival, Arriving, Status};
 use std::ops::ControlFlow;
+use volley_core::game::Refusal;
 use volley_core::geometry::{label, Facing};
 use volley_core::{Dice, Event, Hex, Log, Side};
-
-/// Reinforcements held up at their entry hexes (M47).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Blocking {
-    /// The reinforcement group (index into `State::arrivals`).
-    pub arrival: usize,
-    /// The blocker has answered (and falls back).
-    pub answered: bool,
-    /// The items falling back, each a full move.
-    pub withdrawing: Vec<usize>,
-}
 
 /// M47: enemies this close to an entry hex are told the arriving force's size.
 pub const TOLD_WITHIN: u32 = 2;
 
 impl MechGame {
+    /// M45–M47 and M70: the phasing side's reinforcements due arrive ([`reinforcements::arrive`]
+    /// with Mechanized's steps), then its paratroops due drop.
     pub fn reinforcements(&mut self, dice: &mut dyn Dice, log: &mut Log) {
         let side = self.phasing();
         let turn = self.s.turn;
-        for g in 0..self.s.arrivals.len() {
-            let a = &self.s.arrivals[g];
-            if a.side != side || !a.due(turn) {
-                continue;
-            }
-            if a.status == Status::Due && !a.asked && self.s.setup.settings.arrival_test {
-                let (who, init) = self.arrival_commander(g);
-                let d = dice.roll(10);
-                let ok = d > init as u32;
-                let id = self.s.arrivals[g].id.clone();
-                log.add(|| {
-                    Event::new(
-                        "reinforcements",
-                        rule("M46"),
-                        format!(
-                            "{side}'s reinforcements {id} test to arrive: d10 {d} against {who}'s Initiative {init}: {}.",
-                            if ok { "they arrive" } else { "delayed a turn" }
-                        ),
-                    )
-                    .side(side)
-                });
-                if !ok {
-                    self.s.arrivals[g].turn = turn + 1;
-                    continue;
-                }
-            }
-            if let Some(d) = self.s.arrivals[g].pick_location(dice) {
-                let (id, at) = (
-                    self.s.arrivals[g].id.clone(),
-                    self.s.arrivals[g].entry_text(),
-                );
-                log.add(|| {
-                    Event::new(
-                        "reinforcements",
-                        rule("M45"),
-                        format!("{side}'s reinforcements {id}: d6 {d} picks the entry at {at}."),
-                    )
-                    .side(side)
-                });
-            }
-            if !self.s.arrivals[g].asked {
-                self.s.arrivals[g].asked = true;
-                if self.tell_blockers(g, log) {
-                    self.blocking = Some(Blocking {
-                        arrival: g,
-                        answered: false,
-                        withdrawing: Vec::new(),
-                    });
-                    return;
-                }
-            }
-            self.enter(g, log);
+        if !reinforcements::arrive(self, side, turn, dice, log) {
+            return;
         }
         for k in 0..self.s.drops.len() {
             let d = &self.s.drops[k];
@@ -190,7 +133,7 @@ impl MechGame {
             .as_ref()
             .and_then(|id| self.s.commanders.iter().position(|c| &c.id == id));
         let overall = (0..self.s.commanders.len())
-            .filter(|&c| self.s.commanders[c].side == a.side && self.fallen[c].is_none())
+            .filter(|&c| self.s.commanders[c].side == a.side && self.posts.in_game(c))
             .max_by_key(|&c| self.s.commanders[c].supreme);
         match named.or(overall) {
             Some(c) => (
@@ -202,7 +145,7 @@ impl MechGame {
     }
 
     /// The group's waiting units step onto its entry hexes, two a hex, where there is room.
-    fn enter(&mut self, g: usize, log: &mut Log) {
+    fn place_group(&mut self, g: usize, log: &mut Log) {
         let entry = self.s.arrivals[g].entry().to_vec();
         let facing = self.s.arrivals[g].facing;
         let side = self.s.arrivals[g].side;
@@ -491,5 +434,85 @@ impl MechGame {
                 a.entry_text()
             )
         }
+    }
+}
+
+/// Mechanized's steps of a group's arrival (3.4, M45–M47): the arrival test with the option,
+/// the d6 for the entry told, the enemies near the entry told (and those on it asked) once,
+/// the units on entry hexes with room.
+impl Arriving for MechGame {
+    fn arrival(&self, g: usize) -> &Arrival {
+        &self.s.arrivals[g]
+    }
+
+    fn arrival_mut(&mut self, g: usize) -> &mut Arrival {
+        &mut self.s.arrivals[g]
+    }
+
+    fn arrival_count(&self) -> usize {
+        self.s.arrivals.len()
+    }
+
+    fn comes_on(&mut self, g: usize, dice: &mut dyn Dice, log: &mut Log) -> bool {
+        let side = self.phasing();
+        let turn = self.s.turn;
+        let a = &self.s.arrivals[g];
+        if a.status == Status::Due && !a.asked && self.s.setup.settings.arrival_test {
+            let (who, init) = self.arrival_commander(g);
+            let d = dice.roll(10);
+            let ok = d > init as u32;
+            let id = self.s.arrivals[g].id.clone();
+            log.add(|| {
+                Event::new(
+                    "reinforcements",
+                    rule("M46"),
+                    format!(
+                        "{side}'s reinforcements {id} test to arrive: d10 {d} against {who}'s Initiative {init}: {}.",
+                        if ok { "they arrive" } else { "delayed a turn" }
+                    ),
+                )
+                .side(side)
+            });
+            if !ok {
+                self.s.arrivals[g].turn = turn + 1;
+                return false;
+            }
+        }
+        true
+    }
+
+    fn location_picked(&mut self, g: usize, d: u32, log: &mut Log) {
+        let side = self.phasing();
+        let (id, at) = (
+            self.s.arrivals[g].id.clone(),
+            self.s.arrivals[g].entry_text(),
+        );
+        log.add(|| {
+            Event::new(
+                "reinforcements",
+                rule("M45"),
+                format!("{side}'s reinforcements {id}: d6 {d} picks the entry at {at}."),
+            )
+            .side(side)
+        });
+    }
+
+    fn ask_blockers(&mut self, g: usize, log: &mut Log) -> bool {
+        if !self.s.arrivals[g].asked {
+            self.s.arrivals[g].asked = true;
+            if self.tell_blockers(g, log) {
+                self.blocking = Some(Blocking {
+                    arrival: g,
+                    answered: false,
+                    withdrawing: Vec::new(),
+                });
+                return true;
+            }
+        }
+        false
+    }
+
+    fn enter(&mut self, g: usize, log: &mut Log) {
+        self.place_group(g, log);
     }
 }

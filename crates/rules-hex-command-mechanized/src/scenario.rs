@@ -2,13 +2,21 @@
 //! gun), the `[charts]` and `[vehicles]` a scenario lays over Volley's, and the stacking
 //! limit. Every problem is reported where it stands in the file.
 
+use crate::board::Board;
 use crate::charts::{Charts, Roster, Weight};
 use crate::damage::Damage;
 use crate::items::{Item, Kind, Squad};
+use crate::state::{
+    Commander, Drop, Minefield, Settings, Setup, SideInfo, State, Turn, DEFAULT_BREAK_POINT,
+    DEFAULT_INITIATIVE, OWN_KEYS,
+};
 use serde::Deserialize;
+use std::sync::Arc;
 use toml::Spanned;
 use volley_core::map::Map;
+use volley_core::scenario::Battle;
 use volley_core::scenario::Ids;
+use volley_core::{Options, Side};
 use volley_core::{ScenarioError, ScenarioSource};
 
 #[derive(Deserialize)]
@@ -45,29 +53,11 @@ struct DropSpec {
     target: Spanned<String>,
 }
 
-/// A paratroop drop (M70): its side, turn and target hex; units give `arrives = ID`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Drop {
-    pub id: volley_core::Name,
-    pub side: volley_core::Side,
-    pub turn: u32,
-    pub target: volley_core::Hex,
-    pub done: bool,
-}
-
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct MinefieldSpec {
     hex: Spanned<String>,
     side: Spanned<String>,
-}
-
-/// A minefield: hidden from the enemy of the side that laid it until an item enters it (M65).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Minefield {
-    pub hex: volley_core::Hex,
-    pub side: volley_core::Side,
-    pub known: bool,
 }
 
 /// What the scenario lays on the ground, and which units start hidden (M78).
@@ -91,8 +81,38 @@ pub struct Placed {
 
 /// The works, minefields and hidden units of a scenario, each checked where it stands.
 pub fn placed(src: &ScenarioSource, map: &Map, ids: &mut Ids) -> Result<Placed, ScenarioError> {
-    use hex_command_family::ground::{Work, WorkKind, Works};
     let f: File = src.parse()?;
+    let works = read_works(src, map, &f)?;
+    let minefields = read_minefields(src, map, &f)?;
+    let arrivals = hex_command_family::reinforcements::read(src, map, ids, &f.reinforcements)?;
+    let drops = read_drops(src, map, ids, &f)?;
+    let (arrives, drop_of) = arrivals_of_units(src, &f, &arrivals, &drops)?;
+    let decoys = read_decoys(src, map, &f)?;
+    Ok(Placed {
+        decoys,
+        works,
+        minefields,
+        hidden: f.units.iter().map(|u| u.hidden).collect(),
+        arrivals,
+        arrives,
+        drops,
+        drop_of,
+        groups: f.units.iter().map(|u| u.group).collect(),
+        nations: f
+            .units
+            .iter()
+            .map(|u| u.nation.as_ref().map(|n| n.to_lowercase()))
+            .collect(),
+    })
+}
+
+/// Works on the map at the start (M64): quick works, finished.
+fn read_works(
+    src: &ScenarioSource,
+    map: &Map,
+    f: &File,
+) -> Result<hex_command_family::ground::Works, ScenarioError> {
+    use hex_command_family::ground::{Work, WorkKind, Works};
     let mut works = Works::of_map(map);
     for w in &f.works {
         let hex = src.hex(w, map)?;
@@ -107,6 +127,15 @@ pub fn placed(src: &ScenarioSource, map: &Map, ids: &mut Ids) -> Result<Placed, 
             damage: 0,
         });
     }
+    Ok(works)
+}
+
+/// Minefields (M65), one a hex, unknown to the enemy.
+fn read_minefields(
+    src: &ScenarioSource,
+    map: &Map,
+    f: &File,
+) -> Result<Vec<Minefield>, ScenarioError> {
     let mut minefields = Vec::new();
     for m in &f.minefields {
         let hex = src.hex(&m.hex, map)?;
@@ -120,7 +149,16 @@ pub fn placed(src: &ScenarioSource, map: &Map, ids: &mut Ids) -> Result<Placed, 
             known: false,
         });
     }
-    let arrivals = hex_command_family::reinforcements::read(src, map, ids, &f.reinforcements)?;
+    Ok(minefields)
+}
+
+/// Paratroop drops (M70), on turn 1 or later.
+fn read_drops(
+    src: &ScenarioSource,
+    map: &Map,
+    ids: &mut Ids,
+    f: &File,
+) -> Result<Vec<Drop>, ScenarioError> {
     let mut drops = Vec::new();
     for d in &f.drops {
         ids.claim(src, &d.id)?;
@@ -135,6 +173,19 @@ pub fn placed(src: &ScenarioSource, map: &Map, ids: &mut Ids) -> Result<Placed, 
             done: false,
         });
     }
+    Ok(drops)
+}
+
+/// An index (into the arrivals, or the drops) for each unit, if it has one.
+type ByUnit = Vec<Option<usize>>;
+
+/// The reinforcement group or drop each unit arrives with (of its own side), by unit.
+fn arrivals_of_units(
+    src: &ScenarioSource,
+    f: &File,
+    arrivals: &[hex_command_family::reinforcements::Arrival],
+    drops: &[Drop],
+) -> Result<(ByUnit, ByUnit), ScenarioError> {
     let mut arrives = Vec::new();
     let mut drop_of = Vec::new();
     for u in &f.units {
@@ -181,6 +232,15 @@ pub fn placed(src: &ScenarioSource, map: &Map, ids: &mut Ids) -> Result<Placed, 
             }
         }
     }
+    Ok((arrives, drop_of))
+}
+
+/// Decoy markers (M77), each alone in a hex a unit could stand in.
+fn read_decoys(
+    src: &ScenarioSource,
+    map: &Map,
+    f: &File,
+) -> Result<Vec<hex_command_family::markers::Decoy>, ScenarioError> {
     let mut decoys: Vec<hex_command_family::markers::Decoy> = Vec::new();
     for d in &f.decoys {
         let decoy = d.read(src, map)?;
@@ -209,22 +269,7 @@ pub fn placed(src: &ScenarioSource, map: &Map, ids: &mut Ids) -> Result<Placed, 
         }
         decoys.push(decoy);
     }
-    Ok(Placed {
-        decoys,
-        works,
-        minefields,
-        hidden: f.units.iter().map(|u| u.hidden).collect(),
-        arrivals,
-        arrives,
-        drops,
-        drop_of,
-        groups: f.units.iter().map(|u| u.group).collect(),
-        nations: f
-            .units
-            .iter()
-            .map(|u| u.nation.as_ref().map(|n| n.to_lowercase()))
-            .collect(),
-    })
+    Ok(decoys)
 }
 
 #[derive(Deserialize)]
@@ -316,128 +361,9 @@ pub fn units(
     let mut out: Vec<Item> = Vec::new();
     for u in &f.units {
         ids.claim(src, &u.id)?;
-        // Arrivals stand off the map (at its first hex, unlisted) until they enter.
-        let (hex, facing) = match (&u.hex, &u.arrives) {
-            (Some(h), None) => (
-                src.hex(h, map)?,
-                match &u.facing {
-                    Some(f) => src.facing(f)?,
-                    None => return Err(src.error_at(u.id.span(), "a unit on the map needs a facing")),
-                },
-            ),
-            (None, Some(_)) => (volley_core::geometry::hex_at(1, 1), volley_core::geometry::Facing::N),
-            _ => {
-                return Err(src.error_at(
-                    u.id.span(),
-                    "a unit gives either `hex` (where it starts) or `arrives` (its reinforcement group)",
-                ))
-            }
-        };
-        let weight = |w: &Option<Spanned<String>>, what: &str| -> Result<Weight, ScenarioError> {
-            let w = w.as_ref().ok_or_else(|| {
-                src.error_at(
-                    u.kind.span(),
-                    format!("a {what} needs a weight (L, M or H)"),
-                )
-            })?;
-            Weight::parse(w.get_ref())
-                .filter(|w| *w != Weight::Soft)
-                .ok_or_else(|| {
-                    src.error_at(
-                        w.span(),
-                        format!(
-                            "unknown weight \"{}\" (expected VL, L, M, H or VH)",
-                            w.get_ref()
-                        ),
-                    )
-                })
-        };
-        let kind = match u.kind.get_ref().as_str() {
-            "squad" => {
-                let figures = u.figures.as_ref().map_or(4, |f| *f.get_ref());
-                if let Some(f) = u
-                    .figures
-                    .as_ref()
-                    .filter(|f| !(1..=4).contains(f.get_ref()))
-                {
-                    return Err(src.error_at(f.span(), "a squad has 1 to 4 figures (M3)"));
-                }
-                Kind::Squad(Squad {
-                    weight: Some(weight(&u.weight, "squad")?),
-                    figures,
-                    markers: 0,
-                    at: u.at,
-                    smg: u.smg,
-                    engineer: u.engineer,
-                    anti_mine: u.anti_mine,
-                    cavalry: u.cavalry,
-                    commando: u.commando,
-                    paratroop: u.paratroop,
-                    mines: u.mines,
-                    dismounted: false,
-                    horses_lost: false,
-                })
-            }
-            "vehicle" => {
-                let t = u.vehicle_type.as_ref().ok_or_else(|| {
-                    src.error_at(u.kind.span(), "a vehicle needs a type from the roster")
-                })?;
-                let spec = roster.vehicles.get(t.get_ref()).ok_or_else(|| {
-                    let near: Vec<&str> = roster
-                        .vehicles
-                        .keys()
-                        .filter(|k| k.chars().next() == t.get_ref().chars().next())
-                        .map(String::as_str)
-                        .collect();
-                    src.error_at(
-                        t.span(),
-                        format!(
-                            "unknown vehicle type \"{}\"{} (see the roster, or add it under [vehicles])",
-                            t.get_ref(),
-                            if near.is_empty() {
-                                String::new()
-                            } else {
-                                format!("; did you mean one of: {}", near.join(", "))
-                            }
-                        ),
-                    )
-                })?;
-                Kind::Vehicle {
-                    type_id: t.get_ref().as_str().into(),
-                    spec: Box::new(spec.clone()),
-                    damage: Damage::default(),
-                }
-            }
-            "gun" => Kind::Gun {
-                weight: weight(&u.weight, "gun")?,
-                indirect: u.indirect || u.rockets,
-                mortar: u.mortar,
-                rockets: u.rockets,
-            },
-            other => {
-                return Err(src.error_at(
-                    u.kind.span(),
-                    format!("unknown kind \"{other}\" (expected squad, vehicle or gun)"),
-                ))
-            }
-        };
-        if let Some(h) = &u.hex {
-            let here = f
-                .units
-                .iter()
-                .zip(&out)
-                .filter(|(spec, o)| spec.hex.is_some() && o.hex == hex)
-                .count();
-            if here >= 2 {
-                return Err(src.error_at(
-                    h.span(),
-                    format!(
-                        "hex {} already holds two items: at most two share a hex (M56)",
-                        h.get_ref()
-                    ),
-                ));
-            }
-        }
+        let (hex, facing) = unit_place(src, map, u)?;
+        let kind = unit_kind(src, roster, u)?;
+        check_room(src, &f.units, &out, u, hex)?;
         out.push(Item {
             id: u.id.get_ref().as_str().into(),
             name: if u.name.is_empty() {
@@ -452,6 +378,276 @@ pub fn units(
         });
     }
     Ok(out)
+}
+
+/// Where a unit starts and which way it faces; arrivals stand off the map (at its first
+/// hex, unlisted) until they enter.
+fn unit_place(
+    src: &ScenarioSource,
+    map: &Map,
+    u: &UnitSpec,
+) -> Result<(volley_core::Hex, volley_core::geometry::Facing), ScenarioError> {
+    Ok(// Arrivals stand off the map (at its first hex, unlisted) until they enter.
+        match (&u.hex, &u.arrives) {
+            (Some(h), None) => (
+                src.hex(h, map)?,
+                match &u.facing {
+                    Some(f) => src.facing(f)?,
+                    None => return Err(src.error_at(u.id.span(), "a unit on the map needs a facing")),
+                },
+            ),
+            (None, Some(_)) => (volley_core::geometry::hex_at(1, 1), volley_core::geometry::Facing::N),
+            _ => {
+                return Err(src.error_at(
+                    u.id.span(),
+                    "a unit gives either `hex` (where it starts) or `arrives` (its reinforcement group)",
+                ))
+            }
+        })
+}
+
+/// What a unit is (M1–M3): a squad of its weight and figures, a vehicle of the roster, or a
+/// gun of its weight.
+fn unit_kind(src: &ScenarioSource, roster: &Roster, u: &UnitSpec) -> Result<Kind, ScenarioError> {
+    let weight = |w: &Option<Spanned<String>>, what: &str| -> Result<Weight, ScenarioError> {
+        let w = w.as_ref().ok_or_else(|| {
+            src.error_at(
+                u.kind.span(),
+                format!("a {what} needs a weight (L, M or H)"),
+            )
+        })?;
+        Weight::parse(w.get_ref())
+            .filter(|w| *w != Weight::Soft)
+            .ok_or_else(|| {
+                src.error_at(
+                    w.span(),
+                    format!(
+                        "unknown weight \"{}\" (expected VL, L, M, H or VH)",
+                        w.get_ref()
+                    ),
+                )
+            })
+    };
+    let kind = match u.kind.get_ref().as_str() {
+        "squad" => {
+            let figures = u.figures.as_ref().map_or(4, |f| *f.get_ref());
+            if let Some(f) = u
+                .figures
+                .as_ref()
+                .filter(|f| !(1..=4).contains(f.get_ref()))
+            {
+                return Err(src.error_at(f.span(), "a squad has 1 to 4 figures (M3)"));
+            }
+            Kind::Squad(Squad {
+                weight: Some(weight(&u.weight, "squad")?),
+                figures,
+                markers: 0,
+                at: u.at,
+                smg: u.smg,
+                engineer: u.engineer,
+                anti_mine: u.anti_mine,
+                cavalry: u.cavalry,
+                commando: u.commando,
+                paratroop: u.paratroop,
+                mines: u.mines,
+                dismounted: false,
+                horses_lost: false,
+            })
+        }
+        "vehicle" => {
+            let t = u.vehicle_type.as_ref().ok_or_else(|| {
+                src.error_at(u.kind.span(), "a vehicle needs a type from the roster")
+            })?;
+            let spec = roster.vehicles.get(t.get_ref()).ok_or_else(|| {
+                let near: Vec<&str> = roster
+                    .vehicles
+                    .keys()
+                    .filter(|k| k.chars().next() == t.get_ref().chars().next())
+                    .map(String::as_str)
+                    .collect();
+                src.error_at(
+                    t.span(),
+                    format!(
+                        "unknown vehicle type \"{}\"{} (see the roster, or add it under [vehicles])",
+                        t.get_ref(),
+                        if near.is_empty() {
+                            String::new()
+                        } else {
+                            format!("; did you mean one of: {}", near.join(", "))
+                        }
+                    ),
+                )
+            })?;
+            Kind::Vehicle {
+                type_id: t.get_ref().as_str().into(),
+                spec: Box::new(spec.clone()),
+                damage: Damage::default(),
+            }
+        }
+        "gun" => Kind::Gun {
+            weight: weight(&u.weight, "gun")?,
+            indirect: u.indirect || u.rockets,
+            mortar: u.mortar,
+            rockets: u.rockets,
+        },
+        other => {
+            return Err(src.error_at(
+                u.kind.span(),
+                format!("unknown kind \"{other}\" (expected squad, vehicle or gun)"),
+            ))
+        }
+    };
+    Ok(kind)
+}
+
+/// At most two items share a hex at the start (M56).
+fn check_room(
+    src: &ScenarioSource,
+    specs: &[UnitSpec],
+    placed: &[Item],
+    u: &UnitSpec,
+    hex: volley_core::Hex,
+) -> Result<(), ScenarioError> {
+    if let Some(h) = &u.hex {
+        let here = specs
+            .iter()
+            .zip(placed)
+            .filter(|(spec, o)| spec.hex.is_some() && o.hex == hex)
+            .count();
+        if here >= 2 {
+            return Err(src.error_at(
+                h.span(),
+                format!(
+                    "hex {} already holds two items: at most two share a hex (M56)",
+                    h.get_ref()
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Reads a scenario into its first position.
+pub fn load(
+    src: &ScenarioSource,
+    options: &Options,
+    specs: &[volley_core::OptionSpec],
+) -> Result<State, ScenarioError> {
+    let battle = Battle::read(src, "hex-command-mechanized", specs, options, OWN_KEYS)?;
+    let (charts, roster) = crate::scenario::tables(src)?;
+    let mut ids = battle.ids();
+    let items = crate::scenario::units(src, &battle.map, &mut ids, &roster)?;
+    let placed = crate::scenario::placed(src, &battle.map, &mut ids)?;
+    let items_nations: Vec<Option<String>> = items
+        .iter()
+        .map(|it| match &it.kind {
+            crate::items::Kind::Vehicle { spec, .. } => Some(spec.nation.to_lowercase()),
+            _ => None,
+        })
+        .collect();
+    for side in Side::BOTH {
+        if !items.iter().any(|i| i.side == side) {
+            return Err(src.error(format!("{side} has no units")));
+        }
+    }
+    let mut commanders = Vec::new();
+    for side in Side::BOTH {
+        for c in &battle.side(side).commanders {
+            let value = c.value.as_ref().map_or(1, |v| *v.get_ref());
+            let traits =
+                hex_command_family::cvs::read_traits(src, c, value, "Mechanized 4.5, M23")?;
+            commanders.push(Commander {
+                id: c.id.get_ref().as_str().into(),
+                name: c.name.as_str().into(),
+                side,
+                value,
+                supreme: c.supreme,
+                initiative: traits.map_or(DEFAULT_INITIATIVE, |t| t.initiative),
+                combat: value.clamp(0, 2) as u8,
+                morale: traits.map_or(1, |t| t.morale),
+                nation: c
+                    .nation
+                    .as_ref()
+                    .map(|n| n.get_ref().to_lowercase().as_str().into()),
+                tactical: traits.map_or(hex_command_family::cvs::Traits::plain(0).tactical, |t| {
+                    t.tactical
+                }),
+                aggressiveness: traits.map_or(
+                    hex_command_family::cvs::Traits::plain(0).aggressiveness,
+                    |t| t.aggressiveness,
+                ),
+            });
+        }
+    }
+    let sides = Side::BOTH.map(|side| {
+        let s = battle.side(side);
+        SideInfo {
+            name: s.name.clone(),
+            break_point: s.break_point.unwrap_or(DEFAULT_BREAK_POINT),
+        }
+    });
+    let setup = Arc::new(Setup {
+        name: battle.name.clone(),
+        title: battle.title.clone(),
+        map: battle.map.clone(),
+        lines: hex_command_family::sight::Lines::new(&battle.map),
+        map_view: battle.map_view.clone(),
+        side_names: [battle.sides[0].name.clone(), battle.sides[1].name.clone()],
+        oblique: volley_core::scenario::option(&battle.options, "oblique") != "no",
+        turn_limit: battle.turn_limit,
+        charts,
+        roster,
+        options: battle.options.clone(),
+        settings: Settings::of(&battle.options),
+        markers: !placed.decoys.is_empty(),
+    });
+    let group_commanders = crate::command::read_groups(
+        src,
+        &commanders,
+        &items
+            .iter()
+            .zip(&placed.groups)
+            .map(|(it, g)| (it.side, *g))
+            .collect::<Vec<_>>(),
+    )?;
+    let mut state = State {
+        turn_state: placed
+            .hidden
+            .iter()
+            .zip(&placed.arrives)
+            .zip(&placed.drop_of)
+            .map(|((&hidden, &waiting), &dropping)| Turn {
+                hidden,
+                waiting,
+                dropping,
+                ..Turn::default()
+            })
+            .collect(),
+        arrivals: placed.arrivals,
+        groups: placed.groups,
+        nations: placed
+            .nations
+            .iter()
+            .zip(&items_nations)
+            .map(|(n, v)| n.clone().or(v.clone()).map(|s| s.as_str().into()))
+            .collect(),
+        orders: crate::command::read(src, &battle.map)?,
+        group_commanders,
+        drops: placed.drops.clone(),
+        decoys: placed.decoys.clone(),
+        aircraft: crate::aircraft::read(src, &mut ids, &setup.map, &setup.charts)?,
+        works: placed.works,
+        minefields: placed.minefields,
+        board: Board::new(&setup.map),
+        items,
+        setup,
+        commanders,
+        objectives: battle.objectives.clone(),
+        sides,
+        turn: 1,
+    };
+    state.board = state.fresh_board();
+    Ok(state)
 }
 
 #[cfg(test)]

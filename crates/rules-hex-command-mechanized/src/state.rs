@@ -2,12 +2,22 @@
 //! what each has done this turn, the board, commanders, objectives and the turn.
 
 use crate::board::Board;
+use crate::charts::Weight;
 use crate::charts::{Charts, Roster};
 use crate::items::Item;
+use hex_command_family::activation::Mode;
+pub use hex_command_family::commanders::Fallen;
+use hex_command_family::commanders::Posts;
+use hex_command_family::ground::Ground;
+use hex_command_family::orders::Order as Written;
+use hex_command_family::turns::Turns;
+use std::fmt;
 use std::sync::Arc;
+use volley_core::geometry::{label, Facing};
 use volley_core::map::{Map, MapView};
-use volley_core::scenario::{Battle, Objective, OwnKeys};
-use volley_core::{Hex, Name, Options, ScenarioError, ScenarioSource, Side};
+use volley_core::scenario::{Objective, OwnKeys};
+use volley_core::{Action, Outcome};
+use volley_core::{Hex, Name, Options, Side};
 
 /// The keys a Mechanized scenario adds to the shared ones.
 pub const OWN_KEYS: OwnKeys = OwnKeys {
@@ -210,19 +220,19 @@ pub struct State {
     pub turn: u32,
     /// Field works on the map (M64), as the Hex Command family keeps them.
     pub works: hex_command_family::ground::Works,
-    pub minefields: Vec<crate::scenario::Minefield>,
+    pub minefields: Vec<crate::state::Minefield>,
     /// Reinforcement groups (M45), as the Hex Command family keeps them.
     pub arrivals: Vec<hex_command_family::reinforcements::Arrival>,
     /// Ground-attack aircraft (M69).
-    pub aircraft: Vec<crate::aircraft::Aircraft>,
+    pub aircraft: Vec<crate::state::Aircraft>,
     /// Each item's activation group (M18); `None` floats (M19).
     pub groups: Vec<Option<u8>>,
     /// The groups' written orders (M37).
-    pub orders: Vec<crate::command::GroupOrder>,
+    pub orders: Vec<crate::state::GroupOrder>,
     /// The groups' own commanders (M18's variant).
-    pub group_commanders: Vec<crate::command::GroupCommander>,
+    pub group_commanders: Vec<crate::state::GroupCommander>,
     /// Paratroop drops (M70).
-    pub drops: Vec<crate::scenario::Drop>,
+    pub drops: Vec<crate::state::Drop>,
     /// Decoy markers still on the table (M77).
     pub decoys: Vec<hex_command_family::markers::Decoy>,
     /// Each item's nation (M34): the scenario's, else a vehicle's roster nation.
@@ -243,132 +253,372 @@ impl State {
     }
 }
 
-/// Reads a scenario into its first position.
-pub fn load(
-    src: &ScenarioSource,
-    options: &Options,
-    specs: &[volley_core::OptionSpec],
-) -> Result<State, ScenarioError> {
-    let battle = Battle::read(src, "hex-command-mechanized", specs, options, OWN_KEYS)?;
-    let (charts, roster) = crate::scenario::tables(src)?;
-    let mut ids = battle.ids();
-    let items = crate::scenario::units(src, &battle.map, &mut ids, &roster)?;
-    let placed = crate::scenario::placed(src, &battle.map, &mut ids)?;
-    let items_nations: Vec<Option<String>> = items
-        .iter()
-        .map(|it| match &it.kind {
-            crate::items::Kind::Vehicle { spec, .. } => Some(spec.nation.to_lowercase()),
-            _ => None,
+/// Reinforcements held up at their entry hexes (M47).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Blocking {
+    /// The reinforcement group (index into `State::arrivals`).
+    pub arrival: usize,
+    /// The blocker has answered (and falls back).
+    pub answered: bool,
+    /// The items falling back, each a full move.
+    pub withdrawing: Vec<usize>,
+}
+
+/// Works under way: the hex, the side building, the turns put in.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Digging {
+    pub hex: Hex,
+    pub side: Side,
+    pub progress: u8,
+}
+
+/// An aircraft of the scenario.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Aircraft {
+    pub id: Name,
+    pub name: Name,
+    pub side: Side,
+    pub weight: Weight,
+    /// The turns it comes on, a sortie each.
+    pub turns: Vec<u32>,
+    pub entry: Hex,
+    pub entry_facing: Facing,
+    /// Superior aircraft may turn (M69).
+    pub superior: bool,
+    /// Hexes a turn: twice a chassis of its weight (M69).
+    pub speed: u8,
+    /// Where it is while in the air.
+    pub at: Option<Hex>,
+    pub facing: Facing,
+    /// Hexes flown in its side's movement step under way.
+    pub flown: u8,
+    /// The game turn of its last flight, and the hexes it flew over then (where it is too).
+    pub flight: Option<u32>,
+    pub path: Vec<Hex>,
+    /// The game turn it last attacked (one attack a game turn).
+    pub attacked: Option<u32>,
+    /// Shot down.
+    pub down: bool,
+    /// It has reached the map's edge and flies off at the end of its side's player turn.
+    pub leaving: bool,
+}
+
+/// A group's written order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GroupOrder {
+    pub side: Side,
+    pub group: u8,
+    pub order: Written,
+    /// Timid after a failure (result 3, 9): no step nearer the enemy until a free-will test.
+    pub timid: bool,
+    /// Halted for this game turn (results 1, 2).
+    pub halted_turn: Option<u32>,
+}
+
+/// A group's own commander (M18's variant: each group rolls with its commander's Initiative):
+/// `[[groups]]` with the side, the group number and the commander's id.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GroupCommander {
+    pub side: Side,
+    pub group: u8,
+    /// Index into `State::commanders`.
+    pub commander: usize,
+}
+
+/// A paratroop drop (M70): its side, turn and target hex; units give `arrives = ID`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Drop {
+    pub id: volley_core::Name,
+    pub side: volley_core::Side,
+    pub turn: u32,
+    pub target: volley_core::Hex,
+    pub done: bool,
+}
+
+/// A minefield: hidden from the enemy of the side that laid it until an item enters it (M65).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Minefield {
+    pub hex: volley_core::Hex,
+    pub side: volley_core::Side,
+    pub known: bool,
+}
+
+/// The steps of a player turn that take decisions (M20). Panic, spotting, reinforcements and
+/// Rally Up are carried out by the rules alone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// (4) the phasing side moves.
+    Movement,
+    /// (5) the phasing side places its commanders.
+    Command,
+    /// (6) the non-phasing side fires.
+    DefensiveFire,
+    /// (7) the phasing side fires…
+    OffensiveFire,
+    /// …then starts its melees.
+    Melee,
+}
+
+#[derive(Clone, Debug)]
+pub struct MechGame {
+    pub s: State,
+    pub started: bool,
+    /// This game turn's order of play: the initiative winner first (M15), and with the
+    /// activation sequence the turn's activations and the one under way (M18).
+    pub turns: Turns,
+    /// Areas the enemy has sound-ranged hidden guns to (M79): the firing side, the turn, the
+    /// ten hexes.
+    pub sound: Vec<(Side, u32, Vec<Hex>)>,
+    /// What each item could see at the start of the game turn, by item (M75: a target that
+    /// appears later may be fired on only within half the weapon's reach).
+    pub seen_at_start: Vec<Vec<usize>>,
+    /// Written orders changed so far, by side (M37: at most 10 − Initiative).
+    pub order_changes: [u32; 2],
+    pub step: Step,
+    /// The item whose move is under way.
+    pub mover: Option<usize>,
+    /// A melee waiting for its defender to step back or stand (M115): attacker, defender.
+    pub answer: Option<(usize, usize)>,
+    /// Reinforcements whose entry hexes the enemy holds, waiting for it to stand or fall
+    /// back (M47).
+    pub blocking: Option<crate::state::Blocking>,
+    /// Reinforcement groups whose blockers stood this turn (M47): they overlap the blocking
+    /// line only with more units than it is wide.
+    pub stood: Vec<usize>,
+    /// Works being built (M66).
+    pub digging: Vec<crate::state::Digging>,
+    /// Smoke on the map: the hex and the side whose fire laid it (it clears at the start of
+    /// that side's next player turn).
+    pub smoke: Vec<(Hex, Side)>,
+    /// Where each commander stands this turn (M25), by commander index.
+    pub posts: Posts<Hex>,
+    /// Items counted lost (destroyed, captured or routed, M41), by item index.
+    pub counted: Vec<bool>,
+    /// Items each side began with.
+    pub start_items: [u32; 2],
+    /// AT squads the enemy has seen fire at a vehicle (M4).
+    pub revealed_at: Vec<bool>,
+    /// Forest hexes a vehicle has forced, passable to vehicles for the rest of the game (M61).
+    pub forced: Vec<Hex>,
+    /// Each side (red, blue) panicked at its last panic check (M43): until its next check its
+    /// units advance only with a commander.
+    pub panicked: [bool; 2],
+    /// Each side (red, blue) stood at or past its break point at the end of the last player
+    /// turn (M42, M44): the log tells when a side reaches it and the battle goes on.
+    pub broken: [bool; 2],
+    pub outcome: Option<Outcome>,
+    /// The legal actions of the position, listed when first asked for: a position the
+    /// search only scores is never listed.
+    pub(crate) legal: std::sync::OnceLock<Vec<Action>>,
+}
+
+/// The step of a game in words: "red movement", "blue fires (red's turn)".
+pub struct StepName<'a>(&'a MechGame);
+
+impl fmt::Display for StepName<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let g = self.0;
+        if g.outcome.is_some() {
+            return f.write_str("game over");
+        }
+        let side = g.phasing();
+        if let Some(b) = &g.blocking {
+            let a = &g.s.arrivals[b.arrival];
+            return if b.answered {
+                write!(f, "{} falls back before {}", a.side.other(), a.id)
+            } else {
+                write!(f, "{} answers {}'s arrival", a.side.other(), a.id)
+            };
+        }
+        match g.step {
+            Step::Movement => match g.active_group() {
+                Some(n) => write!(f, "{side} group {n} movement"),
+                None => write!(f, "{side} movement"),
+            },
+            Step::Command => write!(f, "{side} places commanders"),
+            Step::DefensiveFire => write!(f, "{} fires ({side}'s turn)", side.other()),
+            Step::OffensiveFire => write!(f, "{side} fires"),
+            Step::Melee => write!(f, "{side} melee"),
+        }
+    }
+}
+
+impl MechGame {
+    pub fn new(s: State) -> MechGame {
+        let n = s.items.len();
+        let mode = if s.setup.settings.activation {
+            Mode::GroupTurns
+        } else {
+            Mode::Ab
+        };
+        let mut start_items = [0; 2];
+        for it in &s.items {
+            start_items[it.side.index()] += 1;
+        }
+        MechGame {
+            posts: Posts::new(s.commanders.len()),
+            counted: vec![false; n],
+            revealed_at: vec![false; n],
+            start_items,
+            s,
+            started: false,
+            turns: Turns::new(mode),
+            order_changes: [0, 0],
+            seen_at_start: Vec::new(),
+            sound: Vec::new(),
+            step: Step::Movement,
+            mover: None,
+            answer: None,
+            blocking: None,
+            stood: Vec::new(),
+            digging: Vec::new(),
+            smoke: Vec::new(),
+            forced: Vec::new(),
+            panicked: [false; 2],
+            broken: [false; 2],
+            outcome: None,
+            legal: std::sync::OnceLock::new(),
+        }
+    }
+
+    pub fn phasing(&self) -> Side {
+        self.turns.phasing()
+    }
+
+    /// The group activated now (activation sequence), `None` in A/B play.
+    pub fn active_group(&self) -> Option<u8> {
+        self.turns.active_group()
+    }
+
+    /// Whether an item of the phasing side moves and melees now: all of them in A/B play, the
+    /// activated group's in the activation sequence (M18).
+    pub fn active(&self, i: usize) -> bool {
+        self.item(i).side == self.phasing()
+            && (!self.s.setup.settings.activation
+                || self.s.groups.get(i).copied().flatten() == self.active_group())
+    }
+
+    pub fn step_name(&self) -> StepName<'_> {
+        StepName(self)
+    }
+
+    /// The map with the works laid over it, remembering the lines of sight walked on it.
+    pub fn ground(&self) -> Ground<'_> {
+        Ground::remembering(&self.s.setup.map, &self.s.works, &self.s.setup.lines)
+    }
+
+    pub fn item(&self, i: usize) -> &Item {
+        &self.s.items[i]
+    }
+
+    /// An item on the table: not destroyed, not waiting to arrive.
+    pub fn in_play(&self, i: usize) -> bool {
+        i < self.s.items.len()
+            && !self.s.turn_state[i].gone
+            && self.s.turn_state[i].waiting.is_none()
+            && self.s.turn_state[i].aboard.is_none()
+            && self.s.turn_state[i].dropping.is_none()
+    }
+
+    pub fn routed(&self, i: usize) -> bool {
+        self.s.turn_state[i].routed
+    }
+
+    /// Items in a hex.
+    pub fn items_at(&self, hex: Hex) -> impl Iterator<Item = usize> + '_ {
+        self.s.board.items_at(&self.s.setup.map, hex)
+    }
+
+    pub fn enemy_in(&self, hex: Hex, side: Side) -> bool {
+        self.items_at(hex).any(|i| self.item(i).side != side)
+    }
+
+    /// The commander standing with an item this turn, if any.
+    pub fn commander_with(&self, i: usize) -> Option<usize> {
+        let (hex, side) = (self.item(i).hex, self.item(i).side);
+        (0..self.posts.at.len()).find(|&c| {
+            self.posts.at[c] == Some(hex) && self.s.commanders[c].side == side && self.leads(c, i)
         })
-        .collect();
-    for side in Side::BOTH {
-        if !items.iter().any(|i| i.side == side) {
-            return Err(src.error(format!("{side} has no units")));
+    }
+
+    /// M34: a commander of a nation leads only items of that nation; one of no nation leads
+    /// all. Items of a nation whose commanders are all gone follow nobody.
+    pub fn leads(&self, c: usize, i: usize) -> bool {
+        let nation = self.s.nations.get(i).cloned().flatten();
+        match (&self.s.commanders[c].nation, &nation) {
+            (Some(cn), Some(n)) => cn == n,
+            (Some(_), None) => false,
+            (None, Some(n)) => {
+                // A nation with commanders of its own follows only them.
+                !self
+                    .s
+                    .commanders
+                    .iter()
+                    .any(|x| x.side == self.item(i).side && x.nation.as_ref() == Some(n))
+            }
+            (None, None) => true,
         }
     }
-    let mut commanders = Vec::new();
-    for side in Side::BOTH {
-        for c in &battle.side(side).commanders {
-            let value = c.value.as_ref().map_or(1, |v| *v.get_ref());
-            let traits =
-                hex_command_family::cvs::read_traits(src, c, value, "Mechanized 4.5, M23")?;
-            commanders.push(Commander {
-                id: c.id.get_ref().as_str().into(),
-                name: c.name.as_str().into(),
-                side,
-                value,
-                supreme: c.supreme,
-                initiative: traits.map_or(DEFAULT_INITIATIVE, |t| t.initiative),
-                combat: value.clamp(0, 2) as u8,
-                morale: traits.map_or(1, |t| t.morale),
-                nation: c
-                    .nation
-                    .as_ref()
-                    .map(|n| n.get_ref().to_lowercase().as_str().into()),
-                tactical: traits.map_or(hex_command_family::cvs::Traits::plain(0).tactical, |t| {
-                    t.tactical
-                }),
-                aggressiveness: traits.map_or(
-                    hex_command_family::cvs::Traits::plain(0).aggressiveness,
-                    |t| t.aggressiveness,
-                ),
-            });
+
+    /// Whether an item may step from `from` into `to` as far as the ground goes: the terrain
+    /// (`terrain::passable`), or a bridge the engineers have laid over the water (M66).
+    pub fn passable(&self, item: &Item, from: Hex, to: Hex) -> bool {
+        let map = &self.s.setup.map;
+        if crate::terrain::passable(map, item, from, to) {
+            return true;
         }
+        let bridged = self.s.works.at(to).is_some_and(|w| {
+            w.kind == hex_command_family::ground::WorkKind::Pontoon && w.complete()
+        });
+        bridged && !crate::moves::crippled(item)
     }
-    let sides = Side::BOTH.map(|side| {
-        let s = battle.side(side);
-        SideInfo {
-            name: s.name.clone(),
-            break_point: s.break_point.unwrap_or(DEFAULT_BREAK_POINT),
+}
+
+impl MechGame {
+    /// The position's own invariants: items on the map, at most two to a hex (M56), the board
+    /// up to date, one side to a hex.
+    pub fn position_invariants(&self) -> Result<(), String> {
+        let map = &self.s.setup.map;
+        let mut board = Board::new(map);
+        for (i, it) in self.s.items.iter().enumerate() {
+            if !self.in_play(i) {
+                continue;
+            }
+            if !map.contains(it.hex) {
+                return Err(format!("{} is off the map at {}", it.id, label(it.hex)));
+            }
+            if !board.place(map, it.hex, i) {
+                return Err(format!("more than two items in {} (M56)", label(it.hex)));
+            }
         }
-    });
-    let setup = Arc::new(Setup {
-        name: battle.name.clone(),
-        title: battle.title.clone(),
-        map: battle.map.clone(),
-        lines: hex_command_family::sight::Lines::new(&battle.map),
-        map_view: battle.map_view.clone(),
-        side_names: [battle.sides[0].name.clone(), battle.sides[1].name.clone()],
-        oblique: volley_core::scenario::option(&battle.options, "oblique") != "no",
-        turn_limit: battle.turn_limit,
-        charts,
-        roster,
-        options: battle.options.clone(),
-        settings: Settings::of(&battle.options),
-        markers: !placed.decoys.is_empty(),
-    });
-    let group_commanders = crate::command::read_groups(
-        src,
-        &commanders,
-        &items
-            .iter()
-            .zip(&placed.groups)
-            .map(|(it, g)| (it.side, *g))
-            .collect::<Vec<_>>(),
-    )?;
-    let mut state = State {
-        turn_state: placed
-            .hidden
-            .iter()
-            .zip(&placed.arrives)
-            .zip(&placed.drop_of)
-            .map(|((&hidden, &waiting), &dropping)| Turn {
-                hidden,
-                waiting,
-                dropping,
-                ..Turn::default()
-            })
-            .collect(),
-        arrivals: placed.arrivals,
-        groups: placed.groups,
-        nations: placed
-            .nations
-            .iter()
-            .zip(&items_nations)
-            .map(|(n, v)| n.clone().or(v.clone()).map(|s| s.as_str().into()))
-            .collect(),
-        orders: crate::command::read(src, &battle.map)?,
-        group_commanders,
-        drops: placed.drops.clone(),
-        decoys: placed.decoys.clone(),
-        aircraft: crate::aircraft::read(src, &mut ids, &setup.map, &setup.charts)?,
-        works: placed.works,
-        minefields: placed.minefields,
-        board: Board::new(&setup.map),
-        items,
-        setup,
-        commanders,
-        objectives: battle.objectives.clone(),
-        sides,
-        turn: 1,
-    };
-    state.board = state.fresh_board();
-    Ok(state)
+        for hex in self.s.items.iter().map(|i| i.hex) {
+            let sorted = |b: &Board| {
+                let mut v: Vec<usize> = b.items_at(map, hex).collect();
+                v.sort_unstable();
+                v
+            };
+            if sorted(&board) != sorted(&self.s.board) {
+                return Err(format!(
+                    "the board does not match the items at {}",
+                    label(hex)
+                ));
+            }
+        }
+        for hex in self.s.items.iter().map(|i| i.hex) {
+            let sides: Vec<Side> = self.items_at(hex).map(|i| self.item(i).side).collect();
+            if sides.windows(2).any(|w| w[0] != w[1]) {
+                return Err(format!("both sides stand in {}", label(hex)));
+            }
+        }
+        Ok(())
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scenario::load;
+    use volley_core::ScenarioSource;
 
     #[test]
     fn a_scenario_loads_into_a_position_with_its_board() {

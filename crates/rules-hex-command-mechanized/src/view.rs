@@ -3,8 +3,8 @@
 //! with decoys on the table hidden units show as markers among them (M77); aircraft in the
 //! air are shown where they fly (M69).
 
-use crate::game::{Fallen, MechGame, Step};
 use crate::items::Kind;
+use crate::state::{Fallen, MechGame, Step};
 use crate::ID;
 use volley_core::view::{
     CommanderView, ElementKind, Elements, FeatureView, ObjectiveView, SideView, UnitView, View,
@@ -170,13 +170,13 @@ impl MechGame {
                             value: cm.value,
                             supreme: cm.supreme,
                             // Only an item the viewer sees: a hidden one is not named.
-                            attached_to: self.placed[c]
+                            attached_to: self.posts.at[c]
                                 .and_then(|h| {
                                     self.items_at(h)
                                         .find(|&i| viewer.is_none_or(|v| self.visible_to(i, v)))
                                 })
                                 .map(|i| self.item(i).id.clone()),
-                            status: match (self.fallen[c], self.placed[c]) {
+                            status: match (self.posts.fallen[c], self.posts.at[c]) {
                                 (Some(Fallen::Killed), _) => "killed",
                                 (Some(Fallen::Captured), _) => "captured",
                                 (None, Some(_)) => "attached",

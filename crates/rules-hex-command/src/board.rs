@@ -1,10 +1,9 @@
 //! Who stands where: the position's index, kept with the state and brought up to date by the
-//! effects that move, remove or uncover units ([`crate::effects`]), so that "who is in this
+//! effects that move, remove or uncover units (`effects.rs`), so that "who is in this
 //! hex?" and "whose zone of control covers it?" cost a lookup, whatever the size of the
 //! armies.
 
-use crate::state::State;
-use volley_core::geometry::{col_row, front_hexes, hex_at, step, Facing};
+use volley_core::geometry::{col_row, hex_at};
 use volley_core::map::Map;
 use volley_core::{Hex, Side};
 
@@ -39,19 +38,6 @@ impl Board {
             blocks: vec![[0, 0]; (across * down).max(0) as usize],
             blocks_across: across,
         }
-    }
-
-    /// The board of a position, built from scratch (at set-up, after a determinization, and
-    /// by the invariant check that compares it with the one kept up to date).
-    pub fn of(s: &State) -> Board {
-        let mut b = Board::new(s.map());
-        for (i, u) in s.units.iter().enumerate().filter(|(_, u)| u.active()) {
-            b.place(s.map(), u.hex, i, u.side);
-            if let Some(g) = u.guns_at() {
-                b.put_guns(s.map(), g, Some(i));
-            }
-        }
-        b
     }
 
     fn block(&self, map: &Map, hex: Hex) -> Option<usize> {
@@ -134,39 +120,33 @@ fn ring_offsets(reach: u32, col: i32) -> &'static [(i32, i32, u32)] {
     &tables[(reach as usize).min(MOST)][(col % 2) as usize]
 }
 
-impl State {
-    /// The units within `reach` hexes of `hex` (of `side` only, if given), in the order of
-    /// their numbers.
-    pub fn units_near(&self, hex: Hex, reach: u32, side: Option<Side>) -> Vec<usize> {
-        let mut out = Vec::new();
-        self.units_near_into(hex, reach, side, &mut out);
-        out.sort_unstable();
-        out
-    }
-
-    /// Adds the units within `reach` hexes of `hex` (of `side` only, if given) to `out`, in
-    /// no particular order. Blocks of the board with nobody of that side in them are passed
-    /// over.
-    pub fn units_near_into(&self, hex: Hex, reach: u32, side: Option<Side>, out: &mut Vec<usize>) {
-        let wanted = |k: usize| {
-            let u = &self.units[k];
-            u.active()
-                && side.is_none_or(|s| u.side == s)
-                && u.hex.unsigned_distance_to(hex) <= reach
-        };
+impl Board {
+    /// Adds the units within `reach` hexes of `hex` (of `side` only, if given) that `wanted`
+    /// accepts to `out`, in no particular order; `units` is how many the army has. Blocks of
+    /// the board with nobody of that side in them are passed over.
+    #[allow(clippy::too_many_arguments)]
+    pub fn units_near_into(
+        &self,
+        map: &Map,
+        units: usize,
+        hex: Hex,
+        reach: u32,
+        side: Option<Side>,
+        wanted: impl Fn(usize) -> bool,
+        out: &mut Vec<usize>,
+    ) {
         // A small army is quicker to look through than the hexes in reach, and a few hexes
         // quicker than the blocks around them.
         let cells = 3 * reach * (reach + 1) + 1;
-        if self.units.len() as u32 <= cells {
-            out.extend((0..self.units.len()).filter(|&k| wanted(k)));
+        if units as u32 <= cells {
+            out.extend((0..units).filter(|&k| wanted(k)));
             return;
         }
         if cells <= 4 * (BLOCK * BLOCK) as u32 {
-            self.near_cells(hex, reach, side, |k, _| out.push(k));
+            self.near_cells(map, hex, reach, side, |k, _| out.push(k));
             return;
         }
-        let map = self.map();
-        let b = &self.board;
+        let b = self;
         let (c, r) = col_row(hex);
         let reach_i = reach as i32;
         let col_blocks =
@@ -186,7 +166,7 @@ impl State {
                 for row in by * BLOCK..((by + 1) * BLOCK).min(map.height) {
                     for col in bx * BLOCK..((bx + 1) * BLOCK).min(map.width) {
                         let h = hex_at(col + 1, row + 1);
-                        if let Some(k) = self.unit_at(h).filter(|&k| wanted(k)) {
+                        if let Some(k) = self.unit_at(map, h).filter(|&k| wanted(k)) {
                             out.push(k);
                         }
                     }
@@ -199,12 +179,12 @@ impl State {
     /// the board: for a short reach (at most four hexes).
     pub fn near_cells(
         &self,
+        map: &Map,
         hex: Hex,
         reach: u32,
         side: Option<Side>,
         mut f: impl FnMut(usize, u32),
     ) {
-        let map = self.map();
         let (c, r) = col_row(hex);
         let want = side.map_or(0, |s| s.index() as u8 + 1);
         for &(dc, dr, d) in ring_offsets(reach, c) {
@@ -213,53 +193,10 @@ impl State {
                 continue;
             }
             let cell = ((nr - 1) * map.width + (nc - 1)) as usize;
-            let here = self.board.sides[cell];
+            let here = self.sides[cell];
             if here != 0 && (want == 0 || here == want) {
-                f(usize::from(self.board.units[cell] - 1), d);
+                f(usize::from(self.units[cell] - 1), d);
             }
         }
-    }
-
-    /// The active unit standing in a hex (crews away from their guns included).
-    pub fn unit_at(&self, hex: Hex) -> Option<usize> {
-        self.board.unit_at(self.map(), hex)
-    }
-
-    /// Abandoned guns standing in a hex.
-    pub fn guns_at(&self, hex: Hex) -> Option<usize> {
-        self.board.guns_at(self.map(), hex)
-    }
-
-    /// The units whose zone of control covers `hex` (5.2): the neighbours facing it, in the
-    /// order of the units' numbers.
-    pub fn zones_at(&self, hex: Hex) -> Vec<usize> {
-        let mut out: Vec<usize> = Facing::ALL
-            .into_iter()
-            .filter_map(|f| {
-                let n = step(hex, f);
-                let e = self.unit_at(n)?;
-                (self.has_zoc(e) && front_hexes(n, self.units[e].facing).contains(&hex))
-                    .then_some(e)
-            })
-            .collect();
-        out.sort_unstable();
-        out
-    }
-
-    /// Whether some unit's zone of control that `pred` accepts covers `hex`.
-    pub fn zone_covers(&self, hex: Hex, pred: impl Fn(usize) -> bool) -> bool {
-        Facing::ALL.into_iter().any(|f| {
-            let n = step(hex, f);
-            self.unit_at(n).is_some_and(|e| {
-                self.has_zoc(e) && front_hexes(n, self.units[e].facing).contains(&hex) && pred(e)
-            })
-        })
-    }
-
-    /// The enemies of `side` whose zone of control covers `hex`, by number.
-    pub fn enemy_zones_at(&self, side: Side, hex: Hex) -> Vec<usize> {
-        let mut z = self.zones_at(hex);
-        z.retain(|&e| self.units[e].side != side);
-        z
     }
 }

@@ -3,9 +3,9 @@
 //! replacement commanders), section 6 (attaching them) and Rules by Sequence 1–2 (removing
 //! commanders, army integrity).
 
-use crate::actions::{HcAction, Sink};
 use crate::effects::{self, moving_arm, relocate};
 use crate::events::{ev_at, seen_for};
+use crate::orders::{HcAction, Sink};
 use crate::state::*;
 use hex_command_family::cvs::{self, Trait};
 use hex_command_family::orders::{Consequence, Order, OrderKind};
@@ -19,11 +19,12 @@ pub fn remove_commanders(s: &mut State, side: Side) {
     if s.settings().pieces {
         return;
     }
-    for c in s.commanders.iter_mut().filter(|c| c.side == side) {
-        if let Some(u) = c.attached.take() {
-            s.units[u].commander = None;
-        }
-    }
+    let (commanders, units) = (&s.commanders, &mut s.units);
+    s.posts.lift(
+        |c| commanders[c].side,
+        side,
+        |_, u| units[u].commander = None,
+    );
 }
 
 /// An army integrity roll for every unit of `side` (Rules by Sequence 2; hand-out, Break
@@ -154,7 +155,7 @@ pub fn withdraw(s: &mut State, i: usize, hexes: u8, to_cover: bool) -> u8 {
         }
         let arm = moving_arm(&s.units[i]);
         let ground = s.ground();
-        if !crate::scenario::may_stand(arm, ground.terrain(h), ground.elevation(h))
+        if !crate::units::may_stand(arm, ground.terrain(h), ground.elevation(h))
             || s.unit_at(h).is_some()
             || s.guns_at(h).is_some()
         {
@@ -180,10 +181,10 @@ fn gives_cover(s: &State, h: Hex) -> bool {
 /// Pending consequences of a supreme commander's loss, rolled as soon as it happens.
 pub fn settle_supreme_losses(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
     for side in Side::BOTH {
-        let lost = s
-            .commanders
-            .iter()
-            .any(|c| c.side == side && c.supreme && c.status != CommanderStatus::Ready);
+        let lost = (0..s.commanders.len()).any(|c| {
+            let cmd = &s.commanders[c];
+            cmd.side == side && cmd.supreme && !s.posts.in_game(c)
+        });
         if lost && !s.sides[side.index()].supreme_checked {
             s.sides[side.index()].supreme_checked = true;
             integrity_check(
@@ -213,10 +214,9 @@ pub fn mark_checked(s: &mut State, side: Side) {
 /// or when every commander of the side is lost.
 pub fn integrity_step(s: &mut State, side: Side, dice: &mut dyn Dice, log: &mut Log) {
     let all_lost = s.commanders.iter().any(|c| c.side == side)
-        && s.commanders
-            .iter()
-            .filter(|c| c.side == side && !c.waiting)
-            .all(|c| c.status != CommanderStatus::Ready);
+        && (0..s.commanders.len())
+            .filter(|&c| s.commanders[c].side == side && !s.commanders[c].waiting)
+            .all(|c| !s.posts.in_game(c));
     for f in 0..s.forces.len() {
         if s.forces[f].side != side {
             continue;
@@ -435,7 +435,7 @@ pub fn write_order(s: &mut State, b: usize, order: Order, dice: &mut dyn Dice, l
 }
 
 /// The opponent's pick on a 9.
-pub fn choose_consequence(s: &mut State, b: usize, number: u8, dice: &mut dyn Dice, log: &mut Log) {
+pub fn choose_consequence(s: &mut State, b: usize, number: u8, log: &mut Log) {
     s.decisions.remove(0);
     let c = Consequence::from_d10(number as u32);
     let br = &s.brigades[b];
@@ -453,7 +453,6 @@ pub fn choose_consequence(s: &mut State, b: usize, number: u8, dice: &mut dyn Di
         .side(br.side.other())
     });
     apply_consequence(s, b, c, log);
-    crate::sequence::resume(s, dice, log);
 }
 
 /// The consequence choices put to the opponent.
@@ -490,7 +489,7 @@ pub fn apply_consequence(s: &mut State, b: usize, c: Consequence, log: &mut Log)
         if c.falls_back() && !s.units[i].routed && !s.in_melee(i) {
             // About face and fall back towards the rear until in cover (a full move).
             s.touch(i);
-            let hexes = crate::movement::allowance(s, &s.units[i]);
+            let hexes = effects::allowance(s, &s.units[i]);
             let from = s.units[i].hex;
             let gone = withdraw(s, i, hexes, true);
             if s.units[i].active() {
@@ -569,16 +568,14 @@ pub fn replacements(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
     }
     for c in 0..s.commanders.len() {
         let cmd = &s.commanders[c];
-        if cmd.status == CommanderStatus::Ready || cmd.replacement_rolled {
+        if s.posts.in_game(c) || cmd.replacement_rolled {
             continue;
         }
         let side = cmd.side;
         s.commanders[c].replacement_rolled = true;
-        let best = s
-            .commanders
-            .iter()
-            .filter(|x| x.side == side && x.ready())
-            .map(|x| x.traits().tactical)
+        let best = (0..s.commanders.len())
+            .filter(|&x| s.commanders[x].side == side && s.commander_ready(x))
+            .map(|x| s.commanders[x].traits().tactical)
             .min();
         let Some(best) = best else { continue };
         let t = cvs::replacement_test(best, dice);
@@ -599,8 +596,6 @@ pub fn replacements(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
         let mut new = s.commanders[c].clone();
         new.id = format!("{}+", new.id).as_str().into();
         new.name = format!("{} (replacement)", name).as_str().into();
-        new.status = CommanderStatus::Ready;
-        new.attached = None;
         new.value = traits.combat as i32;
         new.traits = Some(traits);
         new.replacement_rolled = false;
@@ -628,6 +623,8 @@ pub fn replacements(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
             b.commander = Some(fresh.clone());
         }
         s.commanders.push(new);
+        s.posts.at.push(None);
+        s.posts.fallen.push(None);
         s.touch_everything();
     }
 }
@@ -652,7 +649,7 @@ pub fn tribal_tests(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
                 s.commanders
                     .iter()
                     .enumerate()
-                    .filter(|(_, c)| c.side == side && c.ready())
+                    .filter(|&(k, c)| c.side == side && s.commander_ready(k))
                     .min_by_key(|(_, c)| c.traits().tactical)
                     .map(|(k, _)| k)
             });

@@ -6,9 +6,9 @@
 //! lies below it and nothing beside it.
 
 use crate::events::{ev, ev_at, seen_for};
-use crate::scenario::may_stand;
 use crate::sight::{line_of_sight, Sight};
 use crate::state::*;
+use crate::units::may_stand;
 use crate::units::Arm;
 use volley_core::geometry::{label, step, Facing};
 use volley_core::map::Terrain;
@@ -139,7 +139,7 @@ pub fn apply_hits(s: &mut State, t: usize, n: u8, source: &str, log: &mut Log) {
 
 pub fn destroy(s: &mut State, t: usize, why: &str, log: &mut Log) {
     if let Some(c) = s.units[t].commander {
-        lose_commander(s, c, CommanderStatus::Captured, log);
+        lose_commander(s, c, Fallen::Captured, log);
     }
     // A unit lost under a hidden-movement marker is named only to its owner.
     let seen = seen_for(s, t);
@@ -164,20 +164,18 @@ pub fn leave_field(s: &mut State, i: usize) {
 
 /// A commander killed (red star on a unit it is with) or captured (its unit routed or
 /// destroyed). Losing the supreme commander shakes the whole army (hand-out, Break Point).
-pub fn lose_commander(s: &mut State, c: usize, status: CommanderStatus, log: &mut Log) {
-    let cmd = &mut s.commanders[c];
-    if cmd.status != CommanderStatus::Ready {
+pub fn lose_commander(s: &mut State, c: usize, status: Fallen, log: &mut Log) {
+    let Some(post) = s.posts.fall(c, status) else {
         return;
-    }
-    cmd.status = status;
-    if let Some(u) = cmd.attached.take() {
+    };
+    if let Some(u) = post {
         s.units[u].commander = None;
         // Its combat value no longer counts for that unit's shots (2 d).
         s.touch(u);
     }
     let cmd = &s.commanders[c];
     log.add(|| {
-        let what = if status == CommanderStatus::Killed {
+        let what = if status == Fallen::Killed {
             "is killed (red star: the unit takes no hit)"
         } else {
             "is captured"
@@ -197,7 +195,7 @@ pub fn lose_commander(s: &mut State, c: usize, status: CommanderStatus, log: &mu
 /// once (7.5; 2 e; section 3, Melee and Rout).
 pub fn rout(s: &mut State, t: usize, log: &mut Log) {
     if let Some(c) = s.units[t].commander {
-        lose_commander(s, c, CommanderStatus::Captured, log);
+        lose_commander(s, c, Fallen::Captured, log);
     }
     let turn = s.turn;
     s.touch(t);
@@ -414,6 +412,16 @@ pub fn moving_arm(u: &Unit) -> Arm {
         _ if u.is_crew_only() => Arm::Infantry,
         Arm::Cavalry | Arm::MountedInfantry if !u.mounted => Arm::Infantry,
         a => a,
+    }
+}
+
+/// Movement allowance at the start of a phase (movement chart; a fatigued unit creeps one hex).
+pub fn allowance(s: &State, u: &Unit) -> u8 {
+    let rate = moving_arm(u).movement(s.settings().limbered_rate);
+    if u.fatigued() {
+        rate.min(1)
+    } else {
+        rate
     }
 }
 

@@ -2,10 +2,10 @@
 //! heavy guns, howitzers and mortars, fire against defensive structures, captured guns), the
 //! firing chart and its modifiers, and the Supply and Pike and Shot optional rules.
 
-use crate::actions::{HcAction, Sink};
 use crate::cnc::Band;
 use crate::effects;
 use crate::events::ev_at;
+use crate::orders::{HcAction, Sink};
 use crate::sight::{cover, line_of_sight, Sight};
 use crate::state::*;
 use crate::units::{Arm, Class};
@@ -660,7 +660,7 @@ pub fn apply(
     // 2 e, 2 g: on the red star the attached commander falls instead of the unit taking the hit.
     if star_red {
         if let Some(c) = s.units[t].commander {
-            effects::lose_commander(s, c, CommanderStatus::Killed, log);
+            effects::lose_commander(s, c, Fallen::Killed, log);
             return;
         }
     }

@@ -2,12 +2,15 @@
 //! of them, or one unit's), applying them (checked, or unchecked and silent for search),
 //! and the checks of the position's own invariants.
 
-use crate::actions::{Count, HcAction, Sink};
 use crate::board::Board;
-use crate::listing::{Changes, Listing};
+use crate::legal::{decider, legal, legal_into, side_actions, side_count, some_unit_acts};
+use crate::listing::Listing;
+use crate::orders::{HcAction, Sink};
+use crate::state::Changes;
 use crate::state::{Phase, State};
-use crate::{command, fire, hidden, melee, movement, rally, sequence, view};
+use crate::{command, hidden, movement, sequence, view};
 use std::sync::{Mutex, MutexGuard, PoisonError};
+use volley_core::codec::Codec;
 use volley_core::{
     Action, ActionInfo, ActionKind, Dice, Event, Game, Illegal, Log, Outcome, Side, View,
 };
@@ -47,105 +50,6 @@ impl Clone for HexCommandGame {
     }
 }
 
-/// Whose decision it is.
-pub(crate) fn decider(s: &State) -> Option<Side> {
-    match s.phase {
-        Phase::Over => None,
-        Phase::Fire => s.fire_rounds.get(s.fire_round as usize).map(|r| r.side),
-        Phase::Advance => s.advances.first().map(|a| s.units[a.unit].side),
-        Phase::Decision => s.decisions.first().map(|d| sequence::decision_side(s, d)),
-        Phase::Withdrawal => s.withdrawing.first().map(|&u| s.units[u].side),
-        Phase::Orders | Phase::Movement | Phase::Melee => Some(s.phasing()),
-    }
-}
-
-/// The actions of the side to decide that belong to no unit: commander pieces moving (2 d).
-pub(crate) fn side_actions(s: &State, out: &mut impl Sink) {
-    if s.phase == Phase::Movement {
-        movement::commander_moves(s, out);
-    }
-}
-
-/// How many actions belong to no unit.
-fn side_count(s: &State) -> usize {
-    let mut n = Count::default();
-    side_actions(s, &mut n);
-    n.0
-}
-
-/// Whether some unit has an action now: a look that stops at the first that does.
-fn some_unit_acts(s: &State) -> bool {
-    side_count(s) > 0
-        || (0..s.units.len()).any(|i| {
-            let mut n = Count::default();
-            unit_legal(s, i, &mut n);
-            n.0 > 0
-        })
-}
-
-/// Every legal action now.
-pub(crate) fn legal(s: &State) -> Vec<HcAction> {
-    let mut out = Vec::new();
-    legal_into(s, &mut out);
-    out
-}
-
-fn legal_into(s: &State, out: &mut impl Sink) {
-    match s.phase {
-        Phase::Over => return,
-        Phase::Movement => {
-            movement::legal(s, out);
-            side_actions(s, out);
-        }
-        Phase::Fire => fire::legal(s, out),
-        Phase::Melee => melee::legal(s, out),
-        Phase::Withdrawal => movement::legal_withdrawal(s, out),
-        Phase::Orders => command::legal_orders(s, out),
-        Phase::Advance => {
-            melee::legal_advance(s, out);
-            return;
-        }
-        Phase::Decision => {
-            sequence::legal_decision(s, out);
-            return;
-        }
-    }
-    out.put(HcAction::End);
-}
-
-/// The legal actions of unit `i` alone (section 6's attachments count as the unit's).
-pub(crate) fn unit_legal(s: &State, i: usize, out: &mut impl Sink) {
-    if i >= s.units.len() {
-        return;
-    }
-    match s.phase {
-        Phase::Over | Phase::Orders => {}
-        Phase::Decision => {
-            let mut all: Vec<HcAction> = Vec::new();
-            sequence::legal_decision(s, &mut all);
-            for a in all.into_iter().filter(|a| a.acting_unit() == Some(i)) {
-                out.put(a);
-            }
-        }
-        Phase::Movement => {
-            movement::commanders_for(s, i, out);
-            movement::unit_moves(s, i, out);
-        }
-        Phase::Fire => {
-            if Some(s.units[i].side) == decider(s) {
-                fire::unit_shots(s, i, out);
-            }
-        }
-        Phase::Melee => melee::unit_melees(s, i, out),
-        Phase::Withdrawal => movement::withdrawal_moves(s, i, out),
-        Phase::Advance => {
-            if s.advances.first().is_some_and(|a| a.unit == i) {
-                melee::legal_advance(s, out);
-            }
-        }
-    }
-}
-
 impl HexCommandGame {
     pub fn new(state: State) -> HexCommandGame {
         let kept = Kept {
@@ -165,9 +69,9 @@ impl HexCommandGame {
         kept
     }
 
-    /// Whether what the last action changed is listed yet (for the tests).
-    #[cfg(test)]
-    pub(crate) fn is_listed(&self) -> bool {
+    /// Whether what the last action changed is listed yet (the listing is brought up to date
+    /// when next asked for).
+    pub fn is_listed(&self) -> bool {
         let kept = self.kept.lock().unwrap_or_else(PoisonError::into_inner);
         kept.pending.is_none()
     }
@@ -204,7 +108,7 @@ impl HexCommandGame {
     }
 
     /// Whether the side to decide has anything to do but end the phase.
-    pub(crate) fn has_choice(&self) -> bool {
+    pub fn has_choice(&self) -> bool {
         let s = &self.state;
         match s.phase {
             Phase::Over => false,
@@ -232,7 +136,7 @@ impl HexCommandGame {
             HcAction::End => !matches!(s.phase, Phase::Over | Phase::Advance | Phase::Decision),
             _ if !s.phase.by_unit() => legal(s).contains(&a),
             HcAction::CommanderMove { .. } => {
-                let mut f = crate::actions::Find {
+                let mut f = crate::orders::Find {
                     want: a,
                     found: false,
                 };
@@ -247,45 +151,15 @@ impl HexCommandGame {
     /// The action and its immediate consequences, without playing out the empty phases after it.
     fn apply_effects(&mut self, a: HcAction, dice: &mut dyn Dice, log: &mut Log) {
         self.flush();
-        let s = &mut self.state;
-        match a {
-            HcAction::End => sequence::end_phase(s, dice, log),
-            HcAction::Fire { unit, target } => {
-                fire::apply(s, unit as usize, target, false, dice, log)
-            }
-            HcAction::GunFire { unit, target } => {
-                fire::apply(s, unit as usize, target, true, dice, log)
-            }
-            HcAction::Melee { unit, target } => melee::declare(s, unit as usize, target, log),
-            HcAction::Advance { .. } | HcAction::Hold { .. } => {
-                melee::apply_advance(s, a, dice, log)
-            }
-            HcAction::Face { unit, facing } if s.phase == Phase::Decision => {
-                rally::face(s, unit as usize, facing, dice, log)
-            }
-            HcAction::Points { unit, target } => {
-                melee::apply_points(s, unit as usize, target, dice, log)
-            }
-            HcAction::Order { brigade, order } => {
-                command::write_order(s, brigade as usize, order, dice, log)
-            }
-            HcAction::Consequence { brigade, number } => {
-                command::choose_consequence(s, brigade as usize, number, dice, log)
-            }
-            HcAction::Block { arrival, withdraw } => {
-                sequence::block(s, arrival as usize, withdraw, dice, log)
-            }
-            _ => movement::apply(s, a, dice, log),
-        }
-        sequence::settle(s, dice, log);
+        sequence::play(&mut self.state, a, dice, log);
         self.pend();
     }
 
     /// The action, if it is legal now; otherwise why not.
     fn checked(&self, action: Action) -> Result<HcAction, Illegal> {
-        let a = HcAction::decode(action).ok_or_else(|| Illegal::new("not a Hex Command action"))?;
+        let a = HcAction::unpack(action).ok_or_else(|| Illegal::new("not a Hex Command action"))?;
         if !self.is_legal(a) {
-            return Err(Illegal::new(self.why_illegal(a)));
+            return Err(Illegal::new(crate::legal::why_illegal(&self.state, a)));
         }
         Ok(a)
     }
@@ -307,36 +181,6 @@ impl HexCommandGame {
             }
         }
         self.pend();
-    }
-
-    fn why_illegal(&self, a: HcAction) -> String {
-        let s = &self.state;
-        let text = a.notation(s);
-        let unit = a.acting_unit();
-        let phase = view::view(s, None).phase;
-        if let Some(u) = unit.and_then(|u| s.units.get(u)) {
-            if Some(u.side) != decider(s) {
-                return format!(
-                    "\"{text}\": {} belongs to {}, and it is {}'s decision now ({phase})",
-                    u.id,
-                    u.side,
-                    decider(s).map_or("nobody".into(), |d| d.to_string())
-                );
-            }
-            if !u.active() {
-                return format!("\"{text}\": {} is no longer on the field", u.id);
-            }
-            if u.routed {
-                return format!(
-                    "\"{text}\": {} is routed and moves only by rout (7.5)",
-                    u.id
-                );
-            }
-            if s.in_melee(s.units.iter().position(|x| x.id == u.id).unwrap_or(0)) {
-                return format!("\"{text}\": {} is locked in melee (7.3)", u.id);
-            }
-        }
-        format!("\"{text}\" is not a legal action in the {phase} phase (see `volley legal`)")
     }
 }
 
@@ -398,7 +242,7 @@ impl Game for HexCommandGame {
     fn legal_action(&self, k: usize) -> Option<Action> {
         let s = &self.state;
         if !s.phase.by_unit() {
-            return legal(s).get(k).map(|a| a.encode());
+            return legal(s).get(k).map(|a| a.pack());
         }
         let kept = self.listing();
         match kept.list.locate(k) {
@@ -406,14 +250,14 @@ impl Game for HexCommandGame {
             None => {
                 let mut extra: Vec<Action> = Vec::new();
                 side_actions(s, &mut extra);
-                extra.push(HcAction::End.encode());
+                extra.push(HcAction::End.pack());
                 extra.get(k.checked_sub(kept.list.total())?).copied()
             }
         }
     }
 
     fn describe(&self, action: Action) -> ActionInfo {
-        HcAction::decode(action).map_or(ActionInfo::new("?", ActionKind::Other), HcAction::describe)
+        HcAction::unpack(action).map_or(ActionInfo::new("?", ActionKind::Other), HcAction::describe)
     }
 
     fn check(&self, action: Action) -> Result<(), Illegal> {
@@ -421,7 +265,7 @@ impl Game for HexCommandGame {
     }
 
     fn play_unchecked(&mut self, action: Action, dice: &mut dyn Dice, log: &mut Log) {
-        let a = HcAction::decode(action).expect("an action from the legal list");
+        let a = HcAction::unpack(action).expect("an action from the legal list");
         self.apply_legal(a, dice, log);
     }
 
@@ -433,11 +277,11 @@ impl Game for HexCommandGame {
     }
 
     fn notation(&self, action: Action) -> String {
-        HcAction::decode(action).map_or_else(|| "?".into(), |a| a.notation(&self.state))
+        HcAction::unpack(action).map_or_else(|| "?".into(), |a| a.notation(&self.state))
     }
 
     fn parse_action(&self, text: &str) -> Result<Action, Illegal> {
-        HcAction::parse(text, &self.state).map(HcAction::encode)
+        HcAction::parse(text, &self.state).map(HcAction::pack)
     }
 
     fn turn(&self) -> u32 {
@@ -477,74 +321,9 @@ impl Game for HexCommandGame {
 
     fn check_invariants(&self) -> Result<(), String> {
         let s = &self.state;
-        let mut seen = std::collections::HashMap::new();
-        for (i, u) in s.units.iter().enumerate().filter(|(_, u)| u.active()) {
-            if !s.map().contains(u.hex) {
-                return Err(format!("{} is off the map", u.id));
-            }
-            // Units and abandoned guns each one to a hex; a unit may stand on guns it has
-            // taken or retaken (section 3).
-            for h in [Some((u.hex, true)), u.guns_at().map(|g| (g, false))]
-                .into_iter()
-                .flatten()
-            {
-                if let Some(j) = seen.insert(h, i) {
-                    return Err(format!(
-                        "{} and {} share {} (5.3)",
-                        s.units[j].id,
-                        u.id,
-                        volley_core::geometry::label(h.0)
-                    ));
-                }
-            }
-            if u.hits > u.max_hits() || u.te > 3 {
-                return Err(format!("{} has {} hits and {} TE", u.id, u.hits, u.te));
-            }
-            if u.hits >= u.max_hits() && !u.routed {
-                return Err(format!("{} has {} hits but is not routed", u.id, u.hits));
-            }
-            if u.commander
-                .is_some_and(|c| s.commanders[c].attached != Some(i))
-            {
-                return Err(format!("{}'s commander is attached elsewhere", u.id));
-            }
-        }
-        for m in &s.melees {
-            let (a, d) = (&s.units[m.attacker], &s.units[m.defender]);
-            if !a.active() || !d.active() || a.hex.unsigned_distance_to(d.hex) != 1 {
-                return Err(format!(
-                    "melee between {} and {} is not in contact",
-                    a.id, d.id
-                ));
-            }
-        }
+        s.check_invariants()?;
         if s.phase != Phase::Over && legal(s).is_empty() {
             return Err("no legal action but the game is not over".into());
-        }
-        let fresh = Board::of(s);
-        if s.board != fresh {
-            let map = s.map();
-            let names = |b: &Board, h| {
-                let id =
-                    |u: Option<usize>| u.map_or("-".to_string(), |u| s.units[u].id.to_string());
-                format!(
-                    "unit {}, guns {}",
-                    id(b.unit_at(map, h)),
-                    id(b.guns_at(map, h))
-                )
-            };
-            let at = map
-                .hexes()
-                .find(|&h| names(&s.board, h) != names(&fresh, h))
-                .map_or(String::new(), |h| {
-                    format!(
-                        " at {}: kept {}; should be {}",
-                        volley_core::geometry::label(h),
-                        names(&s.board, h),
-                        names(&fresh, h)
-                    )
-                });
-            return Err(format!("the board (who stands where) is out of date{at}"));
         }
         if !self.listing().list.agrees_with(&Listing::of(s)) {
             return Err("the kept listing of legal actions is out of date".into());

@@ -3,13 +3,16 @@
 //! One module per chapter of the rulebook: [`units`] (1), [`command`] (2, 6), [`movement`]
 //! (3, 5), [`fire`] (7, 7.1, 3.1), [`melee`] (7.2–7.4), [`rally`] (8), [`sequence`]
 //! (Sequence of Play, Rules by Sequence, 9, victory), [`hidden`] (3.1, Hidden Movement).
-//! Below the chapters: [`effects`] carries out what they decide (hits, TE, rout 7.5,
-//! relocation, reveal, removal) and keeps the [`board`] (who stands where) current;
-//! [`sight`] answers line-of-sight and cover questions. [`game`] is the `Game` API over it,
-//! with the [`listing`] of legal actions kept from action to action.
+//! Below the chapters: [`state`] holds the position, with its [`board`] (who stands where);
+//! [`effects`] carries out what the chapters decide (hits, TE, rout 7.5, relocation, reveal,
+//! removal) and keeps the board current; [`sight`] answers line-of-sight and cover
+//! questions; [`cnc`] reads the Code 'n Color cube. Above them: [`orders`] is the action codec
+//! and notation, [`legal`] says whose decision it is and what is legal, the [`listing`] keeps
+//! it from action to action, [`view`] is what a side sees, [`scenario`] reads a scenario, and
+//! [`game`] is the `Game` API. The family skeleton (the turn's activations, reinforcements
+//! arriving, CVS and written orders, markers, works, line of sight) is `hex-command-family`.
 //! docs/rules/hex-command.md maps every section to its code and tests.
 
-pub mod actions;
 pub mod board;
 pub mod cnc;
 pub mod command;
@@ -18,19 +21,18 @@ mod events;
 pub mod fire;
 pub mod game;
 pub mod hidden;
+pub mod legal;
 pub mod listing;
 pub mod melee;
 pub mod movement;
+pub mod orders;
 pub mod rally;
 pub mod scenario;
 pub mod sequence;
 pub mod sight;
 pub mod state;
 pub mod units;
-mod view;
-
-#[cfg(test)]
-mod tests;
+pub mod view;
 
 pub use game::HexCommandGame;
 use volley_core::{Game, OptionSpec, Options, Ruleset, ScenarioError, ScenarioSource};

@@ -24,11 +24,12 @@
 //! The invariant check compares the kept listing with a fresh one after every action of the
 //! every-ruleset test, so a change that is not noted is caught.
 
-use crate::actions::{HcAction, Sink};
-use crate::game::{decider, unit_legal};
-use crate::state::{Phase, State};
+use crate::legal::{decider, unit_legal};
+use crate::orders::{HcAction, Sink};
+use crate::state::{Changes, Phase, State};
 use crate::units::Arm;
 use crate::{effects, movement};
+use volley_core::codec::Codec;
 use volley_core::{Action, Hex, Side};
 
 /// Actions kept per unit; a unit with more is listed afresh when asked.
@@ -37,34 +38,6 @@ const OVERFLOW: u8 = u8::MAX;
 /// How far a change in movement or melee reaches at most (see the module's notes): a zone of
 /// control lies one hex out, and blocks a step one hex further.
 pub const NEAR: u32 = 2;
-
-/// What changed during an action, noted by whoever changed it.
-#[derive(Clone, Debug, Default)]
-pub struct Changes {
-    pub everything: bool,
-    /// Units whose own state changed, with the hex they stood in at the time.
-    pub units: Vec<(usize, Hex)>,
-    /// Hexes a unit entered or left, or in which one was uncovered.
-    pub places: Vec<Hex>,
-}
-
-impl State {
-    /// Notes that unit `i` changed (hits, facing, flags, movement points…).
-    pub fn touch(&mut self, i: usize) {
-        let hex = self.units[i].hex;
-        self.changes.units.push((i, hex));
-    }
-
-    /// Notes that what stands in `hex` changed.
-    pub fn touch_place(&mut self, hex: Hex) {
-        self.changes.places.push(hex);
-    }
-
-    /// Notes a change that reaches every unit (a phase, a turn, a commander).
-    pub fn touch_everything(&mut self) {
-        self.changes.everything = true;
-    }
-}
 
 /// A unit's own actions: everything it may do but take a commander (with ethnic commanders,
 /// 2 f, not every commander may join every unit: then the attachments are the unit's own).
@@ -106,7 +79,7 @@ struct Slot<'a> {
 impl Sink for Slot<'_> {
     fn put(&mut self, a: HcAction) {
         if self.n < SLOT {
-            self.slot[self.n] = a.encode();
+            self.slot[self.n] = a.pack();
         }
         self.n += 1;
     }
@@ -270,7 +243,7 @@ impl Listing {
                     target: hex,
                 },
             ]
-            .map(|a| a.encode().0);
+            .map(|a| a.pack().0);
             let mask = !(0xffff_u64 << 32);
             dirty.extend((0..self.lens.len()).filter(|&k| {
                 let n = self.lens[k];
@@ -301,7 +274,7 @@ impl Listing {
             commander: self.ready[k],
             unit: i as u16,
         }
-        .encode()
+        .pack()
     }
 
     /// Unit `i`'s actions: the commanders that may join it, then its own.
@@ -319,7 +292,7 @@ impl Listing {
         if let HcAction::Attach { commander, .. } = a {
             return self.attachments(i) > 0 && self.ready.contains(&commander);
         }
-        let a = a.encode();
+        let a = a.pack();
         match self.lens.get(i) {
             None => false,
             Some(&OVERFLOW) => {

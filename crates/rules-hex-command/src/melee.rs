@@ -1,10 +1,10 @@
 //! Sections 7.2 (melee), 7.2.1–7.2.3 (several units, joining, zones of control), 7.3 (the
 //! melee process and cover), 7.4 (advance after melee), and section 3 / 3.1 (meleeing guns).
 
-use crate::actions::{HcAction, Sink};
 use crate::cnc::Face;
 use crate::effects::{self, engage, may_melee, relocate};
 use crate::events::ev;
+use crate::orders::{HcAction, Sink};
 use crate::state::*;
 use crate::units::{Arm, Class};
 use volley_core::geometry::{aspect, front_hexes, in_front_arc, label, Aspect, Facing};
@@ -240,7 +240,7 @@ pub fn resolve_round(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
             .units([ida, idd])
         });
         for c in fallen {
-            effects::lose_commander(s, c, CommanderStatus::Killed, log);
+            effects::lose_commander(s, c, Fallen::Killed, log);
         }
         for (u, dm) in [(a, to_a), (d, to_d)] {
             damage[u].hits += dm.hits;
@@ -295,7 +295,7 @@ pub fn resolve_round(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
 }
 
 /// Melee Points: the chosen opponent takes the stronger unit's second automatic TE hit.
-pub fn apply_points(s: &mut State, x: usize, target: Hex, dice: &mut dyn Dice, log: &mut Log) {
+pub fn apply_points(s: &mut State, x: usize, target: Hex, log: &mut Log) {
     s.decisions.remove(0);
     if let Some(t) = s.unit_at(target) {
         let id = s.units[x].id.clone();
@@ -308,7 +308,6 @@ pub fn apply_points(s: &mut State, x: usize, target: Hex, dice: &mut dyn Dice, l
             log,
         );
     }
-    crate::sequence::resume(s, dice, log);
 }
 
 /// The melee chart: who takes what, from the two faces rolled.
@@ -518,7 +517,7 @@ fn finish_melees_from(
         let may_move = may_move
             && in_front
             && free
-            && crate::scenario::may_stand(u.arm, s.map().terrain(hex), s.map().elevation(hex));
+            && crate::units::may_stand(u.arm, s.map().terrain(hex), s.map().elevation(hex));
         s.advances.push(Advance {
             unit: w,
             into: hex,

@@ -1,25 +1,15 @@
 //! Section 5 (movement, facing, zone of control, stacking, obstacles, roads and terrain,
 //! buildings), the artillery movement of section 3, and section 6 (attaching commanders).
 
-use crate::actions::{HcAction, Sink};
 use crate::effects::{self, add_te, moving_arm, relocate};
 use crate::events::{ev, ev_at, seen_for};
-use crate::scenario::may_stand;
+use crate::orders::{HcAction, Sink};
 use crate::state::*;
+use crate::units::may_stand;
 use crate::units::Arm;
 use volley_core::geometry::{label, step, Facing};
 use volley_core::map::{Hexside, Terrain};
 use volley_core::{Dice, Hex, Log};
-
-/// Movement allowance at the start of a phase (movement chart; a fatigued unit creeps one hex).
-pub fn allowance(s: &State, u: &Unit) -> u8 {
-    let rate = moving_arm(u).movement(s.settings().limbered_rate);
-    if u.fatigued() {
-        rate.min(1)
-    } else {
-        rate
-    }
-}
 
 /// Whether a unit can make voluntary moves at all now.
 fn can_act(s: &State, i: usize) -> bool {
@@ -139,7 +129,8 @@ pub(crate) fn ready_commanders(s: &State) -> impl Iterator<Item = usize> + '_ {
     let side = s.phasing();
     let symbols = !s.settings().pieces;
     s.commanders.iter().enumerate().filter_map(move |(ci, c)| {
-        (symbols && c.side == side && c.ready() && c.attached.is_none()).then_some(ci)
+        (symbols && c.side == side && s.commander_ready(ci) && s.posts.at[ci].is_none())
+            .then_some(ci)
     })
 }
 
@@ -445,7 +436,7 @@ pub fn apply(s: &mut State, a: HcAction, dice: &mut dyn Dice, log: &mut Log) {
         }
         HcAction::Attach { commander, unit } => {
             let (c, i) = (commander as usize, unit as usize);
-            s.commanders[c].attached = Some(i);
+            s.posts.at[c] = Some(i);
             s.units[i].commander = Some(c);
             s.touch(i);
             if s.setup.nations {
@@ -797,7 +788,7 @@ pub fn commander_moves(s: &State, out: &mut impl Sink) {
     }
     let side = s.phasing();
     for (c, cmd) in s.commanders.iter().enumerate() {
-        if cmd.side != side || !cmd.ready() || cmd.mp == 0 {
+        if cmd.side != side || !s.commander_ready(c) || cmd.mp == 0 {
             continue;
         }
         let Some(at) = s.commander_hex(c) else {
@@ -825,7 +816,7 @@ pub fn commander_moves(s: &State, out: &mut impl Sink) {
 fn move_commander(s: &mut State, c: usize, to: Hex, log: &mut Log) {
     let from = s.commander_hex(c);
     // It leaves the unit it was with, and joins one of its side it rides in with (6).
-    if let Some(u) = s.commanders[c].attached.take() {
+    if let Some(u) = s.posts.at[c].take() {
         s.units[u].commander = None;
         s.touch(u);
     }
@@ -838,7 +829,7 @@ fn move_commander(s: &mut State, c: usize, to: Hex, log: &mut Log) {
         .filter(|&u| nation_fits(&s.commanders[c], &s.units[u]))
     {
         s.units[u].commander = Some(c);
-        s.commanders[c].attached = Some(u);
+        s.posts.at[c] = Some(u);
         s.commanders[c].hex = None;
         s.touch(u);
     }

@@ -4,7 +4,7 @@
 use crate::events::{ev_at, seen_for};
 use crate::state::*;
 use volley_core::geometry::Facing;
-use volley_core::{Dice, Log};
+use volley_core::Log;
 
 /// Section 8: at the end of the phasing player's turn, units with a commander attached (and,
 /// under method c, units that rally themselves) recover; never while in melee.
@@ -92,7 +92,7 @@ pub fn rally(s: &mut State, side: volley_core::Side, log: &mut Log) {
 }
 
 /// 8 c: the facing the owner chose for a unit rallied from rout.
-pub fn face(s: &mut State, i: usize, facing: Facing, dice: &mut dyn Dice, log: &mut Log) {
+pub fn face(s: &mut State, i: usize, facing: Facing, log: &mut Log) {
     s.decisions.remove(0);
     s.touch(i);
     s.units[i].facing = facing;
@@ -104,5 +104,4 @@ pub fn face(s: &mut State, i: usize, facing: Facing, dice: &mut dyn Dice, log: &
             .units([&u.id])
             .seen(seen)
     });
-    crate::sequence::resume(s, dice, log);
 }

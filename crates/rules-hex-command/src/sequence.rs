@@ -1,16 +1,18 @@
 //! The Sequence of Play (traditional A/B system), Rules by Sequence, section 9 (turn
 //! conclusion) and victory.
 
-use crate::actions::{HcAction, Sink};
 use crate::command;
 use crate::effects;
 use crate::events::{ev, ev_at};
+use crate::fire;
 use crate::hidden;
 use crate::melee;
 use crate::movement;
+use crate::orders::{HcAction, Sink};
 use crate::rally;
 use crate::state::*;
 use hex_command_family::activation::Mode;
+use hex_command_family::reinforcements::{self, Arrival, Arriving};
 use volley_core::{Dice, Hex, Log, Outcome, Side};
 
 /// Set-up steps rolled when play starts: commanders' traits (2.2.3, set-up checklist 1) and
@@ -65,9 +67,8 @@ pub fn begin_turn(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
             break if r > b { Side::Red } else { Side::Blue };
         }
     };
-    s.first = first;
-    s.half = 0;
-    s.schedule = schedule(s);
+    let schedule = schedule(s, first);
+    s.turns.begin(first, schedule);
     log.add(|| {
         ev!(
             "initiative",
@@ -87,9 +88,9 @@ pub fn begin_turn(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
 /// Rules by Sequence 1–3, reinforcements (4) and new orders, then phasing movement.
 fn begin_player_turn(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
     let side = s.phasing();
-    if !s.first_activation_of(side) {
+    if !s.turns.first_activation_of(side) {
         // A later group of a side under the Activation Sequence: straight to its movement.
-        let (k, g) = (s.half as usize + 1, s.active_group());
+        let (k, g) = (s.turns.at + 1, s.active_group());
         log.add(|| {
             ev_at(
                 "activation",
@@ -107,7 +108,7 @@ fn begin_player_turn(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
             ev_at(
                 "activation",
                 "2.3",
-                format!("activation {}: {side}'s {}", s.half + 1, group_name(g)),
+                format!("activation {}: {side}'s {}", s.turns.at + 1, group_name(g)),
             )
             .side(side)
         });
@@ -128,38 +129,59 @@ fn begin_player_turn(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
 /// 4: the phasing player's reinforcements that are due come on at their entry hexes; enemies
 /// standing there are asked first whether they stay or fall back (4 b).
 fn arrivals(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
-    let side = s.phasing();
-    for a in 0..s.arrivals.len() {
-        let arrival = &s.arrivals[a];
-        if arrival.side != side || !arrival.due(s.turn) {
-            continue;
-        }
-        if let Some(d) = s.arrivals[a].pick_location(dice) {
-            let ar = &s.arrivals[a];
-            log.add(|| {
-                ev_at(
-                    "reinforcements",
-                    "4 d",
-                    format!(
-                        "{} roll d6 {d} for where they arrive: {}",
-                        ar.id,
-                        ar.entry_text()
-                    ),
-                )
-                .side(side)
-            });
-        }
-        let blockers = blockers(s, a);
-        if !blockers.is_empty() && !s.arrivals[a].asked {
-            s.arrivals[a].asked = true;
-            s.decisions.push(Decision::Blocking { arrival: a });
-            s.phase = Phase::Decision;
-            s.touch_everything();
-            return;
-        }
-        place_arrivals(s, a, log);
+    let (side, turn) = (s.phasing(), s.turn);
+    if reinforcements::arrive(s, side, turn, dice, log) {
+        start_turn_proper(s, dice, log);
     }
-    start_turn_proper(s, dice, log);
+}
+
+/// Gunpowder's steps of a group's arrival (4): no test, the d6 for the location told, the
+/// enemies on or beside the entry asked once, the units on free entry hexes.
+impl Arriving for State {
+    fn arrival(&self, g: usize) -> &Arrival {
+        &self.arrivals[g]
+    }
+
+    fn arrival_mut(&mut self, g: usize) -> &mut Arrival {
+        &mut self.arrivals[g]
+    }
+
+    fn arrival_count(&self) -> usize {
+        self.arrivals.len()
+    }
+
+    fn location_picked(&mut self, a: usize, d: u32, log: &mut Log) {
+        let side = self.phasing();
+        let ar = &self.arrivals[a];
+        log.add(|| {
+            ev_at(
+                "reinforcements",
+                "4 d",
+                format!(
+                    "{} roll d6 {d} for where they arrive: {}",
+                    ar.id,
+                    ar.entry_text()
+                ),
+            )
+            .side(side)
+        });
+    }
+
+    fn ask_blockers(&mut self, a: usize, _log: &mut Log) -> bool {
+        let blockers = blockers(self, a);
+        if !blockers.is_empty() && !self.arrivals[a].asked {
+            self.arrivals[a].asked = true;
+            self.decisions.push(Decision::Blocking { arrival: a });
+            self.phase = Phase::Decision;
+            self.touch_everything();
+            return true;
+        }
+        false
+    }
+
+    fn enter(&mut self, a: usize, log: &mut Log) {
+        place_arrivals(self, a, log);
+    }
 }
 
 /// The enemy units on or beside an arrival's entry hexes.
@@ -191,7 +213,7 @@ fn place_arrivals(s: &mut State, a: usize, log: &mut Log) {
         let Some(&h) = entry.iter().find(|&&h| {
             s.unit_at(h).is_none()
                 && s.guns_at(h).is_none()
-                && crate::scenario::may_stand(arm, s.ground().terrain(h), s.ground().elevation(h))
+                && crate::units::may_stand(arm, s.ground().terrain(h), s.ground().elevation(h))
         }) else {
             break;
         };
@@ -291,11 +313,26 @@ pub fn block(s: &mut State, a: usize, withdraw: bool, dice: &mut dyn Dice, log: 
         s.withdrawing = blockers(s, a);
         s.withdraw_from = s.arrivals[a].entry().to_vec();
         for &i in &s.withdrawing.clone() {
-            let mp = 2 * crate::movement::allowance(s, &s.units[i]);
+            let mp = 2 * effects::allowance(s, &s.units[i]);
             s.units[i].mp = mp;
         }
         s.phase = Phase::Withdrawal;
         return;
+    }
+    resume(s, dice, log);
+}
+
+/// A side's answer to the decision put to it — the facing of a unit rallied from rout (8 c),
+/// the opponent of a Melee Points hit, the result of a decision failure (2.2.2) — and play
+/// goes on where it stopped.
+pub fn answer(s: &mut State, a: HcAction, dice: &mut dyn Dice, log: &mut Log) {
+    match a {
+        HcAction::Face { unit, facing } => rally::face(s, unit as usize, facing, log),
+        HcAction::Points { unit, target } => melee::apply_points(s, unit as usize, target, log),
+        HcAction::Consequence { brigade, number } => {
+            command::choose_consequence(s, brigade as usize, number, log)
+        }
+        _ => unreachable!("{a:?} answers no decision"),
     }
     resume(s, dice, log);
 }
@@ -404,7 +441,7 @@ fn start_movement(s: &mut State, _dice: &mut dyn Dice, log: &mut Log) {
     let side = s.phasing();
     s.touch_everything();
     log.add(|| ev!("phase", "Sequence of Play 4", format!("{side} movement")).side(side));
-    let first = s.first_activation_of(side);
+    let first = s.turns.first_activation_of(side);
     for i in 0..s.units.len() {
         // Under the Activation Sequence a group gets its move when it activates; floating
         // units (artillery) get theirs with their side's first activation and may use it in
@@ -417,7 +454,7 @@ fn start_movement(s: &mut State, _dice: &mut dyn Dice, log: &mut Log) {
         if s.units[i].side != side || !s.units[i].active() || !fresh {
             continue;
         }
-        let mp = movement::allowance(s, &s.units[i]);
+        let mp = effects::allowance(s, &s.units[i]);
         let u = &mut s.units[i];
         u.mp = mp;
         u.stepped = false;
@@ -449,8 +486,8 @@ fn fire_rounds(s: &mut State, dice: &mut dyn Dice, log: &mut Log) -> Vec<FireRou
         // Hand-out, Activation Sequence: after all groups have moved both fire, A first.
         FireOrder::Standard if s.settings().activation == Mode::Groups => {
             vec![
-                round(s.first, FireWho::All),
-                round(s.first.other(), FireWho::All),
+                round(s.turns.first, FireWho::All),
+                round(s.turns.first.other(), FireWho::All),
             ]
         }
         FireOrder::Standard => vec![round(p.other(), FireWho::All), round(p, FireWho::All)],
@@ -560,12 +597,11 @@ pub fn end_phase(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
         Phase::Orders => start_movement(s, dice, log),
         // The hand-out's Activation Sequence: every group moves in turn, then all fire.
         Phase::Movement if s.settings().activation == Mode::Groups => {
-            if (s.half as usize) + 1 < s.schedule.len() {
-                s.half += 1;
+            if s.turns.step_on() {
                 begin_player_turn(s, dice, log);
             } else {
                 // The fire step and melee belong to the whole turn: player A declares.
-                s.half = s.schedule.len() as u8;
+                s.turns.at = s.turns.schedule.len();
                 start_fire(s, dice, log);
             }
         }
@@ -626,8 +662,8 @@ fn after_melee(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
 fn finish_player_turn(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
     if s.settings().activation == Mode::Groups {
         // Hand-out: once firing is done, all sides rally and the turn ends.
-        rally::rally(s, s.first, log);
-        rally::rally(s, s.first.other(), log);
+        rally::rally(s, s.turns.first, log);
+        rally::rally(s, s.turns.first.other(), log);
     } else {
         rally::rally(s, s.phasing(), log);
     }
@@ -640,12 +676,7 @@ fn finish_player_turn(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
 }
 
 fn next_player_turn(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
-    let activations = match s.settings().activation {
-        Mode::Ab => 2,
-        _ => s.schedule.len(),
-    };
-    if (s.half as usize) + 1 < activations {
-        s.half += 1;
+    if s.turns.step_on() {
         begin_player_turn(s, dice, log);
     } else {
         end_turn(s, dice, log);
@@ -654,7 +685,7 @@ fn next_player_turn(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
 
 /// The activations of this turn: the A/B system's two player turns, or every numbered group
 /// of both sides in turn (2.3).
-fn schedule(s: &State) -> Vec<hex_command_family::activation::Activation> {
+fn schedule(s: &State, first: Side) -> Vec<hex_command_family::activation::Activation> {
     let mode = s.settings().activation;
     let mut groups: [Vec<u8>; 2] = [Vec::new(), Vec::new()];
     for i in 0..s.units.len() {
@@ -669,7 +700,7 @@ fn schedule(s: &State) -> Vec<hex_command_family::activation::Activation> {
         // A side with nothing but floating units still gets one activation.
         g.push(crate::state::UNNUMBERED);
     }
-    hex_command_family::activation::schedule(mode, s.first, [&groups[0], &groups[1]])
+    hex_command_family::activation::schedule(mode, first, [&groups[0], &groups[1]])
 }
 
 fn group_name(g: Option<u8>) -> String {
@@ -726,7 +757,7 @@ fn end_turn(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
 }
 
 /// Constructions chart: each work whose engineers stayed at it all turn grows a turn.
-pub(crate) fn works_progress(s: &mut State, log: &mut Log) {
+pub fn works_progress(s: &mut State, log: &mut Log) {
     for i in 0..s.units.len() {
         let Some(h) = s.units[i].building else {
             continue;
@@ -764,7 +795,7 @@ pub(crate) fn works_progress(s: &mut State, log: &mut Log) {
 }
 
 /// Optional Rules, Supply: a supply wagon within 2 hexes fills a unit up again.
-pub(crate) fn resupply(s: &mut State, log: &mut Log) {
+pub fn resupply(s: &mut State, log: &mut Log) {
     for i in 0..s.units.len() {
         let u = &s.units[i];
         if !u.active() || u.supply >= crate::state::FULL_SUPPLY || !u.arm.is_real() {
@@ -919,4 +950,26 @@ pub fn settle(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
     } else if s.phase == Phase::Advance && s.advances.is_empty() {
         end_phase(s, dice, log);
     }
+}
+
+/// An action, carried out by the chapter it belongs to, and what follows it at once (a lost
+/// supreme commander's rolls, melees that end, an army with nothing left).
+pub fn play(s: &mut State, a: HcAction, dice: &mut dyn Dice, log: &mut Log) {
+    match a {
+        HcAction::End => end_phase(s, dice, log),
+        HcAction::Fire { unit, target } => fire::apply(s, unit as usize, target, false, dice, log),
+        HcAction::GunFire { unit, target } => {
+            fire::apply(s, unit as usize, target, true, dice, log)
+        }
+        HcAction::Melee { unit, target } => melee::declare(s, unit as usize, target, log),
+        HcAction::Advance { .. } | HcAction::Hold { .. } => melee::apply_advance(s, a, dice, log),
+        HcAction::Face { .. } if s.phase == Phase::Decision => answer(s, a, dice, log),
+        HcAction::Points { .. } | HcAction::Consequence { .. } => answer(s, a, dice, log),
+        HcAction::Order { brigade, order } => {
+            command::write_order(s, brigade as usize, order, dice, log)
+        }
+        HcAction::Block { arrival, withdraw } => block(s, arrival as usize, withdraw, dice, log),
+        _ => movement::apply(s, a, dice, log),
+    }
+    settle(s, dice, log);
 }

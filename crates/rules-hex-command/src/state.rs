@@ -3,16 +3,18 @@
 
 use crate::board::Board;
 use crate::cnc::CubeReading;
-use crate::listing::Changes;
 use crate::units::{Arm, Class};
-use hex_command_family::activation::{Activation, Mode};
+use hex_command_family::activation::Mode;
 use hex_command_family::brigades::Brigade;
+pub use hex_command_family::commanders::Fallen;
+use hex_command_family::commanders::Posts;
 use hex_command_family::cvs::Traits;
 use hex_command_family::ground::{Ground, Works};
 use hex_command_family::orders::{Consequence, Order};
 use hex_command_family::reinforcements::Arrival;
+use hex_command_family::turns::Turns;
 use std::sync::Arc;
-use volley_core::geometry::Facing;
+use volley_core::geometry::{front_hexes, step, Facing};
 use volley_core::map::Map;
 use volley_core::Name;
 use volley_core::{Hex, Options, Side};
@@ -310,8 +312,6 @@ pub struct Commander {
     pub traits: Option<Traits>,
     pub supreme: bool,
     pub nation: Option<Name>,
-    pub attached: Option<usize>,
-    pub status: CommanderStatus,
     /// Commanders as pieces (2 d): where it stands, and movement points left this phase.
     pub hex: Option<Hex>,
     pub mp: u8,
@@ -330,17 +330,6 @@ impl Commander {
         self.traits
             .unwrap_or_else(|| Traits::plain(self.value.clamp(0, 2) as u8))
     }
-
-    pub fn ready(&self) -> bool {
-        self.status == CommanderStatus::Ready && !self.waiting
-    }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CommanderStatus {
-    Ready,
-    Killed,
-    Captured,
 }
 
 /// Two units locked in melee (7.2). Melees go on phase after phase until one side routs.
@@ -508,6 +497,8 @@ pub struct State {
     /// What changed since the legal actions were last listed ([`crate::listing`]).
     pub changes: Changes,
     pub commanders: Vec<Commander>,
+    /// The unit each commander is with this turn (section 6), and the commanders lost (2 e).
+    pub posts: Posts<usize>,
     pub brigades: Vec<Brigade>,
     pub arrivals: Vec<Arrival>,
     pub forces: Vec<Force>,
@@ -522,13 +513,8 @@ pub struct State {
     pub objectives: Vec<Objective>,
     pub sides: [SideInfo; 2],
     pub turn: u32,
-    /// The initiative winner: player A, who moves first this turn.
-    pub first: Side,
-    /// The activation now: 0 while player A is phasing, 1 for player B (A/B system); the
-    /// place in [`State::schedule`] under the Activation Sequence.
-    pub half: u8,
-    /// The Activation Sequence's activations this turn (empty under the A/B system).
-    pub schedule: Vec<Activation>,
+    /// Player A, the turn's activations and the one under way (2.3).
+    pub turns: Turns,
     pub phase: Phase,
     /// The rounds of the fire step, and the one being fired.
     pub fire_rounds: Vec<FireRound>,
@@ -560,26 +546,15 @@ impl State {
 
     /// The side whose activation it is (after every group has moved under the hand-out's
     /// Activation Sequence, player A's for the turn's fire and melee).
+    #[inline]
     pub fn phasing(&self) -> Side {
-        let groups = self.settings().activation != Mode::Ab;
-        match self.schedule.get(self.half as usize) {
-            Some(a) if groups => a.side,
-            _ if groups || self.half == 0 => self.first,
-            _ => self.first.other(),
-        }
+        self.turns.phasing()
     }
 
     /// Whether the current activation is `side`'s first this turn (the start-of-turn steps of
     /// Rules by Sequence 1–3 and reinforcements happen then).
     pub fn first_activation_of(&self, side: Side) -> bool {
-        if self.settings().activation == Mode::Ab {
-            return true;
-        }
-        !self
-            .schedule
-            .iter()
-            .take(self.half as usize)
-            .any(|a| a.side == side)
+        self.turns.first_activation_of(side)
     }
 
     /// Whether unit `i` belongs to the activation now: always under the A/B system; under the
@@ -593,10 +568,7 @@ impl State {
 
     /// The group the current activation moves (Activation Sequence), if only one does.
     pub fn active_group(&self) -> Option<u8> {
-        if self.settings().activation == Mode::Ab {
-            return None;
-        }
-        self.schedule.get(self.half as usize).and_then(|a| a.group)
+        self.turns.active_group()
     }
 
     /// A unit's group number for the Activation Sequence: its brigade's, [`UNNUMBERED`] for
@@ -671,13 +643,19 @@ impl State {
             .map_or(0, |c| self.commanders[c].value)
     }
 
+    /// Whether commander `c` is ready: in the game and on the field (not waiting to arrive).
+    pub fn commander_ready(&self, c: usize) -> bool {
+        self.posts.in_game(c) && !self.commanders[c].waiting
+    }
+
     /// Where a ready commander stands: its piece's hex, or the hex of the unit it is with.
     pub fn commander_hex(&self, c: usize) -> Option<Hex> {
         let cmd = &self.commanders[c];
-        if !cmd.ready() {
+        if !self.commander_ready(c) {
             return None;
         }
-        cmd.hex.or_else(|| cmd.attached.map(|u| self.units[u].hex))
+        cmd.hex
+            .or_else(|| self.posts.at[c].map(|u| self.units[u].hex))
     }
 
     /// Whether unit `u` is within a ready commander's sphere of influence (2.1): within the
@@ -696,7 +674,7 @@ impl State {
                 && self.commander_hex(c).is_some_and(|h| {
                     let r = hex_command_family::cvs::sphere_radius(&cmd.traits());
                     h.unsigned_distance_to(unit.hex) <= r
-                        && (r > 0 || cmd.attached == Some(u) || cmd.hex == Some(unit.hex))
+                        && (r > 0 || self.posts.at[c] == Some(u) || cmd.hex == Some(unit.hex))
                 })
         })
     }
@@ -722,16 +700,16 @@ impl State {
     pub fn deciding_commander(&self, b: usize) -> Option<usize> {
         let side = self.brigades[b].side;
         self.brigade_commander(b)
-            .filter(|&c| self.commanders[c].ready())
+            .filter(|&c| self.commander_ready(c))
             .or_else(|| {
-                self.commanders
-                    .iter()
-                    .position(|c| c.side == side && c.supreme && c.ready())
+                (0..self.commanders.len()).find(|&c| {
+                    let cmd = &self.commanders[c];
+                    cmd.side == side && cmd.supreme && self.commander_ready(c)
+                })
             })
             .or_else(|| {
-                self.commanders
-                    .iter()
-                    .position(|c| c.side == side && c.ready())
+                (0..self.commanders.len())
+                    .find(|&c| self.commanders[c].side == side && self.commander_ready(c))
             })
     }
 
@@ -762,11 +740,7 @@ impl State {
             .filter(|u| u.side == force.side && u.force as usize == f && lost_unit(u))
             .map(|u| u.points)
             .sum();
-        let commanders = self
-            .commanders
-            .iter()
-            .filter(|c| c.side == force.side && c.status != CommanderStatus::Ready)
-            .count();
+        let commanders = self.posts.lost(|c| self.commanders[c].side, force.side);
         let base = if force.start_points > 0 {
             100.0 * lost as f64 / force.start_points as f64
         } else {
@@ -808,4 +782,218 @@ pub fn nation_fits(c: &Commander, u: &Unit) -> bool {
 /// An order's consequence applied to a brigade, for the log.
 pub fn consequence_text(c: Consequence) -> String {
     format!("{} ({})", c.number(), c.text())
+}
+
+/// Who stands where, asked of the position through its [`Board`].
+impl State {
+    /// The units within `reach` hexes of `hex` (of `side` only, if given), in the order of
+    /// their numbers.
+    pub fn units_near(&self, hex: Hex, reach: u32, side: Option<Side>) -> Vec<usize> {
+        let mut out = Vec::new();
+        self.units_near_into(hex, reach, side, &mut out);
+        out.sort_unstable();
+        out
+    }
+
+    /// Adds the units within `reach` hexes of `hex` (of `side` only, if given) to `out`, in
+    /// no particular order. Blocks of the board with nobody of that side in them are passed
+    /// over.
+    pub fn units_near_into(&self, hex: Hex, reach: u32, side: Option<Side>, out: &mut Vec<usize>) {
+        let wanted = |k: usize| {
+            let u = &self.units[k];
+            u.active()
+                && side.is_none_or(|s| u.side == s)
+                && u.hex.unsigned_distance_to(hex) <= reach
+        };
+        self.board
+            .units_near_into(self.map(), self.units.len(), hex, reach, side, wanted, out);
+    }
+
+    /// Calls `f` with each unit (and its distance) within `reach` of `hex`, hex by hex over
+    /// the board: for a short reach (at most four hexes).
+    pub fn near_cells(&self, hex: Hex, reach: u32, side: Option<Side>, f: impl FnMut(usize, u32)) {
+        self.board.near_cells(self.map(), hex, reach, side, f);
+    }
+
+    /// The active unit standing in a hex (crews away from their guns included).
+    pub fn unit_at(&self, hex: Hex) -> Option<usize> {
+        self.board.unit_at(self.map(), hex)
+    }
+
+    /// Abandoned guns standing in a hex.
+    pub fn guns_at(&self, hex: Hex) -> Option<usize> {
+        self.board.guns_at(self.map(), hex)
+    }
+
+    /// The units whose zone of control covers `hex` (5.2): the neighbours facing it, in the
+    /// order of the units' numbers.
+    pub fn zones_at(&self, hex: Hex) -> Vec<usize> {
+        let mut out: Vec<usize> = Facing::ALL
+            .into_iter()
+            .filter_map(|f| {
+                let n = step(hex, f);
+                let e = self.unit_at(n)?;
+                (self.has_zoc(e) && front_hexes(n, self.units[e].facing).contains(&hex))
+                    .then_some(e)
+            })
+            .collect();
+        out.sort_unstable();
+        out
+    }
+
+    /// Whether some unit's zone of control that `pred` accepts covers `hex`.
+    pub fn zone_covers(&self, hex: Hex, pred: impl Fn(usize) -> bool) -> bool {
+        Facing::ALL.into_iter().any(|f| {
+            let n = step(hex, f);
+            self.unit_at(n).is_some_and(|e| {
+                self.has_zoc(e) && front_hexes(n, self.units[e].facing).contains(&hex) && pred(e)
+            })
+        })
+    }
+
+    /// The enemies of `side` whose zone of control covers `hex`, by number.
+    pub fn enemy_zones_at(&self, side: Side, hex: Hex) -> Vec<usize> {
+        let mut z = self.zones_at(hex);
+        z.retain(|&e| self.units[e].side != side);
+        z
+    }
+}
+
+impl Board {
+    /// The board of a position, built from scratch (at set-up, after a determinization, and
+    /// by the invariant check that compares it with the one kept up to date).
+    pub fn of(s: &State) -> Board {
+        let mut b = Board::new(s.map());
+        for (i, u) in s.units.iter().enumerate().filter(|(_, u)| u.active()) {
+            b.place(s.map(), u.hex, i, u.side);
+            if let Some(g) = u.guns_at() {
+                b.put_guns(s.map(), g, Some(i));
+            }
+        }
+        b
+    }
+}
+
+/// What changed during an action, noted by whoever changed it.
+#[derive(Clone, Debug, Default)]
+pub struct Changes {
+    pub everything: bool,
+    /// Units whose own state changed, with the hex they stood in at the time.
+    pub units: Vec<(usize, Hex)>,
+    /// Hexes a unit entered or left, or in which one was uncovered.
+    pub places: Vec<Hex>,
+}
+
+impl State {
+    /// Notes that unit `i` changed (hits, facing, flags, movement points…).
+    pub fn touch(&mut self, i: usize) {
+        let hex = self.units[i].hex;
+        self.changes.units.push((i, hex));
+    }
+
+    /// Notes that what stands in `hex` changed.
+    pub fn touch_place(&mut self, hex: Hex) {
+        self.changes.places.push(hex);
+    }
+
+    /// Notes a change that reaches every unit (a phase, a turn, a commander).
+    pub fn touch_everything(&mut self) {
+        self.changes.everything = true;
+    }
+}
+
+impl State {
+    /// The position's own invariants: units on the map, one to a hex, hits and TE within
+    /// bounds, commanders attached where they say, melees in contact, and the board up to
+    /// date.
+    pub fn check_invariants(&self) -> Result<(), String> {
+        let s = self;
+        let mut seen = std::collections::HashMap::new();
+        for (i, u) in s.units.iter().enumerate().filter(|(_, u)| u.active()) {
+            if !s.map().contains(u.hex) {
+                return Err(format!("{} is off the map", u.id));
+            }
+            // Units and abandoned guns each one to a hex; a unit may stand on guns it has
+            // taken or retaken (section 3).
+            for h in [Some((u.hex, true)), u.guns_at().map(|g| (g, false))]
+                .into_iter()
+                .flatten()
+            {
+                if let Some(j) = seen.insert(h, i) {
+                    return Err(format!(
+                        "{} and {} share {} (5.3)",
+                        s.units[j].id,
+                        u.id,
+                        volley_core::geometry::label(h.0)
+                    ));
+                }
+            }
+            if u.hits > u.max_hits() || u.te > 3 {
+                return Err(format!("{} has {} hits and {} TE", u.id, u.hits, u.te));
+            }
+            if u.hits >= u.max_hits() && !u.routed {
+                return Err(format!("{} has {} hits but is not routed", u.id, u.hits));
+            }
+            if u.commander.is_some_and(|c| s.posts.at[c] != Some(i)) {
+                return Err(format!("{}'s commander is attached elsewhere", u.id));
+            }
+        }
+        for m in &s.melees {
+            let (a, d) = (&s.units[m.attacker], &s.units[m.defender]);
+            if !a.active() || !d.active() || a.hex.unsigned_distance_to(d.hex) != 1 {
+                return Err(format!(
+                    "melee between {} and {} is not in contact",
+                    a.id, d.id
+                ));
+            }
+        }
+        let fresh = Board::of(s);
+        if s.board != fresh {
+            let map = s.map();
+            let names = |b: &Board, h| {
+                let id =
+                    |u: Option<usize>| u.map_or("-".to_string(), |u| s.units[u].id.to_string());
+                format!(
+                    "unit {}, guns {}",
+                    id(b.unit_at(map, h)),
+                    id(b.guns_at(map, h))
+                )
+            };
+            let at = map
+                .hexes()
+                .find(|&h| names(&s.board, h) != names(&fresh, h))
+                .map_or(String::new(), |h| {
+                    format!(
+                        " at {}: kept {}; should be {}",
+                        volley_core::geometry::label(h),
+                        names(&s.board, h),
+                        names(&fresh, h)
+                    )
+                });
+            return Err(format!("the board (who stands where) is out of date{at}"));
+        }
+        Ok(())
+    }
+}
+
+impl State {
+    /// The phase in words: "red movement", "blue fire (non-phasing)".
+    pub fn phase_name(&self) -> String {
+        let s = self;
+        let p = s.phasing();
+        match s.phase {
+            Phase::Orders => format!("{p} orders"),
+            Phase::Movement => format!("{p} movement"),
+            Phase::Fire => match s.fire_rounds.get(s.fire_round as usize) {
+                Some(r) if r.side == p => format!("{p} fire (phasing)"),
+                Some(r) => format!("{} fire (non-phasing)", r.side),
+                None => "fire".into(),
+            },
+            Phase::Melee => format!("{p} melee"),
+            Phase::Advance => "advance after melee".into(),
+            Phase::Decision => "decision".into(),
+            Phase::Withdrawal => "withdrawal before reinforcements".into(),
+            Phase::Over => "game over".into(),
+        }
+    }
 }

@@ -2,6 +2,7 @@
 //! weapon classes: what each arm is and what it can do.
 
 use serde::Deserialize;
+use volley_core::map::Terrain;
 
 /// The arms of the Gunpowder module.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
@@ -135,5 +136,15 @@ impl Class {
             Class::B => "B",
             Class::C => "C",
         }
+    }
+}
+
+/// Whether a unit of `arm` may stand on this terrain at all (mounted: on horseback).
+pub fn may_stand(arm: Arm, terrain: Terrain, elevation: u8) -> bool {
+    match terrain {
+        Terrain::Water | Terrain::Mountain => false,
+        Terrain::Marsh => !matches!(arm, Arm::Artillery | Arm::Wagon),
+        Terrain::Woods => arm != Arm::Cavalry && !(arm == Arm::Artillery && elevation > 0),
+        _ => true,
     }
 }

@@ -6,27 +6,9 @@ use crate::units::Arm;
 use volley_core::view::{CommanderView, FeatureView, ObjectiveView, SideView, UnitView, Word};
 use volley_core::{Place, Side, View};
 
-fn phase_name(s: &State) -> String {
-    let p = s.phasing();
-    match s.phase {
-        Phase::Orders => format!("{p} orders"),
-        Phase::Movement => format!("{p} movement"),
-        Phase::Fire => match s.fire_rounds.get(s.fire_round as usize) {
-            Some(r) if r.side == p => format!("{p} fire (phasing)"),
-            Some(r) => format!("{} fire (non-phasing)", r.side),
-            None => "fire".into(),
-        },
-        Phase::Melee => format!("{p} melee"),
-        Phase::Advance => "advance after melee".into(),
-        Phase::Decision => "decision".into(),
-        Phase::Withdrawal => "withdrawal before reinforcements".into(),
-        Phase::Over => "game over".into(),
-    }
-}
-
 /// The prompt as `viewer` may read it: one that names a unit `viewer` cannot see (the enemy
 /// rallying a unit under its marker, say) says only who decides.
-pub(crate) fn prompt_for(s: &State, prompt: String, viewer: Option<Side>) -> String {
+pub fn prompt_for(s: &State, prompt: String, viewer: Option<Side>) -> String {
     let Some(v) = viewer else { return prompt };
     let names_unseen = s.units.iter().enumerate().any(|(i, u)| {
         !s.visible_to(i, v)
@@ -34,7 +16,7 @@ pub(crate) fn prompt_for(s: &State, prompt: String, viewer: Option<Side>) -> Str
                 .split(|c: char| !(c.is_alphanumeric() || c == '_'))
                 .any(|w| w == u.id.as_str())
     });
-    match crate::game::decider(s) {
+    match crate::legal::decider(s) {
         Some(side) if names_unseen => {
             format!("{}: a decision about a unit you cannot see", side.title())
         }
@@ -44,7 +26,7 @@ pub(crate) fn prompt_for(s: &State, prompt: String, viewer: Option<Side>) -> Str
 
 /// What the side to decide is deciding, naming the side.
 fn prompt(s: &State) -> Option<String> {
-    let side = crate::game::decider(s)?.title();
+    let side = crate::legal::decider(s)?.title();
     let p = s.phasing();
     Some(match s.phase {
         Phase::Orders => {
@@ -169,22 +151,21 @@ pub fn view(s: &State, viewer: Option<Side>) -> View {
             commanders: s
                 .commanders
                 .iter()
-                .filter(|c| c.side == side)
-                .map(|c| CommanderView {
+                .enumerate()
+                .filter(|(_, c)| c.side == side)
+                .map(|(k, c)| CommanderView {
                     id: c.id.clone(),
                     name: c.name.clone(),
                     value: c.value,
                     supreme: c.supreme,
                     // Only a unit the view shows: one the viewer sees and still on the map.
-                    attached_to: c
-                        .attached
+                    attached_to: s.posts.at[k]
                         .filter(|&u| s.units[u].active() && sees(u))
                         .map(|u| s.units[u].id.clone()),
-                    status: match c.status {
-                        CommanderStatus::Ready if c.attached.is_some() => "attached",
-                        CommanderStatus::Ready => "ready",
-                        CommanderStatus::Killed => "killed",
-                        CommanderStatus::Captured => "captured",
+                    status: match (s.posts.fallen[k], s.posts.at[k]) {
+                        (Some(f), _) => f.name(),
+                        (None, Some(_)) => "attached",
+                        (None, None) => "ready",
                     }
                     .into(),
                 })
@@ -199,9 +180,9 @@ pub fn view(s: &State, viewer: Option<Side>) -> View {
         viewer,
         turn: s.turn,
         turn_limit: s.setup.turn_limit,
-        phase: phase_name(s),
+        phase: s.phase_name(),
         phasing: (!over).then(|| s.phasing()),
-        to_decide: crate::game::decider(s),
+        to_decide: crate::legal::decider(s),
         prompt: prompt(s).map(|p| prompt_for(s, p, viewer)),
         map: s.setup.map_view.clone(),
         sides,

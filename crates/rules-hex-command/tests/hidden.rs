@@ -1,7 +1,9 @@
 //! Optional Rules, Hidden Movement, and Rules by Sequence 3 / 3.1 (spotting): what each side
 //! may see, and which events each side is told about.
 
-use super::*;
+mod common;
+
+use common::*;
 use volley_core::{Event, Seen};
 
 /// Hidden movement with only the decoys a test places (the default gives every unit one).
@@ -42,7 +44,7 @@ fn hidden_enemy_is_shown_only_as_a_marker() {
         + "[[decoys]]\nside = \"blue\"\nhex = \"0301\"\n";
     let mut g = setup(HIDDEN, &[], &units);
     let lancers = g.idx("lancers");
-    g.state.commanders[1].attached = Some(lancers);
+    g.state.posts.at[1] = Some(lancers);
     g.um("lancers").commander = Some(1);
     assert!(
         !g.u("lancers").seen,
@@ -243,7 +245,7 @@ fn decoy_found_out_is_removed() {
         .state
         .units
         .iter()
-        .position(|u| u.arm == crate::units::Arm::Decoy)
+        .position(|u| u.arm == rules_hex_command::units::Arm::Decoy)
         .unwrap();
     g.at(Side::Red, Phase::Movement);
     let events = g.play("move r1 0508", &[]);
@@ -415,7 +417,7 @@ fn every_unit_gets_one_decoy_by_default() {
         .state
         .units
         .iter()
-        .filter(|u| u.arm == crate::units::Arm::Decoy)
+        .filter(|u| u.arm == rules_hex_command::units::Arm::Decoy)
         .map(|u| (u.id.to_string(), u.hex))
         .collect();
     assert_eq!(
@@ -486,7 +488,7 @@ fn a_marker_taking_an_objective_changes_it_for_the_enemy_only_once_seen() {
     );
     // Seen, the unit shows who holds the mill.
     let b1 = g.state.units.iter().position(|u| u.id == "b1").unwrap();
-    crate::effects::reveal(&mut g.state, b1, &mut volley_core::Log::silent());
+    rules_hex_command::effects::reveal(&mut g.state, b1, &mut volley_core::Log::silent());
     assert_eq!(holder(&g, Some(Side::Red)), Some(Side::Blue));
 }
 
@@ -501,17 +503,17 @@ fn the_enemy_is_not_told_which_unit_under_a_marker_decides() {
     let b1 = g.state.units.iter().position(|u| u.id == "b1").unwrap();
     assert!(!g.state.visible_to(b1, Side::Red));
     let named = "Blue: b1 has rallied; choose the way it faces (8)".to_string();
-    let decider = crate::game::decider(&g.state).unwrap().title();
+    let decider = rules_hex_command::legal::decider(&g.state).unwrap().title();
     assert_eq!(
-        crate::view::prompt_for(&g.state, named.clone(), Some(Side::Red)),
+        rules_hex_command::view::prompt_for(&g.state, named.clone(), Some(Side::Red)),
         format!("{decider}: a decision about a unit you cannot see")
     );
     assert_eq!(
-        crate::view::prompt_for(&g.state, named.clone(), Some(Side::Blue)),
+        rules_hex_command::view::prompt_for(&g.state, named.clone(), Some(Side::Blue)),
         named
     );
     assert_eq!(
-        crate::view::prompt_for(&g.state, named.clone(), None),
+        rules_hex_command::view::prompt_for(&g.state, named.clone(), None),
         named
     );
 }

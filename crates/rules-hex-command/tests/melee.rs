@@ -6,7 +6,9 @@
 //! scenario may rate units); most tests here play the `melee_values = "by-arm"` option
 //! (cavalry 4, infantry 3, light infantry 2) to have a stronger and a weaker side. Each pair rolls the attacker's die first, then the defender's; 1–3 is blue, 4–6 red.
 
-use super::*;
+mod common;
+
+use common::*;
 use volley_core::Event;
 
 /// A spare unit a side, far from everything and worth many points, so that neither side's
@@ -475,7 +477,7 @@ fn abandoned_guns_are_captured_by_enemy_entering() {
     assert_eq!(b1.hex, h("0506"));
     assert_eq!(
         b1.guns,
-        Some(crate::state::Guns {
+        Some(rules_hex_command::state::Guns {
             at: h("0507"),
             taken: true,
             shots: 4
@@ -510,7 +512,7 @@ fn captured_guns_fire_their_shots_and_are_retaken() {
     );
     // Blue retakes them: r1 has gone, b9 walks onto the guns.
     let r1 = g.idx("r1");
-    crate::effects::relocate(&mut g.state, r1, h("0909"));
+    rules_hex_command::effects::relocate(&mut g.state, r1, h("0909"));
     g.at(Side::Blue, Phase::Movement);
     g.um("b9").hex = h("0508");
     g.um("b9").facing = volley_core::geometry::Facing::N;

@@ -3,7 +3,9 @@
 //! commanders (2 f), spheres of influence (2.1) — and the audit's remaining defects in
 //! pushing guns, rally and skirmisher fire.
 
-use super::*;
+mod common;
+
+use common::*;
 use volley_core::geometry::Facing;
 use volley_core::Event;
 
@@ -57,17 +59,13 @@ fn skirmisher_red_star_does_not_kill_a_commander() {
         + &unit("b9", "blue", "infantry", "0101", "N", "points = 100");
     let mut g = setup("", &[], &units);
     let b1 = g.idx("b1");
-    g.state.commanders[1].attached = Some(b1);
+    g.state.posts.at[1] = Some(b1);
     g.um("b1").commander = Some(1);
     g.at_fire(Side::Red, true);
     // Range 2: Color; a 6 is the red star.
     g.play("fire r1 0506", &[6]);
     assert_eq!((g.u("b1").hits, g.u("b1").te), (0, 1), "fatigue only");
-    assert_eq!(
-        g.state.commanders[1].status,
-        CommanderStatus::Ready,
-        "Blau lives"
-    );
+    assert_eq!(g.state.posts.fallen[1], None, "Blau lives");
 }
 
 /// Blue's movement in turn 2, b1 at 0505 and the commander B1 free.
@@ -205,7 +203,7 @@ fn routs_follow_the_route_of_retreat() {
     let red = "retreat = [\"0605\", \"0705\", \"0805\", \"0905\", \"1005\"]";
     let mut g = scenario("", red, "", &rest);
     let r1 = g.idx("r1");
-    crate::effects::rout(&mut g.state, r1, &mut volley_core::Log::silent());
+    rules_hex_command::effects::rout(&mut g.state, r1, &mut volley_core::Log::silent());
     // Three hexes: to 0605 (the route's nearest hex), then along it.
     assert_eq!(g.u("r1").hex, h("0805"));
 }
@@ -234,7 +232,7 @@ fn engineers_build_a_redoubt_in_six_turns() {
     );
     for turn in 1..=6 {
         g.um("r1").fired_turn = false;
-        crate::sequence::works_progress(&mut g.state, &mut volley_core::Log::silent());
+        rules_hex_command::sequence::works_progress(&mut g.state, &mut volley_core::Log::silent());
         assert_eq!(g.state.works.at(h("0508")).unwrap().progress, turn);
     }
     assert!(g.state.works.at(h("0508")).unwrap().complete());
@@ -262,8 +260,8 @@ fn supply_runs_out_and_a_wagon_refills_it() {
         !g.legal_texts().iter().any(|t| t.starts_with("fire r1")),
         "no supply left"
     );
-    crate::sequence::resupply(&mut g.state, &mut volley_core::Log::silent());
-    assert_eq!(g.u("r1").supply, crate::state::FULL_SUPPLY);
+    rules_hex_command::sequence::resupply(&mut g.state, &mut volley_core::Log::silent());
+    assert_eq!(g.u("r1").supply, rules_hex_command::state::FULL_SUPPLY);
 }
 
 #[test]
@@ -274,7 +272,7 @@ fn reluctant_tribesmen_do_not_close_with_fresh_enemies() {
     let mut g = setup("tribes = \"yes\"", &[], &units);
     // As written the test fails on a roll higher than Tactical (6 without the CVS): a 7.
     let mut d = ScriptedDice::new([7]);
-    crate::command::tribal_tests(&mut g.state, &mut d, &mut volley_core::Log::silent());
+    rules_hex_command::command::tribal_tests(&mut g.state, &mut d, &mut volley_core::Log::silent());
     assert!(g.u("r1").reluctant);
     g.at(Side::Red, Phase::Melee);
     assert!(
@@ -290,7 +288,7 @@ fn reluctant_tribesmen_do_not_close_with_fresh_enemies() {
     // The other reading: fail by not rolling higher.
     let mut g = setup("tribes = \"yes\"\ntribal_test = \"cvs\"", &[], &units);
     let mut d = ScriptedDice::new([7]);
-    crate::command::tribal_tests(&mut g.state, &mut d, &mut volley_core::Log::silent());
+    rules_hex_command::command::tribal_tests(&mut g.state, &mut d, &mut volley_core::Log::silent());
     assert!(!g.u("r1").reluctant);
 }
 
@@ -360,7 +358,7 @@ fn ethnic_commanders_join_only_their_own_troops() {
         + &unit("b1", "blue", "infantry", "0101", "S", "");
     let mut g = setup("", &[], &units);
     g.state.commanders[0].nation = Some("hungarian".into());
-    g.state.setup = std::sync::Arc::new(crate::state::Setup {
+    g.state.setup = std::sync::Arc::new(rules_hex_command::state::Setup {
         nations: true,
         ..clone_setup(&g.state.setup)
     });
@@ -373,8 +371,8 @@ fn ethnic_commanders_join_only_their_own_troops() {
     assert_eq!(attach, vec!["attach R1 r1"]);
 }
 
-fn clone_setup(s: &crate::state::Setup) -> crate::state::Setup {
-    crate::state::Setup {
+fn clone_setup(s: &rules_hex_command::state::Setup) -> rules_hex_command::state::Setup {
+    rules_hex_command::state::Setup {
         name: s.name.clone(),
         title: s.title.clone(),
         map: s.map.clone(),

@@ -2,7 +2,9 @@
 //! Sequence 1–2 (removing commanders, army integrity) and the hand-out's Break Point
 //! paragraph (a lost supreme commander).
 
-use super::*;
+mod common;
+
+use common::*;
 use volley_core::geometry::Facing;
 use volley_core::Event;
 
@@ -22,6 +24,9 @@ fn with_reserves(mut g: HexCommandGame) -> HexCommandGame {
         spare.id = id.into();
         spare.supreme = false;
         g.state.commanders.push(spare);
+        let (at, fallen) = (g.state.posts.at[c], g.state.posts.fallen[c]);
+        g.state.posts.at.push(at);
+        g.state.posts.fallen.push(fallen);
     }
     g.relist();
     g
@@ -33,7 +38,7 @@ fn of_kind<'a>(events: &'a [Event], kind: &str) -> Vec<&'a Event> {
 
 fn attach(g: &mut HexCommandGame, c: usize, id: &str) {
     let i = g.idx(id);
-    g.state.commanders[c].attached = Some(i);
+    g.state.posts.at[c] = Some(i);
     g.um(id).commander = Some(c);
 }
 
@@ -52,18 +57,15 @@ fn commanders_removed_at_start_of_phasing_turn() {
         (g.state.phasing(), g.state.phase),
         (Side::Red, Phase::Movement)
     );
-    assert_eq!(
-        g.state.commanders[R1].attached, None,
-        "red takes its commander back"
-    );
+    assert_eq!(g.state.posts.at[R1], None, "red takes its commander back");
     assert_eq!(g.u("r1").commander, None);
     assert_eq!(
-        g.state.commanders[B1].attached,
+        g.state.posts.at[B1],
         Some(g.idx("b1")),
         "blue's stays with its unit through red's turn"
     );
     assert!(g.legal_texts().contains(&"attach R1 r1".to_string()));
-    assert_eq!(g.state.commanders[R1].status, CommanderStatus::Ready);
+    assert_eq!(g.state.posts.fallen[R1], None);
 }
 
 #[test]
@@ -136,8 +138,8 @@ fn commander_killed_on_red_star_instead_of_the_hit() {
     let events = g.play("fire r1 0506", &[6]);
     assert_eq!(g.u("b1").hits, 0, "no hit is applied to the unit");
     assert_eq!(g.u("b1").commander, None);
-    let c = &g.state.commanders[B1];
-    assert_eq!((c.status, c.attached), (CommanderStatus::Killed, None));
+    let p = &g.state.posts;
+    assert_eq!((p.fallen[B1], p.at[B1]), (Some(Fallen::Killed), None));
     let e = of_kind(&events, "commander");
     assert_eq!(e[0].rule, "hex-command 2 e");
     assert!(e[0].text.contains("Blau is killed"), "{}", e[0].text);
@@ -148,10 +150,10 @@ fn commander_killed_on_red_star_instead_of_the_hit() {
     let mut g = shot_at_commander(0);
     g.play("fire r1 0506", &[4]);
     assert_eq!(g.u("b1").hits, 1);
-    assert_eq!(g.state.commanders[B1].status, CommanderStatus::Ready);
+    assert_eq!(g.state.posts.fallen[B1], None);
     // Without a commander the red star is just a hit.
     let mut g = shot_at_commander(0);
-    g.state.commanders[B1].attached = None;
+    g.state.posts.at[B1] = None;
     g.um("b1").commander = None;
     g.play("fire r1 0506", &[6]);
     assert_eq!(g.u("b1").hits, 1);
@@ -162,8 +164,8 @@ fn commander_captured_when_its_unit_routs() {
     let mut g = shot_at_commander(2);
     let events = g.play("fire r1 0506", &[5]);
     assert!(g.u("b1").routed);
-    let c = &g.state.commanders[B1];
-    assert_eq!((c.status, c.attached), (CommanderStatus::Captured, None));
+    let p = &g.state.posts;
+    assert_eq!((p.fallen[B1], p.at[B1]), (Some(Fallen::Captured), None));
     assert!(of_kind(&events, "commander")[0]
         .text
         .contains("is captured"));
@@ -200,7 +202,7 @@ fn supreme_commander_loss_forces_integrity_rolls() {
     g.at_fire(Side::Red, true);
     // The red star kills Blau; then each blue unit rolls: b1 red, b2 blue. Red rolls nothing.
     let events = g.play("fire r1 0503", &[6, 4, 2]);
-    assert_eq!(g.state.commanders[B1].status, CommanderStatus::Killed);
+    assert_eq!(g.state.posts.fallen[B1], Some(Fallen::Killed));
     let b1 = g.u("b1");
     assert_eq!(
         b1.hex,

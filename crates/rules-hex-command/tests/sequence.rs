@@ -2,7 +2,9 @@
 //! (integrity at the break point), section 9 and Optional Rules Disorder/Fatigued (TE
 //! recovery at the turn's end), the hand-out's Break Point, the turn limit and victory.
 
-use super::*;
+mod common;
+
+use common::*;
 use volley_core::geometry::Facing;
 use volley_core::Event;
 
@@ -26,7 +28,7 @@ fn far_apart() -> String {
 fn initiative_higher_roll_moves_first() {
     let mut g = setup("", &[], &far_apart());
     let events = start(&mut g, &[2, 5]);
-    assert_eq!(g.state.first, Side::Blue);
+    assert_eq!(g.state.turns.first, Side::Blue);
     assert_eq!(
         (g.state.phasing(), g.state.phase),
         (Side::Blue, Phase::Movement)
@@ -48,7 +50,7 @@ fn initiative_higher_roll_moves_first() {
 fn initiative_ties_are_rolled_again() {
     let mut g = setup("", &[], &far_apart());
     let events = start(&mut g, &[3, 3, 6, 6, 4, 1]);
-    assert_eq!(g.state.first, Side::Red);
+    assert_eq!(g.state.turns.first, Side::Red);
     let e = of_kind(&events, "initiative");
     assert!(
         e[0].text
@@ -176,7 +178,7 @@ fn te_does_not_recover_in_melee() {
         rounds: 2,
     });
     g.at(Side::Red, Phase::Melee);
-    g.state.half = 1;
+    g.state.turns.at = 1;
     // Blue's melee phase: one round (both blue: a TE hit each), then the turn ends.
     g.play("end", &[1, 1, 5, 2]);
     assert_eq!(g.state.turn, 2);
@@ -224,7 +226,7 @@ fn army_at_break_point_loses_at_turn_end() {
     g.um("b3").fate = Fate::Destroyed;
     // Blue's melee phase, the last of the turn.
     g.at(Side::Red, Phase::Melee);
-    g.state.half = 1;
+    g.state.turns.at = 1;
     let events = g.play("end", &[]);
     let o = g.outcome().expect("the game is over");
     assert_eq!(o.winner, Some(Side::Red));
@@ -242,7 +244,7 @@ fn army_at_break_point_loses_at_turn_end() {
     let mut g = setup("break_point_ends_game = \"no\"", &[], &units);
     g.um("b3").fate = Fate::Destroyed;
     g.at(Side::Red, Phase::Melee);
-    g.state.half = 1;
+    g.state.turns.at = 1;
     g.play("end", &[5, 2]);
     assert!(g.outcome().is_none());
     assert_eq!((g.state.turn, g.state.phasing()), (2, Side::Red));
@@ -258,7 +260,7 @@ fn both_armies_broken_the_deeper_loser_loses() {
     g.um("r2").fate = Fate::Destroyed; // red 20/30 lost
     g.um("b3").fate = Fate::Destroyed; // blue 30/40 lost
     g.at(Side::Red, Phase::Melee);
-    g.state.half = 1;
+    g.state.turns.at = 1;
     g.play("end", &[]);
     let o = g.outcome().unwrap();
     assert_eq!(o.winner, Some(Side::Red), "{}", o.reason);
@@ -281,7 +283,7 @@ fn turn_limit_decides_by_objectives_and_losses() {
     g.um("b2").routed = true;
     g.state.turn = 10;
     g.at(Side::Red, Phase::Melee);
-    g.state.half = 1;
+    g.state.turns.at = 1;
     g.play("end", &[]);
     let o = g.outcome().expect("turn 10 of 10 is the last");
     assert_eq!(o.winner, Some(Side::Red));
@@ -296,14 +298,14 @@ fn turn_limit_decides_by_objectives_and_losses() {
     let mut g = setup("", &[], &units);
     g.state.turn = 10;
     g.at(Side::Red, Phase::Melee);
-    g.state.half = 1;
+    g.state.turns.at = 1;
     g.play("end", &[]);
     assert_eq!(g.outcome().unwrap().winner, None);
     // Before the limit the game goes on.
     let mut g = setup("", &[], &units);
     g.state.turn = 9;
     g.at(Side::Red, Phase::Melee);
-    g.state.half = 1;
+    g.state.turns.at = 1;
     g.play("end", &[5, 2]);
     assert!(g.outcome().is_none());
 }
@@ -324,7 +326,7 @@ fn objectives_change_hands_when_entered() {
     g.at(Side::Red, Phase::Movement);
     g.play("move r1 0505", &[]);
     assert_eq!(g.state.objectives[0].holder, Some(Side::Red));
-    assert_eq!(crate::sequence::score(&g.state, Side::Red), 10);
+    assert_eq!(rules_hex_command::sequence::score(&g.state, Side::Red), 10);
 }
 
 #[test]
@@ -341,13 +343,17 @@ fn an_objective_that_is_the_enemys_goal_scores_nothing_for_its_holder() {
         + &unit("b1", "blue", "infantry", "0101", "N", "");
     let src = volley_core::ScenarioSource::new("test.toml", &text);
     let g = HexCommandGame::new(
-        crate::scenario::load(&src, &volley_core::Options::new(), crate::OPTIONS)
-            .unwrap_or_else(|e| panic!("{e}")),
+        rules_hex_command::scenario::load(
+            &src,
+            &volley_core::Options::new(),
+            rules_hex_command::OPTIONS,
+        )
+        .unwrap_or_else(|e| panic!("{e}")),
     );
     assert_eq!(g.state.objectives[0].holder, Some(Side::Red));
-    assert_eq!(crate::sequence::score(&g.state, Side::Red), 0);
+    assert_eq!(rules_hex_command::sequence::score(&g.state, Side::Red), 0);
     assert_eq!(
-        crate::sequence::score(&g.state, Side::Blue),
+        rules_hex_command::sequence::score(&g.state, Side::Blue),
         5,
         "the ford only"
     );
@@ -358,9 +364,13 @@ fn an_objective_that_is_the_enemys_goal_scores_nothing_for_its_holder() {
     // A goal that is no objective is refused where it is written.
     let bad = text.replace("blue = [\"0505\"]", "blue = [\"0303\"]");
     let src = volley_core::ScenarioSource::new("test.toml", &bad);
-    let e = crate::scenario::load(&src, &volley_core::Options::new(), crate::OPTIONS)
-        .expect_err("refused")
-        .to_string();
+    let e = rules_hex_command::scenario::load(
+        &src,
+        &volley_core::Options::new(),
+        rules_hex_command::OPTIONS,
+    )
+    .expect_err("refused")
+    .to_string();
     assert!(
         e.contains("test.toml:5:") && e.contains("0303 is not one of the objectives"),
         "{e}"
@@ -397,7 +407,7 @@ fn the_log_stamps_turn_end_events_with_the_old_turn_and_the_initiative_with_the_
         unit("b1", "blue", "infantry", "0101", "S", ""),
     );
     let mut s = volley_core::Session::new(
-        &crate::RULESET,
+        &rules_hex_command::RULESET,
         &volley_core::ScenarioSource::new("t.toml", text),
         "t",
         &volley_core::Options::new(),

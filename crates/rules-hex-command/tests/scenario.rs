@@ -1,10 +1,12 @@
 //! Bad scenarios: each is refused with the file, line and column and what was expected.
 
-use super::*;
+mod common;
+
+use common::*;
 
 fn load_err(text: &str) -> volley_core::ScenarioError {
     let src = volley_core::ScenarioSource::new("bad.toml", text);
-    match crate::scenario::load(&src, &volley_core::Options::new(), OPTIONS) {
+    match rules_hex_command::scenario::load(&src, &volley_core::Options::new(), OPTIONS) {
         Ok(_) => panic!("should be refused:\n{text}"),
         Err(e) => e,
     }

@@ -2,10 +2,12 @@
 //! failures, replacements), Sequence of Play 5 and 7 c (who fires first), Rules by Sequence 2
 //! (army integrity and its triggers) and the audit's command defects.
 
-use super::*;
-use crate::state::{Cvs, FireWho};
+mod common;
+
+use common::*;
 use hex_command_family::cvs::Traits;
 use hex_command_family::orders::{Consequence, Order, OrderKind};
+use rules_hex_command::state::{Cvs, FireWho};
 use volley_core::Event;
 
 fn of_kind<'a>(events: &'a [Event], kind: &str) -> Vec<&'a Event> {
@@ -131,7 +133,7 @@ fn a_nine_is_the_opponents_choice_of_consequence() {
 #[test]
 fn a_timid_brigade_stays_back_until_it_passes_aggressiveness() {
     let mut g = brigade_game("{ kind = \"march\", hex = \"0502\" }");
-    crate::command::apply_consequence(
+    rules_hex_command::command::apply_consequence(
         &mut g.state,
         0,
         Consequence::Timid,
@@ -145,7 +147,7 @@ fn a_timid_brigade_stays_back_until_it_passes_aggressiveness() {
     );
     // At the start of red's next turn it tests Aggressiveness 6: a 7 passes.
     let mut d = ScriptedDice::new([7]);
-    crate::command::timid_tests(
+    rules_hex_command::command::timid_tests(
         &mut g.state,
         Side::Red,
         &mut d,
@@ -165,7 +167,7 @@ fn falling_back_goes_to_the_rear_until_cover() {
             + &spares()
             + "[[brigades]]\nid = \"1st\"\nside = \"red\"\ncommander = \"R1\"\norder = { kind = \"attack\", hex = \"0502\" }\n"),
     );
-    crate::command::apply_consequence(
+    rules_hex_command::command::apply_consequence(
         &mut g.state,
         0,
         Consequence::FallBack,
@@ -210,6 +212,9 @@ fn a_lost_commander_may_be_replaced() {
     second.id = "R2".into();
     second.supreme = false;
     g.state.commanders.push(second);
+    let (at, fallen) = (g.state.posts.at[0], g.state.posts.fallen[0]);
+    g.state.posts.at.push(at);
+    g.state.posts.fallen.push(fallen);
     for c in &mut g.state.commanders {
         c.traits = Some(Traits {
             initiative: 5,
@@ -219,14 +224,14 @@ fn a_lost_commander_may_be_replaced() {
             aggressiveness: 5,
         });
     }
-    g.state.commanders[0].status = CommanderStatus::Killed;
+    g.state.posts.fallen[0] = Some(Fallen::Killed);
     // d10 7 over the best remaining Tactical (6): a replacement, rated d6 1 (Untrained), d6 2.
     let mut d = ScriptedDice::new([7, 1, 2]);
     let mut log = volley_core::Log::new();
-    crate::command::replacements(&mut g.state, &mut d, &mut log);
-    let new = g.state.commanders.last().unwrap();
-    assert_eq!(&*new.id, "R1+");
-    assert!(new.ready());
+    rules_hex_command::command::replacements(&mut g.state, &mut d, &mut log);
+    let k = g.state.commanders.len() - 1;
+    assert_eq!(&*g.state.commanders[k].id, "R1+");
+    assert!(g.state.commander_ready(k));
     assert!(log
         .into_events()
         .iter()
@@ -241,7 +246,7 @@ fn integrity_is_checked_when_every_commander_is_lost() {
         + &unit("b1", "blue", "infantry", "0503", "S", "")
         + &spares();
     let mut g = setup("", &[], &units);
-    g.state.commanders[1].status = CommanderStatus::Killed;
+    g.state.posts.fallen[1] = Some(Fallen::Killed);
     g.state.sides[1].supreme_checked = true;
     g.at(Side::Red, Phase::Melee);
     // Red ends its turn; blue's begins with the check: b1 red (4), b9 blue (1).
@@ -268,7 +273,7 @@ fn break_point_by_default_means_integrity_rolls_not_defeat() {
     let mut g = setup("", &[], &units);
     g.um("b3").fate = Fate::Destroyed;
     g.at(Side::Red, Phase::Melee);
-    g.state.half = 1;
+    g.state.turns.at = 1;
     // Turn ends; turn 2: initiative (red 5, blue 2), red's turn: no check for red.
     g.play("end", &[5, 2]);
     assert!(g.outcome().is_none(), "the battle goes on");
@@ -321,8 +326,11 @@ fn cavalry_withdraw_two_turns_of_their_own_march_when_the_supreme_commander_fall
     spare.id = "B2".into();
     spare.supreme = false;
     g.state.commanders.push(spare);
+    let (at, fallen) = (g.state.posts.at[1], g.state.posts.fallen[1]);
+    g.state.posts.at.push(at);
+    g.state.posts.fallen.push(fallen);
     let b1 = g.idx("b1");
-    g.state.commanders[1].attached = Some(b1);
+    g.state.posts.at[1] = Some(b1);
     g.um("b1").commander = Some(1);
     g.at_fire(Side::Red, true);
     // The red star kills Blau; b1 rolls red.
@@ -416,7 +424,7 @@ fn with_commander_pieces_a_new_order_goes_by_courier() {
         + &spares()
         + "[[brigades]]\nid = \"1st\"\nside = \"red\"\ncommander = \"R1\"\norder = { kind = \"reserve\" }\n";
     let mut g = setup("orders = \"yes\"\ncommanders = \"pieces\"", &[], &units);
-    g.state.commanders[0].attached = None;
+    g.state.posts.at[0] = None;
     g.um("r1").commander = None;
     g.state.commanders[0].hex = Some(h("0501"));
     g.at(Side::Red, Phase::Orders);
@@ -430,9 +438,9 @@ fn with_commander_pieces_a_new_order_goes_by_courier() {
         "not yet delivered"
     );
     let mut log = volley_core::Log::new();
-    crate::command::ride_couriers(&mut g.state, Side::Red, &mut log);
+    rules_hex_command::command::ride_couriers(&mut g.state, Side::Red, &mut log);
     assert_eq!(g.state.couriers[0].hex, h("0506"));
-    crate::command::ride_couriers(&mut g.state, Side::Red, &mut log);
+    rules_hex_command::command::ride_couriers(&mut g.state, Side::Red, &mut log);
     assert!(g.state.couriers.is_empty());
     assert_eq!(g.state.brigades[0].order.unwrap().kind, OrderKind::Attack);
 }

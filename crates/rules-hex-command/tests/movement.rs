@@ -1,6 +1,8 @@
 //! Section 5 (movement), 5.1–5.6, section 3 (artillery movement) and 6 (attaching).
 
-use super::*;
+mod common;
+
+use common::*;
 use volley_core::geometry::Facing;
 
 fn moves_of(g: &HexCommandGame, id: &str) -> Vec<String> {
@@ -354,7 +356,11 @@ fn guns_unlimbered_this_turn_do_not_limber_again_until_the_next() {
     g.refused("limber r1");
     // A new turn frees them again (initiative: red 6, blue 1).
     let mut dice = volley_core::ScriptedDice::new([6, 1]);
-    crate::sequence::begin_turn(&mut g.state, &mut dice, &mut volley_core::Log::silent());
+    rules_hex_command::sequence::begin_turn(
+        &mut g.state,
+        &mut dice,
+        &mut volley_core::Log::silent(),
+    );
     assert!(!g.u("r1").unlimbered_turn);
     g.at(Side::Red, Phase::Movement);
     assert!(g.legal_texts().contains(&"limber r1".to_string()));
@@ -416,7 +422,7 @@ fn heavy_guns_cannot_move_and_fire_in_one_turn() {
     g.at(Side::Red, Phase::Movement);
     g.play("move r1 0507", &[]);
     g.play("unlimber r1", &[]);
-    assert!(!crate::fire::may_fire(&g.state, g.idx("r1")));
+    assert!(!rules_hex_command::fire::may_fire(&g.state, g.idx("r1")));
 }
 
 #[test]

@@ -1,7 +1,9 @@
 //! Sections 7 m–o (hits), 7.5 (routing), 7.5.1 (rout and passing through), 8 (rally) and 6
 //! (no commander on a unit routed this turn).
 
-use super::*;
+mod common;
+
+use common::*;
 use volley_core::geometry::Facing;
 use volley_core::Event;
 

@@ -1,4 +1,5 @@
-//! The actions of Hex Command and their text notation:
+//! The actions of Hex Command, packed into 64 bits with `volley_core::codec`, and their text
+//! notation:
 //! `move r3 0405`, `face r3 NE`, `limber r5`, `unlimber r5`, `push r5 0405`,
 //! `attach R1 r3`, `fire r3 0607`, `gunfire r3 0607` (captured guns), `melee r3 0506`,
 //! `advance r3 NE`, `hold r3 NE`, `points r3 0507` (Melee Points), `dismount r3`, `mount r3`,
@@ -8,7 +9,8 @@
 use crate::state::State;
 use hex_command_family::ground::WorkKind;
 use hex_command_family::orders::{Order, OrderKind};
-use volley_core::geometry::{label, parse_label, Facing};
+use volley_core::codec::{axial_hex, hex_axial, Bits, Codec, Words};
+use volley_core::geometry::{label, Facing};
 use volley_core::{Action, ActionInfo, ActionKind, Hex, Illegal};
 
 /// Where a listing of actions goes: a list, the engine's packed actions, or a question about
@@ -26,7 +28,7 @@ impl Sink for Vec<HcAction> {
 
 impl Sink for Vec<Action> {
     fn put(&mut self, a: HcAction) {
-        self.push(a.encode());
+        self.push(a.pack());
     }
 }
 
@@ -153,64 +155,59 @@ fn order_code(k: OrderKind) -> u64 {
     OrderKind::ALL.iter().position(|&x| x == k).unwrap_or(0) as u64
 }
 
-fn pack_hex(h: Hex) -> u64 {
-    (((h.x as i16) as u16 as u64) << 16) | ((h.y as i16) as u16 as u64)
-}
-
-fn unpack_hex(v: u64) -> Hex {
-    Hex::new(((v >> 16) as u16) as i16 as i32, (v as u16) as i16 as i32)
-}
-
-impl HcAction {
-    pub fn encode(self) -> Action {
+impl Codec for HcAction {
+    /// Eight bits of kind at 56, the unit (or commander, brigade, arrival) in sixteen bits at
+    /// 32, eight more bits of detail at 48 (a work, an order's kind), and a hex (axial), a
+    /// facing or a number in the low 32.
+    fn pack(self) -> Action {
         let (kind, a, b): (u64, u64, u64) = match self {
             HcAction::End => (0, 0, 0),
-            HcAction::Move { unit, to } => (1, unit as u64, pack_hex(to)),
+            HcAction::Move { unit, to } => (1, unit as u64, hex_axial(to)),
             HcAction::Face { unit, facing } => (2, unit as u64, facing.index() as u64),
             HcAction::Limber { unit } => (3, unit as u64, 0),
             HcAction::Unlimber { unit } => (4, unit as u64, 0),
-            HcAction::Push { unit, to } => (5, unit as u64, pack_hex(to)),
+            HcAction::Push { unit, to } => (5, unit as u64, hex_axial(to)),
             HcAction::Attach { commander, unit } => (6, unit as u64, commander as u64),
-            HcAction::Fire { unit, target } => (7, unit as u64, pack_hex(target)),
-            HcAction::Melee { unit, target } => (8, unit as u64, pack_hex(target)),
+            HcAction::Fire { unit, target } => (7, unit as u64, hex_axial(target)),
+            HcAction::Melee { unit, target } => (8, unit as u64, hex_axial(target)),
             HcAction::Advance { unit, facing } => (9, unit as u64, facing.index() as u64),
             HcAction::Hold { unit, facing } => (10, unit as u64, facing.index() as u64),
-            HcAction::GunFire { unit, target } => (11, unit as u64, pack_hex(target)),
-            HcAction::Points { unit, target } => (12, unit as u64, pack_hex(target)),
+            HcAction::GunFire { unit, target } => (11, unit as u64, hex_axial(target)),
+            HcAction::Points { unit, target } => (12, unit as u64, hex_axial(target)),
             HcAction::Dismount { unit } => (13, unit as u64, 0),
             HcAction::Mount { unit } => (14, unit as u64, 0),
             HcAction::Deploy { unit } => (15, unit as u64, 0),
             HcAction::Build { unit, kind, hex } => {
-                (16, unit as u64 | work_code(kind) << 16, pack_hex(hex))
+                (16, unit as u64 | work_code(kind) << 16, hex_axial(hex))
             }
-            HcAction::CommanderMove { commander, to } => (17, commander as u64, pack_hex(to)),
+            HcAction::CommanderMove { commander, to } => (17, commander as u64, hex_axial(to)),
             HcAction::Order { brigade, order } => (
                 18,
                 brigade as u64 | order_code(order.kind) << 16,
-                order.hex.map_or(0, pack_hex),
+                order.hex.map_or(0, hex_axial),
             ),
             HcAction::Consequence { brigade, number } => (19, brigade as u64, number as u64),
             HcAction::Block { arrival, withdraw } => (20, arrival as u64, withdraw as u64),
         };
-        Action(kind << 56 | a << 32 | b)
+        Bits::new()
+            .put(56, 8, kind)
+            .put(32, 24, a)
+            .put(0, 32, b)
+            .action()
     }
 
-    /// The action packed in `action`, if it is the one canonical packing of an action.
-    pub fn decode(action: Action) -> Option<HcAction> {
-        Self::unpack(action).filter(|a| a.encode() == action)
-    }
-
-    fn unpack(action: Action) -> Option<HcAction> {
-        let kind = action.0 >> 56;
-        let unit = ((action.0 >> 32) & 0xffff) as u16;
-        let extra = (action.0 >> 48) & 0xff;
-        let b = action.0 & 0xffff_ffff;
+    fn decode(action: Action) -> Option<HcAction> {
+        let bits = Bits::from(action);
+        let kind = bits.get(56, 8);
+        let unit = bits.get(32, 16) as u16;
+        let extra = bits.get(48, 8);
+        let b = bits.get(0, 32);
         let facing = || Facing::from_index(b.min(6) as u8);
         Some(match kind {
             0 => HcAction::End,
             1 => HcAction::Move {
                 unit,
-                to: unpack_hex(b),
+                to: axial_hex(b),
             },
             2 => HcAction::Face {
                 unit,
@@ -220,7 +217,7 @@ impl HcAction {
             4 => HcAction::Unlimber { unit },
             5 => HcAction::Push {
                 unit,
-                to: unpack_hex(b),
+                to: axial_hex(b),
             },
             6 => HcAction::Attach {
                 commander: b as u16,
@@ -228,11 +225,11 @@ impl HcAction {
             },
             7 => HcAction::Fire {
                 unit,
-                target: unpack_hex(b),
+                target: axial_hex(b),
             },
             8 => HcAction::Melee {
                 unit,
-                target: unpack_hex(b),
+                target: axial_hex(b),
             },
             9 => HcAction::Advance {
                 unit,
@@ -244,11 +241,11 @@ impl HcAction {
             },
             11 => HcAction::GunFire {
                 unit,
-                target: unpack_hex(b),
+                target: axial_hex(b),
             },
             12 => HcAction::Points {
                 unit,
-                target: unpack_hex(b),
+                target: axial_hex(b),
             },
             13 => HcAction::Dismount { unit },
             14 => HcAction::Mount { unit },
@@ -262,11 +259,11 @@ impl HcAction {
                     WorkKind::Fort,
                 ]
                 .get(extra as usize)?,
-                hex: unpack_hex(b),
+                hex: axial_hex(b),
             },
             17 => HcAction::CommanderMove {
                 commander: unit,
-                to: unpack_hex(b),
+                to: axial_hex(b),
             },
             18 => {
                 let kind = *OrderKind::ALL.get(extra as usize)?;
@@ -274,7 +271,7 @@ impl HcAction {
                     brigade: unit,
                     order: Order {
                         kind,
-                        hex: kind.has_hex().then(|| unpack_hex(b)),
+                        hex: kind.has_hex().then(|| axial_hex(b)),
                     },
                 }
             }
@@ -289,7 +286,9 @@ impl HcAction {
             _ => return None,
         })
     }
+}
 
+impl HcAction {
     /// The acting unit's number (the unit joined, for an attachment); `usize::MAX` for `end`.
     pub fn unit(self) -> usize {
         match self {
@@ -418,139 +417,137 @@ impl HcAction {
         }
     }
 
+    /// Reads an action from its notation, with the ids of this game's units, commanders,
+    /// brigades and arrivals.
     pub fn parse(text: &str, s: &State) -> Result<HcAction, Illegal> {
-        let words: Vec<&str> = text.split_whitespace().collect();
         let usage = "actions look like: move r3 0405 | face r3 NE | limber r5 | unlimber r5 | push r5 0405 | attach R1 r3 | fire r3 0607 | gunfire r3 0607 | melee r3 0506 | advance r3 NE | hold r3 NE | points r3 0507 | dismount r3 | mount r3 | deploy r3 | build r3 redoubt 0506 | move R1 0405 | order 1st attack 0605 | consequence 1st 4 | block 2nd stand | end";
-        let unit = |w: &str| -> Result<u16, Illegal> {
-            s.units
-                .iter()
-                .position(|u| u.id == w)
+        let mut w = Words::new(text);
+        let verb = w.verb();
+        let unit = |w: &mut Words| {
+            w.named(s.units.iter().map(|u| &*u.id), "unit")
                 .map(|i| i as u16)
-                .ok_or_else(|| Illegal::new(format!("there is no unit \"{w}\"")))
         };
-        let hex = |w: &str| {
-            parse_label(w)
-                .ok_or_else(|| Illegal::new(format!("\"{w}\" is not a hex label like 0405")))
-        };
-        let facing = |w: &str| {
-            Facing::parse(w).ok_or_else(|| {
-                Illegal::new(format!("\"{w}\" is not a facing (N, NE, SE, S, SW, NW)"))
-            })
-        };
-        let commander = |c: &str| {
-            s.commanders
-                .iter()
-                .position(|x| x.id == *c)
+        let commander = |w: &mut Words| {
+            w.named(s.commanders.iter().map(|c| &*c.id), "commander")
                 .map(|i| i as u16)
-                .ok_or_else(|| Illegal::new(format!("there is no commander \"{c}\"")))
         };
-        let brigade = |b: &str| {
-            s.brigades
-                .iter()
-                .position(|x| x.id == *b)
+        let brigade = |w: &mut Words| {
+            w.named(s.brigades.iter().map(|b| &*b.id), "brigade")
                 .map(|i| i as u16)
-                .ok_or_else(|| Illegal::new(format!("there is no brigade \"{b}\"")))
         };
-        let a = match words.as_slice() {
-            ["end"] => HcAction::End,
-            ["move", c, h] if s.commanders.iter().any(|x| x.id == *c) => HcAction::CommanderMove {
-                commander: commander(c)?,
-                to: hex(h)?,
+        let a = match verb.as_str() {
+            "end" => HcAction::End,
+            "move"
+                if w.peek()
+                    .is_some_and(|c| s.commanders.iter().any(|x| x.id == c)) =>
+            {
+                HcAction::CommanderMove {
+                    commander: commander(&mut w)?,
+                    to: w.hex()?,
+                }
+            }
+            "move" => HcAction::Move {
+                unit: unit(&mut w)?,
+                to: w.hex()?,
             },
-            ["move", u, h] => HcAction::Move {
-                unit: unit(u)?,
-                to: hex(h)?,
+            "face" => HcAction::Face {
+                unit: unit(&mut w)?,
+                facing: w.facing()?,
             },
-            ["face", u, f] => HcAction::Face {
-                unit: unit(u)?,
-                facing: facing(f)?,
+            "limber" => HcAction::Limber {
+                unit: unit(&mut w)?,
             },
-            ["limber", u] => HcAction::Limber { unit: unit(u)? },
-            ["unlimber", u] => HcAction::Unlimber { unit: unit(u)? },
-            ["push", u, h] => HcAction::Push {
-                unit: unit(u)?,
-                to: hex(h)?,
+            "unlimber" => HcAction::Unlimber {
+                unit: unit(&mut w)?,
             },
-            ["attach", c, u] => HcAction::Attach {
-                commander: commander(c)?,
-                unit: unit(u)?,
+            "push" => HcAction::Push {
+                unit: unit(&mut w)?,
+                to: w.hex()?,
             },
-            ["fire", u, h] => HcAction::Fire {
-                unit: unit(u)?,
-                target: hex(h)?,
+            "attach" => HcAction::Attach {
+                commander: commander(&mut w)?,
+                unit: unit(&mut w)?,
             },
-            ["melee", u, h] => HcAction::Melee {
-                unit: unit(u)?,
-                target: hex(h)?,
+            "fire" => HcAction::Fire {
+                unit: unit(&mut w)?,
+                target: w.hex()?,
             },
-            ["advance", u, f] => HcAction::Advance {
-                unit: unit(u)?,
-                facing: facing(f)?,
+            "melee" => HcAction::Melee {
+                unit: unit(&mut w)?,
+                target: w.hex()?,
             },
-            ["hold", u, f] => HcAction::Hold {
-                unit: unit(u)?,
-                facing: facing(f)?,
+            "advance" => HcAction::Advance {
+                unit: unit(&mut w)?,
+                facing: w.facing()?,
             },
-            ["gunfire", u, h] => HcAction::GunFire {
-                unit: unit(u)?,
-                target: hex(h)?,
+            "hold" => HcAction::Hold {
+                unit: unit(&mut w)?,
+                facing: w.facing()?,
             },
-            ["points", u, h] => HcAction::Points {
-                unit: unit(u)?,
-                target: hex(h)?,
+            "gunfire" => HcAction::GunFire {
+                unit: unit(&mut w)?,
+                target: w.hex()?,
             },
-            ["dismount", u] => HcAction::Dismount { unit: unit(u)? },
-            ["mount", u] => HcAction::Mount { unit: unit(u)? },
-            ["deploy", u] => HcAction::Deploy { unit: unit(u)? },
-            ["build", u, k, h] => HcAction::Build {
-                unit: unit(u)?,
-                kind: WorkKind::parse(k)
+            "points" => HcAction::Points {
+                unit: unit(&mut w)?,
+                target: w.hex()?,
+            },
+            "dismount" => HcAction::Dismount {
+                unit: unit(&mut w)?,
+            },
+            "mount" => HcAction::Mount {
+                unit: unit(&mut w)?,
+            },
+            "deploy" => HcAction::Deploy {
+                unit: unit(&mut w)?,
+            },
+            "build" => {
+                let unit = unit(&mut w)?;
+                let k = w.word("a work: pontoon, redoubt or quick-works")?;
+                let kind = WorkKind::parse(k)
                     .filter(|k| WorkKind::BUILDABLE.contains(k))
                     .ok_or_else(|| {
                         Illegal::new(format!(
                             "\"{k}\" is not a work: pontoon, redoubt or quick-works"
                         ))
-                    })?,
-                hex: hex(h)?,
-            },
-            ["order", b, rest @ ..] => {
-                let kind = rest
-                    .first()
-                    .and_then(|k| OrderKind::parse(k))
-                    .ok_or_else(|| {
-                        Illegal::new(
-                            "an order is attack, march, hold or withdraw with a hex, or reserve",
-                        )
                     })?;
-                let hex = match (kind.has_hex(), rest.get(1)) {
-                    (true, Some(h)) => Some(hex(h)?),
-                    (false, None) => None,
-                    (true, None) => {
+                HcAction::Build {
+                    unit,
+                    kind,
+                    hex: w.hex()?,
+                }
+            }
+            "order" => {
+                let brigade = brigade(&mut w)?;
+                let kind = w.next_word().and_then(OrderKind::parse).ok_or_else(|| {
+                    Illegal::new(
+                        "an order is attack, march, hold or withdraw with a hex, or reserve",
+                    )
+                })?;
+                let hex = match (kind.has_hex(), w.done()) {
+                    (true, false) => Some(w.hex()?),
+                    (false, true) => None,
+                    (true, true) => {
                         return Err(Illegal::new(format!("a {} order names a hex", kind.name())))
                     }
-                    (false, Some(_)) => return Err(Illegal::new("a reserve order names no hex")),
+                    (false, false) => return Err(Illegal::new("a reserve order names no hex")),
                 };
                 HcAction::Order {
-                    brigade: brigade(b)?,
+                    brigade,
                     order: Order { kind, hex },
                 }
             }
-            ["consequence", b, n] => HcAction::Consequence {
-                brigade: brigade(b)?,
-                number: n
-                    .parse()
+            "consequence" => HcAction::Consequence {
+                brigade: brigade(&mut w)?,
+                number: w
+                    .number("a consequence from 1 to 10")
                     .ok()
                     .filter(|n| (1..=10).contains(n))
                     .ok_or_else(|| Illegal::new("a consequence is a number from 1 to 10"))?,
             },
-            ["block", a, w] => HcAction::Block {
-                arrival: s
-                    .arrivals
-                    .iter()
-                    .position(|x| x.id == *a)
-                    .ok_or_else(|| Illegal::new(format!("there is no arrival \"{a}\"")))?
-                    as u16,
-                withdraw: match *w {
+            "block" => HcAction::Block {
+                arrival: w.named(s.arrivals.iter().map(|a| &*a.id), "arrival")? as u16,
+                withdraw: match w.word("stand or withdraw")? {
                     "withdraw" => true,
                     "stand" => false,
                     _ => return Err(Illegal::new("block ... stand or block ... withdraw")),
@@ -558,6 +555,7 @@ impl HcAction {
             },
             _ => return Err(Illegal::new(format!("cannot read \"{text}\": {usage}"))),
         };
+        w.end()?;
         Ok(a)
     }
 }
@@ -572,9 +570,9 @@ mod tests {
             unit: 3,
             facing: Facing::SE,
         }
-        .encode();
+        .pack();
         assert_eq!(
-            HcAction::decode(a),
+            HcAction::unpack(a),
             Some(HcAction::Face {
                 unit: 3,
                 facing: Facing::SE
@@ -582,8 +580,8 @@ mod tests {
         );
         for bit in 0..64 {
             let flipped = Action(a.0 ^ (1 << bit));
-            if let Some(other) = HcAction::decode(flipped) {
-                assert_eq!(other.encode(), flipped, "bit {bit}");
+            if let Some(other) = HcAction::unpack(flipped) {
+                assert_eq!(other.pack(), flipped, "bit {bit}");
                 assert_ne!(
                     other,
                     HcAction::Face {
@@ -597,6 +595,6 @@ mod tests {
             unit: 1,
             to: Hex::new(-3, 7),
         };
-        assert_eq!(HcAction::decode(m.encode()), Some(m));
+        assert_eq!(HcAction::unpack(m.pack()), Some(m));
     }
 }

@@ -1,6 +1,8 @@
 //! Section 7 (fire), 7.1 (ganging up), section 3 and 3.1 (artillery fire), the firing chart.
 
-use super::*;
+mod common;
+
+use common::*;
 
 fn red_fires(options: &str, changes: &[(&str, &str)], units: &str) -> HexCommandGame {
     let mut g = setup_map(options, changes, "", units);
@@ -85,7 +87,10 @@ fn walls_add_cover_and_forts_count_double() {
         &units,
     );
     g.at_fire(Side::Red, true);
-    assert_eq!(crate::sight::cover(&g.state, h("0505"), h("0507")), 3);
+    assert_eq!(
+        rules_hex_command::sight::cover(&g.state, h("0505"), h("0507")),
+        3
+    );
     assert!(
         fires_of(&g, "r1").is_empty(),
         "Color pushed three bands out is beyond CnC"
@@ -112,7 +117,7 @@ fn bonuses_are_capped_at_two() {
     let units = unit("r1", "red", "infantry", "0509", "N", "trained = true")
         + &unit("b1", "blue", "infantry", "0505", "N", "");
     let mut g = red_fires("", &[], &units);
-    g.state.commanders[0].attached = Some(g.idx("r1"));
+    g.state.posts.at[0] = Some(g.idx("r1"));
     g.um("r1").commander = Some(0);
     // Range 4 is CnC; flank/rear, commander and trained would be three bonuses: only two count.
     let events = g.play("fire r1 0505", &[4]);
@@ -340,7 +345,7 @@ fn no_fire_into_a_melee() {
         + &unit("b1", "blue", "infantry", "0505", "S", "");
     let mut g = red_fires("", &[], &units);
     let (a, d) = (g.idx("r2"), g.idx("b1"));
-    crate::effects::engage(&mut g.state, a, d);
+    rules_hex_command::effects::engage(&mut g.state, a, d);
     assert!(fires_of(&g, "r1").is_empty());
 }
 
@@ -355,7 +360,7 @@ fn a_unit_fires_once_a_phase_and_once_a_turn_with_the_option() {
     assert!(fires_of(&g, "r1").is_empty());
     g.um("r1").fired_phase = false;
     assert!(
-        !crate::fire::may_fire(&g.state, g.idx("r1")),
+        !rules_hex_command::fire::may_fire(&g.state, g.idx("r1")),
         "fired already this turn"
     );
 }
