@@ -359,7 +359,11 @@ impl HcAction {
                 ActionInfo::new("build", Other).unit(unit as u32).at(hex)
             }
             HcAction::CommanderMove { to, .. } => ActionInfo::new("move", Other).at(to),
-            HcAction::Order { .. } => ActionInfo::new("order", Other),
+            // The hex a brigade is sent to, for the map (the bots read `place`, not this).
+            HcAction::Order { order, .. } => match order.hex {
+                Some(hex) => ActionInfo::new("order", Other).marked(hex),
+                None => ActionInfo::new("order", Other),
+            },
             HcAction::Consequence { .. } => ActionInfo::new("consequence", Other),
             HcAction::Block { .. } => ActionInfo::new("block", Other),
         }
