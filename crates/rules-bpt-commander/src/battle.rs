@@ -287,7 +287,7 @@ fn unit_row(list: &'static ArmyList, u: &BoughtUnit) -> Option<Table> {
         );
         t.insert("other_mode".into(), Value::Table(m));
     }
-    if u.morale != crate::ideas::Morale::Regular {
+    if u.morale != crate::troops::Morale::Regular {
         t.insert("morale".into(), Value::String(u.morale.name().into()));
     }
     if u.regimental_guns > 0 {
@@ -563,7 +563,7 @@ pub fn muster(
                                 && !covered.contains(&(c, r))
                         })
                 } else {
-                    let guns = w.kind == crate::works::WorkKind::DugOut;
+                    let guns = w.kind == crate::terrain::WorkKind::DugOut;
                     placed
                         .iter()
                         .filter(|&&(_, _, g)| g == guns)

@@ -5,7 +5,7 @@
 //! every unit of the formation an action (two on a double one), a failure ends that command
 //! unit's orders (the CO's ends everyone's), a double six is a blunder.
 
-use crate::order::Order;
+use crate::orders::Order;
 use crate::state::{rule, BptGame, Phase};
 use crate::table::{hexes, Table};
 use crate::troops::{Arm, Formation};

@@ -7,6 +7,7 @@
 use crate::state::{rule, BptGame, Phase, Sight};
 use crate::troops::Unit;
 use volley_core::geometry::{distance, label};
+use volley_core::Hex;
 use volley_core::{Dice, Event, Log, Outcome, Side};
 
 impl BptGame {
@@ -240,7 +241,7 @@ impl BptGame {
                 );
                 return;
             }
-            self.weather_change(dice, log);
+            self.weather = crate::weather::change(self.table().weather, self.weather, dice, log);
             self.turn += 1;
             self.active = self.setting.first;
         }
@@ -398,5 +399,18 @@ impl BptGame {
             score: [vp[0] as i32, vp[1] as i32],
         });
         log.add(|| Event::new("end", rule("Deciding the Winner"), reason));
+    }
+}
+
+impl BptGame {
+    /// The side holding a hex (its unit standing there), as `sight` shows the map: an enemy
+    /// hidden there under a hidden set-up holds nothing a view can show.
+    pub fn holder(&self, hex: Hex, sight: Sight) -> Option<Side> {
+        self.occupant(hex)
+            .filter(|&k| match sight {
+                Sight::AsItIs => true,
+                Sight::View(viewer) => !self.hidden_from_view(k, viewer),
+            })
+            .map(|k| self.units[k].side)
     }
 }

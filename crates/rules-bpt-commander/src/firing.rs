@@ -5,13 +5,13 @@
 //! inactive player's opportunity fire. Shell, howitzers and the other artillery rules are in
 //! [`crate::artillery`].
 
-use crate::artillery::Ammo;
-use crate::order::Order;
+use crate::orders::Ammo;
+use crate::orders::Order;
 use crate::state::{rule, BptGame, Interrupt, Phase};
-use crate::table::{Table, HEX_CM};
+use crate::table::{facing_towards, Table, HEX_CM};
 use crate::troops::{Arm, Formation, Suppression};
 use volley_core::game::Refusal;
-use volley_core::geometry::{distance, Aspect, Facing};
+use volley_core::geometry::Aspect;
 use volley_core::odds::OddsCase;
 use volley_core::{chance, Dice, Event, Hex, Log};
 
@@ -1004,15 +1004,4 @@ impl BptGame {
         }
         out
     }
-}
-
-/// The facing from `from` that looks most nearly at `to`.
-pub fn facing_towards(from: Hex, to: Hex) -> Option<Facing> {
-    if from == to {
-        return None;
-    }
-    Facing::ALL.into_iter().min_by_key(|f| {
-        distance(volley_core::geometry::step(from, *f), to) * 10
-            + u32::from(!volley_core::geometry::in_front_arc(from, *f, to))
-    })
 }

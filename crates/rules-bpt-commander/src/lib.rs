@@ -2,11 +2,19 @@
 //! command units order formations of units by command rolls, units of stands fight in six
 //! formations, and every attack goes through one casualty pipeline. Played by Volley on
 //! hexes of 5 cm. The rulebook has named, unnumbered sections; each file is named after the
-//! chapter it implements and every event cites its section by name:
+//! chapter it implements and every event cites its section by name.
 //!
-//! - [`troops`]: units, stat lines, formations and the deployment table, command units.
-//! - [`table`]: the geometry the rules ask about, behind one interface ([`table::Table`]).
-//! - [`terrain`]: open, area, wet, linear terrain and cover.
+//! Below the position (they name no other layer):
+//! - [`troops`]: units, stat lines, morale grades, formations and the deployment table.
+//! - [`terrain`]: open, area, wet, linear terrain, cover, and the works that stand on it.
+//! - [`table`]: the geometry the rules ask about ([`table::Table`]): centimetres to hexes,
+//!   firing cones, the map's part of a line of sight.
+//! - [`weather`]: the weather and night, rolled before the battle and changing each turn.
+//! - [`reach`]: the units' move searches, kept while the legal actions are listed.
+//! - [`orders`]: the players' orders, their packing, notation and description.
+//!
+//! The position: [`state`]. The chapters, each taking the position (and dice and log):
+//! - [`visibility`]: line of sight and the rest of [`table::Table`] answered on the hexes.
 //! - [`initiative`]: the initiative phase.
 //! - [`command`]: orders, command rolls, bonus, blunders, command movement.
 //! - [`movement`]: moves, wheels, about face, retire, prolonge, formations, limbering, evading.
@@ -15,6 +23,15 @@
 //!   deviation, counter-battery fire, regimental guns, Field Artillery Officers.
 //! - [`charge`]: charges, answers, supports, combat and its outcome.
 //! - [`end`]: the end phase, breakpoints, objectives and the winner.
+//! - [`works`]: engineering, field defences and constructions; [`ideas`]: More Ideas
+//!   (morale grades, fixed formations, multi-national armies); [`scouting`]: scouting cavalry
+//!   and the hidden set-up; [`skirmishers`], [`prone`], [`dismount`].
+//!
+//! Above them: [`sequence`] (the sequence of play: which chapter the phase or the decision in
+//! progress asks), [`view`] (what each side sees), [`odds`] (exact odds of an order),
+//! [`game`] (the `Game` API). Reading scenarios: [`scenario`]. Army building: [`lists`] (the
+//! army lists as data), [`army`] (checking an army file), [`battle`] (mustering two armies on
+//! a field).
 //!
 //! `docs/rules/bpt-commander.md` maps every section to its code and tests, gives the
 //! centimetres-to-hexes table and the readings chosen where the text is unclear.
@@ -27,20 +44,25 @@ pub mod command;
 pub mod dismount;
 pub mod end;
 pub mod firing;
+pub mod game;
 pub mod ideas;
 pub mod initiative;
 pub mod lists;
 pub mod movement;
 pub mod odds;
-pub mod order;
+pub mod orders;
 pub mod prone;
+pub mod reach;
 pub mod scenario;
 pub mod scouting;
+pub mod sequence;
 pub mod skirmishers;
 pub mod state;
 pub mod table;
 pub mod terrain;
 pub mod troops;
+pub mod view;
+pub mod visibility;
 pub mod weather;
 pub mod works;
 

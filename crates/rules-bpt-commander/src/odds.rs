@@ -5,12 +5,13 @@
 //! merged, and one sequence of dice stands for each.
 
 use crate::charge::MAX_ROUNDS;
-use crate::order::Order;
+use crate::orders::Order;
 use crate::state::BptGame;
 use crate::table::Table;
 use crate::terrain::Cover;
 use crate::troops::{Arm, Formation};
 use std::collections::BTreeMap;
+use volley_core::codec::Codec;
 use volley_core::geometry::Aspect;
 use volley_core::odds::OddsCase;
 use volley_core::{chance, Dice, Game, ScriptedDice};
