@@ -176,7 +176,16 @@ impl BptGame {
                 Interrupt::Support(side) => self.support_candidates(side, &mut c),
                 Interrupt::Opportunity { .. } | Interrupt::Consolidate(_) => {}
             }
-            if c.iter().any(|o| self.check_order::<()>(*o).is_ok()) {
+            // Someone may answer (or support): the charge waits for them.
+            let may = |o: &Order| {
+                self.may_act::<()>(*o).is_ok()
+                    && match step {
+                        Interrupt::Response => self.check_response::<()>(*o).is_ok(),
+                        Interrupt::Support(_) => self.check_support::<()>(*o).is_ok(),
+                        Interrupt::Opportunity { .. } | Interrupt::Consolidate(_) => false,
+                    }
+            };
+            if c.iter().any(may) {
                 return;
             }
         }

@@ -82,7 +82,7 @@ impl Game for BptGame {
         }
         match o {
             Order::Charge { .. } => self.charge_cases(o),
-            _ => self.cases(o),
+            _ => self.fire_cases(o),
         }
     }
 

@@ -89,18 +89,20 @@ impl BptGame {
         })
     }
 
-    /// Why the CO may not try to move `unit` to `hq`'s formation now, if it may not.
-    pub fn check_transfer<R: Refusal>(&self, unit: usize, hq: usize) -> Result<(), R> {
+    /// The CO who would move units between formations, if the rule is in play and there is
+    /// one (whether the CO may order the unit now is the command phase's question).
+    pub fn transferring_co<R: Refusal>(&self) -> Result<usize, R> {
         if !self.table().fixed_formations {
             return Err(R::because(|| {
                 "the fixed formations rule is not in play (option fixed_formations)"
             }));
         }
-        let co = self.co_of(self.active).ok_or_else(|| {
-            R::because(|| "no commanding officer to move units between formations")
-        })?;
-        self.may_order(co)?;
-        self.orderable(unit, Some(co))?;
+        self.co_of(self.active)
+            .ok_or_else(|| R::because(|| "no commanding officer to move units between formations"))
+    }
+
+    /// Why the CO (`co`) may not try to move `unit` to `hq`'s formation, if it may not.
+    pub fn check_transfer<R: Refusal>(&self, unit: usize, hq: usize, co: usize) -> Result<(), R> {
         let (u, h) = (&self.units[unit], &self.units[hq]);
         if u.actions > 0 || u.orders > 0 {
             return Err(R::because(|| {

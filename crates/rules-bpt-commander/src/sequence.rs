@@ -1,11 +1,14 @@
 //! SEQUENCE OF PLAY: the player turn's phases and the decisions put to a side in the middle of
 //! the active player's turn. The phase (or the decision) says which chapter lists, checks and
 //! carries out an order: [`crate::initiative`], [`crate::command`], [`crate::charge`] (answers,
-//! supports, consolidation), [`crate::firing`] (opportunity fire); the phases follow each other
-//! in [`crate::end`].
+//! supports, consolidation), [`crate::firing`] (opportunity fire). The phases follow each other
+//! here: a player turn begins (replacement command units, the breakpoint roll, the initiative
+//! phase), a phase's last order says the end phase comes ([`Then`]), and after the end phase
+//! ([`crate::end`]) the battle ends or the next player turn begins. The chapters never call
+//! back up here.
 
 use crate::orders::{self, Order};
-use crate::state::{BptGame, Interrupt, Phase};
+use crate::state::{rule, BptGame, Interrupt, Phase, Then};
 use volley_core::game::Refusal;
 use volley_core::{Dice, Event, Log};
 
@@ -18,36 +21,120 @@ impl BptGame {
         self.begin_player_turn(dice, log);
     }
 
+    /// The start of the active player's turn.
+    pub(crate) fn begin_player_turn(&mut self, dice: &mut dyn Dice, log: &mut Log) {
+        let side = self.active;
+        let first = side == self.setting.first;
+        let turn = self.turn;
+        log.add(|| {
+            let e = Event::new(
+                "phase",
+                rule("Sequence of Play"),
+                format!("turn {turn}: {}'s player turn", self.side_name(side)),
+            )
+            .side(side);
+            if first {
+                e.opens_turn()
+            } else {
+                e
+            }
+        });
+        for u in self.units.iter_mut() {
+            u.supported = false;
+            if u.side == side {
+                u.initiative_used = false;
+                u.orders = 0;
+                u.ordered_by = None;
+                u.closed = false;
+                u.tried = false;
+                u.actions = 0;
+                u.wheeled = false;
+                u.hq_moved = false;
+                u.fresh = false;
+                u.declared_charge = false;
+                u.declared_dense = false;
+                u.self_move = false;
+            }
+        }
+        self.current_hq = None;
+        self.finished.clear();
+        self.co_failed = false;
+        self.joined.clear();
+        self.order_units.clear();
+        self.interrupt = None;
+        self.charge = None;
+        self.replace_command_units(log);
+        if self.broken == Some(side) {
+            return;
+        }
+        if self.breakpoint_roll(dice, log) {
+            if side == self.setting.first {
+                // The other player still plays its turn of this game turn.
+                self.active = side.other();
+                self.begin_player_turn(dice, log);
+            } else {
+                self.finish(format!("{} broke and withdrew", self.side_name(side)), log);
+            }
+            return;
+        }
+        self.phase = Phase::Initiative;
+        if !self.anyone_has_initiative() {
+            self.end_initiative(log);
+        }
+    }
+
+    /// The player turn's orders and command movement are over: the end phase, then what
+    /// comes after it.
+    fn end_player_turn(&mut self, dice: &mut dyn Dice, log: &mut Log) {
+        self.end_phase(log);
+        self.next_player_turn(dice, log);
+    }
+
+    /// After the end phase: the battle may be over (a side gone, a Command broken, a major
+    /// objective reached at the end of a game turn, the turn limit); else the other player's
+    /// turn comes, or the next game turn (after the weather's turn-end roll).
+    fn next_player_turn(&mut self, dice: &mut dyn Dice, log: &mut Log) {
+        self.check_end_of_battle(log);
+        if self.outcome.is_some() {
+            return;
+        }
+        if self.broken.is_some() {
+            let b = self.broken.expect("broken");
+            self.finish(format!("{} broke and withdrew", self.side_name(b)), log);
+            return;
+        }
+        if self.active == self.setting.first {
+            self.active = self.active.other();
+        } else {
+            // The game turn is over: a major objective reached ends the battle, as does the
+            // turn limit.
+            if let Some(side) = self.major_reached() {
+                self.finish(
+                    format!("{} reached a major objective", self.side_name(side)),
+                    log,
+                );
+                return;
+            }
+            if self.turn >= self.setting.turn_limit {
+                self.finish(
+                    format!("the {} turns are played", self.setting.turn_limit),
+                    log,
+                );
+                return;
+            }
+            self.weather = crate::weather::change(self.table().weather, self.weather, dice, log);
+            self.turn += 1;
+            self.active = self.setting.first;
+        }
+        self.begin_player_turn(dice, log);
+    }
+
     /// Why an order may not be given now, if it may not.
     pub fn check_order<R: Refusal>(&self, o: Order) -> Result<(), R> {
         if matches!(self.phase, Phase::Setup | Phase::Over) {
             return Err(R::because(|| "the game is not in play"));
         }
-        let side = self.decider().expect("in play");
-        if let Some(k) = o.actor() {
-            let u = &self.units[k];
-            if u.side != side {
-                return Err(R::because(|| {
-                    format!("{} is not {}'s", u.label(), side.name())
-                }));
-            }
-            if u.ko {
-                return Err(R::because(|| format!("{} is knocked out", u.label())));
-            }
-            if u.traits.scout
-                && matches!(
-                    o,
-                    Order::Fire { .. } | Order::Charge { .. } | Order::CounterCharge { .. }
-                )
-            {
-                return Err(R::because(|| {
-                    format!(
-                        "{} are scouting cavalry: they look, they do not fight",
-                        u.label()
-                    )
-                }));
-            }
-        }
+        self.may_act(o)?;
         match self.interrupt {
             Some(Interrupt::Response) => self.check_response(o),
             Some(Interrupt::Support(_)) => self.check_support(o),
@@ -79,8 +166,16 @@ impl BptGame {
             }
             None => match self.phase {
                 Phase::Initiative => self.perform_initiative(o, dice, log),
-                Phase::Command => self.perform_command(o, dice, log),
-                Phase::HqMoves => self.perform_hq_move(o, dice, log),
+                Phase::Command => {
+                    if self.perform_command(o, dice, log) == Then::EndPhase {
+                        self.end_player_turn(dice, log);
+                    }
+                }
+                Phase::HqMoves => {
+                    if self.perform_hq_move(o, log) == Then::EndPhase {
+                        self.end_player_turn(dice, log);
+                    }
+                }
                 Phase::Setup | Phase::Over => {}
             },
         }

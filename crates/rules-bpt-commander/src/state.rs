@@ -1,14 +1,17 @@
 //! The position: what the scenario fixed ([`Setting`], [`TableRules`]), the units where they
 //! stand with the hex index kept beside them, the phase and the decision in progress, the
-//! weather and the works on the table; and the few updates every chapter makes through it
-//! (a unit relocated, lifted, knocked out). It names no chapter: the rules live in the file
-//! of the chapter they come from, the sequence of play in `sequence.rs`, the `Game` API in
-//! `game.rs`.
+//! weather and the works on the table; the few updates every chapter makes through it (a unit
+//! relocated with the command units beside it, lifted, knocked out, suppressed; a new attack
+//! number) and the questions every chapter asks of it (who decides, who may act, what is
+//! hidden from whom, who holds a hex). It names no chapter: the rules live in the file of the
+//! chapter they come from, the sequence of play in `sequence.rs`, the `Game` API in `game.rs`.
 
+use crate::orders::Order;
 use crate::reach::ReachCache;
-use crate::troops::{MoraleRule, Unit};
+use crate::troops::{MoraleRule, Suppression, Unit};
 use crate::weather::{Weather, WeatherRule};
 use std::sync::Arc;
+use volley_core::game::Refusal;
 use volley_core::geometry::label;
 use volley_core::map::{Map, MapView};
 use volley_core::{Event, Hex, Log, Name, Outcome, Side};
@@ -110,6 +113,16 @@ pub enum Phase {
     /// Orders are done: each command unit may make one move.
     HqMoves,
     Over,
+}
+
+/// What a phase's order leaves for the sequence of play to do next.
+#[must_use]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Then {
+    /// The phase goes on.
+    Continue,
+    /// The player turn's orders and command movement are over: its end phase comes.
+    EndPhase,
 }
 
 /// A decision of the middle of a turn.
@@ -350,6 +363,54 @@ impl BptGame {
         }
     }
 
+    /// Marks a unit suppressed (and a command unit with it).
+    pub fn suppress(&mut self, unit: usize, by: u32, log: &mut Log, test: &[u32]) {
+        let mark = Suppression {
+            placed: self.player_turn(),
+            by_attack: by,
+        };
+        self.units[unit].suppressed = Some(mark);
+        let u = &self.units[unit];
+        log.add(|| {
+            Event::new(
+                "suppressed",
+                rule("Suppression"),
+                if test.is_empty() {
+                    format!("{} is suppressed", u.label())
+                } else {
+                    format!("{} is suppressed (test {test:?})", u.label())
+                },
+            )
+            .side(u.side)
+            .units([u.id.clone()])
+        });
+        let (hex, side) = (u.hex, u.side);
+        let with: Vec<usize> = self
+            .hqs_in(hex)
+            .filter(|&h| self.units[h].side == side)
+            .collect();
+        for h in with {
+            self.units[h].suppressed = Some(mark);
+        }
+    }
+
+    /// Moves a unit and the command units with it.
+    pub fn move_with_hqs(&mut self, unit: usize, to: Hex) {
+        let from = self.units[unit].hex;
+        let side = self.units[unit].side;
+        let with: Vec<usize> = if self.units[unit].is_hq() {
+            Vec::new()
+        } else {
+            self.hqs_in(from)
+                .filter(|&h| self.units[h].side == side)
+                .collect()
+        };
+        self.relocate(unit, to);
+        for h in with {
+            self.relocate(h, to);
+        }
+    }
+
     /// The player turn number: 0 for the first player turn of the game, then one each.
     pub fn player_turn(&self) -> u32 {
         (self.turn - 1) * 2 + u32::from(self.active != self.setting.first)
@@ -373,6 +434,67 @@ impl BptGame {
             Some(Interrupt::Support(side)) | Some(Interrupt::Consolidate(side)) => side,
             None => self.active,
         })
+    }
+
+    /// A new attack number.
+    pub fn next_attack(&mut self) -> u32 {
+        self.attack_seq += 1;
+        self.attack_seq
+    }
+
+    /// Whether `unit` is hidden from `side` (the enemy sees only its marker).
+    pub fn hidden_from(&self, unit: usize, side: Side) -> bool {
+        let u = &self.units[unit];
+        u.hidden && !u.ko && u.side != side
+    }
+
+    /// Whether `unit` is hidden from anyone looking: from its enemy, or from a spectator.
+    pub fn hidden_from_view(&self, unit: usize, viewer: Option<Side>) -> bool {
+        let u = &self.units[unit];
+        u.hidden && !u.ko && viewer != Some(u.side)
+    }
+
+    /// The side holding a hex (its unit standing there), as `sight` shows the map: an enemy
+    /// hidden there under a hidden set-up holds nothing a view can show.
+    pub fn holder(&self, hex: Hex, sight: Sight) -> Option<Side> {
+        self.occupant(hex)
+            .filter(|&k| match sight {
+                Sight::AsItIs => true,
+                Sight::View(viewer) => !self.hidden_from_view(k, viewer),
+            })
+            .map(|k| self.units[k].side)
+    }
+
+    /// Why the unit acting in `o` may not act now, if it may not: it is not the deciding
+    /// side's, it is knocked out, or it is scouting cavalry asked to fight ("Scouting
+    /// Cavalry": they look, they do not fight). The game is in play.
+    pub fn may_act<R: Refusal>(&self, o: Order) -> Result<(), R> {
+        let side = self.decider().expect("in play");
+        if let Some(k) = o.actor() {
+            let u = &self.units[k];
+            if u.side != side {
+                return Err(R::because(|| {
+                    format!("{} is not {}'s", u.label(), side.name())
+                }));
+            }
+            if u.ko {
+                return Err(R::because(|| format!("{} is knocked out", u.label())));
+            }
+            if u.traits.scout
+                && matches!(
+                    o,
+                    Order::Fire { .. } | Order::Charge { .. } | Order::CounterCharge { .. }
+                )
+            {
+                return Err(R::because(|| {
+                    format!(
+                        "{} are scouting cavalry: they look, they do not fight",
+                        u.label()
+                    )
+                }));
+            }
+        }
+        Ok(())
     }
 
     /// Units of a side knocked out, command units left out, and how many there were.
