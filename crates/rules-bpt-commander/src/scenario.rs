@@ -1,6 +1,8 @@
 //! Reading a Black Powder scenario: the common header, options, map and objectives through
-//! `volley_core::scenario`; the units with their list rows; the command units from each
-//! side's `commanders`. Every mistake is reported at its file, line and column.
+//! `volley_core::scenario`; the file's own keys into a typed set-up (`ScenarioFile`); then
+//! the position built from it in named steps ([`load`]): the options' choices, each unit's
+//! stat line and extras, each side's command units, the fixed formations, the objectives,
+//! the works. Every mistake is reported at its file, line and column.
 
 use crate::orders::MAX_UNITS;
 use crate::state::{BptGame, Objective, Setting, TableRules};
@@ -13,146 +15,7 @@ use volley_core::geometry::label;
 use volley_core::map::Map;
 use volley_core::scenario::CommanderSpec;
 use volley_core::scenario::{option, OwnKeys, SideHexes};
-use volley_core::{Battle, Hex, OptionSpec, Options, ScenarioError, ScenarioSource, Side};
-
-pub const OPTIONS: &[OptionSpec] = &[
-    OptionSpec {
-        key: "initiative_fire",
-        label: "Initiative fire distance (cm)",
-        default: "20",
-        choices: &["20", "10"],
-        range: None,
-        help: "20: units fire on initiative at the nearest visible enemy within 20 cm, as the phase table says; 10: only within 10 cm, as the Firing chapter says.",
-    },
-    OptionSpec {
-        key: "charge_penalty",
-        label: "Charge modifier distance (cm)",
-        default: "10",
-        choices: &["10", "20"],
-        range: None,
-        help: "An order that charges a visible enemy this close costs -1: 10 cm (note 4, the 'zone of control') or 20 cm (the modifier table).",
-    },
-    OptionSpec {
-        key: "saber_charge",
-        label: "Saber charge",
-        default: "off",
-        choices: &["off", "on"],
-        range: None,
-        help: "The optional rule: mounted cavalry charge with 4 attacks a stand instead of 3, and infantry with rifled muskets get an extra attack a stand against them.",
-    },
-    OptionSpec {
-        key: "exhaustion",
-        label: "Exhausted cavalry lose",
-        default: "die",
-        choices: &["die", "hit"],
-        range: None,
-        help: "die: exhausted cavalry lose one more attack die while disordered (Game Concepts); hit: one more hit a stand instead (the Firing chapter).",
-    },
-    OptionSpec {
-        key: "first_fire",
-        label: "First fire bonus",
-        default: "off",
-        choices: &["off", "on"],
-        range: None,
-        help: "on: +1 to each hit roll of a unit's first fire of the battle (the ACW and Napoleonic special rules).",
-    },
-    OptionSpec {
-        key: "squares",
-        label: "Squares",
-        default: "allowed",
-        choices: &["allowed", "none"],
-        range: None,
-        help: "none: no unit forms square (the American Civil War, and wars before 1760).",
-    },
-    OptionSpec {
-        key: "order_fire",
-        label: "Targets of ordered fire",
-        default: "any",
-        choices: &["any", "nearest"],
-        range: None,
-        help: "any: an order may fire at any visible enemy in range and cone; nearest: only at the nearest visible enemy, as initiative fire must (guns may pick the nearest visible enemy artillery instead: counter-battery fire).",
-    },
-    OptionSpec {
-        key: "shrapnel",
-        label: "Shell is shrapnel",
-        default: "off",
-        choices: &["off", "on"],
-        range: None,
-        help: "on: the battle is after 1845 and shell is shrapnel, one more attack a gun.",
-    },
-    OptionSpec {
-        key: "air_burst",
-        label: "Air burst shell",
-        default: "off",
-        choices: &["off", "on"],
-        range: None,
-        help: "The optional rule: guns may fire shell as an air burst over open ground, one die fewer, every target counted as in the open.",
-    },
-    OptionSpec {
-        key: "deviation",
-        label: "High-angle deviation die",
-        default: "hit_die",
-        choices: &["hit_die", "always"],
-        range: None,
-        help: "hit_die: howitzer and mortar shells roll a d6 first, 1-2 landing on the aiming point, else a direction d6 and the distance dice; always: no hit die, every shell deviates.",
-    },
-    OptionSpec {
-        key: "weather",
-        label: "Weather",
-        default: "off",
-        choices: &["off", "roll", "normal", "poor", "extreme", "night"],
-        range: None,
-        help: "The weather optional rule. off: not used. roll: two dice before the battle (12 extreme, 10-11 poor). normal, poor, extreme: the scenario's weather at the start. Either way a double six at the end of a game turn worsens it and a double one clears it. Poor weather costs command rolls 1 and limits sight to 40 cm, extreme 2 and 10 cm. night: poor weather that never changes.",
-    },
-    OptionSpec {
-        key: "morale",
-        label: "Morale grades",
-        default: "off",
-        choices: &["off", "grades", "grades-and-charge"],
-        range: None,
-        help: "The Morale optional rule. grades: each unit's grade (morale = unmotivated, regular or motivated in the scenario) replaces the suppression score (4+, 5+, 6) and the fall-back that knocks it out (beyond 5, 10, 15 cm). grades-and-charge: the grade is also the score that hits the unit in a charge.",
-    },
-    OptionSpec {
-        key: "prone",
-        label: "Prone movement",
-        default: "off",
-        choices: &["off", "on"],
-        range: None,
-        help: "The Prone Movement optional rule: by an order foot lie down (prone) and stand up again (rise). Prone, a unit takes one hit fewer from each unit firing at it; in extended line it may still fire but not move, in close order it may neither fire nor move.",
-    },
-    OptionSpec {
-        key: "fixed_formations",
-        label: "Fixed formations",
-        default: "off",
-        choices: &["off", "on"],
-        range: None,
-        help: "The Fixed Formations optional rule: a unit given a formation (hq = \"ID\" in the scenario) takes orders from that command unit only; units with none take them from any.",
-    },
-    OptionSpec {
-        key: "hidden_setup",
-        label: "Hidden set-up",
-        default: "off",
-        choices: &["off", "on"],
-        range: None,
-        help: "A hidden set-up, for the Scouting Cavalry optional rule: each side sees only a marker where an enemy unit stands until it acts (an order, a move, a shot), is struck, has an enemy within 5 cm, or is found by scouting cavalry (units with the trait scout: single cavalry stands that spot 30 cm in the open and 15 cm in cover, move freely after one order, do not fight, and leave the table unharmed when fired on or touched).",
-    },
-    OptionSpec {
-        key: "frozen",
-        label: "Frozen terrain",
-        default: "off",
-        choices: &["off", "on"],
-        range: None,
-        help: "Frozen Terrain, for a winter battle: rivers, lakes, marsh, fords and streams are frozen and every arm crosses them as high area terrain (a quarter speed, 20 cm a hex), with no contact needed at a frozen stream or ford. Snow is open ground. Sight and cover do not change.",
-    },
-    OptionSpec {
-        key: "constructions",
-        label: "Constructions",
-        default: "off",
-        choices: &["off", "on"],
-        range: None,
-        help: "The Constructions optional rule: works and buildings ([[works]] in the scenario) have hits and a save; infantry in them may use the save, artillery fire strikes them too on sixes, and at their hits value they collapse on their occupants.",
-    },
-];
+use volley_core::{Battle, Hex, Options, ScenarioError, ScenarioSource, Side};
 
 #[derive(Deserialize)]
 struct ScenarioFile {
@@ -359,7 +222,7 @@ fn blank(side: Side, arm: Arm, id: &str, name: &str) -> Unit {
 /// units, the fixed formations, the objectives and the works, each in its own step; the first
 /// mistake found stops it.
 pub fn load(src: &ScenarioSource, overrides: &Options) -> Result<BptGame, ScenarioError> {
-    let battle = Battle::read(src, crate::ID, OPTIONS, overrides, OWN_KEYS)?;
+    let battle = Battle::read(src, crate::ID, crate::OPTIONS, overrides, OWN_KEYS)?;
     let file: ScenarioFile = src.parse()?;
     let mut r = Reading {
         src,
@@ -412,7 +275,7 @@ pub fn load(src: &ScenarioSource, overrides: &Options) -> Result<BptGame, Scenar
     Ok(position(setting, units, works))
 }
 
-/// The choices the options make ([`OPTIONS`]).
+/// The choices the options make ([`crate::OPTIONS`]).
 fn table_rules(o: &Options) -> TableRules {
     TableRules {
         initiative_fire_cm: option(o, "initiative_fire").parse().unwrap_or(20),
