@@ -1,8 +1,10 @@
-//! Exact odds of a charge ("what are my odds?"), worked out analytically however many dice
-//! the two sides roll: each round's hits by the binomial law, the saves likewise, then the
+//! Exact odds of an order ("what are my odds?"), worked out analytically however many dice
+//! are rolled. A charge: each round's hits by the binomial law, the saves likewise, then the
 //! outcome table; rounds fought at equal hits follow one another from the hits the units have
 //! then. Paths that leave the units with the same hits lead to the same outcome, so they are
-//! merged, and one sequence of dice stands for each.
+//! merged, and one sequence of dice stands for each. A fire order ([`BptGame::fire_cases`]):
+//! hits, saves, then the suppression test or the fall-back. An action that is its own order:
+//! the command roll's classes (blunders included), each followed by the action's.
 
 use crate::charge::MAX_ROUNDS;
 use crate::orders::{Ammo, Order};

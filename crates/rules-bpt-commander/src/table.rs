@@ -3,9 +3,11 @@
 //! move "directly away" or "towards". The rules ask only these questions, so a measured-table
 //! mode can answer them from bases and centimetres instead of hexes.
 //!
-//! This file is the hex answer, at one hex = 5 cm centre to centre ("Visibility", "Weapons
-//! Firing Cone", "Flank/rear Determination"; the conversion table is in
-//! docs/rules/bpt-commander.md).
+//! This file holds the geometry below the position, at one hex = 5 cm centre to centre:
+//! centimetres to hexes, the firing cone's shape ("Weapons Firing Cone"), the map's part of a
+//! line of sight, kept per pair of hexes ("Visibility"), what blocks sight; the conversion table
+//! is in docs/rules/bpt-commander.md. The position's answers to [`Table`] are in
+//! [`crate::visibility`].
 
 use crate::terrain::{self, Area, Cover};
 use crate::troops::{Arm, Formation, Unit};
