@@ -8,9 +8,11 @@
 //! [`crate::firing`]; the readings chosen where the book is unclear are numbered 70–89 in
 //! docs/rules/bpt-commander.md.
 
-use crate::firing::{facing_towards, Attack};
-use crate::order::Order;
+use crate::firing::Attack;
+use crate::orders::Ammo;
+use crate::orders::Order;
 use crate::state::{rule, BptGame};
+use crate::table::facing_towards;
 use crate::table::Table;
 use crate::terrain::{self, Cover};
 use crate::troops::{Arm, Formation};
@@ -19,59 +21,6 @@ use volley_core::geometry::{distance, step, Facing};
 use volley_core::map::Terrain;
 use volley_core::odds::OddsCase;
 use volley_core::{chance, Dice, Event, Hex, Log};
-
-/// What a gun loads ("Artillery Ammunition").
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Ammo {
-    /// Small arms; for guns, round shot.
-    Normal,
-    Canister,
-    /// Shell, bursting where it lands (shrapnel after 1845).
-    Shell,
-    /// Shell with the fuse cut short, bursting over the target (optional rule).
-    AirBurst,
-}
-
-impl Ammo {
-    pub const ALL: [Ammo; 4] = [Ammo::Normal, Ammo::Canister, Ammo::Shell, Ammo::AirBurst];
-
-    pub fn index(self) -> u64 {
-        match self {
-            Ammo::Normal => 0,
-            Ammo::Canister => 1,
-            Ammo::Shell => 2,
-            Ammo::AirBurst => 3,
-        }
-    }
-
-    pub fn from_index(i: u64) -> Option<Ammo> {
-        Ammo::ALL.get(i as usize).copied()
-    }
-
-    /// The word of the notation: `fire GUN TARGET shell`.
-    pub fn word(self) -> &'static str {
-        match self {
-            Ammo::Normal => "shot",
-            Ammo::Canister => "canister",
-            Ammo::Shell => "shell",
-            Ammo::AirBurst => "airburst",
-        }
-    }
-
-    pub fn parse(w: &str) -> Option<Ammo> {
-        Some(match w {
-            "shot" | "roundshot" | "round-shot" => Ammo::Normal,
-            "canister" => Ammo::Canister,
-            "shell" | "shrapnel" => Ammo::Shell,
-            "airburst" | "air-burst" => Ammo::AirBurst,
-            _ => return None,
-        })
-    }
-
-    pub fn is_shell(self) -> bool {
-        matches!(self, Ammo::Shell | Ammo::AirBurst)
-    }
-}
 
 /// The light howitzers of a regiment: attacks a gun and range (the lists' Howitzer Field
 /// Artillery row, 1/20).
@@ -100,8 +49,7 @@ pub enum Landing {
 impl BptGame {
     /// Howitzers and mortars: shell only, always at high angle.
     pub fn high_angle(&self, unit: usize) -> bool {
-        let u = &self.units[unit];
-        u.arm == Arm::Artillery && (u.traits.howitzer || u.traits.mortar)
+        self.units[unit].high_angle()
     }
 
     /// Whether a shell from `gun` at `target` goes at high angle, deviating: always from
@@ -123,11 +71,7 @@ impl BptGame {
     /// The ammunition `fire UNIT TARGET` means: shell for high-angle guns, else small arms or
     /// round shot.
     pub fn default_ammo(&self, unit: usize) -> Ammo {
-        if unit < self.units.len() && self.high_angle(unit) {
-            Ammo::Shell
-        } else {
-            Ammo::Normal
-        }
+        Ammo::default_for(&self.units[unit])
     }
 
     /// The ammunition a unit may choose from, before range and target are looked at.
@@ -397,7 +341,7 @@ impl BptGame {
             && self.work_at(hex).is_some_and(|w| {
                 matches!(
                     w.kind,
-                    crate::works::WorkKind::WoodenBuilding | crate::works::WorkKind::LogWorks
+                    crate::terrain::WorkKind::WoodenBuilding | crate::terrain::WorkKind::LogWorks
                 )
             })
     }

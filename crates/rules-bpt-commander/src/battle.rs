@@ -287,7 +287,7 @@ fn unit_row(list: &'static ArmyList, u: &BoughtUnit) -> Option<Table> {
         );
         t.insert("other_mode".into(), Value::Table(m));
     }
-    if u.morale != crate::ideas::Morale::Regular {
+    if u.morale != crate::troops::Morale::Regular {
         t.insert("morale".into(), Value::String(u.morale.name().into()));
     }
     if u.regimental_guns > 0 {
@@ -389,16 +389,53 @@ pub fn muster(
     words: &Words,
     path: &str,
 ) -> Result<String, ScenarioError> {
-    let name = words.name.as_str();
     let bad = |message: String| ScenarioError {
         file: path.to_string(),
         line: 0,
         column: 0,
         message,
     };
+    let mut top = heading(red, blue, field, words);
+    let mut camp = Camp {
+        field,
+        taken: HashSet::new(),
+        units: Vec::new(),
+        works: Vec::new(),
+    };
+    let mut sides = Table::new();
+    for (side, army) in [(Side::Red, red), (Side::Blue, blue)] {
+        let zone = Zone::of(field, side);
+        let placed = camp.troops(&zone, army).map_err(bad)?;
+        camp.field_defences(&zone, army, &placed).map_err(bad)?;
+        let commanders = camp.commanders(&zone, army).map_err(bad)?;
+        let mut s = Table::new();
+        s.insert("name".into(), Value::String(army.name.clone()));
+        s.insert("commanders".into(), Value::Array(commanders));
+        sides.insert(side.to_string(), Value::Table(s));
+    }
+    top.insert("sides".into(), Value::Table(sides));
+    if !field.objectives.is_empty() {
+        top.insert("objectives".into(), Value::Array(field.objectives.clone()));
+    }
+    top.insert("units".into(), Value::Array(camp.units));
+    if !camp.works.is_empty() {
+        top.insert("works".into(), Value::Array(camp.works));
+    }
+    let text = scenario_text(red, blue, words, &top);
+    crate::scenario::load(
+        &ScenarioSource::new(path, text.clone()),
+        &Options::default(),
+    )?;
+    Ok(text)
+}
+
+/// The scenario's header, options and map: what the armies do not decide. Shell is
+/// shrapnel when both armies come from the lists after 1845; scouting cavalry bring a hidden
+/// set-up.
+fn heading(red: &Army, blue: &Army, field: &Field, words: &Words) -> Table {
     let mut top = Table::new();
     top.insert("ruleset".into(), Value::String(crate::ID.into()));
-    top.insert("name".into(), Value::String(name.into()));
+    top.insert("name".into(), Value::String(words.name.clone()));
     top.insert(
         "title".into(),
         Value::String(
@@ -418,13 +455,11 @@ pub fn muster(
     );
     top.insert("turn_limit".into(), Value::Integer(field.turn_limit));
     top.insert("first".into(), Value::String("red".into()));
-    // Shell fired after 1845 is shrapnel ("Shell"): both armies from the lists of those wars.
     let late = |a: &Army| matches!(a.list.period, Period::Acw | Period::Fpw | Period::Colonial);
     let mut options = Table::new();
     if late(red) && late(blue) {
         options.insert("shrapnel".into(), Value::String("on".into()));
     }
-    // Scouting cavalry look for a hidden set-up: the battle is fought with one.
     if [red, blue]
         .iter()
         .any(|a| a.units.iter().any(|u| u.scouting))
@@ -441,129 +476,181 @@ pub fn muster(
         top.insert("goals".into(), goals.clone());
     }
     top.insert("map".into(), Value::Table(field.map.clone()));
-    let centre_row = field.grid.len() / 2;
-    let mut taken: HashSet<(usize, usize)> = HashSet::new();
-    let mut units = Vec::new();
-    let mut works = Vec::new();
-    let mut sides = Table::new();
-    for (side, army) in [(Side::Red, red), (Side::Blue, blue)] {
-        let prefix = match side {
+    top
+}
+
+/// The text of the scenario: a comment saying what it is and what made it, then the TOML.
+fn scenario_text(red: &Army, blue: &Army, words: &Words, top: &Table) -> String {
+    let body = emit(top);
+    let made_by = if words.command.is_empty() {
+        String::new()
+    } else {
+        format!("# Made by: volley {}\n", words.command)
+    };
+    format!(
+        "# Black Powder Tactical Commander: {} against {}, deployed by `volley battle`.\n{made_by}# Rules: docs/rules/bpt-commander.md.\n{body}",
+        red.name, blue.name
+    )
+}
+
+/// One side's deployment zone and the way its troops face.
+struct Zone {
+    side: Side,
+    /// Its hexes (column, row), front column first, each column from the centre out.
+    columns: Vec<Vec<(usize, usize)>>,
+    centre_row: usize,
+}
+
+impl Zone {
+    fn of(field: &Field, side: Side) -> Zone {
+        Zone {
+            side,
+            columns: zone(field, side),
+            centre_row: field.grid.len() / 2,
+        }
+    }
+
+    /// The ids' prefix: `r1`, `bhq2`.
+    fn prefix(&self) -> &'static str {
+        match self.side {
             Side::Red => "r",
             Side::Blue => "b",
-        };
-        let facing = |row: usize| -> &'static str {
-            match (side, row < centre_row) {
-                (Side::Red, true) => "SE",
-                (Side::Red, false) => "NE",
-                (Side::Blue, true) => "SW",
-                (Side::Blue, false) => "NW",
-            }
-        };
-        let columns = zone(field, side);
-        let free = |taken: &HashSet<(usize, usize)>, (c, r): (usize, usize), arm: &str| {
-            let code = field.grid[r][c];
-            !taken.contains(&(c, r))
-                && (code == '.' || (arm == "infantry" && (code == 'w' || code == 'T')))
-        };
-        let place = |taken: &mut HashSet<(usize, usize)>,
-                     from: usize,
-                     arm: &str,
-                     wings: bool|
-         -> Option<(usize, usize)> {
-            for col in columns.iter().skip(from) {
-                let it: Box<dyn Iterator<Item = &(usize, usize)>> = if wings {
-                    Box::new(col.iter().rev())
-                } else {
-                    Box::new(col.iter())
-                };
-                for &h in it {
-                    if free(taken, h, arm) {
-                        taken.insert(h);
-                        return Some(h);
-                    }
+        }
+    }
+
+    /// Towards the enemy, and towards the centre of the field.
+    fn facing(&self, row: usize) -> &'static str {
+        match (self.side, row < self.centre_row) {
+            (Side::Red, true) => "SE",
+            (Side::Red, false) => "NE",
+            (Side::Blue, true) => "SW",
+            (Side::Blue, false) => "NW",
+        }
+    }
+
+    /// The column in front of `c`, towards the enemy.
+    fn ahead(&self, c: usize) -> usize {
+        match self.side {
+            Side::Red => c + 1,
+            Side::Blue => c.wrapping_sub(1),
+        }
+    }
+}
+
+/// The field being deployed on: the hexes taken so far and what has been set out.
+struct Camp<'a> {
+    field: &'a Field,
+    taken: HashSet<(usize, usize)>,
+    units: Vec<Value>,
+    works: Vec<Value>,
+}
+
+impl Camp<'_> {
+    /// Whether a unit of `arm` may stand in a hex: open ground not taken (foot in woods and
+    /// towns too).
+    fn free(&self, (c, r): (usize, usize), arm: &str) -> bool {
+        let code = self.field.grid[r][c];
+        !self.taken.contains(&(c, r))
+            && (code == '.' || (arm == "infantry" && (code == 'w' || code == 'T')))
+    }
+
+    /// The first free hex of the zone from its `from`th column on, taken: from the centre
+    /// out, or from the wings in (`wings`).
+    fn place(
+        &mut self,
+        zone: &Zone,
+        from: usize,
+        arm: &str,
+        wings: bool,
+    ) -> Option<(usize, usize)> {
+        for col in zone.columns.iter().skip(from) {
+            let it: Box<dyn Iterator<Item = &(usize, usize)>> = if wings {
+                Box::new(col.iter().rev())
+            } else {
+                Box::new(col.iter())
+            };
+            for &h in it {
+                if self.free(h, arm) {
+                    self.taken.insert(h);
+                    return Some(h);
                 }
             }
-            None
-        };
-        // Guns first, then foot, in the front line; horse on the wings a line behind.
+        }
+        None
+    }
+
+    /// The army's units: guns first, then foot, in the front line; horse on the wings a line
+    /// behind; scouting cavalry as single stands in the front line on the wings. Returns
+    /// where each went (column, row, guns).
+    fn troops(&mut self, zone: &Zone, army: &Army) -> Result<Vec<(usize, usize, bool)>, String> {
+        let prefix = zone.prefix();
         let mut order: Vec<&BoughtUnit> = army.units.iter().collect();
         order.sort_by_key(|u| match u.dismounted.unwrap_or(u.troop).arm {
             Arm::Artillery => 0,
             Arm::Infantry | Arm::Engineers => 1,
             _ => 2,
         });
-        let mut placed: Vec<(usize, usize, bool)> = Vec::new();
+        let mut placed = Vec::new();
         for (n, u) in order.into_iter().enumerate() {
             let Some(row) = unit_row(army.list, u) else {
                 continue;
             };
-            // Scouting cavalry go out as single stands, in the front line on the wings.
             let rows: Vec<(String, Table)> = if u.scouting {
-                (1..=u.stands)
-                    .map(|k| {
-                        let mut r = row.clone();
-                        r.insert("stands".into(), Value::Integer(1));
-                        r.insert(
-                            "name".into(),
-                            Value::String(format!("{} scout {k}", u.name)),
-                        );
-                        let mut traits = r
-                            .get("traits")
-                            .and_then(|t| t.as_array())
-                            .cloned()
-                            .unwrap_or_default();
-                        traits.push(Value::String("scout".into()));
-                        r.insert("traits".into(), Value::Array(traits));
-                        (format!("{prefix}{}s{k}", n + 1), r)
-                    })
-                    .collect()
+                scouts(&row, u, &format!("{prefix}{}", n + 1))
             } else {
                 vec![(format!("{prefix}{}", n + 1), row)]
             };
             for (id, mut row) in rows {
                 let arm = row["arm"].as_str().unwrap_or("infantry").to_string();
                 let spot = if u.scouting {
-                    place(&mut taken, 0, &arm, true)
+                    self.place(zone, 0, &arm, true)
                 } else if arm == "cavalry" {
-                    place(&mut taken, 1, &arm, true).or_else(|| place(&mut taken, 0, &arm, true))
+                    self.place(zone, 1, &arm, true)
+                        .or_else(|| self.place(zone, 0, &arm, true))
                 } else {
-                    place(&mut taken, 0, &arm, false)
+                    self.place(zone, 0, &arm, false)
                 };
                 let Some((c, r)) = spot else {
-                    return Err(bad(format!(
+                    return Err(format!(
                         "{} has no room left in its deployment zone for {}: take a larger map or fewer units",
                         army.name, u.name
-                    )));
+                    ));
                 };
-                row.insert("side".into(), Value::String(side.to_string()));
+                row.insert("side".into(), Value::String(zone.side.to_string()));
                 row.insert("id".into(), Value::String(id));
                 row.insert("hex".into(), Value::String(label(c, r)));
-                row.insert("facing".into(), Value::String(facing(r).into()));
+                row.insert("facing".into(), Value::String(zone.facing(r).into()));
                 placed.push((c, r, arm == "artillery"));
-                units.push(Value::Table(row));
+                self.units.push(Value::Table(row));
             }
         }
-        // Field defences: cover and trenches on the front line's hexes (dug-outs with the
-        // guns), obstacles a hex in front of it.
-        let ahead = |c: usize| match side {
-            Side::Red => c + 1,
-            Side::Blue => c.wrapping_sub(1),
-        };
+        Ok(placed)
+    }
+
+    /// Field defences: cover and trenches on the front line's hexes (dug-outs with the guns),
+    /// obstacles a hex in front of it.
+    fn field_defences(
+        &mut self,
+        zone: &Zone,
+        army: &Army,
+        placed: &[(usize, usize, bool)],
+    ) -> Result<(), String> {
+        let grid = &self.field.grid;
         let mut covered: HashSet<(usize, usize)> = HashSet::new();
         for w in &army.works {
             for _ in 0..w.count {
                 let spot = if w.kind.obstacle() {
                     placed
                         .iter()
-                        .map(|&(c, r, _)| (ahead(c), r))
+                        .map(|&(c, r, _)| (zone.ahead(c), r))
                         .find(|&(c, r)| {
-                            c < field.grid[0].len()
-                                && field.grid[r][c] == '.'
-                                && !taken.contains(&(c, r))
+                            c < grid[0].len()
+                                && grid[r][c] == '.'
+                                && !self.taken.contains(&(c, r))
                                 && !covered.contains(&(c, r))
                         })
                 } else {
-                    let guns = w.kind == crate::works::WorkKind::DugOut;
+                    let guns = w.kind == crate::terrain::WorkKind::DugOut;
                     placed
                         .iter()
                         .filter(|&&(_, _, g)| g == guns)
@@ -571,32 +658,42 @@ pub fn muster(
                         .find(|h| !covered.contains(h))
                 };
                 let Some(h) = spot else {
-                    return Err(bad(format!(
+                    return Err(format!(
                         "{} has no place left for its {}: fewer field defences or more troops",
                         army.name,
                         w.kind.word()
-                    )));
+                    ));
                 };
                 covered.insert(h);
                 let mut t = Table::new();
                 t.insert("hex".into(), Value::String(label(h.0, h.1)));
                 t.insert("kind".into(), Value::String(w.kind.word().into()));
-                works.push(Value::Table(t));
+                self.works.push(Value::Table(t));
             }
         }
+        Ok(())
+    }
+
+    /// The command units, behind the centre, with their stat lines as traits; the army's CO
+    /// is the supreme one.
+    fn commanders(&mut self, zone: &Zone, army: &Army) -> Result<Vec<Value>, String> {
         let co = army.co();
         let mut commanders = Vec::new();
         for (k, c) in army.commands.iter().enumerate() {
-            let Some((col, r)) = place(&mut taken, 2, "infantry", false)
-                .or_else(|| place(&mut taken, 1, "infantry", false))
+            let Some((col, r)) = self
+                .place(zone, 2, "infantry", false)
+                .or_else(|| self.place(zone, 1, "infantry", false))
             else {
-                return Err(bad(format!(
+                return Err(format!(
                     "{} has no room left in its deployment zone for {}",
                     army.name, c.name
-                )));
+                ));
             };
             let mut t = Table::new();
-            t.insert("id".into(), Value::String(format!("{prefix}hq{}", k + 1)));
+            t.insert(
+                "id".into(),
+                Value::String(format!("{}hq{}", zone.prefix(), k + 1)),
+            );
             t.insert("name".into(), Value::String(c.name.clone()));
             t.insert("value".into(), Value::Integer(c.row.command as i64));
             if k == co {
@@ -614,34 +711,30 @@ pub fn muster(
             t.insert("traits".into(), Value::Table(traits));
             commanders.push(Value::Table(t));
         }
-        let mut s = Table::new();
-        s.insert("name".into(), Value::String(army.name.clone()));
-        s.insert("commanders".into(), Value::Array(commanders));
-        sides.insert(side.to_string(), Value::Table(s));
+        Ok(commanders)
     }
-    top.insert("sides".into(), Value::Table(sides));
-    if !field.objectives.is_empty() {
-        top.insert("objectives".into(), Value::Array(field.objectives.clone()));
-    }
-    top.insert("units".into(), Value::Array(units));
-    if !works.is_empty() {
-        top.insert("works".into(), Value::Array(works));
-    }
-    let body = emit(&top);
-    let made_by = if words.command.is_empty() {
-        String::new()
-    } else {
-        format!("# Made by: volley {}\n", words.command)
-    };
-    let text = format!(
-        "# Black Powder Tactical Commander: {} against {}, deployed by `volley battle`.\n{made_by}# Rules: docs/rules/bpt-commander.md.\n{body}",
-        red.name, blue.name
-    );
-    crate::scenario::load(
-        &ScenarioSource::new(path, text.clone()),
-        &Options::default(),
-    )?;
-    Ok(text)
+}
+
+/// A unit of scouting cavalry as its single stands, each a scout of its own (`ID` + `s1`, …).
+fn scouts(row: &Table, u: &BoughtUnit, id: &str) -> Vec<(String, Table)> {
+    (1..=u.stands)
+        .map(|k| {
+            let mut r = row.clone();
+            r.insert("stands".into(), Value::Integer(1));
+            r.insert(
+                "name".into(),
+                Value::String(format!("{} scout {k}", u.name)),
+            );
+            let mut traits = r
+                .get("traits")
+                .and_then(|t| t.as_array())
+                .cloned()
+                .unwrap_or_default();
+            traits.push(Value::String("scout".into()));
+            r.insert("traits".into(), Value::Array(traits));
+            (format!("{id}s{k}"), r)
+        })
+        .collect()
 }
 
 /// A value as inline TOML.

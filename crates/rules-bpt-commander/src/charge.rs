@@ -5,7 +5,7 @@
 //! heading.
 
 use crate::firing::Attack;
-use crate::order::Order;
+use crate::orders::Order;
 use crate::state::{rule, BptGame, Charge, Interrupt};
 use crate::table::{hexes, Table};
 use crate::terrain::Cover;
@@ -123,7 +123,7 @@ impl BptGame {
         u.dug_in = false;
         u.prone = false;
         u.refused = 0;
-        if let Some(f) = crate::firing::facing_towards(contact, t_hex) {
+        if let Some(f) = crate::table::facing_towards(contact, t_hex) {
             u.facing = f;
         }
         let (u, t) = (&self.units[unit], &self.units[target]);
@@ -176,7 +176,16 @@ impl BptGame {
                 Interrupt::Support(side) => self.support_candidates(side, &mut c),
                 Interrupt::Opportunity { .. } | Interrupt::Consolidate(_) => {}
             }
-            if c.iter().any(|o| self.check_order::<()>(*o).is_ok()) {
+            // Someone may answer (or support): the charge waits for them.
+            let may = |o: &Order| {
+                self.may_act::<()>(*o).is_ok()
+                    && match step {
+                        Interrupt::Response => self.check_response::<()>(*o).is_ok(),
+                        Interrupt::Support(_) => self.check_support::<()>(*o).is_ok(),
+                        Interrupt::Opportunity { .. } | Interrupt::Consolidate(_) => false,
+                    }
+            };
+            if c.iter().any(may) {
                 return;
             }
         }
@@ -200,7 +209,7 @@ impl BptGame {
         out.push(Order::Square { unit: c.target });
         out.push(Order::CounterCharge { unit: c.target });
         if let Some(f) =
-            crate::firing::facing_towards(self.units[c.target].hex, self.units[c.charger].hex)
+            crate::table::facing_towards(self.units[c.target].hex, self.units[c.charger].hex)
         {
             out.push(Order::Pivot {
                 unit: c.target,
@@ -424,7 +433,7 @@ impl BptGame {
             if let Some(h) = self.contact_hex(charger, target) {
                 if distance(start, h) <= reach {
                     self.move_with_hqs(charger, h);
-                    if let Some(f) = crate::firing::facing_towards(h, self.units[target].hex) {
+                    if let Some(f) = crate::table::facing_towards(h, self.units[target].hex) {
                         self.units[charger].facing = f;
                     }
                     let (u, t) = (&self.units[charger], &self.units[target]);

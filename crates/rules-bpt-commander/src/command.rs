@@ -5,8 +5,8 @@
 //! every unit of the formation an action (two on a double one), a failure ends that command
 //! unit's orders (the CO's ends everyone's), a double six is a blunder.
 
-use crate::order::Order;
-use crate::state::{rule, BptGame, Phase};
+use crate::orders::Order;
+use crate::state::{rule, BptGame, Phase, Then};
 use crate::table::{hexes, Table};
 use crate::troops::{Arm, Formation};
 use volley_core::game::Refusal;
@@ -427,7 +427,12 @@ impl BptGame {
         }
         match o {
             Order::End => Ok(()),
-            Order::Transfer { unit, hq } => self.check_transfer(unit, hq),
+            Order::Transfer { unit, hq } => {
+                let co = self.transferring_co()?;
+                self.may_order(co)?;
+                self.orderable(unit, Some(co))?;
+                self.check_transfer(unit, hq, co)
+            }
             Order::Join { unit } => {
                 self.orderable(unit, None)?;
                 if self.joined.contains(&unit) {
@@ -576,21 +581,20 @@ impl BptGame {
         }
     }
 
-    pub fn perform_command(&mut self, o: Order, dice: &mut dyn Dice, log: &mut Log) {
+    pub fn perform_command(&mut self, o: Order, dice: &mut dyn Dice, log: &mut Log) -> Then {
         let acted = o.actor();
         match o {
             Order::End => {
                 self.close_order();
-                self.end_orders(dice, log);
-                return;
+                return self.end_orders(log);
             }
             Order::Join { unit } => {
                 self.joined.push(unit);
-                return;
+                return Then::Continue;
             }
             Order::Transfer { unit, hq } => {
                 self.transfer(unit, hq, dice, log);
-                return;
+                return Then::Continue;
             }
             Order::Command {
                 hq,
@@ -600,7 +604,7 @@ impl BptGame {
             } => {
                 self.command_roll(hq, unit, charge, dense, dice, log);
                 self.free_scouts(unit);
-                return;
+                return Then::Continue;
             }
             Order::SelfOrder { unit } => {
                 self.close_order();
@@ -625,7 +629,7 @@ impl BptGame {
                         .side(u.side)
                         .units([u.id.clone()])
                 });
-                return;
+                return Then::Continue;
             }
             _ => {}
         }
@@ -646,7 +650,7 @@ impl BptGame {
             self.free_scouts(unit);
             self.road_order = false;
             if self.units[unit].actions == 0 {
-                return;
+                return Then::Continue;
             }
         }
         self.units[unit].actions -= 1;
@@ -705,6 +709,7 @@ impl BptGame {
         if moved_or_fired && self.interrupt.is_none() && !self.units[unit].ko {
             self.offer_opportunity(unit);
         }
+        Then::Continue
     }
 
     /// The current order is over: its units keep no actions.
@@ -1069,12 +1074,12 @@ impl BptGame {
     // Command movement.
 
     /// Orders are over: each command unit may move (or the end phase comes, if none may).
-    fn end_orders(&mut self, dice: &mut dyn Dice, log: &mut Log) {
+    fn end_orders(&mut self, log: &mut Log) -> Then {
         self.order_units.clear();
         self.joined.clear();
         self.phase = Phase::HqMoves;
         if !self.hq_may_move() {
-            self.end_phase(dice, log);
+            Then::EndPhase
         } else {
             let s = self.active;
             log.add(|| {
@@ -1085,6 +1090,7 @@ impl BptGame {
                 )
                 .side(s)
             });
+            Then::Continue
         }
     }
 
@@ -1134,17 +1140,19 @@ impl BptGame {
         }
     }
 
-    pub fn perform_hq_move(&mut self, o: Order, dice: &mut dyn Dice, log: &mut Log) {
+    pub fn perform_hq_move(&mut self, o: Order, log: &mut Log) -> Then {
         match o {
             Order::Move { unit, to } => {
                 self.units[unit].hq_moved = true;
                 self.do_move(unit, to, log);
                 // The phase ends by itself when no other command unit may move.
-                if !self.hq_may_move() {
-                    self.end_phase(dice, log);
+                if self.hq_may_move() {
+                    Then::Continue
+                } else {
+                    Then::EndPhase
                 }
             }
-            _ => self.end_phase(dice, log),
+            _ => Then::EndPhase,
         }
     }
 }

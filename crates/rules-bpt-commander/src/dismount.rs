@@ -4,33 +4,9 @@
 //! comes back when the unit mounts.
 
 use crate::state::{rule, BptGame};
-use crate::troops::{Arm, Formation, Unit};
+use crate::troops::{Arm, Formation, Mode};
 use volley_core::game::Refusal;
 use volley_core::{Event, Log};
-
-/// A unit's stat line in one mode.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Mode {
-    pub arm: Arm,
-    pub move_cm: u32,
-    pub dice: u32,
-    pub range_cm: u32,
-    pub save: Option<u32>,
-    pub hits: u32,
-}
-
-impl Mode {
-    pub fn of(u: &Unit) -> Mode {
-        Mode {
-            arm: u.arm,
-            move_cm: u.move_cm,
-            dice: u.dice,
-            range_cm: u.range_cm,
-            save: u.save,
-            hits: u.hits_per_stand,
-        }
-    }
-}
 
 impl BptGame {
     /// Why a unit may not mount (`mount`) or dismount now, if it may not.

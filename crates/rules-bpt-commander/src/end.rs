@@ -1,8 +1,8 @@
 //! How a player turn closes and how the battle is decided (the END PHASE and END OF THE BATTLE
-//! chapters, with the replacement of lost commanders): hits become
-//! stand losses, suppression lifts, the next player turn begins with its breakpoint roll and
-//! any replacement command unit; the battle ends at the turn limit, on a major objective, or
-//! when a Command breaks.
+//! chapters, with the replacement of lost commanders and the breakpoint): hits become stand
+//! losses and suppression lifts; at the start of a side's turn a lost command unit comes back
+//! and the breakpoint roll is made; the battle ends at the turn limit, on a major objective,
+//! or when a Command breaks (the sequence of play, `sequence.rs`, asks each in its turn).
 
 use crate::state::{rule, BptGame, Phase, Sight};
 use crate::troops::Unit;
@@ -10,71 +10,10 @@ use volley_core::geometry::{distance, label};
 use volley_core::{Dice, Event, Log, Outcome, Side};
 
 impl BptGame {
-    /// A new attack number.
-    pub fn next_attack(&mut self) -> u32 {
-        self.attack_seq += 1;
-        self.attack_seq
-    }
-
-    /// The start of the active player's turn.
-    pub fn begin_player_turn(&mut self, dice: &mut dyn Dice, log: &mut Log) {
-        let side = self.active;
-        let first = side == self.setting.first;
-        let turn = self.turn;
-        log.add(|| {
-            let e = Event::new(
-                "phase",
-                rule("Sequence of Play"),
-                format!("turn {turn}: {}'s player turn", self.side_name(side)),
-            )
-            .side(side);
-            if first {
-                e.opens_turn()
-            } else {
-                e
-            }
-        });
-        for u in self.units.iter_mut() {
-            u.supported = false;
-            if u.side == side {
-                u.initiative_used = false;
-                u.orders = 0;
-                u.ordered_by = None;
-                u.closed = false;
-                u.tried = false;
-                u.actions = 0;
-                u.wheeled = false;
-                u.hq_moved = false;
-                u.fresh = false;
-                u.declared_charge = false;
-                u.declared_dense = false;
-                u.self_move = false;
-            }
-        }
-        self.current_hq = None;
-        self.finished.clear();
-        self.co_failed = false;
-        self.joined.clear();
-        self.order_units.clear();
-        self.interrupt = None;
-        self.charge = None;
-        self.replace_command_units(log);
-        if self.broken == Some(side) {
-            return;
-        }
-        if self.breakpoint_roll(dice, log) {
-            return;
-        }
-        self.phase = Phase::Initiative;
-        if !self.anyone_has_initiative() {
-            self.end_initiative(log);
-        }
-    }
-
     /// A command unit knocked out comes back once, anywhere: Volley places it with the
     /// friendly unit nearest where it fell. It gives no orders and does not move this turn,
     /// and its command value is one less for the rest of the game.
-    fn replace_command_units(&mut self, log: &mut Log) {
+    pub(crate) fn replace_command_units(&mut self, log: &mut Log) {
         for h in 0..self.units.len() {
             let u = &self.units[h];
             if !(u.is_hq() && u.ko && !u.replaced && u.side == self.active) {
@@ -119,7 +58,7 @@ impl BptGame {
     /// that many are knocked out, a command roll on the CO's value (an HQ's if the CO is
     /// gone), one less for each unit lost beyond it, at the start of each of its turns; a
     /// failure breaks the Command. Returns whether it broke.
-    fn breakpoint_roll(&mut self, dice: &mut dyn Dice, log: &mut Log) -> bool {
+    pub(crate) fn breakpoint_roll(&mut self, dice: &mut dyn Dice, log: &mut Log) -> bool {
         let side = self.active;
         let (lost, all) = self.losses(side);
         let bp = all.div_ceil(2);
@@ -153,19 +92,12 @@ impl BptGame {
             return false;
         }
         self.broken = Some(side);
-        if side == self.setting.first {
-            // The other player still plays its turn of this game turn.
-            self.active = side.other();
-            self.begin_player_turn(dice, log);
-        } else {
-            self.finish(format!("{} broke and withdrew", self.side_name(side)), log);
-        }
         true
     }
 
     /// The end phase: hits become stand losses on every unit, and the active player's units
     /// recover from suppression placed before this player turn (not from this turn's).
-    pub fn end_phase(&mut self, dice: &mut dyn Dice, log: &mut Log) {
+    pub fn end_phase(&mut self, log: &mut Log) {
         let pt = self.player_turn();
         for k in 0..self.units.len() {
             // A skirmish stand's hits short of losing it are dropped, as a unit's are.
@@ -212,42 +144,9 @@ impl BptGame {
                 u.suppressed = None;
             }
         }
-        self.check_end_of_battle(log);
-        if self.outcome.is_some() {
-            return;
-        }
-        if self.broken.is_some() {
-            let b = self.broken.expect("broken");
-            self.finish(format!("{} broke and withdrew", self.side_name(b)), log);
-            return;
-        }
-        if self.active == self.setting.first {
-            self.active = self.active.other();
-        } else {
-            // The game turn is over: a major objective reached ends the battle, as does the
-            // turn limit.
-            if let Some(side) = self.major_reached() {
-                self.finish(
-                    format!("{} reached a major objective", self.side_name(side)),
-                    log,
-                );
-                return;
-            }
-            if self.turn >= self.setting.turn_limit {
-                self.finish(
-                    format!("the {} turns are played", self.setting.turn_limit),
-                    log,
-                );
-                return;
-            }
-            self.weather_change(dice, log);
-            self.turn += 1;
-            self.active = self.setting.first;
-        }
-        self.begin_player_turn(dice, log);
     }
 
-    fn major_reached(&self) -> Option<Side> {
+    pub(crate) fn major_reached(&self) -> Option<Side> {
         Side::BOTH
             .into_iter()
             .find(|&s| self.reached(s, Sight::AsItIs).0)

@@ -3,15 +3,16 @@
 //! rolls, what it needs to hit, saves, hits held to the end phase, suppression, fall-back,
 //! knock-out; round shot going on through the target, canister into the cone, and the
 //! inactive player's opportunity fire. Shell, howitzers and the other artillery rules are in
-//! [`crate::artillery`].
+//! [`crate::artillery`] (the book's Firing chapter in two files, which call each other); marking
+//! a unit suppressed or knocked out is the position's ([`crate::state`]); the exact odds of a
+//! fire order are in [`crate::odds`].
 
-use crate::artillery::Ammo;
-use crate::order::Order;
+use crate::orders::{Ammo, Order};
 use crate::state::{rule, BptGame, Interrupt, Phase};
-use crate::table::{Table, HEX_CM};
-use crate::troops::{Arm, Formation, Suppression};
+use crate::table::{facing_towards, Table, HEX_CM};
+use crate::troops::{Arm, Formation};
 use volley_core::game::Refusal;
-use volley_core::geometry::{distance, Aspect, Facing};
+use volley_core::geometry::Aspect;
 use volley_core::odds::OddsCase;
 use volley_core::{chance, Dice, Event, Hex, Log};
 
@@ -373,37 +374,6 @@ impl BptGame {
         out
     }
 
-    /// Marks a unit suppressed (and a command unit with it).
-    pub fn suppress(&mut self, unit: usize, by: u32, log: &mut Log, test: &[u32]) {
-        let mark = Suppression {
-            placed: self.player_turn(),
-            by_attack: by,
-        };
-        self.units[unit].suppressed = Some(mark);
-        let u = &self.units[unit];
-        log.add(|| {
-            Event::new(
-                "suppressed",
-                rule("Suppression"),
-                if test.is_empty() {
-                    format!("{} is suppressed", u.label())
-                } else {
-                    format!("{} is suppressed (test {test:?})", u.label())
-                },
-            )
-            .side(u.side)
-            .units([u.id.clone()])
-        });
-        let (hex, side) = (u.hex, u.side);
-        let with: Vec<usize> = self
-            .hqs_in(hex)
-            .filter(|&h| self.units[h].side == side)
-            .collect();
-        for h in with {
-            self.units[h].suppressed = Some(mark);
-        }
-    }
-
     /// A fall-back of `cm` directly away from `from` ("Fall-back"): knocked out beyond 20 cm,
     /// or into impassable ground, enemies or off the table; halted by friends, who are
     /// suppressed; dug-in troops and unlimbered guns hold unless it is more than 10 cm.
@@ -510,23 +480,6 @@ impl BptGame {
             .side(u.side)
             .units([u.id.clone()])
         });
-    }
-
-    /// Moves a unit and the command units with it.
-    pub fn move_with_hqs(&mut self, unit: usize, to: Hex) {
-        let from = self.units[unit].hex;
-        let side = self.units[unit].side;
-        let with: Vec<usize> = if self.units[unit].is_hq() {
-            Vec::new()
-        } else {
-            self.hqs_in(from)
-                .filter(|&h| self.units[h].side == side)
-                .collect()
-        };
-        self.relocate(unit, to);
-        for h in with {
-            self.relocate(h, to);
-        }
     }
 
     /// A unit's fire at a target: the attack, then round shot going on behind it (and a
@@ -848,74 +801,6 @@ impl BptGame {
         }
     }
 
-    /// The exact outcome classes of a simple fire order ("what are my odds?"): hits by the
-    /// binomial law, saves likewise, then the suppression test or the fall-back sum; shell with
-    /// its deviation likewise ([`BptGame::shell_cases`]). Round shot that may go on through,
-    /// a regiment's own howitzers firing after it, canister, bursts on two units and forced
-    /// squares are left to the enumeration.
-    pub fn cases(&self, o: Order) -> Option<Vec<OddsCase>> {
-        let Order::Fire { unit, target, ammo } = o else {
-            return None;
-        };
-        if ammo == Ammo::Canister {
-            return None;
-        }
-        // An answer to a charge goes on into the charge itself: enumerated.
-        if self.check_order::<()>(o).is_err() || self.interrupt == Some(Interrupt::Response) {
-            return None;
-        }
-        // Scouting cavalry fired on ride off before a die is rolled: one sure outcome.
-        if self.units[target].traits.scout {
-            return Some(vec![OddsCase {
-                probability: 1.0,
-                dice: Vec::new(),
-            }]);
-        }
-        // A Gatling gun's jam depends on the dice themselves, not on their count; guns firing
-        // at troops in a construction roll against it too: enumerated.
-        if self.units[unit].traits.gatling
-            || (self.units[unit].arm == Arm::Artillery
-                && self.table().constructions
-                && self
-                    .work_at(self.units[target].hex)
-                    .is_some_and(|w| w.kind.construction().is_some()))
-        {
-            return None;
-        }
-        if ammo == Ammo::Normal && self.units[unit].arm == Arm::Artillery {
-            // Round shot going on into a unit behind the target rolls again: enumerated.
-            if !self
-                .round_shot_path(unit, self.units[target].hex)
-                .is_empty()
-            {
-                return None;
-            }
-        }
-        let mut probe = self.clone();
-        probe.force_square(target, &mut Log::silent());
-        if probe.units[target].formation != self.units[target].formation {
-            return None;
-        }
-        if ammo == Ammo::Normal
-            && self.units[unit].regimental_guns > 0
-            && self.regimental_in_range(unit, self.units[target].hex)
-        {
-            return None;
-        }
-        let id = if self.phase == Phase::Command && self.interrupt.is_none() {
-            self.order_id
-        } else {
-            self.attack_seq + 1
-        };
-        if ammo.is_shell() {
-            return self.shell_cases(unit, target, ammo, id);
-        }
-        let (n, _) = self.fire_dice(unit, target);
-        let (t, _) = self.to_hit(unit, target);
-        let flank = self.flank_shot(target, unit);
-        Some(self.attack_classes(target, n, t, flank, true, id, None))
-    }
-
     /// The outcome classes of one attack of `n` dice needing `t` on `target` ("Testing For
     /// Casualties"): hits by the binomial law, saves likewise, then the suppression test or
     /// the fall-back sum; each with its chance and one sequence of dice.
@@ -1004,15 +889,4 @@ impl BptGame {
         }
         out
     }
-}
-
-/// The facing from `from` that looks most nearly at `to`.
-pub fn facing_towards(from: Hex, to: Hex) -> Option<Facing> {
-    if from == to {
-        return None;
-    }
-    Facing::ALL.into_iter().min_by_key(|f| {
-        distance(volley_core::geometry::step(from, *f), to) * 10
-            + u32::from(!volley_core::geometry::in_front_arc(from, *f, to))
-    })
 }

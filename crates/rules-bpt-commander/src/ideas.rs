@@ -5,93 +5,11 @@
 
 use crate::state::{rule, BptGame};
 use crate::table::Table;
+use crate::troops::MoraleRule;
 use crate::troops::Unit;
 use volley_core::game::Refusal;
 use volley_core::geometry::{distance, label, line_between};
 use volley_core::{Dice, Event, Log};
-
-/// A unit's morale grade (the optional Morale rule).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Morale {
-    Unmotivated,
-    #[default]
-    Regular,
-    Motivated,
-}
-
-impl Morale {
-    pub fn parse(text: &str) -> Option<Morale> {
-        Some(match text {
-            "unmotivated" => Morale::Unmotivated,
-            "regular" => Morale::Regular,
-            "motivated" => Morale::Motivated,
-            _ => return None,
-        })
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Morale::Unmotivated => "unmotivated",
-            Morale::Regular => "regular",
-            Morale::Motivated => "motivated",
-        }
-    }
-
-    /// A suppression test die at or above this suppresses.
-    pub fn suppressed_on(self) -> u32 {
-        match self {
-            Morale::Unmotivated => 4,
-            Morale::Regular => 5,
-            Morale::Motivated => 6,
-        }
-    }
-
-    /// A fall-back longer than this (cm) knocks the unit out.
-    pub fn fall_back_limit_cm(self) -> u32 {
-        match self {
-            Morale::Unmotivated => 5,
-            Morale::Regular => 10,
-            Morale::Motivated => 15,
-        }
-    }
-
-    /// The score that hits the unit in a charge, where the grades decide it too.
-    pub fn hit_in_charge_on(self) -> u32 {
-        self.suppressed_on()
-    }
-
-    /// Points a stand, in percent of the list's (-25%, 0, +25%).
-    pub fn points_percent(self) -> u32 {
-        match self {
-            Morale::Unmotivated => 75,
-            Morale::Regular => 100,
-            Morale::Motivated => 125,
-        }
-    }
-}
-
-/// How a scenario plays morale (option `morale`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum MoraleRule {
-    /// The book's suppression test (at the to-hit score) and 20 cm fall-back.
-    #[default]
-    Off,
-    /// Grades replace the suppression score and the fall-back limit.
-    Grades,
-    /// As `Grades`, and the grade is also the score that hits the unit in a charge.
-    GradesAndCharge,
-}
-
-impl MoraleRule {
-    pub fn parse(text: &str) -> Option<MoraleRule> {
-        Some(match text {
-            "off" => MoraleRule::Off,
-            "grades" => MoraleRule::Grades,
-            "grades-and-charge" => MoraleRule::GradesAndCharge,
-            _ => return None,
-        })
-    }
-}
 
 impl BptGame {
     /// Whether command unit `hq` may order `unit` at all: in a multi-national army only the
@@ -171,18 +89,20 @@ impl BptGame {
         })
     }
 
-    /// Why the CO may not try to move `unit` to `hq`'s formation now, if it may not.
-    pub fn check_transfer<R: Refusal>(&self, unit: usize, hq: usize) -> Result<(), R> {
+    /// The CO who would move units between formations, if the rule is in play and there is
+    /// one (whether the CO may order the unit now is the command phase's question).
+    pub fn transferring_co<R: Refusal>(&self) -> Result<usize, R> {
         if !self.table().fixed_formations {
             return Err(R::because(|| {
                 "the fixed formations rule is not in play (option fixed_formations)"
             }));
         }
-        let co = self.co_of(self.active).ok_or_else(|| {
-            R::because(|| "no commanding officer to move units between formations")
-        })?;
-        self.may_order(co)?;
-        self.orderable(unit, Some(co))?;
+        self.co_of(self.active)
+            .ok_or_else(|| R::because(|| "no commanding officer to move units between formations"))
+    }
+
+    /// Why the CO (`co`) may not try to move `unit` to `hq`'s formation, if it may not.
+    pub fn check_transfer<R: Refusal>(&self, unit: usize, hq: usize, co: usize) -> Result<(), R> {
         let (u, h) = (&self.units[unit], &self.units[hq]);
         if u.actions > 0 || u.orders > 0 {
             return Err(R::because(|| {

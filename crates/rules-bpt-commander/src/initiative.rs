@@ -2,7 +2,7 @@
 //! the active player's units within 20 cm of the nearest visible enemy may each fire at,
 //! charge, evade or deploy against that enemy, one unit at a time, before any orders.
 
-use crate::order::Order;
+use crate::orders::Order;
 use crate::state::{rule, BptGame, Phase};
 use crate::table::{Table, HEX_CM};
 use crate::troops::Arm;
@@ -64,8 +64,7 @@ impl BptGame {
             out.push(Order::Evade { unit: k });
             if u.arm == Arm::Artillery {
                 if u.limbered {
-                    if let Some(f) =
-                        crate::firing::facing_towards(u.hex, self.units[targets[0]].hex)
+                    if let Some(f) = crate::table::facing_towards(u.hex, self.units[targets[0]].hex)
                     {
                         out.push(Order::Unlimber { unit: k, facing: f });
                     }

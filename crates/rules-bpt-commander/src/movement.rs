@@ -3,6 +3,7 @@
 //! front-diagonal hex keeps the facing), refusing a flank, prolonge, the road bonus for
 //! columns, limbering and formation changes by the deployment table, and evading.
 
+use crate::reach::Stop;
 use crate::state::{rule, BptGame};
 use crate::table::{hexes, Table, HEX_CM};
 use crate::terrain::area;
@@ -11,16 +12,6 @@ use std::cmp::Reverse;
 use volley_core::game::Refusal;
 use volley_core::geometry::{front_hexes, label, step, Facing};
 use volley_core::{Event, Hex, Log};
-
-/// A place a move may end, with what getting there costs and whether the way touches dense
-/// terrain (which needs the order's dense-terrain modifier).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Stop {
-    pub cost_cm: u32,
-    pub dense: bool,
-    /// Reached by a move all along a road (no distance modifier for its order).
-    pub road: bool,
-}
 
 /// What a move search collects: every place a move may end (the best way to each, by map
 /// cell), or only whether there is one.
@@ -66,7 +57,7 @@ impl BptGame {
 
     /// What [`BptGame::reachable`] gives, kept while the legal actions are listed (one
     /// search a unit rather than one a destination or an order).
-    pub fn reach_of(&self, unit: usize) -> crate::state::Reach {
+    pub fn reach_of(&self, unit: usize) -> crate::reach::Reach {
         self.reach_cache.get(unit, || self.reachable(unit))
     }
 
@@ -249,7 +240,7 @@ impl BptGame {
         u.prone = false;
         u.refused = 0;
         if u.arm == Arm::Artillery && u.limbered {
-            if let Some(f) = crate::firing::facing_towards(from, to) {
+            if let Some(f) = crate::table::facing_towards(from, to) {
                 u.facing = f;
             }
         }
@@ -641,7 +632,7 @@ impl BptGame {
         self.units[unit].dug_in = false;
         self.units[unit].prone = false;
         self.move_with_hqs(unit, to);
-        if let Some(f) = crate::firing::facing_towards(to, from) {
+        if let Some(f) = crate::table::facing_towards(to, from) {
             self.units[unit].facing = f;
         }
         let u = &self.units[unit];

@@ -1,19 +1,22 @@
-//! Exact odds of a charge ("what are my odds?"), worked out analytically however many dice
-//! the two sides roll: each round's hits by the binomial law, the saves likewise, then the
+//! Exact odds of an order ("what are my odds?"), worked out analytically however many dice
+//! are rolled. A charge: each round's hits by the binomial law, the saves likewise, then the
 //! outcome table; rounds fought at equal hits follow one another from the hits the units have
 //! then. Paths that leave the units with the same hits lead to the same outcome, so they are
-//! merged, and one sequence of dice stands for each.
+//! merged, and one sequence of dice stands for each. A fire order ([`BptGame::fire_cases`]):
+//! hits, saves, then the suppression test or the fall-back. An action that is its own order:
+//! the command roll's classes (blunders included), each followed by the action's.
 
 use crate::charge::MAX_ROUNDS;
-use crate::order::Order;
-use crate::state::BptGame;
+use crate::orders::{Ammo, Order};
+use crate::state::{BptGame, Interrupt, Phase};
 use crate::table::Table;
 use crate::terrain::Cover;
 use crate::troops::{Arm, Formation};
 use std::collections::BTreeMap;
+use volley_core::codec::Codec;
 use volley_core::geometry::Aspect;
 use volley_core::odds::OddsCase;
-use volley_core::{chance, Dice, Game, ScriptedDice};
+use volley_core::{chance, Dice, Game, Log, ScriptedDice};
 
 /// Net hits one side's attack in a round puts on the other: each class with its chance and
 /// its dice (attack dice, then the save dice if any).
@@ -171,7 +174,6 @@ impl BptGame {
     /// own dice) each followed by what the action then rolls. `None` where a part of it must be
     /// walked instead.
     pub fn own_order_cases(&self, o: Order) -> Option<Vec<OddsCase>> {
-        use crate::state::Phase;
         let unit = o.actor()?;
         if self.phase != Phase::Command || self.interrupt.is_some() || self.units[unit].actions != 0
         {
@@ -223,7 +225,7 @@ impl BptGame {
             .collect();
         let what_follows = |g: &BptGame| -> Option<Vec<OddsCase>> {
             match o {
-                Order::Fire { .. } => g.cases(o),
+                Order::Fire { .. } => g.fire_cases(o),
                 Order::Charge { .. } => g.charge_cases(o),
                 _ => Some(vec![OddsCase {
                     probability: 1.0,
@@ -380,5 +382,75 @@ impl BptGame {
             }
         }
         Some(out)
+    }
+}
+
+impl BptGame {
+    /// The exact outcome classes of a simple fire order ("what are my odds?"): hits by the
+    /// binomial law, saves likewise, then the suppression test or the fall-back sum; shell with
+    /// its deviation likewise ([`BptGame::shell_cases`]). Round shot that may go on through,
+    /// a regiment's own howitzers firing after it, canister, bursts on two units and forced
+    /// squares are left to the enumeration.
+    pub fn fire_cases(&self, o: Order) -> Option<Vec<OddsCase>> {
+        let Order::Fire { unit, target, ammo } = o else {
+            return None;
+        };
+        if ammo == Ammo::Canister {
+            return None;
+        }
+        // An answer to a charge goes on into the charge itself: enumerated.
+        if self.check_order::<()>(o).is_err() || self.interrupt == Some(Interrupt::Response) {
+            return None;
+        }
+        // Scouting cavalry fired on ride off before a die is rolled: one sure outcome.
+        if self.units[target].traits.scout {
+            return Some(vec![OddsCase {
+                probability: 1.0,
+                dice: Vec::new(),
+            }]);
+        }
+        // A Gatling gun's jam depends on the dice themselves, not on their count; guns firing
+        // at troops in a construction roll against it too: enumerated.
+        if self.units[unit].traits.gatling
+            || (self.units[unit].arm == Arm::Artillery
+                && self.table().constructions
+                && self
+                    .work_at(self.units[target].hex)
+                    .is_some_and(|w| w.kind.construction().is_some()))
+        {
+            return None;
+        }
+        if ammo == Ammo::Normal && self.units[unit].arm == Arm::Artillery {
+            // Round shot going on into a unit behind the target rolls again: enumerated.
+            if !self
+                .round_shot_path(unit, self.units[target].hex)
+                .is_empty()
+            {
+                return None;
+            }
+        }
+        let mut probe = self.clone();
+        probe.force_square(target, &mut Log::silent());
+        if probe.units[target].formation != self.units[target].formation {
+            return None;
+        }
+        if ammo == Ammo::Normal
+            && self.units[unit].regimental_guns > 0
+            && self.regimental_in_range(unit, self.units[target].hex)
+        {
+            return None;
+        }
+        let id = if self.phase == Phase::Command && self.interrupt.is_none() {
+            self.order_id
+        } else {
+            self.attack_seq + 1
+        };
+        if ammo.is_shell() {
+            return self.shell_cases(unit, target, ammo, id);
+        }
+        let (n, _) = self.fire_dice(unit, target);
+        let (t, _) = self.to_hit(unit, target);
+        let flank = self.flank_shot(target, unit);
+        Some(self.attack_classes(target, n, t, flank, true, id, None))
     }
 }

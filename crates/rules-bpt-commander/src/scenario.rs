@@ -1,155 +1,21 @@
 //! Reading a Black Powder scenario: the common header, options, map and objectives through
-//! `volley_core::scenario`; the units with their list rows; the command units from each
-//! side's `commanders`. Every mistake is reported at its file, line and column.
+//! `volley_core::scenario`; the file's own keys into a typed set-up (`ScenarioFile`); then
+//! the position built from it in named steps ([`load`]): the options' choices, each unit's
+//! stat line and extras, each side's command units, the fixed formations, the objectives,
+//! the works. Every mistake is reported at its file, line and column.
 
-use crate::order::MAX_UNITS;
+use crate::orders::MAX_UNITS;
 use crate::state::{BptGame, Objective, Setting, TableRules};
+use crate::terrain::{Work, WorkKind};
 use crate::troops::{Arm, Formation, Traits, Unit};
 use serde::Deserialize;
 use std::collections::HashSet;
 use toml::Spanned;
 use volley_core::geometry::label;
+use volley_core::map::Map;
+use volley_core::scenario::CommanderSpec;
 use volley_core::scenario::{option, OwnKeys, SideHexes};
-use volley_core::{Battle, OptionSpec, Options, ScenarioError, ScenarioSource, Side};
-
-pub const OPTIONS: &[OptionSpec] = &[
-    OptionSpec {
-        key: "initiative_fire",
-        label: "Initiative fire distance (cm)",
-        default: "20",
-        choices: &["20", "10"],
-        range: None,
-        help: "20: units fire on initiative at the nearest visible enemy within 20 cm, as the phase table says; 10: only within 10 cm, as the Firing chapter says.",
-    },
-    OptionSpec {
-        key: "charge_penalty",
-        label: "Charge modifier distance (cm)",
-        default: "10",
-        choices: &["10", "20"],
-        range: None,
-        help: "An order that charges a visible enemy this close costs -1: 10 cm (note 4, the 'zone of control') or 20 cm (the modifier table).",
-    },
-    OptionSpec {
-        key: "saber_charge",
-        label: "Saber charge",
-        default: "off",
-        choices: &["off", "on"],
-        range: None,
-        help: "The optional rule: mounted cavalry charge with 4 attacks a stand instead of 3, and infantry with rifled muskets get an extra attack a stand against them.",
-    },
-    OptionSpec {
-        key: "exhaustion",
-        label: "Exhausted cavalry lose",
-        default: "die",
-        choices: &["die", "hit"],
-        range: None,
-        help: "die: exhausted cavalry lose one more attack die while disordered (Game Concepts); hit: one more hit a stand instead (the Firing chapter).",
-    },
-    OptionSpec {
-        key: "first_fire",
-        label: "First fire bonus",
-        default: "off",
-        choices: &["off", "on"],
-        range: None,
-        help: "on: +1 to each hit roll of a unit's first fire of the battle (the ACW and Napoleonic special rules).",
-    },
-    OptionSpec {
-        key: "squares",
-        label: "Squares",
-        default: "allowed",
-        choices: &["allowed", "none"],
-        range: None,
-        help: "none: no unit forms square (the American Civil War, and wars before 1760).",
-    },
-    OptionSpec {
-        key: "order_fire",
-        label: "Targets of ordered fire",
-        default: "any",
-        choices: &["any", "nearest"],
-        range: None,
-        help: "any: an order may fire at any visible enemy in range and cone; nearest: only at the nearest visible enemy, as initiative fire must (guns may pick the nearest visible enemy artillery instead: counter-battery fire).",
-    },
-    OptionSpec {
-        key: "shrapnel",
-        label: "Shell is shrapnel",
-        default: "off",
-        choices: &["off", "on"],
-        range: None,
-        help: "on: the battle is after 1845 and shell is shrapnel, one more attack a gun.",
-    },
-    OptionSpec {
-        key: "air_burst",
-        label: "Air burst shell",
-        default: "off",
-        choices: &["off", "on"],
-        range: None,
-        help: "The optional rule: guns may fire shell as an air burst over open ground, one die fewer, every target counted as in the open.",
-    },
-    OptionSpec {
-        key: "deviation",
-        label: "High-angle deviation die",
-        default: "hit_die",
-        choices: &["hit_die", "always"],
-        range: None,
-        help: "hit_die: howitzer and mortar shells roll a d6 first, 1-2 landing on the aiming point, else a direction d6 and the distance dice; always: no hit die, every shell deviates.",
-    },
-    OptionSpec {
-        key: "weather",
-        label: "Weather",
-        default: "off",
-        choices: &["off", "roll", "normal", "poor", "extreme", "night"],
-        range: None,
-        help: "The weather optional rule. off: not used. roll: two dice before the battle (12 extreme, 10-11 poor). normal, poor, extreme: the scenario's weather at the start. Either way a double six at the end of a game turn worsens it and a double one clears it. Poor weather costs command rolls 1 and limits sight to 40 cm, extreme 2 and 10 cm. night: poor weather that never changes.",
-    },
-    OptionSpec {
-        key: "morale",
-        label: "Morale grades",
-        default: "off",
-        choices: &["off", "grades", "grades-and-charge"],
-        range: None,
-        help: "The Morale optional rule. grades: each unit's grade (morale = unmotivated, regular or motivated in the scenario) replaces the suppression score (4+, 5+, 6) and the fall-back that knocks it out (beyond 5, 10, 15 cm). grades-and-charge: the grade is also the score that hits the unit in a charge.",
-    },
-    OptionSpec {
-        key: "prone",
-        label: "Prone movement",
-        default: "off",
-        choices: &["off", "on"],
-        range: None,
-        help: "The Prone Movement optional rule: by an order foot lie down (prone) and stand up again (rise). Prone, a unit takes one hit fewer from each unit firing at it; in extended line it may still fire but not move, in close order it may neither fire nor move.",
-    },
-    OptionSpec {
-        key: "fixed_formations",
-        label: "Fixed formations",
-        default: "off",
-        choices: &["off", "on"],
-        range: None,
-        help: "The Fixed Formations optional rule: a unit given a formation (hq = \"ID\" in the scenario) takes orders from that command unit only; units with none take them from any.",
-    },
-    OptionSpec {
-        key: "hidden_setup",
-        label: "Hidden set-up",
-        default: "off",
-        choices: &["off", "on"],
-        range: None,
-        help: "A hidden set-up, for the Scouting Cavalry optional rule: each side sees only a marker where an enemy unit stands until it acts (an order, a move, a shot), is struck, has an enemy within 5 cm, or is found by scouting cavalry (units with the trait scout: single cavalry stands that spot 30 cm in the open and 15 cm in cover, move freely after one order, do not fight, and leave the table unharmed when fired on or touched).",
-    },
-    OptionSpec {
-        key: "frozen",
-        label: "Frozen terrain",
-        default: "off",
-        choices: &["off", "on"],
-        range: None,
-        help: "Frozen Terrain, for a winter battle: rivers, lakes, marsh, fords and streams are frozen and every arm crosses them as high area terrain (a quarter speed, 20 cm a hex), with no contact needed at a frozen stream or ford. Snow is open ground. Sight and cover do not change.",
-    },
-    OptionSpec {
-        key: "constructions",
-        label: "Constructions",
-        default: "off",
-        choices: &["off", "on"],
-        range: None,
-        help: "The Constructions optional rule: works and buildings ([[works]] in the scenario) have hits and a save; infantry in them may use the save, artillery fire strikes them too on sixes, and at their hits value they collapse on their occupants.",
-    },
-];
+use volley_core::{Battle, Hex, Options, ScenarioError, ScenarioSource, Side};
 
 #[derive(Deserialize)]
 struct ScenarioFile {
@@ -352,11 +218,66 @@ fn blank(side: Side, arm: Arm, id: &str, name: &str) -> Unit {
     }
 }
 
+/// Reads a scenario into the position it starts from: the options, the units, the command
+/// units, the fixed formations, the objectives and the works, each in its own step; the first
+/// mistake found stops it.
 pub fn load(src: &ScenarioSource, overrides: &Options) -> Result<BptGame, ScenarioError> {
-    let battle = Battle::read(src, crate::ID, OPTIONS, overrides, OWN_KEYS)?;
+    let battle = Battle::read(src, crate::ID, crate::OPTIONS, overrides, OWN_KEYS)?;
     let file: ScenarioFile = src.parse()?;
-    let o = &battle.options;
-    let table = TableRules {
+    let mut r = Reading {
+        src,
+        map: &battle.map,
+        table: table_rules(&battle.options),
+        nations: Vec::new(),
+        units: Vec::new(),
+        taken: HashSet::new(),
+        formation_of: Vec::new(),
+    };
+    for spec in &file.units {
+        let u = r.unit(spec)?;
+        r.units.push(u);
+    }
+    for side in Side::BOTH {
+        r.commanders(side, &battle.side(side).commanders)?;
+    }
+    r.fixed_formations()?;
+    if r.units.len() > MAX_UNITS {
+        return Err(src.error(format!("{} units: at most {MAX_UNITS}", r.units.len())));
+    }
+    let first = match &file.first {
+        None => Side::Red,
+        Some(s) => parse_side(src, s)?,
+    };
+    let objectives = objectives(src, &battle, &file)?;
+    let works = works(src, &file, &battle.map)?;
+    let Reading {
+        table,
+        nations,
+        units,
+        ..
+    } = r;
+    let setting = Setting {
+        name: battle.name.clone(),
+        title: battle.title.clone(),
+        turn_limit: battle.turn_limit,
+        lines: std::sync::Arc::new(crate::table::Sightlines::new(
+            &battle.map,
+            crate::table::SIGHTLINES_KEPT,
+        )),
+        map: battle.map,
+        map_view: battle.map_view,
+        side_names: [battle.sides[0].name.clone(), battle.sides[1].name.clone()],
+        objectives,
+        first,
+        table,
+        nations,
+    };
+    Ok(position(setting, units, works))
+}
+
+/// The choices the options make ([`crate::OPTIONS`]).
+fn table_rules(o: &Options) -> TableRules {
+    TableRules {
         initiative_fire_cm: option(o, "initiative_fire").parse().unwrap_or(20),
         charge_penalty_cm: option(o, "charge_penalty").parse().unwrap_or(10),
         saber: option(o, "saber_charge") == "on",
@@ -366,7 +287,7 @@ pub fn load(src: &ScenarioSource, overrides: &Options) -> Result<BptGame, Scenar
         nearest_only: option(o, "order_fire") == "nearest",
         weather: crate::weather::WeatherRule::parse(option(o, "weather"))
             .unwrap_or(crate::weather::WeatherRule::Off),
-        morale: crate::ideas::MoraleRule::parse(option(o, "morale")).unwrap_or_default(),
+        morale: crate::troops::MoraleRule::parse(option(o, "morale")).unwrap_or_default(),
         prone: option(o, "prone") == "on",
         fixed_formations: option(o, "fixed_formations") == "on",
         constructions: option(o, "constructions") == "on",
@@ -375,27 +296,75 @@ pub fn load(src: &ScenarioSource, overrides: &Options) -> Result<BptGame, Scenar
         deviation_hit_die: option(o, "deviation") != "always",
         frozen: option(o, "frozen") == "on",
         hidden_setup: option(o, "hidden_setup") == "on",
-    };
-    let map = battle.map.clone();
-    let mut nations: Vec<String> = Vec::new();
-    let mut nation_of = |n: &Spanned<String>| -> Result<u8, ScenarioError> {
+    }
+}
+
+/// The units and command units being read, with what they name across entries.
+struct Reading<'a> {
+    src: &'a ScenarioSource,
+    map: &'a Map,
+    table: TableRules,
+    /// The nations named so far, in order (a unit keeps an index).
+    nations: Vec<String>,
+    units: Vec<Unit>,
+    /// Hexes with a unit in them.
+    taken: HashSet<Hex>,
+    /// Units of a fixed formation and the command unit (id) they name.
+    formation_of: Vec<(usize, Spanned<String>)>,
+}
+
+impl Reading<'_> {
+    /// A nation's index, the name added if new (32 at most).
+    fn nation(&mut self, n: &Spanned<String>) -> Result<u8, ScenarioError> {
         let name = n.get_ref().trim().to_lowercase();
         if name.is_empty() {
-            return Err(src.error_at(n.span(), "a nation needs a name"));
+            return Err(self.src.error_at(n.span(), "a nation needs a name"));
         }
-        if let Some(k) = nations.iter().position(|x| *x == name) {
+        if let Some(k) = self.nations.iter().position(|x| *x == name) {
             return Ok(k as u8);
         }
-        if nations.len() == 32 {
-            return Err(src.error_at(n.span(), "at most 32 nations a scenario"));
+        if self.nations.len() == 32 {
+            return Err(self.src.error_at(n.span(), "at most 32 nations a scenario"));
         }
-        nations.push(name);
-        Ok((nations.len() - 1) as u8)
-    };
-    let mut formation_of: Vec<(usize, Spanned<String>)> = Vec::new();
-    let mut units = Vec::new();
-    let mut taken = HashSet::new();
-    for spec in &file.units {
+        self.nations.push(name);
+        Ok((self.nations.len() - 1) as u8)
+    }
+
+    /// One `[[units]]` entry.
+    fn unit(&mut self, spec: &UnitSpec) -> Result<Unit, ScenarioError> {
+        let mut u = self.stat_line(spec)?;
+        self.other_mode(&mut u, spec)?;
+        self.skirmishers(&mut u, spec)?;
+        self.allegiance(&mut u, spec)?;
+        if let Some(m) = &spec.morale {
+            u.morale = crate::troops::Morale::parse(m.get_ref()).ok_or_else(|| {
+                self.src.error_at(
+                    m.span(),
+                    format!(
+                        "morale \"{}\"? unmotivated, regular or motivated",
+                        m.get_ref()
+                    ),
+                )
+            })?;
+        }
+        u.formation = self.formation(&u, spec)?;
+        self.traits(&mut u, spec)?;
+        self.regimental_guns(&mut u, spec)?;
+        self.may_stand(&u, &spec.hex, || {
+            format!(
+                "{} cannot stand in {} ({})",
+                u.arm.name(),
+                label(u.hex),
+                self.map.terrain(u.hex).name()
+            )
+        })?;
+        Ok(u)
+    }
+
+    /// The unit where it stands, with its side, arm, stands, move, dice, range, hits and
+    /// save.
+    fn stat_line(&mut self, spec: &UnitSpec) -> Result<Unit, ScenarioError> {
+        let src = self.src;
         let side = parse_side(src, &spec.side)?;
         let arm = match Arm::parse(spec.arm.get_ref()) {
             Some(Arm::Command) | None => {
@@ -409,8 +378,8 @@ pub fn load(src: &ScenarioSource, overrides: &Options) -> Result<BptGame, Scenar
             }
             Some(a) => a,
         };
-        let hex = src.hex(&spec.hex, &map)?;
-        if !taken.insert(hex) {
+        let hex = src.hex(&spec.hex, self.map)?;
+        if !self.taken.insert(hex) {
             return Err(src.error_at(
                 spec.hex.span(),
                 format!("a second unit in {}: one unit a hex", label(hex)),
@@ -447,77 +416,91 @@ pub fn load(src: &ScenarioSource, overrides: &Options) -> Result<BptGame, Scenar
         u.prolonge_cm = spec.prolonge;
         u.limbered = arm == Arm::Artillery && spec.limbered;
         u.dug_in = spec.dug_in;
-        if let Some(m) = &spec.other_mode {
-            let o = m.get_ref();
-            let other = match (arm, o.arm.as_str()) {
-                (Arm::Cavalry, "infantry") => Arm::Infantry,
-                (Arm::Infantry, "cavalry") => Arm::Cavalry,
-                _ => {
-                    return Err(src.error_at(
-                        m.span(),
-                        "other_mode: cavalry's is arm = \"infantry\" (on foot), dismounted cavalry's arm = \"cavalry\"",
-                    ))
-                }
-            };
-            u.other_mode = Some(crate::dismount::Mode {
-                arm: other,
-                move_cm: o.move_cm,
-                dice: o.dice,
-                range_cm: o.range,
-                save: (2..=6).contains(&o.save).then_some(o.save),
-                hits: o.hits.max(1),
-            });
-        }
+        Ok(u)
+    }
+
+    /// The stat line of the unit's other mode: cavalry on foot, dismounted cavalry mounted.
+    fn other_mode(&self, u: &mut Unit, spec: &UnitSpec) -> Result<(), ScenarioError> {
+        let Some(m) = &spec.other_mode else {
+            return Ok(());
+        };
+        let o = m.get_ref();
+        let other = match (u.arm, o.arm.as_str()) {
+            (Arm::Cavalry, "infantry") => Arm::Infantry,
+            (Arm::Infantry, "cavalry") => Arm::Cavalry,
+            _ => {
+                return Err(self.src.error_at(
+                    m.span(),
+                    "other_mode: cavalry's is arm = \"infantry\" (on foot), dismounted cavalry's arm = \"cavalry\"",
+                ))
+            }
+        };
+        u.other_mode = Some(crate::troops::Mode {
+            arm: other,
+            move_cm: o.move_cm,
+            dice: o.dice,
+            range_cm: o.range,
+            save: (2..=6).contains(&o.save).then_some(o.save),
+            hits: o.hits.max(1),
+        });
+        Ok(())
+    }
+
+    /// Brigade skirmish stands screening an infantry unit.
+    fn skirmishers(&self, u: &mut Unit, spec: &UnitSpec) -> Result<(), ScenarioError> {
         if let Some(s) = &spec.skirmishers {
-            if arm != Arm::Infantry || *s.get_ref() > 6 {
-                return Err(src.error_at(
+            if u.arm != Arm::Infantry || *s.get_ref() > 6 {
+                return Err(self.src.error_at(
                     s.span(),
                     "brigade skirmishers screen infantry units, 0 to 6 stands",
                 ));
             }
             u.screen = *s.get_ref() as u8;
         }
+        Ok(())
+    }
+
+    /// Nation, the nations that trained it, and the command unit of its fixed formation
+    /// (named now, found once the command units are read).
+    fn allegiance(&mut self, u: &mut Unit, spec: &UnitSpec) -> Result<(), ScenarioError> {
         if let Some(n) = &spec.nation {
-            u.nation = Some(nation_of(n)?);
+            u.nation = Some(self.nation(n)?);
         }
         for n in &spec.trained_by {
-            u.trained_by |= 1 << nation_of(n)?;
+            u.trained_by |= 1 << self.nation(n)?;
         }
         if let Some(h) = &spec.hq {
-            formation_of.push((units.len(), h.clone()));
+            self.formation_of.push((self.units.len(), h.clone()));
         }
-        if let Some(m) = &spec.morale {
-            u.morale = crate::ideas::Morale::parse(m.get_ref()).ok_or_else(|| {
-                src.error_at(
-                    m.span(),
-                    format!(
-                        "morale \"{}\"? unmotivated, regular or motivated",
-                        m.get_ref()
-                    ),
-                )
-            })?;
-        }
-        u.formation = match &spec.formation {
-            None => Formation::Line,
-            Some(f) => {
-                let parsed = Formation::parse(f.get_ref()).ok_or_else(|| {
-                    src.error_at(
-                        f.span(),
-                        format!(
-                            "\"{}\" is not a formation: line, extended, march, attack, square",
-                            f.get_ref()
-                        ),
-                    )
-                })?;
-                if arm == Arm::Artillery || !u.may_form(parsed) || parsed == Formation::Disordered {
-                    return Err(src.error_at(
-                        f.span(),
-                        format!("{} cannot start in {}", arm.name(), parsed.name()),
-                    ));
-                }
-                parsed
-            }
+        Ok(())
+    }
+
+    /// The formation it starts in (line unless named).
+    fn formation(&self, u: &Unit, spec: &UnitSpec) -> Result<Formation, ScenarioError> {
+        let Some(f) = &spec.formation else {
+            return Ok(Formation::Line);
         };
+        let parsed = Formation::parse(f.get_ref()).ok_or_else(|| {
+            self.src.error_at(
+                f.span(),
+                format!(
+                    "\"{}\" is not a formation: line, extended, march, attack, square",
+                    f.get_ref()
+                ),
+            )
+        })?;
+        if u.arm == Arm::Artillery || !u.may_form(parsed) || parsed == Formation::Disordered {
+            return Err(self.src.error_at(
+                f.span(),
+                format!("{} cannot start in {}", u.arm.name(), parsed.name()),
+            ));
+        }
+        Ok(parsed)
+    }
+
+    /// The traits the lists' notes give (docs/rules/bpt-commander.md lists them).
+    fn traits(&self, u: &mut Unit, spec: &UnitSpec) -> Result<(), ScenarioError> {
+        let src = self.src;
         for t in &spec.traits {
             let tr = &mut u.traits;
             match t.get_ref().as_str() {
@@ -550,13 +533,13 @@ pub fn load(src: &ScenarioSource, overrides: &Options) -> Result<BptGame, Scenar
                 "engineer" => tr.engineer = true,
                 "indirect" => tr.indirect = true,
                 "scout" => {
-                    if arm != Arm::Cavalry || *spec.stands.get_ref() != 1 {
+                    if u.arm != Arm::Cavalry || *spec.stands.get_ref() != 1 {
                         return Err(src.error_at(
                             t.span(),
                             "scouting cavalry are single cavalry stands (stands = 1)",
                         ));
                     }
-                    if !table.hidden_setup {
+                    if !self.table.hidden_setup {
                         return Err(src.error_at(
                             t.span(),
                             "scouting cavalry look for a hidden set-up: set the option hidden_setup = \"on\"",
@@ -572,38 +555,54 @@ pub fn load(src: &ScenarioSource, overrides: &Options) -> Result<BptGame, Scenar
                 }
             }
         }
+        Ok(())
+    }
+
+    /// An infantry regiment's own light howitzers; howitzers and mortars of their own are
+    /// artillery.
+    fn regimental_guns(&self, u: &mut Unit, spec: &UnitSpec) -> Result<(), ScenarioError> {
         if let Some(g) = &spec.regimental_guns {
-            if arm != Arm::Infantry && *g.get_ref() > 0 {
-                return Err(src.error_at(g.span(), "regimental guns go with an infantry regiment"));
+            if u.arm != Arm::Infantry && *g.get_ref() > 0 {
+                return Err(self
+                    .src
+                    .error_at(g.span(), "regimental guns go with an infantry regiment"));
             }
             u.regimental_guns = *g.get_ref();
         }
-        if (u.traits.howitzer || u.traits.mortar) && arm != Arm::Artillery {
-            return Err(src.error_at(
+        if (u.traits.howitzer || u.traits.mortar) && u.arm != Arm::Artillery {
+            return Err(self.src.error_at(
                 spec.arm.span(),
                 "howitzers and mortars are artillery (an infantry regiment's own: regimental_guns)",
             ));
         }
-        if !(crate::terrain::Ground {
-            map: &map,
-            frozen: table.frozen,
-        })
-        .passable(hex, &u)
-        {
-            return Err(src.error_at(
-                spec.hex.span(),
-                format!(
-                    "{} cannot stand in {} ({})",
-                    arm.name(),
-                    label(hex),
-                    map.terrain(hex).name()
-                ),
-            ));
-        }
-        units.push(u);
+        Ok(())
     }
-    for side in Side::BOTH {
-        let commanders = &battle.side(side).commanders;
+
+    /// Refuses a unit in a hex it could not enter (deep water, unless frozen over).
+    fn may_stand(
+        &self,
+        u: &Unit,
+        at: &Spanned<String>,
+        why: impl FnOnce() -> String,
+    ) -> Result<(), ScenarioError> {
+        let ground = crate::terrain::Ground {
+            map: self.map,
+            frozen: self.table.frozen,
+        };
+        if ground.passable(u.hex, u) {
+            Ok(())
+        } else {
+            Err(self.src.error_at(at.span(), why()))
+        }
+    }
+
+    /// A side's command units: at least one, one CO (the one marked supreme, else the best).
+    fn commanders(
+        &mut self,
+        side: Side,
+        commanders: &[CommanderSpec],
+    ) -> Result<(), ScenarioError> {
+        let src = self.src;
         if commanders.is_empty() {
             return Err(src.error(format!(
                 "{side} has no commanders: every Command needs its CO"
@@ -616,7 +615,7 @@ pub fn load(src: &ScenarioSource, overrides: &Options) -> Result<BptGame, Scenar
                 format!("{side} has {supreme} COs: one army HQ a side"),
             ));
         }
-        let co_index = commanders
+        let co = commanders
             .iter()
             .position(|c| c.supreme)
             .unwrap_or_else(|| {
@@ -625,115 +624,132 @@ pub fn load(src: &ScenarioSource, overrides: &Options) -> Result<BptGame, Scenar
                     .unwrap_or(0)
             });
         for (i, c) in commanders.iter().enumerate() {
-            let Some(hex_text) = &c.hex else {
-                return Err(src.error_at(c.id.span(), "a command unit needs a hex"));
-            };
-            let hex = src.hex(hex_text, &map)?;
-            let value = c.value.as_ref().ok_or_else(|| {
-                src.error_at(
-                    c.id.span(),
-                    "a command unit needs a command value (value = 6…11)",
-                )
-            })?;
-            if !(2..=12).contains(value.get_ref()) {
-                return Err(src.error_at(value.span(), "a command value is from 2 to 12"));
-            }
-            let traits = c
-                .traits
-                .as_ref()
-                .map(|t| t.get_ref().clone())
-                .unwrap_or_default();
-            for k in traits.keys() {
-                if !["presence", "move", "save", "points", "fao"].contains(&k.as_str()) {
-                    return Err(src.error_at(
-                        c.traits.as_ref().expect("traits").span(),
-                        format!(
-                            "unknown command unit trait \"{k}\": presence, move, save, points, fao"
-                        ),
-                    ));
-                }
-            }
-            let mut u = blank(
-                side,
-                Arm::Command,
-                c.id.get_ref(),
-                if c.name.is_empty() {
-                    c.id.get_ref()
-                } else {
-                    &c.name
-                },
-            );
-            u.hex = hex;
-            u.command = *value.get_ref() as u32;
-            u.co = i == co_index;
-            u.presence = traits.get("presence").copied().unwrap_or(1).max(0) as u32;
-            u.move_cm = traits.get("move").copied().unwrap_or(30).max(0) as u32;
-            u.save = Some(traits.get("save").copied().unwrap_or(6).clamp(2, 6) as u32);
-            u.points = traits.get("points").copied().unwrap_or(55).max(0) as u32;
-            u.hits_per_stand = 6;
-            if let Some(n) = &c.nation {
-                u.nation = Some(nation_of(n)?);
-            }
-            u.fao = traits.get("fao").copied().unwrap_or(0) != 0;
-            if u.fao && u.co {
+            let u = self.commander(side, c, i == co)?;
+            self.units.push(u);
+        }
+        Ok(())
+    }
+
+    /// One command unit: its hex, command value and traits (presence, move, save, points,
+    /// fao).
+    fn commander(
+        &mut self,
+        side: Side,
+        c: &CommanderSpec,
+        co: bool,
+    ) -> Result<Unit, ScenarioError> {
+        let src = self.src;
+        let Some(hex_text) = &c.hex else {
+            return Err(src.error_at(c.id.span(), "a command unit needs a hex"));
+        };
+        let hex = src.hex(hex_text, self.map)?;
+        let value = c.value.as_ref().ok_or_else(|| {
+            src.error_at(
+                c.id.span(),
+                "a command unit needs a command value (value = 6…11)",
+            )
+        })?;
+        if !(2..=12).contains(value.get_ref()) {
+            return Err(src.error_at(value.span(), "a command value is from 2 to 12"));
+        }
+        let traits = c
+            .traits
+            .as_ref()
+            .map(|t| t.get_ref().clone())
+            .unwrap_or_default();
+        for k in traits.keys() {
+            if !["presence", "move", "save", "points", "fao"].contains(&k.as_str()) {
                 return Err(src.error_at(
-                    c.id.span(),
-                    "a Field Artillery Officer orders artillery only and cannot be the CO",
+                    c.traits.as_ref().expect("traits").span(),
+                    format!(
+                        "unknown command unit trait \"{k}\": presence, move, save, points, fao"
+                    ),
                 ));
             }
-            if u.fao {
-                let guns = units
-                    .iter()
-                    .filter(|g: &&Unit| g.side == side && g.arm == Arm::Artillery)
-                    .count();
-                let faos = units
-                    .iter()
-                    .filter(|g: &&Unit| g.side == side && g.fao)
-                    .count()
-                    + 1;
-                if faos * crate::artillery::GUNS_PER_FAO > guns {
-                    return Err(src.error_at(
-                        c.id.span(),
-                        format!(
-                            "{faos} Field Artillery Officer(s) need {} artillery units on the table; {side} has {guns}",
-                            faos * crate::artillery::GUNS_PER_FAO
-                        ),
-                    ));
-                }
-            }
-            if !(crate::terrain::Ground {
-                map: &map,
-                frozen: table.frozen,
-            })
-            .passable(hex, &u)
-            {
-                return Err(src.error_at(
-                    hex_text.span(),
-                    format!("{} cannot stand in {}", u.label(), label(hex)),
-                ));
-            }
-            units.push(u);
         }
-    }
-    for (k, h) in formation_of {
-        let hq = units
-            .iter()
-            .position(|u| u.is_hq() && &*u.id == h.get_ref().as_str())
-            .ok_or_else(|| {
-                src.error_at(h.span(), format!("no command unit \"{}\"", h.get_ref()))
-            })?;
-        if units[hq].side != units[k].side {
-            return Err(src.error_at(h.span(), format!("{} is the enemy's", h.get_ref())));
+        let mut u = blank(
+            side,
+            Arm::Command,
+            c.id.get_ref(),
+            if c.name.is_empty() {
+                c.id.get_ref()
+            } else {
+                &c.name
+            },
+        );
+        u.hex = hex;
+        u.command = *value.get_ref() as u32;
+        u.co = co;
+        u.presence = traits.get("presence").copied().unwrap_or(1).max(0) as u32;
+        u.move_cm = traits.get("move").copied().unwrap_or(30).max(0) as u32;
+        u.save = Some(traits.get("save").copied().unwrap_or(6).clamp(2, 6) as u32);
+        u.points = traits.get("points").copied().unwrap_or(55).max(0) as u32;
+        u.hits_per_stand = 6;
+        if let Some(n) = &c.nation {
+            u.nation = Some(self.nation(n)?);
         }
-        units[k].formation_hq = Some(hq as u16);
+        u.fao = traits.get("fao").copied().unwrap_or(0) != 0;
+        if u.fao {
+            self.field_artillery_officer(&u, c)?;
+        }
+        self.may_stand(&u, hex_text, || {
+            format!("{} cannot stand in {}", u.label(), label(hex))
+        })?;
+        Ok(u)
     }
-    if units.len() > MAX_UNITS {
-        return Err(src.error(format!("{} units: at most {MAX_UNITS}", units.len())));
+
+    /// A Field Artillery Officer is never the CO and needs 6 artillery units of its side
+    /// for each one.
+    fn field_artillery_officer(&self, u: &Unit, c: &CommanderSpec) -> Result<(), ScenarioError> {
+        let side = u.side;
+        if u.co {
+            return Err(self.src.error_at(
+                c.id.span(),
+                "a Field Artillery Officer orders artillery only and cannot be the CO",
+            ));
+        }
+        let mine = self.units.iter().filter(|g| g.side == side);
+        let guns = mine.clone().filter(|g| g.arm == Arm::Artillery).count();
+        let faos = mine.filter(|g| g.fao).count() + 1;
+        if faos * crate::artillery::GUNS_PER_FAO > guns {
+            return Err(self.src.error_at(
+                c.id.span(),
+                format!(
+                    "{faos} Field Artillery Officer(s) need {} artillery units on the table; {side} has {guns}",
+                    faos * crate::artillery::GUNS_PER_FAO
+                ),
+            ));
+        }
+        Ok(())
     }
-    let first = match &file.first {
-        None => Side::Red,
-        Some(s) => parse_side(src, s)?,
-    };
+
+    /// Each unit of a fixed formation gets the command unit it names (one of its side's).
+    fn fixed_formations(&mut self) -> Result<(), ScenarioError> {
+        let src = self.src;
+        for (k, h) in std::mem::take(&mut self.formation_of) {
+            let hq = self
+                .units
+                .iter()
+                .position(|u| u.is_hq() && &*u.id == h.get_ref().as_str())
+                .ok_or_else(|| {
+                    src.error_at(h.span(), format!("no command unit \"{}\"", h.get_ref()))
+                })?;
+            if self.units[hq].side != self.units[k].side {
+                return Err(src.error_at(h.span(), format!("{} is the enemy's", h.get_ref())));
+            }
+            self.units[k].formation_hq = Some(hq as u16);
+        }
+        Ok(())
+    }
+}
+
+/// The objectives, each major for the sides `majors` names (a side's own major objective must
+/// be one it is out to reach).
+fn objectives(
+    src: &ScenarioSource,
+    battle: &Battle,
+    file: &ScenarioFile,
+) -> Result<Vec<Objective>, ScenarioError> {
     let mut objectives: Vec<Objective> = battle
         .objectives
         .iter()
@@ -754,7 +770,7 @@ pub fn load(src: &ScenarioSource, overrides: &Options) -> Result<BptGame, Scenar
             .collect(),
     };
     for (m, sides) in majors {
-        let hex = src.hex(m, &map)?;
+        let hex = src.hex(m, &battle.map)?;
         match objectives.iter_mut().find(|o| o.hex == hex) {
             Some(o) => {
                 o.major[0] |= sides[0];
@@ -768,10 +784,9 @@ pub fn load(src: &ScenarioSource, overrides: &Options) -> Result<BptGame, Scenar
             }
         }
     }
-    // A side's own major objective must be one it is out to reach.
     if let Some(Majors::BySide(g)) = &file.majors {
         for (side, m) in g.by_side() {
-            let hex = src.hex(m, &map)?;
+            let hex = src.hex(m, &battle.map)?;
             if let Some(goal) = objectives
                 .iter()
                 .find(|o| o.hex == hex)
@@ -790,43 +805,35 @@ pub fn load(src: &ScenarioSource, overrides: &Options) -> Result<BptGame, Scenar
             }
         }
     }
-    let setting = Setting {
-        name: battle.name.clone(),
-        title: battle.title.clone(),
-        turn_limit: battle.turn_limit,
-        lines: std::sync::Arc::new(crate::table::Sightlines::new(
-            &battle.map,
-            crate::table::SIGHTLINES_KEPT,
-        )),
-        map: battle.map,
-        map_view: battle.map_view,
-        side_names: [battle.sides[0].name.clone(), battle.sides[1].name.clone()],
-        objectives,
-        first,
-        table,
-        nations,
-    };
-    let mut works = Vec::new();
+    Ok(objectives)
+}
+
+/// Field defences and constructions on the table, one a hex.
+fn works(src: &ScenarioSource, file: &ScenarioFile, map: &Map) -> Result<Vec<Work>, ScenarioError> {
+    let mut works: Vec<Work> = Vec::new();
     for w in &file.works {
-        let hex = src.hex(&w.hex, &setting.map)?;
-        let kind = crate::works::WorkKind::parse(w.kind.get_ref()).ok_or_else(|| {
-            let all: Vec<&str> = crate::works::WorkKind::ALL
-                .iter()
-                .map(|k| k.word())
-                .collect();
+        let hex = src.hex(&w.hex, map)?;
+        let kind = WorkKind::parse(w.kind.get_ref()).ok_or_else(|| {
+            let all: Vec<&str> = WorkKind::ALL.iter().map(|k| k.word()).collect();
             src.error_at(
                 w.kind.span(),
                 format!("\"{}\" is not a work: {}", w.kind.get_ref(), all.join(", ")),
             )
         })?;
-        if works.iter().any(|x: &crate::works::Work| x.hex == hex) {
+        if works.iter().any(|x| x.hex == hex) {
             return Err(src.error_at(
                 w.hex.span(),
                 format!("a second work in {}: one a hex", label(hex)),
             ));
         }
-        works.push(crate::works::Work { hex, kind, hits: 0 });
+        works.push(Work { hex, kind, hits: 0 });
     }
+    Ok(works)
+}
+
+/// The position at the start: the works down, the troops in a trench dug in, and every unit
+/// hidden under a hidden set-up.
+fn position(setting: Setting, units: Vec<Unit>, works: Vec<Work>) -> BptGame {
     let mut game = BptGame::new(setting, units);
     game.works = std::sync::Arc::new(works);
     for k in 0..game.units.len() {
@@ -836,7 +843,7 @@ pub fn load(src: &ScenarioSource, overrides: &Options) -> Result<BptGame, Scenar
         }
         game.units[k].hidden = game.table().hidden_setup;
     }
-    Ok(game)
+    game
 }
 
 fn parse_side(src: &ScenarioSource, s: &Spanned<String>) -> Result<Side, ScenarioError> {

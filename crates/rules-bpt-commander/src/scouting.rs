@@ -64,18 +64,6 @@ impl Trace {
 pub struct Before(Vec<(usize, Trace)>);
 
 impl BptGame {
-    /// Whether `unit` is hidden from `side` (the enemy sees only its marker).
-    pub fn hidden_from(&self, unit: usize, side: Side) -> bool {
-        let u = &self.units[unit];
-        u.hidden && !u.ko && u.side != side
-    }
-
-    /// Whether `unit` is hidden from anyone looking: from its enemy, or from a spectator.
-    pub fn hidden_from_view(&self, unit: usize, viewer: Option<Side>) -> bool {
-        let u = &self.units[unit];
-        u.hidden && !u.ko && viewer != Some(u.side)
-    }
-
     /// Before an action: the units it names show themselves (an order given, a shot, a
     /// move), and the others' traces are kept.
     pub fn before_action(&mut self, named: &[usize], log: &mut Log) -> Before {

@@ -1,26 +1,20 @@
-//! The game in play: the position, the player turn's four phases ("Sequence of Play"), the
-//! decisions put to the inactive player in the middle of the active player's turn, and the
-//! `Game` API over them. The procedures live in the file of the chapter they come from.
+//! The position: what the scenario fixed ([`Setting`], [`TableRules`]), the units where they
+//! stand with the hex index kept beside them, the phase and the decision in progress, the
+//! weather and the works on the table; the few updates every chapter makes through it (a unit
+//! relocated with the command units beside it, lifted, knocked out, suppressed; a new attack
+//! number) and the questions every chapter asks of it (who decides, who may act, what is
+//! hidden from whom, who holds a hex). It names no chapter: the rules live in the file of the
+//! chapter they come from, the sequence of play in `sequence.rs`, the `Game` API in `game.rs`.
 
-use crate::order::Order;
-use crate::troops::{Arm, Unit};
-use std::collections::HashMap;
+use crate::orders::Order;
+use crate::reach::ReachCache;
+use crate::troops::{MoraleRule, Suppression, Unit};
+use crate::weather::{Weather, WeatherRule};
 use std::sync::Arc;
 use volley_core::game::Refusal;
 use volley_core::geometry::label;
 use volley_core::map::{Map, MapView};
-use volley_core::view::{
-    CommanderView, ElementKind, Elements, ObjectiveView, SideView, UnitView, Word,
-};
-use volley_core::{
-    Action, ActionInfo, ActionKind, Dice, Event, Game, Hex, Illegal, Log, Name, Outcome, Place,
-    Side, View,
-};
-
-/// `n` things, the word plural when `n` is not one.
-fn counted(n: u32, word: &str) -> String {
-    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
-}
+use volley_core::{Event, Hex, Log, Name, Outcome, Side};
 
 /// Where a rule comes from, for the log: the ruleset and the book's section name.
 pub fn rule(section: &str) -> String {
@@ -89,9 +83,9 @@ pub struct TableRules {
     /// Per-order fire: any visible enemy in range (false) or the nearest only (true).
     pub nearest_only: bool,
     /// The weather and night optional rules.
-    pub weather: crate::weather::WeatherRule,
+    pub weather: WeatherRule,
     /// The Morale optional rule.
-    pub morale: crate::ideas::MoraleRule,
+    pub morale: MoraleRule,
     /// The Prone Movement optional rule.
     pub prone: bool,
     /// The Fixed Formations optional rule.
@@ -110,62 +104,6 @@ pub struct TableRules {
     pub deviation_hit_die: bool,
 }
 
-/// The units' move searches, kept while the legal actions are listed: one search a unit
-/// rather than one a candidate. Outside a listing it holds nothing and every search is made
-/// afresh; a copy of the game starts with an empty one.
-#[derive(Debug, Default)]
-pub struct ReachCache(std::sync::Mutex<Option<HashMap<usize, Reach>>>);
-
-/// A unit's move search: every hex it may reach with one move action, and how.
-pub type Reach = std::sync::Arc<Vec<(Hex, crate::movement::Stop)>>;
-
-impl Clone for ReachCache {
-    fn clone(&self) -> ReachCache {
-        ReachCache::default()
-    }
-}
-
-/// A listing under way: while it lives the move searches are kept; when it ends, even by a
-/// panic, they are dropped, so no search outlives the position it was made in.
-pub struct Listing<'a>(&'a ReachCache);
-
-impl Drop for Listing<'_> {
-    fn drop(&mut self) {
-        self.0.set(false);
-    }
-}
-
-impl ReachCache {
-    /// Starts a listing of the legal actions (what was kept before is dropped).
-    pub fn listing(&self) -> Listing<'_> {
-        self.set(true);
-        Listing(self)
-    }
-
-    fn set(&self, on: bool) {
-        let mut c = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        *c = on.then(HashMap::new);
-    }
-
-    /// The unit's search from the cache during a listing (made with `search` the first
-    /// time); outside one, made afresh.
-    pub fn get(
-        &self,
-        unit: usize,
-        search: impl FnOnce() -> Vec<(Hex, crate::movement::Stop)>,
-    ) -> Reach {
-        if let Ok(mut c) = self.0.lock() {
-            if let Some(kept) = c.as_mut() {
-                return kept
-                    .entry(unit)
-                    .or_insert_with(|| std::sync::Arc::new(search()))
-                    .clone();
-            }
-        }
-        std::sync::Arc::new(search())
-    }
-}
-
 /// The player turn's phases.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Phase {
@@ -175,6 +113,16 @@ pub enum Phase {
     /// Orders are done: each command unit may make one move.
     HqMoves,
     Over,
+}
+
+/// What a phase's order leaves for the sequence of play to do next.
+#[must_use]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Then {
+    /// The phase goes on.
+    Continue,
+    /// The player turn's orders and command movement are over: its end phase comes.
+    EndPhase,
 }
 
 /// A decision of the middle of a turn.
@@ -256,9 +204,9 @@ pub struct BptGame {
     pub ko_hits: std::collections::BTreeMap<usize, u32>,
     pub outcome: Option<Outcome>,
     /// The weather now (normal throughout unless the weather or night rule is used).
-    pub weather: crate::weather::Weather,
+    pub weather: Weather,
     /// Field defences and constructions on the table (shared until one changes).
-    pub works: Arc<Vec<crate::works::Work>>,
+    pub works: Arc<Vec<crate::terrain::Work>>,
     /// Per map cell, the unit (not command unit) standing there.
     occupant: Vec<Option<u16>>,
 }
@@ -415,6 +363,54 @@ impl BptGame {
         }
     }
 
+    /// Marks a unit suppressed (and a command unit with it).
+    pub fn suppress(&mut self, unit: usize, by: u32, log: &mut Log, test: &[u32]) {
+        let mark = Suppression {
+            placed: self.player_turn(),
+            by_attack: by,
+        };
+        self.units[unit].suppressed = Some(mark);
+        let u = &self.units[unit];
+        log.add(|| {
+            Event::new(
+                "suppressed",
+                rule("Suppression"),
+                if test.is_empty() {
+                    format!("{} is suppressed", u.label())
+                } else {
+                    format!("{} is suppressed (test {test:?})", u.label())
+                },
+            )
+            .side(u.side)
+            .units([u.id.clone()])
+        });
+        let (hex, side) = (u.hex, u.side);
+        let with: Vec<usize> = self
+            .hqs_in(hex)
+            .filter(|&h| self.units[h].side == side)
+            .collect();
+        for h in with {
+            self.units[h].suppressed = Some(mark);
+        }
+    }
+
+    /// Moves a unit and the command units with it.
+    pub fn move_with_hqs(&mut self, unit: usize, to: Hex) {
+        let from = self.units[unit].hex;
+        let side = self.units[unit].side;
+        let with: Vec<usize> = if self.units[unit].is_hq() {
+            Vec::new()
+        } else {
+            self.hqs_in(from)
+                .filter(|&h| self.units[h].side == side)
+                .collect()
+        };
+        self.relocate(unit, to);
+        for h in with {
+            self.relocate(h, to);
+        }
+    }
+
     /// The player turn number: 0 for the first player turn of the game, then one each.
     pub fn player_turn(&self) -> u32 {
         (self.turn - 1) * 2 + u32::from(self.active != self.setting.first)
@@ -426,12 +422,6 @@ impl BptGame {
 
     pub fn enemy_of(&self, a: usize, b: usize) -> bool {
         self.units[a].side != self.units[b].side
-    }
-
-    fn order_of(&self, action: Action) -> Result<Order, Illegal> {
-        Order::unpack(action)
-            .filter(|o| o.units().iter().all(|&k| k < self.units.len()))
-            .ok_or_else(|| Illegal::new(format!("{action:?} is not a Black Powder action")))
     }
 
     /// Who decides now.
@@ -446,11 +436,39 @@ impl BptGame {
         })
     }
 
-    /// Why an order may not be given now, if it may not.
-    pub fn check_order<R: Refusal>(&self, o: Order) -> Result<(), R> {
-        if matches!(self.phase, Phase::Setup | Phase::Over) {
-            return Err(R::because(|| "the game is not in play"));
-        }
+    /// A new attack number.
+    pub fn next_attack(&mut self) -> u32 {
+        self.attack_seq += 1;
+        self.attack_seq
+    }
+
+    /// Whether `unit` is hidden from `side` (the enemy sees only its marker).
+    pub fn hidden_from(&self, unit: usize, side: Side) -> bool {
+        let u = &self.units[unit];
+        u.hidden && !u.ko && u.side != side
+    }
+
+    /// Whether `unit` is hidden from anyone looking: from its enemy, or from a spectator.
+    pub fn hidden_from_view(&self, unit: usize, viewer: Option<Side>) -> bool {
+        let u = &self.units[unit];
+        u.hidden && !u.ko && viewer != Some(u.side)
+    }
+
+    /// The side holding a hex (its unit standing there), as `sight` shows the map: an enemy
+    /// hidden there under a hidden set-up holds nothing a view can show.
+    pub fn holder(&self, hex: Hex, sight: Sight) -> Option<Side> {
+        self.occupant(hex)
+            .filter(|&k| match sight {
+                Sight::AsItIs => true,
+                Sight::View(viewer) => !self.hidden_from_view(k, viewer),
+            })
+            .map(|k| self.units[k].side)
+    }
+
+    /// Why the unit acting in `o` may not act now, if it may not: it is not the deciding
+    /// side's, it is knocked out, or it is scouting cavalry asked to fight ("Scouting
+    /// Cavalry": they look, they do not fight). The game is in play.
+    pub fn may_act<R: Refusal>(&self, o: Order) -> Result<(), R> {
         let side = self.decider().expect("in play");
         if let Some(k) = o.actor() {
             let u = &self.units[k];
@@ -476,451 +494,7 @@ impl BptGame {
                 }));
             }
         }
-        match self.interrupt {
-            Some(Interrupt::Response) => self.check_response(o),
-            Some(Interrupt::Support(_)) => self.check_support(o),
-            Some(Interrupt::Consolidate(_)) => self.check_consolidate(o),
-            Some(Interrupt::Opportunity { target }) => self.check_opportunity(o, target),
-            None => match self.phase {
-                Phase::Initiative => self.check_initiative(o),
-                Phase::Command => self.check_command(o),
-                Phase::HqMoves => self.check_hq_move(o),
-                Phase::Setup | Phase::Over => unreachable!(),
-            },
-        }
-    }
-
-    /// Carries out an order already checked.
-    pub(crate) fn perform(&mut self, o: Order, dice: &mut dyn Dice, log: &mut Log) {
-        let before = self.before_action(&o.units(), log);
-        self.perform_order(o, dice, log);
-        self.after_action(before, log);
-    }
-
-    fn perform_order(&mut self, o: Order, dice: &mut dyn Dice, log: &mut Log) {
-        match self.interrupt {
-            Some(Interrupt::Response) => self.perform_response(o, dice, log),
-            Some(Interrupt::Support(_)) => self.perform_support(o, dice, log),
-            Some(Interrupt::Consolidate(side)) => self.perform_consolidate(side, o, log),
-            Some(Interrupt::Opportunity { target }) => {
-                self.perform_opportunity(o, target, dice, log)
-            }
-            None => match self.phase {
-                Phase::Initiative => self.perform_initiative(o, dice, log),
-                Phase::Command => self.perform_command(o, dice, log),
-                Phase::HqMoves => self.perform_hq_move(o, dice, log),
-                Phase::Setup | Phase::Over => {}
-            },
-        }
-    }
-
-    /// Candidate orders now (each is checked before it is listed).
-    fn candidates(&self, out: &mut Vec<Order>) {
-        match self.interrupt {
-            Some(Interrupt::Response) => self.response_candidates(out),
-            Some(Interrupt::Support(side)) => self.support_candidates(side, out),
-            Some(Interrupt::Consolidate(side)) => self.consolidate_candidates(side, out),
-            Some(Interrupt::Opportunity { target }) => self.opportunity_candidates(target, out),
-            None => match self.phase {
-                Phase::Initiative => self.initiative_candidates(out),
-                Phase::Command => self.command_candidates(out),
-                Phase::HqMoves => self.hq_move_candidates(out),
-                Phase::Setup | Phase::Over => return,
-            },
-        }
-        out.push(Order::End);
-    }
-
-    fn unit_candidates(&self, unit: usize, out: &mut Vec<Order>) {
-        let _kept = self.reach_cache.listing();
-        let mut all = Vec::new();
-        self.candidates(&mut all);
-        all.retain(|o| self.describe_order(*o).unit == Some(unit as u32));
-        out.extend(self.checked(all));
-    }
-
-    /// The candidates that pass their check, in order and without repeats (a listing's
-    /// hundreds of orders are hashed with a fast hasher: the default one was a tenth of the
-    /// bots' time here).
-    fn checked(&self, all: Vec<Order>) -> Vec<Order> {
-        let mut seen = std::collections::HashSet::with_capacity_and_hasher(
-            all.len(),
-            foldhash::fast::FixedState::default(),
-        );
-        all.into_iter()
-            .filter(|&o| seen.insert(o) && self.check_order::<()>(o).is_ok())
-            .collect()
-    }
-
-    pub fn phase_words(&self) -> String {
-        let words = self.phase_name();
-        match self.table().weather {
-            crate::weather::WeatherRule::Off => words,
-            crate::weather::WeatherRule::Night => format!("{words} · night"),
-            _ => format!("{words} · {}", self.weather.name()),
-        }
-    }
-
-    fn phase_name(&self) -> String {
-        let s = self.side_name(self.active);
-        match self.phase {
-            Phase::Setup => "setting up".into(),
-            Phase::Initiative => format!("{s} initiative"),
-            Phase::Command => format!("{s} command"),
-            Phase::HqMoves => format!("{s} command units move"),
-            Phase::Over => "game over".into(),
-        }
-    }
-
-    fn prompt(&self) -> Option<String> {
-        let side = self.decider()?;
-        let who = side.title();
-        Some(match self.interrupt {
-            Some(Interrupt::Response) => {
-                let c = self.charge.as_ref().expect("a charge in progress");
-                format!(
-                    "{who}: {} charges {} — fire at the charger, evade, form square or counter-charge, then end",
-                    self.units[c.charger].label(),
-                    self.units[c.target].label()
-                )
-            }
-            Some(Interrupt::Support(_)) => format!("{who}: move units in support of the charge, then end"),
-            Some(Interrupt::Consolidate(_)) => format!(
-                "{who}: consolidate — the charge's winners may go a hex forward (not next to a visible enemy) and turn, then end"
-            ),
-            Some(Interrupt::Opportunity { target }) => format!(
-                "{who}: opportunity fire at {}? (each firer loses its initiative and -1 command next turn)",
-                self.units[target].label()
-            ),
-            None => match self.phase {
-                Phase::Initiative => format!(
-                    "{who}: initiative — units within 20 cm of the nearest visible enemy may fire, charge, evade or deploy"
-                ),
-                Phase::Command => match self.current_hq {
-                    Some(h) if !self.order_units.is_empty() => format!(
-                        "{who}: carry out {}'s order, or give the next (join units, then order)",
-                        self.units[h].label()
-                    ),
-                    _ => format!("{who}: command — give a unit its action (the order's command roll comes first), or join units and order them together; end when done"),
-                },
-                Phase::HqMoves => format!("{who}: each command unit may move once"),
-                Phase::Setup | Phase::Over => return None,
-            },
-        })
-    }
-
-    fn describe_order(&self, o: Order) -> ActionInfo {
-        let at = |k: usize| Place::Hex(self.units[k].hex);
-        let info = match o {
-            Order::End => return ActionInfo::end(),
-            Order::Fire { ammo, target, .. } => ActionInfo::new(
-                if ammo == crate::artillery::Ammo::Canister {
-                    "canister"
-                } else {
-                    "fire"
-                },
-                ActionKind::Attack,
-            )
-            .at(at(target)),
-            Order::Charge { target, .. } => {
-                ActionInfo::new("charge", ActionKind::Attack).at(at(target))
-            }
-            Order::Move { to, .. } => ActionInfo::new("move", ActionKind::Move).at(to),
-            Order::Evade { .. } => ActionInfo::new("evade", ActionKind::Other),
-            Order::Wheel { unit, right } => ActionInfo::new("wheel", ActionKind::Turn)
-                .facing(self.units[unit].facing.turn(if right { 1 } else { -1 })),
-            Order::AboutFace { unit } => ActionInfo::new("about-face", ActionKind::Turn)
-                .facing(self.units[unit].facing.opposite()),
-            Order::Retire { .. } => ActionInfo::new("retire", ActionKind::Other),
-            Order::Prolonge { .. } => ActionInfo::new("prolonge", ActionKind::Other),
-            Order::Form { .. } => ActionInfo::new("form", ActionKind::Other),
-            Order::Limber { .. } => ActionInfo::new("limber", ActionKind::Other),
-            Order::Unlimber { facing, .. } => {
-                ActionInfo::new("unlimber", ActionKind::Other).facing(facing)
-            }
-            Order::Pivot { facing, .. } => {
-                ActionInfo::new("pivot", ActionKind::Turn).facing(facing)
-            }
-            Order::Refuse { .. } => ActionInfo::new("refuse", ActionKind::Other),
-            Order::Join { .. } => ActionInfo::new("join", ActionKind::Other),
-            Order::Command { .. } => ActionInfo::new("order", ActionKind::Other),
-            Order::SelfOrder { .. } => ActionInfo::new("self-order", ActionKind::Other),
-            Order::Square { .. } => ActionInfo::new("square", ActionKind::Other),
-            Order::Transfer { hq, .. } => ActionInfo::new("transfer", ActionKind::Other).at(at(hq)),
-            Order::Task { task, hex, .. } => {
-                ActionInfo::new(task.word(), ActionKind::Other).at(hex)
-            }
-            Order::Dismount { mount, .. } => {
-                ActionInfo::new(if mount { "mount" } else { "dismount" }, ActionKind::Other)
-            }
-            Order::Prone { down, .. } => {
-                ActionInfo::new(if down { "prone" } else { "rise" }, ActionKind::Other)
-            }
-            Order::CounterCharge { .. } => ActionInfo::new("countercharge", ActionKind::Other),
-            Order::Support { friend, .. } => {
-                ActionInfo::new("support", ActionKind::Other).at(at(friend))
-            }
-        };
-        match o {
-            Order::Command { unit, .. } => info.unit(unit as u32),
-            _ => match o.actor() {
-                Some(k) => info.unit(k as u32),
-                None => info,
-            },
-        }
-    }
-
-    /// What `side` may see ([`Game::view`]); without the firing cones when `cones` is false
-    /// ([`Game::search_view`]: the bots' search never reads them, and they cost a tenth of it).
-    fn view_with(&self, side: Option<Side>, cones: bool) -> View {
-        View {
-            ruleset: crate::ID.into(),
-            scenario: self.setting.name.clone(),
-            title: self.setting.title.clone(),
-            viewer: side,
-            turn: self.turn,
-            turn_limit: self.setting.turn_limit,
-            phase: self.phase_words(),
-            phasing: (!matches!(self.phase, Phase::Over | Phase::Setup)).then_some(self.active),
-            to_decide: self.decider(),
-            prompt: self.prompt(),
-            map: self.setting.map_view.clone(),
-            sides: Side::BOTH
-                .into_iter()
-                .map(|s| {
-                    let (lost, all) = self.losses(s);
-                    SideView {
-                        side: s,
-                        name: self.setting.side_names[s.index()].clone(),
-                        losses_percent: if all == 0 {
-                            0.0
-                        } else {
-                            100.0 * lost as f64 / all as f64
-                        },
-                        break_point: (all > 0).then(|| 100.0 * all.div_ceil(2) as f64 / all as f64),
-                        score: self.victory_points(s) as i32,
-                        commanders: self
-                            .units
-                            .iter()
-                            .enumerate()
-                            .filter(|(_, u)| u.side == s && u.is_hq())
-                            .map(|(hk, u)| CommanderView {
-                                id: u.id.clone(),
-                                name: u.name.clone(),
-                                value: u.command as i32,
-                                supreme: u.co,
-                                attached_to: self
-                                    .occupant(u.hex)
-                                    .filter(|&k| self.units[k].side == s)
-                                    .filter(|&k| !self.hidden_from_view(k, side))
-                                    .map(|k| self.units[k].id.clone()),
-                                status: if u.ko {
-                                    "killed".into()
-                                } else if self.hidden_from_view(hk, side) {
-                                    "hidden".into()
-                                } else if self
-                                    .occupant(u.hex)
-                                    .is_some_and(|k| !self.hidden_from_view(k, side))
-                                {
-                                    "attached".into()
-                                } else {
-                                    "ready".into()
-                                },
-                            })
-                            .collect(),
-                    }
-                })
-                .collect(),
-            units: self
-                .units
-                .iter()
-                .enumerate()
-                .filter(|(k, u)| !u.ko && !self.hidden_from_view(*k, side))
-                .map(|(k, u)| self.unit_view(k, u, cones))
-                .collect(),
-            markers: self.markers(side),
-            features: Vec::new(),
-            objectives: self
-                .setting
-                .objectives
-                .iter()
-                .map(|o| ObjectiveView {
-                    place: Place::Hex(o.hex),
-                    name: match (o.major, o.goal_of) {
-                        ([false, false], None) => o.name.clone(),
-                        ([true, true], None) => format!("{} (major)", o.name).into(),
-                        (major, None) => {
-                            let m = if major[0] { 0 } else { 1 };
-                            format!(
-                                "{} (major for {}, minor for {})",
-                                o.name,
-                                self.setting.side_names[m],
-                                self.setting.side_names[1 - m]
-                            )
-                            .into()
-                        }
-                        (major, Some(s)) => format!(
-                            "{} ({}{}'s goal)",
-                            o.name,
-                            if major[s.index()] { "major, " } else { "" },
-                            self.setting.side_names[s.index()]
-                        )
-                        .into(),
-                    },
-                    points: o.points,
-                    holder: self.holder(o.hex, Sight::View(side)),
-                    goal_of: o.goal_of,
-                    decisive: o.major,
-                })
-                .collect(),
-            outcome: self.outcome.clone(),
-            standing: self
-                .outcome
-                .is_none()
-                .then(|| self.standing(Sight::View(side))),
-        }
-    }
-
-    fn unit_view(&self, key: usize, u: &Unit, cones: bool) -> UnitView {
-        let mut flags: Vec<Word> = Vec::new();
-        if u.is_suppressed() {
-            flags.push("suppressed".into());
-        }
-        if u.disordered() {
-            flags.push("disordered".into());
-        }
-        if u.exhausted {
-            flags.push("exhausted".into());
-        }
-        if u.arm == Arm::Artillery {
-            flags.push(if u.limbered {
-                "limbered".into()
-            } else {
-                "unlimbered".into()
-            });
-            if u.traits.howitzer {
-                flags.push("howitzer".into());
-            }
-            if u.traits.mortar {
-                flags.push("mortar".into());
-            }
-        }
-        if u.regimental_guns > 0 {
-            flags.push(counted(u.regimental_guns, "regimental gun").into());
-        }
-        if u.dug_in {
-            flags.push("dug in".into());
-        }
-        if u.hidden {
-            flags.push("hidden".into());
-        }
-        if u.traits.scout {
-            flags.push(
-                if u.scout_free {
-                    "scouting freely"
-                } else {
-                    "scouting"
-                }
-                .into(),
-            );
-        }
-        if u.refused != 0 {
-            flags.push(if u.refused < 0 {
-                "refused left".into()
-            } else {
-                "refused right".into()
-            });
-        }
-        if u.initiative_used && self.active == u.side {
-            flags.push("acted on initiative".into());
-        }
-        if u.actions > 0 {
-            flags.push(format!("{} left", counted(u.actions, "action")).into());
-        }
-        if self.joined.contains(&key) {
-            flags.push("joined".into());
-        }
-        if u.opportunity.is_some_and(|t| t + 1 >= self.player_turn()) {
-            flags.push("opportunity fired".into());
-        }
-        let hq = u.is_hq();
-        UnitView {
-            id: u.id.clone(),
-            key: key as u32,
-            name: u.name.clone(),
-            side: u.side,
-            arm: u.arm.name().into(),
-            class: hq.then(|| {
-                if u.co {
-                    "CO".into()
-                } else if u.fao {
-                    "FAO".into()
-                } else {
-                    "HQ".into()
-                }
-            }),
-            symbol: u.arm.symbol(),
-            place: Place::Hex(u.hex),
-            facing: (!hq).then_some(u.facing),
-            hits: u.turn_hits,
-            max_hits: u.capacity(self.table().exhaustion_hit),
-            te: 0,
-            max_te: 0,
-            strength: hq.then_some(u.command),
-            elements: (!hq).then_some(Elements {
-                kind: ElementKind::Stands,
-                now: u.stands,
-                full: u.full_stands,
-            }),
-            formation: u.formed_troops().then(|| u.formation.name().into()),
-            cone: if !cones || hq || u.ko || (u.arm == Arm::Artillery && u.limbered) {
-                Vec::new()
-            } else {
-                self.cone_hexes(key).into_iter().map(Place::Hex).collect()
-            },
-            flags,
-            commander: if hq {
-                None
-            } else {
-                self.hqs_in(u.hex)
-                    .find(|&h| self.units[h].side == u.side)
-                    .map(|h| self.units[h].name.clone())
-            },
-        }
-    }
-
-    /// A charge waits for the charged side's answer and the supports: a preview takes none of
-    /// them (cavalry that must answer counter-charges), fights it out at once, and leaves the
-    /// winners where they stand.
-    pub fn answer_charge_for_preview(&mut self, dice: &mut dyn Dice, events: &mut Vec<Event>) {
-        while (self.charge.is_some()
-            && matches!(
-                self.interrupt,
-                Some(Interrupt::Response | Interrupt::Support(_))
-            ))
-            || matches!(self.interrupt, Some(Interrupt::Consolidate(_)))
-        {
-            let mut log = Log::new();
-            match self.interrupt {
-                Some(Interrupt::Response) if self.check_order::<()>(Order::End).is_err() => {
-                    let t = self.charge.as_ref().map(|c| c.target).expect("charge");
-                    self.perform(Order::CounterCharge { unit: t }, dice, &mut log);
-                }
-                _ => self.perform(Order::End, dice, &mut log),
-            }
-            events.extend(log.into_events());
-        }
-    }
-
-    /// The side holding a hex (its unit standing there), as `sight` shows the map: an enemy
-    /// hidden there under a hidden set-up holds nothing a view can show.
-    pub fn holder(&self, hex: Hex, sight: Sight) -> Option<Side> {
-        self.occupant(hex)
-            .filter(|&k| match sight {
-                Sight::AsItIs => true,
-                Sight::View(viewer) => !self.hidden_from_view(k, viewer),
-            })
-            .map(|k| self.units[k].side)
+        Ok(())
     }
 
     /// Units of a side knocked out, command units left out, and how many there were.
@@ -930,153 +504,10 @@ impl BptGame {
         // Scouting cavalry that left the table are not lost.
         (mine.filter(|u| u.ko && !u.retired).count() as u32, all)
     }
-}
 
-impl Game for BptGame {
-    fn ruleset(&self) -> &'static str {
-        crate::ID
-    }
-
-    fn start(&mut self, dice: &mut dyn Dice) -> Vec<Event> {
-        let mut log = Log::new();
-        if self.phase == Phase::Setup {
-            self.spot(&mut log);
-            self.roll_opening_weather(dice, &mut log);
-            self.begin_player_turn(dice, &mut log);
-        }
-        log.into_events()
-    }
-
-    fn to_decide(&self) -> Option<Side> {
-        self.decider()
-    }
-
-    fn legal_actions_into(&self, out: &mut Vec<Action>) {
-        out.clear();
-        let _kept = self.reach_cache.listing();
-        let mut all = Vec::new();
-        self.candidates(&mut all);
-        out.extend(self.checked(all).into_iter().map(Order::pack));
-    }
-
-    fn unit_actions(&self, unit: u32, out: &mut Vec<Action>) {
-        out.clear();
-        let mut mine = Vec::new();
-        if (unit as usize) < self.units.len() {
-            self.unit_candidates(unit as usize, &mut mine);
-        }
-        out.extend(mine.into_iter().map(Order::pack));
-    }
-
-    fn check(&self, action: Action) -> Result<(), Illegal> {
-        let o = self.order_of(action)?;
-        self.check_order(o)
-    }
-
-    fn play_unchecked(&mut self, action: Action, dice: &mut dyn Dice, log: &mut Log) {
-        let o = Order::unpack(action).expect("an action from the legal list");
-        self.perform(o, dice, log);
-    }
-
-    /// Hits are turned into stand losses only at the end phase; the preview does it at once
-    /// for the units the action touched, so that the odds show what the attack leaves.
-    fn preview(&mut self, action: Action, dice: &mut dyn Dice) -> Result<Vec<Event>, Illegal> {
-        let before: Vec<u32> = self.units.iter().map(|u| u.turn_hits).collect();
-        let mut events = self.apply(action, dice)?;
-        if matches!(Order::unpack(action), Some(Order::Charge { .. })) {
-            self.answer_charge_for_preview(dice, &mut events);
-        }
-        for (k, u) in self.units.iter_mut().enumerate() {
-            if u.turn_hits != before[k] && !u.ko {
-                let lost = u.turn_hits / u.hits_per_stand;
-                u.stands = u.stands.saturating_sub(lost);
-            }
-        }
-        Ok(events)
-    }
-
-    fn odds_cases(&self, action: Action) -> Option<Vec<volley_core::odds::OddsCase>> {
-        let o = Order::unpack(action)?;
-        if o.actor()
-            .is_some_and(|k| self.units.get(k).is_some_and(|u| u.actions == 0))
-            && self.phase == Phase::Command
-            && self.interrupt.is_none()
-        {
-            return self.own_order_cases(o);
-        }
-        match o {
-            Order::Charge { .. } => self.charge_cases(o),
-            _ => self.cases(o),
-        }
-    }
-
-    fn notation(&self, action: Action) -> String {
-        match self.order_of(action) {
-            Ok(o) => self.write_order(o),
-            Err(e) => e.0,
-        }
-    }
-
-    fn describe(&self, action: Action) -> ActionInfo {
-        match self.order_of(action) {
-            Ok(o) => self.describe_order(o),
-            Err(_) => ActionInfo::new("?", ActionKind::Other),
-        }
-    }
-
-    fn parse_action(&self, text: &str) -> Result<Action, Illegal> {
-        self.read_order(text).map(Order::pack)
-    }
-
-    fn turn(&self) -> u32 {
-        self.turn
-    }
-
-    fn phasing(&self) -> Option<Side> {
-        (!matches!(self.phase, Phase::Over | Phase::Setup)).then_some(self.active)
-    }
-
-    fn outcome(&self) -> Option<Outcome> {
-        self.outcome.clone()
-    }
-
-    /// The table is open: both players see every unit, as the book plays it ("there are no
-    /// tests for visibility"); sight decides only what a unit may act against.
-    fn view(&self, side: Option<Side>) -> View {
-        self.view_with(side, true)
-    }
-
-    fn search_view(&self, side: Option<Side>) -> View {
-        self.view_with(side, false)
-    }
-
-    fn clone_game(&self) -> Box<dyn Game> {
-        Box::new(self.clone())
-    }
-
-    fn determinize(&self, side: Side, dice: &mut dyn Dice) -> Box<dyn Game> {
-        Box::new(self.determinized(side, dice))
-    }
-
-    fn reach(&self, unit: &str) -> Vec<volley_core::Reach> {
-        let Some(k) = self.units.iter().position(|u| &*u.id == unit) else {
-            return Vec::new();
-        };
-        let mut out = Vec::new();
-        let mut mine = Vec::new();
-        self.unit_candidates(k, &mut mine);
-        for o in mine {
-            if let Order::Move { to, .. } = o {
-                out.push(volley_core::Reach {
-                    hex: label(to),
-                    cost: volley_core::geometry::distance(self.units[k].hex, to),
-                });
-            }
-        }
-        out
-    }
-
-    fn check_invariants(&self) -> Result<(), String> {
+    /// What must hold of every position: knocked-out units carry nothing, the rest stand on
+    /// the map, one a hex, with stands and hits in bounds, and the hex index agrees.
+    pub fn invariants(&self) -> Result<(), String> {
         let mut seen = vec![None::<usize>; self.map().cell_count()];
         for (k, u) in self.units.iter().enumerate() {
             if u.ko {

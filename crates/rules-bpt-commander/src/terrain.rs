@@ -1,7 +1,9 @@
 //! What the map's terrain is in this book's terms ("Terrain", "Visibility"): open ground,
 //! low and high area terrain, wet terrain, mountains, linear obstacles, and the cover each
 //! gives against fire ("Scoring Hits"). The map letters are the shared ones of Volley's maps;
-//! docs/rules/bpt-commander.md gives the table of what each letter is here.
+//! docs/rules/bpt-commander.md gives the table of what each letter is here. Field defences and
+//! buildings stand on it as works ([`Work`]: the Field Defenses and Constructions tables); what
+//! they do in play and what engineers do to them is in [`crate::works`].
 
 use crate::troops::{Arm, Unit};
 use volley_core::map::{Hexside, Map, Terrain};
@@ -203,4 +205,118 @@ pub fn cover(map: &Map, target: Hex, last_before: Hex) -> Cover {
         Cover::Open
     };
     by_ground.max(by_obstacle)
+}
+
+/// What a work is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WorkKind {
+    Trench,
+    Wire,
+    Ditch,
+    Stakes,
+    DugOut,
+    Breastworks,
+    LogWorks,
+    FortifiedWorks,
+    Fortification,
+    WoodenBuilding,
+    BrickBuilding,
+    StoneBuilding,
+}
+
+impl WorkKind {
+    pub const ALL: [WorkKind; 12] = [
+        WorkKind::Trench,
+        WorkKind::Wire,
+        WorkKind::Ditch,
+        WorkKind::Stakes,
+        WorkKind::DugOut,
+        WorkKind::Breastworks,
+        WorkKind::LogWorks,
+        WorkKind::FortifiedWorks,
+        WorkKind::Fortification,
+        WorkKind::WoodenBuilding,
+        WorkKind::BrickBuilding,
+        WorkKind::StoneBuilding,
+    ];
+
+    pub fn word(self) -> &'static str {
+        match self {
+            WorkKind::Trench => "trench",
+            WorkKind::Wire => "wire",
+            WorkKind::Ditch => "ditch",
+            WorkKind::Stakes => "stakes",
+            WorkKind::DugOut => "dug-out",
+            WorkKind::Breastworks => "breastworks",
+            WorkKind::LogWorks => "log-works",
+            WorkKind::FortifiedWorks => "fortified-works",
+            WorkKind::Fortification => "fortification",
+            WorkKind::WoodenBuilding => "wooden-building",
+            WorkKind::BrickBuilding => "brick-building",
+            WorkKind::StoneBuilding => "stone-building",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<WorkKind> {
+        WorkKind::ALL.into_iter().find(|k| k.word() == text)
+    }
+
+    /// Points a section (the Field Defenses table; buildings are terrain, not bought).
+    pub fn points(self) -> Option<u32> {
+        Some(match self {
+            WorkKind::Trench | WorkKind::Wire => 5,
+            WorkKind::Ditch | WorkKind::Stakes | WorkKind::DugOut | WorkKind::Breastworks => 25,
+            WorkKind::LogWorks => 50,
+            WorkKind::FortifiedWorks => 75,
+            WorkKind::Fortification => 100,
+            _ => return None,
+        })
+    }
+
+    /// Whether a hasty defence may have it (the rest need a fixed defence).
+    pub fn hasty(self) -> bool {
+        matches!(
+            self,
+            WorkKind::Trench | WorkKind::Stakes | WorkKind::Breastworks
+        )
+    }
+
+    /// Whether it is an obstacle to movement (and what engineers clear or demolish).
+    pub fn obstacle(self) -> bool {
+        matches!(self, WorkKind::Wire | WorkKind::Ditch | WorkKind::Stakes)
+    }
+
+    /// The cover it gives the troops in its hex.
+    pub fn cover(self) -> Cover {
+        match self {
+            WorkKind::Breastworks | WorkKind::WoodenBuilding | WorkKind::BrickBuilding => {
+                Cover::Soft
+            }
+            WorkKind::LogWorks
+            | WorkKind::FortifiedWorks
+            | WorkKind::Fortification
+            | WorkKind::StoneBuilding => Cover::Hard,
+            _ => Cover::Open,
+        }
+    }
+
+    /// Hits and save as a construction (the Constructions table), for what has them.
+    pub fn construction(self) -> Option<(u32, u32)> {
+        Some(match self {
+            WorkKind::WoodenBuilding | WorkKind::Breastworks => (3, 0),
+            WorkKind::BrickBuilding | WorkKind::LogWorks => (6, 5),
+            WorkKind::StoneBuilding | WorkKind::FortifiedWorks => (9, 4),
+            WorkKind::Fortification => (12, 3),
+            _ => return None,
+        })
+    }
+}
+
+/// One work on the table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Work {
+    pub hex: Hex,
+    pub kind: WorkKind,
+    /// Hits it holds as a construction (they are never removed).
+    pub hits: u32,
 }

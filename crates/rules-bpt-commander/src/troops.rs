@@ -240,7 +240,7 @@ pub struct Unit {
     pub scout_free: bool,
     pub retired: bool,
     /// The stat line of the unit's other mode (mounted or on foot), if it has one.
-    pub other_mode: Option<crate::dismount::Mode>,
+    pub other_mode: Option<Mode>,
     /// Stands left with the horses while on foot.
     pub holders: u32,
     /// Brigade skirmish stands screening the unit, and the hits they hold this turn.
@@ -255,7 +255,7 @@ pub struct Unit {
     /// The command unit of its fixed formation (the optional Fixed Formations rule).
     pub formation_hq: Option<u16>,
     /// Morale grade (used with the optional Morale rule).
-    pub morale: crate::ideas::Morale,
+    pub morale: Morale,
     /// Has fired since the start of the battle (first-fire bonus; concealed guns).
     pub has_fired: bool,
     pub ko: bool,
@@ -339,6 +339,11 @@ impl Unit {
     }
 
     /// Troops that charge and fight in formations: infantry and cavalry.
+    /// Howitzers and mortars fire at high angle (shell only, deviating).
+    pub fn high_angle(&self) -> bool {
+        self.arm == Arm::Artillery && (self.traits.howitzer || self.traits.mortar)
+    }
+
     pub fn formed_troops(&self) -> bool {
         matches!(self.arm, Arm::Infantry | Arm::Cavalry)
     }
@@ -359,5 +364,112 @@ impl Unit {
         } else {
             self.points * self.full_stands
         }
+    }
+}
+
+/// A unit's stat line in one mode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Mode {
+    pub arm: Arm,
+    pub move_cm: u32,
+    pub dice: u32,
+    pub range_cm: u32,
+    pub save: Option<u32>,
+    pub hits: u32,
+}
+
+impl Mode {
+    pub fn of(u: &Unit) -> Mode {
+        Mode {
+            arm: u.arm,
+            move_cm: u.move_cm,
+            dice: u.dice,
+            range_cm: u.range_cm,
+            save: u.save,
+            hits: u.hits_per_stand,
+        }
+    }
+}
+
+/// A unit's morale grade (the optional Morale rule).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Morale {
+    Unmotivated,
+    #[default]
+    Regular,
+    Motivated,
+}
+
+impl Morale {
+    pub fn parse(text: &str) -> Option<Morale> {
+        Some(match text {
+            "unmotivated" => Morale::Unmotivated,
+            "regular" => Morale::Regular,
+            "motivated" => Morale::Motivated,
+            _ => return None,
+        })
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Morale::Unmotivated => "unmotivated",
+            Morale::Regular => "regular",
+            Morale::Motivated => "motivated",
+        }
+    }
+
+    /// A suppression test die at or above this suppresses.
+    pub fn suppressed_on(self) -> u32 {
+        match self {
+            Morale::Unmotivated => 4,
+            Morale::Regular => 5,
+            Morale::Motivated => 6,
+        }
+    }
+
+    /// A fall-back longer than this (cm) knocks the unit out.
+    pub fn fall_back_limit_cm(self) -> u32 {
+        match self {
+            Morale::Unmotivated => 5,
+            Morale::Regular => 10,
+            Morale::Motivated => 15,
+        }
+    }
+
+    /// The score that hits the unit in a charge, where the grades decide it too.
+    pub fn hit_in_charge_on(self) -> u32 {
+        self.suppressed_on()
+    }
+
+    /// Points a stand, in percent of the list's (-25%, 0, +25%).
+    pub fn points_percent(self) -> u32 {
+        match self {
+            Morale::Unmotivated => 75,
+            Morale::Regular => 100,
+            Morale::Motivated => 125,
+        }
+    }
+}
+
+/// How a scenario plays morale (option `morale`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum MoraleRule {
+    /// The book's suppression test (at the to-hit score) and 20 cm fall-back.
+    #[default]
+    Off,
+    /// Grades replace the suppression score and the fall-back limit.
+    Grades,
+    /// As `Grades`, and the grade is also the score that hits the unit in a charge.
+    GradesAndCharge,
+}
+
+impl MoraleRule {
+    pub fn parse(text: &str) -> Option<MoraleRule> {
+        Some(match text {
+            "off" => MoraleRule::Off,
+            "grades" => MoraleRule::Grades,
+            "grades-and-charge" => MoraleRule::GradesAndCharge,
+            _ => return None,
+        })
     }
 }

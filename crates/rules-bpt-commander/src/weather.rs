@@ -3,8 +3,14 @@
 //! the end of each game turn; poor weather costs every command roll 1 and limits sight to
 //! 40 cm, extreme weather 2 and 10 cm. Night is poor weather that never changes.
 
-use crate::state::{rule, BptGame};
 use volley_core::{Dice, Event, Log};
+
+/// Normal visibility, 100 cm ("Line of Sight").
+pub const VISIBILITY_CM: u32 = 100;
+
+fn rule() -> String {
+    format!("{} Weather", crate::ID)
+}
 
 /// The weather on the table.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -27,7 +33,7 @@ impl Weather {
     /// How far (cm) the enemy can be made out.
     pub fn visibility_cm(self) -> u32 {
         match self {
-            Weather::Normal => crate::table::VISIBILITY_CM,
+            Weather::Normal => VISIBILITY_CM,
             Weather::Poor => 40,
             Weather::Extreme => 10,
         }
@@ -102,53 +108,61 @@ impl WeatherRule {
     }
 }
 
-impl BptGame {
-    /// Before the first turn: the weather roll, where the scenario asks for one.
-    pub fn roll_opening_weather(&mut self, dice: &mut dyn Dice, log: &mut Log) {
-        if self.table().weather != WeatherRule::Roll {
-            return;
-        }
-        let (a, b) = (dice.roll(6), dice.roll(6));
-        self.weather = Weather::from_roll(a + b);
-        let w = self.weather;
-        log.add(|| {
-            Event::new(
-                "weather",
-                rule("Weather"),
-                format!(
-                    "the weather before the battle: rolled {a}+{b} = {}: {}",
-                    a + b,
-                    w.name()
-                ),
-            )
-        });
+/// Before the first turn: the weather roll, where the scenario asks for one; the weather
+/// `now` otherwise.
+pub fn roll_opening(
+    rule_of: WeatherRule,
+    now: Weather,
+    dice: &mut dyn Dice,
+    log: &mut Log,
+) -> Weather {
+    if rule_of != WeatherRule::Roll {
+        return now;
     }
+    let (a, b) = (dice.roll(6), dice.roll(6));
+    let w = Weather::from_roll(a + b);
+    log.add(|| {
+        Event::new(
+            "weather",
+            rule(),
+            format!(
+                "the weather before the battle: rolled {a}+{b} = {}: {}",
+                a + b,
+                w.name()
+            ),
+        )
+    });
+    w
+}
 
-    /// At the end of each game turn: a double six worsens the weather, a double one clears it
-    /// (never at night, nor when the rule is not used).
-    pub fn weather_change(&mut self, dice: &mut dyn Dice, log: &mut Log) {
-        if matches!(self.table().weather, WeatherRule::Off | WeatherRule::Night) {
-            return;
-        }
-        let (a, b) = (dice.roll(6), dice.roll(6));
-        let before = self.weather;
-        self.weather = match (a, b) {
-            (6, 6) => before.worse(),
-            (1, 1) => before.better(),
-            _ => before,
-        };
-        let now = self.weather;
-        log.add(|| {
-            let text = if now == before {
-                format!("the weather holds ({a}, {b}): {}", now.name())
-            } else {
-                format!(
-                    "the weather changes ({a}, {b}): {} becomes {}",
-                    before.name(),
-                    now.name()
-                )
-            };
-            Event::new("weather", rule("Weather"), text)
-        });
+/// At the end of each game turn: a double six worsens the weather, a double one clears it
+/// (never at night, nor when the rule is not used).
+pub fn change(
+    rule_of: WeatherRule,
+    before: Weather,
+    dice: &mut dyn Dice,
+    log: &mut Log,
+) -> Weather {
+    if matches!(rule_of, WeatherRule::Off | WeatherRule::Night) {
+        return before;
     }
+    let (a, b) = (dice.roll(6), dice.roll(6));
+    let now = match (a, b) {
+        (6, 6) => before.worse(),
+        (1, 1) => before.better(),
+        _ => before,
+    };
+    log.add(|| {
+        let text = if now == before {
+            format!("the weather holds ({a}, {b}): {}", now.name())
+        } else {
+            format!(
+                "the weather changes ({a}, {b}): {} becomes {}",
+                before.name(),
+                now.name()
+            )
+        };
+        Event::new("weather", rule(), text)
+    });
+    now
 }

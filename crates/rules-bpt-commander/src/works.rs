@@ -10,172 +10,15 @@
 //! save, artillery fire at them strikes the construction too, on sixes, and its hits stay until
 //! it collapses, knocking out its occupants and suppressing those in contact.
 
+use crate::orders::{Order, Task};
 use crate::state::{rule, BptGame};
-use crate::terrain::Cover;
+use crate::terrain::{Cover, Work, WorkKind};
 use crate::troops::{Arm, Unit};
 use std::sync::Arc;
 use volley_core::game::Refusal;
 use volley_core::geometry::{distance, label};
 use volley_core::map::Terrain;
 use volley_core::{Dice, Event, Hex, Log};
-
-/// What a work is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum WorkKind {
-    Trench,
-    Wire,
-    Ditch,
-    Stakes,
-    DugOut,
-    Breastworks,
-    LogWorks,
-    FortifiedWorks,
-    Fortification,
-    WoodenBuilding,
-    BrickBuilding,
-    StoneBuilding,
-}
-
-impl WorkKind {
-    pub const ALL: [WorkKind; 12] = [
-        WorkKind::Trench,
-        WorkKind::Wire,
-        WorkKind::Ditch,
-        WorkKind::Stakes,
-        WorkKind::DugOut,
-        WorkKind::Breastworks,
-        WorkKind::LogWorks,
-        WorkKind::FortifiedWorks,
-        WorkKind::Fortification,
-        WorkKind::WoodenBuilding,
-        WorkKind::BrickBuilding,
-        WorkKind::StoneBuilding,
-    ];
-
-    pub fn word(self) -> &'static str {
-        match self {
-            WorkKind::Trench => "trench",
-            WorkKind::Wire => "wire",
-            WorkKind::Ditch => "ditch",
-            WorkKind::Stakes => "stakes",
-            WorkKind::DugOut => "dug-out",
-            WorkKind::Breastworks => "breastworks",
-            WorkKind::LogWorks => "log-works",
-            WorkKind::FortifiedWorks => "fortified-works",
-            WorkKind::Fortification => "fortification",
-            WorkKind::WoodenBuilding => "wooden-building",
-            WorkKind::BrickBuilding => "brick-building",
-            WorkKind::StoneBuilding => "stone-building",
-        }
-    }
-
-    pub fn parse(text: &str) -> Option<WorkKind> {
-        WorkKind::ALL.into_iter().find(|k| k.word() == text)
-    }
-
-    /// Points a section (the Field Defenses table; buildings are terrain, not bought).
-    pub fn points(self) -> Option<u32> {
-        Some(match self {
-            WorkKind::Trench | WorkKind::Wire => 5,
-            WorkKind::Ditch | WorkKind::Stakes | WorkKind::DugOut | WorkKind::Breastworks => 25,
-            WorkKind::LogWorks => 50,
-            WorkKind::FortifiedWorks => 75,
-            WorkKind::Fortification => 100,
-            _ => return None,
-        })
-    }
-
-    /// Whether a hasty defence may have it (the rest need a fixed defence).
-    pub fn hasty(self) -> bool {
-        matches!(
-            self,
-            WorkKind::Trench | WorkKind::Stakes | WorkKind::Breastworks
-        )
-    }
-
-    /// Whether it is an obstacle to movement (and what engineers clear or demolish).
-    pub fn obstacle(self) -> bool {
-        matches!(self, WorkKind::Wire | WorkKind::Ditch | WorkKind::Stakes)
-    }
-
-    /// The cover it gives the troops in its hex.
-    pub fn cover(self) -> Cover {
-        match self {
-            WorkKind::Breastworks | WorkKind::WoodenBuilding | WorkKind::BrickBuilding => {
-                Cover::Soft
-            }
-            WorkKind::LogWorks
-            | WorkKind::FortifiedWorks
-            | WorkKind::Fortification
-            | WorkKind::StoneBuilding => Cover::Hard,
-            _ => Cover::Open,
-        }
-    }
-
-    /// Hits and save as a construction (the Constructions table), for what has them.
-    pub fn construction(self) -> Option<(u32, u32)> {
-        Some(match self {
-            WorkKind::WoodenBuilding | WorkKind::Breastworks => (3, 0),
-            WorkKind::BrickBuilding | WorkKind::LogWorks => (6, 5),
-            WorkKind::StoneBuilding | WorkKind::FortifiedWorks => (9, 4),
-            WorkKind::Fortification => (12, 3),
-            _ => return None,
-        })
-    }
-}
-
-/// One work on the table.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Work {
-    pub hex: Hex,
-    pub kind: WorkKind,
-    /// Hits it holds as a construction (they are never removed).
-    pub hits: u32,
-}
-
-/// An engineering task.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Task {
-    /// Clear an obstacle of wire or stakes in the next hex (3+ on a die).
-    Clear,
-    /// Demolish a ditch, a work or a wall in the next hex or on the hexside (4+).
-    Demolish,
-    /// Bridge water or a ditch in the next hex (no roll: a section a bridging unit a phase).
-    Bridge,
-    /// Dig a trench in the engineers' own hex (sapping, 5 cm a phase).
-    Sap,
-    /// From a trench, dig a mine the 5 cm under the works in the next hex and blow them (no
-    /// roll).
-    Mine,
-}
-
-impl Task {
-    pub const ALL: [Task; 5] = [
-        Task::Clear,
-        Task::Demolish,
-        Task::Bridge,
-        Task::Sap,
-        Task::Mine,
-    ];
-
-    pub fn word(self) -> &'static str {
-        match self {
-            Task::Clear => "clear",
-            Task::Demolish => "demolish",
-            Task::Bridge => "bridge",
-            Task::Sap => "sap",
-            Task::Mine => "mine",
-        }
-    }
-
-    pub fn index(self) -> u64 {
-        Task::ALL.iter().position(|&t| t == self).expect("listed") as u64
-    }
-
-    pub fn from_index(i: u64) -> Option<Task> {
-        Task::ALL.get(i as usize).copied()
-    }
-}
 
 impl BptGame {
     /// The work in a hex, if any.
@@ -329,7 +172,7 @@ impl BptGame {
     }
 
     /// Engineering candidates of the active side's engineers.
-    pub fn task_candidates(&self, out: &mut Vec<crate::order::Order>) {
+    pub fn task_candidates(&self, out: &mut Vec<Order>) {
         for k in 0..self.units.len() {
             if !self.is_engineer(k) || self.units[k].side != self.active {
                 continue;
@@ -342,7 +185,7 @@ impl BptGame {
             for task in Task::ALL {
                 for &hex in &places {
                     if self.check_task::<()>(k, task, hex).is_ok() {
-                        out.push(crate::order::Order::Task { unit: k, task, hex });
+                        out.push(Order::Task { unit: k, task, hex });
                     }
                 }
             }

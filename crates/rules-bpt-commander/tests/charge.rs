@@ -2,7 +2,9 @@
 //! counter-charge, square), supports, the fight's rounds, its outcome and what follows it
 //! (retreat, consolidation, disorder and exhausted horse).
 
-use crate::common::*;
+mod common;
+
+use common::*;
 use rules_bpt_commander::troops::Formation;
 use rules_bpt_commander::BptGame;
 use volley_core::geometry::Facing;
@@ -94,13 +96,16 @@ fn winners_consolidate_a_hex_forward_not_next_to_a_visible_enemy_and_may_turn() 
     // Once moved, it may still turn, but not move again.
     assert!(g
         .check_order::<()>(
-            g.read_order(&format!(
-                "move r1 {}",
-                volley_core::geometry::label(volley_core::geometry::step(
-                    ahead,
-                    g.units[r1].facing
-                ))
-            ))
+            rules_bpt_commander::orders::read(
+                &format!(
+                    "move r1 {}",
+                    volley_core::geometry::label(volley_core::geometry::step(
+                        ahead,
+                        g.units[r1].facing
+                    ))
+                ),
+                &g.units
+            )
             .unwrap()
         )
         .is_err());

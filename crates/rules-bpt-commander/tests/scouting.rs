@@ -1,6 +1,8 @@
 //! Scouting Cavalry (optional) and the hidden set-up it scouts (option `hidden_setup`).
 
-use crate::common::*;
+mod common;
+
+use common::*;
 use rules_bpt_commander::BptGame;
 use volley_core::{Game, ScenarioSource, Seed, SeededDice, Side};
 

@@ -2,7 +2,9 @@
 //! Casualties, Knock-Out, Suppression, Fall-back, Opportunity Fire, Artillery Ammunition,
 //! Movement Formations (their fire and saves), End Phase.
 
-use crate::common::*;
+mod common;
+
+use common::*;
 use rules_bpt_commander::state::Phase;
 use rules_bpt_commander::troops::{Formation, Suppression};
 use volley_core::geometry::Facing;

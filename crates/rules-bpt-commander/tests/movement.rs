@@ -1,7 +1,9 @@
 //! Movement, Movement Formations, Wheel, About Face, Retire, Oblique, Refuse the Flank,
 //! Road Bonus, Passage of Lines, Terrain, Limbered or Unlimbered, Prolonge, Visibility.
 
-use crate::common::*;
+mod common;
+
+use common::*;
 use rules_bpt_commander::table::Table;
 use rules_bpt_commander::troops::Formation;
 use volley_core::geometry::Facing;

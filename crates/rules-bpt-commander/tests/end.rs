@@ -1,7 +1,9 @@
 //! Tests of the closing chapters: stand losses and recovery at the turn's close, the
 //! breakpoint roll, objectives and victory points.
 
-use crate::common::*;
+mod common;
+
+use common::*;
 use rules_bpt_commander::state::Phase;
 use volley_core::{Game, Log, Side};
 

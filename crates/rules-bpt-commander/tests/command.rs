@@ -1,7 +1,9 @@
 //! Command Phase, Command Modifiers, Actions, Command Bonus, Command Blunder, Command
 //! Movement, Command Presence, Command Units, Commanding Officer, Initiative Phase.
 
-use crate::common::*;
+mod common;
+
+use common::*;
 use rules_bpt_commander::state::Phase;
 use rules_bpt_commander::troops::{Formation, Suppression};
 use volley_core::geometry::{distance, Facing};

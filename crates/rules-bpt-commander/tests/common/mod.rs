@@ -1,5 +1,9 @@
-//! The harness: a small open map built from inline TOML, units placed where a test needs
-//! them, orders in notation and scripted dice that must be used up exactly.
+//! The harness of the rule tests (`tests/<chapter>.rs`): a small open map built from inline
+//! TOML, units placed where a test needs them, orders in notation and scripted dice that must
+//! be used up exactly. Hex labels are column then row; one hex is 5 cm. Each test file uses a
+//! part of it.
+
+#![allow(dead_code)]
 
 use rules_bpt_commander::state::Phase;
 use rules_bpt_commander::BptGame;
@@ -261,4 +265,13 @@ pub fn with_row(row: usize, text: &str) -> Vec<String> {
     let mut rows = vec![["."; 12].join(" "); 12];
     rows[row - 1] = text.into();
     rows
+}
+
+/// Suppressed by an earlier attack (number 99), placed in this player turn.
+pub fn suppressed(g: &mut rules_bpt_commander::BptGame, id: &str) {
+    let u = k(g, id);
+    g.units[u].suppressed = Some(rules_bpt_commander::troops::Suppression {
+        placed: 0,
+        by_attack: 99,
+    });
 }

@@ -2,9 +2,11 @@
 //! Fire (deviation), Counter-Battery Fire, Air Burst Shell Fire, Field Artillery Officers.
 //! The gun of the harness: one stand, 3 attacks, range 60 cm; the map is 12 × 12 open.
 
-use crate::common::*;
-use rules_bpt_commander::artillery::Ammo;
-use rules_bpt_commander::order::Order;
+mod common;
+
+use common::*;
+use rules_bpt_commander::orders::{self, Ammo, Order};
+use volley_core::codec::Codec;
 use volley_core::geometry::{label, step, Facing};
 use volley_core::{Game, ScriptedDice};
 
@@ -26,7 +28,7 @@ fn plain_fire_is_still_round_shot_and_the_firer_may_name_shell() {
         .inf("blue", "b1", "0605", "S", &[])
         .start_with(&[]);
     let (g1, b1) = (k(&g, "g1"), k(&g, "b1"));
-    let plain = g.read_order("fire g1 b1").unwrap();
+    let plain = orders::read("fire g1 b1", &g.units).unwrap();
     assert_eq!(
         plain,
         Order::Fire {
@@ -35,9 +37,9 @@ fn plain_fire_is_still_round_shot_and_the_firer_may_name_shell() {
             ammo: Ammo::Normal
         }
     );
-    assert_eq!(g.write_order(plain), "fire g1 b1");
-    let shell = g.read_order("fire g1 b1 shell").unwrap();
-    assert_eq!(g.write_order(shell), "fire g1 b1 shell");
+    assert_eq!(orders::write(plain, &g.units), "fire g1 b1");
+    let shell = orders::read("fire g1 b1 shell", &g.units).unwrap();
+    assert_eq!(orders::write(shell, &g.units), "fire g1 b1 shell");
     assert_eq!(Order::unpack(shell.pack()), Some(shell));
     // Small arms have no shell.
     let g = duel(&[], &[]).start_with(&[]);
@@ -128,8 +130,8 @@ fn howitzers_fire_shell_only_and_plain_fire_means_shell() {
         )
         .inf("blue", "b1", "0605", "S", &[])
         .start_with(&[]);
-    let o = g.read_order("fire h1 b1").unwrap();
-    assert_eq!(g.write_order(o), "fire h1 b1 shell");
+    let o = orders::read("fire h1 b1", &g.units).unwrap();
+    assert_eq!(orders::write(o, &g.units), "fire h1 b1 shell");
     assert!(refused(&mut g, "fire h1 b1 shot").contains("shell only"));
     assert!(refused(&mut g, "canister h1 b1").contains("shell only"));
     // The hit die 2 lands on the aiming point; 3 dice, no half-range die.
