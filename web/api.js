@@ -354,9 +354,24 @@ export function view(id, token) {
 }
 
 /**
+ * A legal action described for the page: the notation to send back, what it is, the unit one
+ * selects to give it, where the map marks it, the facing it sets, whether dice decide it, and
+ * its label in plain words.
+ * @typedef {object} Choice
+ * @property {string} text
+ * @property {string} verb
+ * @property {"end" | "move" | "turn" | "attack" | "other"} kind
+ * @property {string | null} unit
+ * @property {Place | null} place
+ * @property {string | null} facing
+ * @property {boolean} rolls
+ * @property {string} label
+ */
+
+/**
  * @param {string} id
  * @param {string} token
- * @returns {Promise<{seq: number, actions: string[]}>}
+ * @returns {Promise<{seq: number, actions: string[], choices: Choice[]}>}
  */
 export function legal(id, token) {
   return call(`${game(id)}/legal`, { token });
@@ -386,7 +401,7 @@ export function act(id, token, action) {
  * Takes back the seat's last action (refused, with the reason, after dice or a reveal).
  * @param {string} id
  * @param {string} token
- * @returns {Promise<{seq: number, undone: string}>}
+ * @returns {Promise<{seq: number, undone: string, undone_label: string}>}
  */
 export function undo(id, token) {
   return call(`${game(id)}/undo`, { token, body: {} });

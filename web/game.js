@@ -3,7 +3,7 @@
 
 import * as api from "./api.js";
 import { fill, h } from "./dom.js";
-import { FACINGS, parseLabel } from "./hex.js";
+import { FACINGS } from "./hex.js";
 import { MapCanvas, SIDE_COLOUR, formationMark } from "./map.js";
 import { errorText, gameLink, joinLink, watchLink } from "./lobby.js";
 
@@ -15,13 +15,17 @@ import { errorText, gameLink, joinLink, watchLink } from "./lobby.js";
 /** @typedef {import("./map.js").Mark} Mark */
 
 /**
- * A legal action read for the map: who acts, and on which hex or facing.
+ * A legal action as the server describes it: who gives it, where the map marks it, the
+ * facing it sets, whether dice decide it, and its label in plain words.
  * @typedef {object} Parsed
- * @property {string} text  as the server wrote it (sent back unchanged)
+ * @property {string} text  the notation (sent back unchanged)
  * @property {string} verb
- * @property {string | null} unit  the acting unit
- * @property {string | null} hex  the target hex
+ * @property {string} kind  end, move, turn, attack or other
+ * @property {string | null} unit  the unit one selects to give it
+ * @property {string | null} hex  where the map marks it
  * @property {string | null} facing
+ * @property {boolean} rolls  whether dice decide it
+ * @property {string} label
  */
 
 /**
@@ -32,8 +36,7 @@ import { errorText, gameLink, joinLink, watchLink } from "./lobby.js";
  * @property {string[]} [path]  for a hex beyond one step: the moves there, one hex at a time
  */
 
-/** Verbs of attacks from a distance and of attacks in contact, for the map's marks. */
-const FIRE_VERBS = new Set(["fire", "canister", "bombard", "shoot"]);
+/** Verbs of attacks in contact (the map marks them apart from fire). */
 const CLOSE_VERBS = new Set(["melee", "charge", "assault", "close"]);
 
 /** @type {[string, string][]} */
@@ -59,42 +62,12 @@ const KEYS = [
 ];
 
 /**
- * @param {string} text
- * @param {View} view
+ * A choice the server gave, for the map.
+ * @param {import("./api.js").Choice} c
  * @returns {Parsed}
  */
-export function parseAction(text, view) {
-  const words = text.trim().split(/\s+/);
-  const verb = words[0];
-  let unit = null;
-  /** @type {string[]} */
-  const rest = [];
-  for (const w of words.slice(1)) {
-    if (!unit && view.units.some((u) => u.id === w)) {
-      unit = w;
-      continue;
-    }
-    /** @type {UnitView | undefined} */
-    const own = !unit && parseLabel(w) ? view.units.find((u) => api.hexOf(u) === w && u.side === view.viewer) : undefined;
-    // A hex as the first word names the own troops there: `fire 0304 0405`, and also an order
-    // to the troops in a hex (`stand 0606`, `fall-back 0704`), which belongs with them.
-    if (own && w === words[1]) {
-      unit = own.id;
-      continue;
-    }
-    rest.push(w);
-  }
-  const last = rest[rest.length - 1] ?? "";
-  // A target named by its unit (`fire fr1 ru2`, `order fr-hq fr1`): the map marks the
-  // action on the target's hex.
-  const target = !parseLabel(last) ? view.units.find((u) => rest.includes(u.id)) : undefined;
-  return {
-    text,
-    verb,
-    unit,
-    hex: parseLabel(last) ? last : target ? api.hexOf(target) : null,
-    facing: facingsOf(view).includes(last) ? last : null,
-  };
+export function fromChoice(c) {
+  return { text: c.text, verb: c.verb, kind: c.kind, unit: c.unit ?? null, hex: c.place?.hex ?? null, facing: c.facing ?? null, rolls: c.rolls, label: c.label };
 }
 
 /** The sides a square's unit may face, in the order keys 1–4 choose them. */
@@ -210,7 +183,7 @@ export class GameScreen {
     /** Bumped on every new position, so late answers for an old one are dropped. */
     this.generation = 0;
     /** The legal actions being fetched for the position shown. */
-    /** @type {Promise<{actions: string[]}> | null} */
+    /** @type {Promise<{actions: string[], choices: import("./api.js").Choice[]}> | null} */
     this.ready = null;
     /** @type {MapCanvas | null} */
     this.map = null;
@@ -451,9 +424,9 @@ export class GameScreen {
       // Kept so that whoever learns of this position another way (an action's answer racing
       // the WebSocket's push of the same position) can wait for its legal actions too.
       this.ready = api.legal(this.id, this.token);
-      const { actions } = await this.ready;
+      const { choices } = await this.ready;
       if (gen !== this.generation) return;
-      this.legal = actions.map((a) => parseAction(a, view));
+      this.legal = choices.map(fromChoice);
     }
     this.map.setReady(new Set(this.legal.flatMap((a) => (a.unit ? [a.unit] : []))));
     this.drawBar();
@@ -463,7 +436,7 @@ export class GameScreen {
     let keep = this.selected && view.units.some((u) => u.id === this.selected) ? this.selected : null;
     // A decision that concerns one unit only (stand or fall back, say): select it, so that its
     // choices are in front of the player.
-    const actors = new Set(this.legal.filter((a) => a.verb !== "end").map((a) => a.unit));
+    const actors = new Set(this.legal.filter((a) => a.kind !== "end").map((a) => a.unit));
     if (!keep && actors.size === 1) keep = [...actors][0];
     // Not awaited: odds may take a while, and the player need not wait for them to act.
     this.select(keep);
@@ -669,8 +642,8 @@ export class GameScreen {
     if (!v) return;
     const mine = !this.replay && v.to_decide !== null && v.to_decide === this.seat;
     if (mine || !v.to_decide) this.thinking = null;
-    const end = this.legal.find((a) => a.verb === "end");
-    const global = this.legal.filter((a) => !a.unit && a.verb !== "end");
+    const end = this.legal.find((a) => a.kind === "end");
+    const global = this.legal.filter((a) => !a.unit && a.kind !== "end");
     const who = this.replay
       ? h("span", { class: "decide" }, "Replay")
       : v.outcome
@@ -774,9 +747,9 @@ export class GameScreen {
       this.decision.hidden = true;
       return;
     }
-    const answers = this.legal.filter((a) => a.verb !== "move" && a.verb !== "end");
-    const end = this.legal.find((a) => a.verb === "end");
-    const moves = this.legal.some((a) => a.verb === "move");
+    const answers = this.legal.filter((a) => a.kind !== "move" && a.kind !== "end");
+    const end = this.legal.find((a) => a.kind === "end");
+    const moves = this.legal.some((a) => a.kind === "move");
     fill(
       this.decision,
       h("h3", {}, "Your answer"),
@@ -784,8 +757,8 @@ export class GameScreen {
       h(
         "div",
         { class: "answers" },
-        ...answers.map((a) => h("button", { onclick: () => this.act(a.text), title: a.text, "data-action": a.text }, answerLabel(a, v))),
-        end ? h("button", { class: "primary", onclick: () => this.act(end.text), title: end.text, "data-action": end.text }, endLabel(v)) : null,
+        ...answers.map((a) => h("button", { onclick: () => this.act(a.text), title: a.text, "data-action": a.text }, a.label)),
+        end ? h("button", { class: "primary", onclick: () => this.act(end.text), title: end.text, "data-action": end.text }, end.label) : null,
       ),
       moves ? h("p", { class: "hint" }, "Units may also move: select one and click a marked hex.") : null,
     );
@@ -825,7 +798,7 @@ export class GameScreen {
     if (!id || !mine.length) return;
     const gen = this.generation;
     const jobs = [];
-    if (mine.some((a) => a.verb === "move")) {
+    if (mine.some((a) => a.kind === "move")) {
       jobs.push(
         api.reach(this.id, this.token, id).then((list) => {
           if (gen !== this.generation || this.selected !== id) return;
@@ -835,7 +808,7 @@ export class GameScreen {
       );
     }
     // Odds can take the server a while: one at a time, and none for a unit no longer selected.
-    const targets = mine.filter((a) => a.hex && a.verb !== "move");
+    const targets = mine.filter((a) => a.hex && a.kind !== "move");
     jobs.push(
       (async () => {
         for (const a of targets) {
@@ -865,12 +838,12 @@ export class GameScreen {
     for (const [hex, cost] of this.reach) marks.set(hex, { kind: "reach", text: `${cost}` });
     for (const a of mine) {
       if (!a.hex) continue;
-      if (a.verb === "move") {
+      if (a.kind === "move") {
         marks.set(a.hex, { kind: "move", text: this.reach.has(a.hex) ? `${this.reach.get(a.hex)}` : "" });
         continue;
       }
       const o = this.odds.get(`${this.seq}|${a.text}`);
-      const kind = FIRE_VERBS.has(a.verb) ? "fire" : CLOSE_VERBS.has(a.verb) ? "melee" : "other";
+      const kind = a.kind === "attack" ? (CLOSE_VERBS.has(a.verb) ? "melee" : "fire") : "other";
       // A chance only where dice decide: an order with one outcome (a push, a limber) is
       // labelled by its verb alone, not "100%".
       const text = !o ? `${a.verb} …` : o.outcomes.length > 1 ? `${a.verb === "fire" ? "hit" : a.verb} ${percent(effectChance(o))}` : a.verb;
@@ -902,7 +875,7 @@ export class GameScreen {
     const verbs = [...new Set(facings.map((a) => a.verb))];
     const others = mine.filter((a) => !a.hex && !a.facing);
     const furthest = Math.max(0, ...this.reach.values());
-    const targets = new Set(mine.filter((a) => a.hex && a.verb !== "move").map((a) => a.hex)).size;
+    const targets = new Set(mine.filter((a) => a.hex && a.kind !== "move").map((a) => a.hex)).size;
     fill(this.unitPanel, 
       h("h2", {}, unit.name),
       unitCard(unit, v),
@@ -925,10 +898,10 @@ export class GameScreen {
           }),
         ),
       ),
-      mine.some((a) => a.verb === "move")
+      mine.some((a) => a.kind === "move")
         ? h("div", { class: "groupline" }, h("button", { class: "groupbtn", onclick: () => this.toggleGroup(unit.id), title: "Gather units to move together (shift-click a counter)" }, this.group.includes(unit.id) ? "Leave the group" : this.group.length ? `Add to group (${this.group.length})` : "Start a group"))
         : null,
-      others.length ? h("div", { class: "others" }, ...others.map((a) => h("button", { onclick: () => this.act(a.text), title: a.text, "data-action": a.text }, actionLabel(a.text, v)))) : null,
+      others.length ? h("div", { class: "others" }, ...others.map((a) => h("button", { onclick: () => this.act(a.text), title: a.text, "data-action": a.text }, a.label))) : null,
       mine.length ? null : h("p", { class: "hint" }, unit.side === this.seat ? "This unit cannot act now." : "An enemy unit."),
     );
   }
@@ -944,7 +917,7 @@ export class GameScreen {
       return h(
         "div",
         { class: "choice" },
-        h("button", { class: i === 0 ? "primary confirmbtn" : "confirmbtn", onclick: () => (p.path ? this.confirmPending() : this.act(text)), title: i === 0 ? "Enter" : "" }, p.path ? `Move to ${p.hex} (${p.path.length} steps, cost ${this.reach.get(p.hex)})` : text),
+        h("button", { class: i === 0 ? "primary confirmbtn" : "confirmbtn", onclick: () => (p.path ? this.confirmPending() : this.act(text)), title: i === 0 ? "Enter" : "" }, p.path ? `Move to ${p.hex} (${p.path.length} steps, cost ${this.reach.get(p.hex)})` : this.legal.find((a) => a.text === text)?.label ?? text),
         o
           ? h(
               "ul",
@@ -958,7 +931,7 @@ export class GameScreen {
     // A move that ends next to the enemy: say so before it is made (a zone of control, close
     // combat or musketry may follow, as the ruleset has it).
     const v = this.view;
-    const moving = p.path || p.actions.every((t) => t.startsWith("move "));
+    const moving = p.path || p.actions.every((t) => this.legal.find((a) => a.text === t)?.kind === "move");
     const near = v && this.map && moving ? this.map.neighbours(p.hex) : [];
     const enemies = v ? [...v.units.filter((u) => u.side !== this.seat), ...v.markers.filter((m) => m.side !== this.seat)] : [];
     const contact = enemies.filter((e) => near.includes(api.hexOf(e) ?? ""));
@@ -980,7 +953,7 @@ export class GameScreen {
     clearTimeout(this.groundTimer);
     this.groundHex = null;
     if (!v || this.busy || this.replay) return;
-    const movers = new Set(this.legal.filter((a) => a.verb === "move").map((a) => a.unit));
+    const movers = new Set(this.legal.filter((a) => a.kind === "move").map((a) => a.unit));
     const own = v.units.find((u) => api.hexOf(u) === label && movers.has(u.id));
     if (ev?.shiftKey && own) {
       this.toggleGroup(own.id);
@@ -1259,7 +1232,7 @@ export class GameScreen {
       const r = await api.undo(this.id, this.token);
       this.busy = false;
       await this.load();
-      this.say(`Took back ${actionLabel(r.undone, /** @type {View} */ (this.view))}.`);
+      this.say(`Took back ${r.undone_label ?? r.undone}.`);
     } catch (e) {
       this.say(e instanceof api.ApiError && e.status === 409 ? `Cannot undo: ${e.message}` : `Failed: ${errorText(e)}`);
     } finally {
@@ -1395,7 +1368,7 @@ export class GameScreen {
           h("li", {}, h("span", { class: "chip star" }, "★"), " objective (points; the holder's colour)"),
           ...l.flags.map((f) => h("li", {}, h("span", { class: "chip flag", style: `background:${f.colour}` }, f.letter), ` ${f.name}`)),
         ),
-        this.view?.units.some((u) => u.elements?.kind === "stands" || u.formation) ? standLegendBox(chip, l.formations) : null,
+        this.view?.units.some((u) => u.elements?.kind === "stands" || u.formation || u.arm === "command") ? standLegendBox(chip, l.formations) : null,
       ),
       box.querySelector(".hint"),
     );
@@ -1553,10 +1526,10 @@ export class GameScreen {
       g: () => this.toggleGlossary(),
       Enter: () => this.confirmPending(),
       e: () => {
-        const end = this.legal.find((a) => a.verb === "end");
+        const end = this.legal.find((a) => a.kind === "end");
         if (!end || this.replay) return;
         // Ending a phase with units still able to act takes a second E (within 4 s).
-        const more = this.legal.some((a) => a.verb !== "end");
+        const more = this.legal.some((a) => a.kind !== "end");
         if (more && !(this.endArmed && Date.now() - this.endArmed < 4000)) {
           this.endArmed = Date.now();
           this.say("Units can still act. Press E again to end the phase.");
@@ -1664,27 +1637,6 @@ function sideName(v, side) {
 }
 
 /**
- * An action in words for a button: unit and commander ids replaced by their names
- * ("attach R0 r10" → "attach Colonel Roth → 1st Battalion"); the notation stays in the title.
- * @param {string} text
- * @param {View} v
- */
-function actionLabel(text, v) {
-  const commanders = v.sides.flatMap((s) => s.commanders);
-  const [verb, ...rest] = text.split(" ");
-  const words = rest.map((w) => {
-    const c = commanders.find((x) => x.id === w);
-    if (c) return `★ ${c.name}`;
-    const u = v.units.find((x) => x.id === w);
-    return u ? u.name : w;
-  });
-  if (verb === "attach" && words.length === 2) return `Attach ${words[0]} to ${words[1]}`;
-  // An order to the troops in a hex: the hex is theirs, not a target.
-  if (words.length === 1 && parseLabel(words[0])) return `${verb.charAt(0).toUpperCase() + verb.slice(1).replace(/-/g, " ")} (the troops in ${words[0]})`;
-  return [verb.charAt(0).toUpperCase() + verb.slice(1), ...words].join(" ");
-}
-
-/**
  * A unit's details: arm, class, hits, TE, flags, commander.
  * @param {UnitView} u
  * @param {View} v
@@ -1728,44 +1680,6 @@ export function orderRoll(text) {
   const result = rest.startsWith("double one") ? "bonus" : rest.startsWith("double six") ? "blunder" : rest.startsWith("failed") ? "failed" : "ok";
   const outcome = { bonus: "bonus: two actions each", blunder: "blunder", failed: "failed", ok: "issued" }[result];
   return { hq, units, needs, why, dice, outcome, result };
-}
-
-/**
- * An answer to a charge or a chance of opportunity fire, in words.
- * @param {Parsed} a
- * @param {View} v
- */
-function answerLabel(a, v) {
-  const [verb, ...rest] = a.text.split(" ");
-  const name = (/** @type {string | undefined} */ id) => v.units.find((u) => u.id === id)?.name ?? id ?? "";
-  const [who, whom] = rest;
-  switch (verb) {
-    case "fire":
-      return `Fire ${rest[2] ? `${rest[2]} ` : ""}at ${name(whom)} (${name(who)})`;
-    case "canister":
-      return `Canister at ${name(whom)} (${name(who)})`;
-    case "evade":
-      return `Evade (${name(who)})`;
-    case "square":
-      return `Form square (${name(who)})`;
-    case "countercharge":
-      return `Countercharge (${name(who)})`;
-    case "support":
-      return `Support ${name(whom)} with ${name(who)}`;
-    default:
-      return actionLabel(a.text, v);
-  }
-}
-
-/**
- * The end of an answer, in words: what ending means here.
- * @param {View} v
- */
-function endLabel(v) {
-  const p = v.prompt ?? "";
-  if (p.includes("opportunity fire")) return "Hold fire (end)";
-  if (p.includes(" charges ")) return "Stand and receive the charge (end)";
-  return "Done (end)";
 }
 
 /**

@@ -420,7 +420,7 @@ export class MapCanvas {
   counter(u, c, scale = 1) {
     // Troops of stands in formations (a measured rule system played on hexes) are drawn as
     // such: their stands, formation and command value.
-    if (u.elements?.kind === "stands" || u.formation) {
+    if (u.elements?.kind === "stands" || u.formation || u.arm === "command") {
       this.standCounter(u, c, scale);
       return;
     }
@@ -905,12 +905,14 @@ function badge(flag) {
 }
 
 /**
- * The badges a legend explains: those of the flags the units carry now, and every badge of
- * the page when no unit is given.
+ * The badges a legend explains: every badge the page draws with a letter of its own, and any
+ * other flag the units carry now.
  * @param {UnitView[]} units
  */
 function legendFlags(units) {
-  const shown = new Set(units.flatMap((u) => u.flags).filter((f) => !f.startsWith("facing ") && f !== "routed"));
-  const names = units.length ? [...shown] : Object.keys(BADGES);
-  return names.map((name) => ({ name: /^\d+ actions? left$/.test(name) ? "actions left from its order" : name, ...badge(name) }));
+  const names = new Set(Object.keys(BADGES));
+  for (const f of units.flatMap((u) => u.flags)) {
+    if (!f.startsWith("facing ") && f !== "routed" && !/^(C|D|M)\1?$/.test(f)) names.add(/^\d+ actions? left$/.test(f) ? "1 action left" : f);
+  }
+  return [...names].map((name) => ({ name: name === "1 action left" ? "actions left from its order" : name, ...badge(name) }));
 }

@@ -89,7 +89,10 @@ test("solo game against the computer: move, fire with odds, log, reload", async 
       await expect(page.locator(`svg.map .mark.move[data-mark="${to}"]`)).toBeVisible();
       await expect(page.locator(`svg.map [data-mark-text="${to}"]`)).toHaveText(/^\d+$/);
       await clickHex(page, to);
-      await expect(page.locator(".confirm")).toContainText(action);
+      // The confirm box says the move in plain words: the unit's name, not its id.
+      await expect(page.locator(".confirm")).toContainText(`Move`);
+      await expect(page.locator(".confirm")).toContainText(to);
+      await expect(page.locator(".confirm")).not.toContainText(action);
       await page.locator(".confirm .confirmbtn").first().click();
       await expect(page.locator(`svg.map .counter[data-unit="${unit}"]`)).toHaveAttribute("data-hex", to);
       moved = true;

@@ -100,6 +100,13 @@ impl Game for BptGame {
         }
     }
 
+    fn label(&self, action: Action, view: &View) -> String {
+        match orders::of(action, self.units.len()) {
+            Ok(o) => self.label_of(o, view),
+            Err(e) => e.0,
+        }
+    }
+
     fn parse_action(&self, text: &str) -> Result<Action, Illegal> {
         orders::read(text, &self.units).map(Order::pack)
     }

@@ -685,7 +685,9 @@ pub fn describe(o: Order, units: &[Unit]) -> ActionInfo {
         }
     };
     match o {
-        Order::Command { unit, .. } => info.unit(unit as u32),
+        // The ordered unit acts; a person gives the order with its command unit, on the
+        // ordered unit's hex (the bots read `unit` and `place`, not these).
+        Order::Command { hq, unit, .. } => info.unit(unit as u32).by(hq as u32).marked(at(unit)),
         _ => match o.actor() {
             Some(k) => info.unit(k as u32),
             None => info,

@@ -3,6 +3,7 @@
 //! objectives and the standing. The table is open, as the book plays it; only a hidden set-up
 //! hides units (`scouting.rs`).
 
+use crate::orders::{self, Ammo, Order};
 use crate::state::{BptGame, Interrupt, Phase, Sight};
 use crate::troops::{Arm, Unit};
 use volley_core::view::{
@@ -289,6 +290,59 @@ impl BptGame {
                     .find(|&h| self.units[h].side == u.side)
                     .map(|h| self.units[h].name.clone())
             },
+        }
+    }
+}
+
+impl BptGame {
+    /// An order in plain words for the side to decide (`view` is its view): the answers to a
+    /// charge or a chance of opportunity fire say who does what to whom, an order says which
+    /// command unit gives it, and ending an answer says what ending means there. The rest is
+    /// the notation worded with the units' names.
+    pub fn label_of(&self, o: Order, view: &View) -> String {
+        let name = |k: usize| {
+            let id = &self.units[k].id;
+            view.units
+                .iter()
+                .find(|u| &u.id == id)
+                .map_or_else(|| id.to_string(), |u| u.name.to_string())
+        };
+        match o {
+            Order::End => match self.interrupt {
+                Some(Interrupt::Response) => "Stand and receive the charge (end)".into(),
+                Some(Interrupt::Opportunity { .. }) => "Hold fire (end)".into(),
+                Some(_) => "Done (end)".into(),
+                None => "End".into(),
+            },
+            Order::Fire {
+                unit,
+                target,
+                ammo: Ammo::Canister,
+            } => format!("Canister at {} ({})", name(target), name(unit)),
+            Order::Fire { unit, target, ammo } => match ammo {
+                Ammo::Normal => format!("Fire at {} ({})", name(target), name(unit)),
+                _ => format!("Fire {} at {} ({})", ammo.word(), name(target), name(unit)),
+            },
+            Order::Charge { unit, target } => format!("Charge {} ({})", name(target), name(unit)),
+            Order::Evade { unit } => format!("Evade ({})", name(unit)),
+            Order::Square { unit } => format!("Form square ({})", name(unit)),
+            Order::CounterCharge { unit } => format!("Countercharge ({})", name(unit)),
+            Order::Support { unit, friend } => {
+                format!("Support {} with {}", name(friend), name(unit))
+            }
+            Order::Command {
+                hq,
+                unit,
+                charge,
+                dense,
+            } => format!(
+                "Order {} ({}){}{}",
+                name(unit),
+                name(hq),
+                if charge { ", to charge" } else { "" },
+                if dense { ", into dense terrain" } else { "" }
+            ),
+            _ => view.plain_words(&orders::write(o, &self.units)),
         }
     }
 }
