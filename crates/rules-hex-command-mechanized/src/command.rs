@@ -7,13 +7,14 @@
 //! Aggressiveness (a free-will test). A failed test rolls the consequence table (Mechanized
 //! 4.5.1) for the group.
 
-use crate::command_tables;
+use crate::acting;
+use crate::effects;
 use crate::items::Kind;
 use crate::losses;
+use crate::orders;
 use crate::rule;
-use crate::state::Fallen;
 use crate::state::{GroupCommander, GroupOrder};
-use crate::state::{MechGame, Step};
+use crate::state::{State, Step};
 use hex_command_family::orders::{Consequence, Order as Written, OrderKind};
 use serde::Deserialize;
 use toml::Spanned;
@@ -110,20 +111,6 @@ fn once(
     Ok(())
 }
 
-/// Reads `attack 0804`, `hold 0705`, `reserve`…
-pub fn parse_order(text: &str) -> Option<Written> {
-    let mut w = text.split_whitespace();
-    let kind = OrderKind::parse(w.next()?)?;
-    let hex = match w.next() {
-        Some(h) => Some(volley_core::geometry::parse_label(h)?),
-        None => None,
-    };
-    if w.next().is_some() || kind.has_hex() != hex.is_some() {
-        return None;
-    }
-    Some(Written { kind, hex })
-}
-
 /// The scenario's written orders, each checked where it stands.
 pub fn read(
     src: &ScenarioSource,
@@ -133,7 +120,7 @@ pub fn read(
     let mut out: Vec<GroupOrder> = Vec::new();
     for o in &f.orders {
         let side = src.side(&o.side)?;
-        let order = parse_order(o.order.get_ref()).ok_or_else(|| {
+        let order = orders::parse_written(o.order.get_ref()).ok_or_else(|| {
             src.error_at(
                 o.order.span(),
                 format!("cannot read the order \"{}\" (attack, march, hold or withdraw HEX, or reserve)", o.order.get_ref()),
@@ -161,321 +148,209 @@ pub fn read(
     Ok(out)
 }
 
-impl MechGame {
-    /// The written order binding an item now, if the option is on, it belongs to a group with
-    /// an order, and it has not passed a free-will test this turn.
-    pub fn order_of(&self, i: usize) -> Option<&GroupOrder> {
-        if !self.s.setup.settings.cvs_orders || self.s.turn_state[i].free_will {
-            return None;
-        }
-        let g = self.s.groups.get(i).copied().flatten()?;
-        let side = self.item(i).side;
-        self.s
-            .orders
-            .iter()
-            .find(|o| o.side == side && o.group == g)
-    }
+/// The overall commander of a side still in the game.
+fn overall(s: &State, side: Side) -> Option<usize> {
+    (0..s.commanders.len())
+        .filter(|&c| s.commanders[c].side == side && s.posts.in_game(c))
+        .max_by_key(|&c| s.commanders[c].supreme)
+}
 
-    /// Whether an item's order lets it step from `from` to `to` (M37, results 1–3).
-    pub fn order_refuses_step(&self, i: usize, from: Hex, to: Hex) -> Option<String> {
-        let o = self.order_of(i)?;
-        if o.halted_turn == Some(self.s.turn) {
-            return Some(format!(
-                "group {} is halted this turn (consequence 1–2, M39)",
-                o.group
-            ));
+/// The hexes an order may name: the scenario's objectives (the "objectives to accomplish").
+pub fn order_hexes(s: &State) -> Vec<Hex> {
+    s.objectives.iter().map(|o| o.hex).collect()
+}
+
+pub fn check_reorder<R: Refusal>(s: &State, group: u8, order: Written) -> Result<(), R> {
+    if !s.setup.settings.cvs_orders {
+        return Err(R::because(|| {
+            "written orders are not in play (option cvs_orders)"
+        }));
+    }
+    if s.step != Step::Movement || s.mover.is_some() {
+        return Err(R::because(|| {
+            "orders are changed at the start of the movement step (M37)"
+        }));
+    }
+    let side = s.deciding();
+    let Some(o) = s.orders.iter().find(|o| o.side == side && o.group == group) else {
+        return Err(R::because(|| {
+            format!("{side} has no order for group {group}")
+        }));
+    };
+    if o.order == order {
+        return Err(R::because(|| {
+            format!("group {group}'s order is {} already", order.text())
+        }));
+    }
+    if let Some(h) = order.hex {
+        if !order_hexes(s).contains(&h) {
+            return Err(R::because(|| {
+                format!("orders name an objective; {} is none", label(h))
+            }));
         }
-        if o.timid && self.nearer_the_enemy(i, to) {
-            return Some(format!(
-                "group {} is timid and does not move nearer the enemy (consequence 3, M39)",
-                o.group
-            ));
-        }
-        (!o.order.allows_step(from, to)).then(|| {
+    }
+    let limit = change_limit(s, side);
+    if s.order_changes[side.index()] >= limit {
+        return Err(R::because(|| {
+            format!("{side} has changed its orders {limit} times, its limit (10 − Initiative, M37)")
+        }));
+    }
+    Ok(())
+}
+
+fn change_limit(s: &State, side: Side) -> u32 {
+    let init = overall(s, side).map_or(crate::state::DEFAULT_INITIATIVE, |c| {
+        s.commanders[c].initiative
+    });
+    10u32.saturating_sub(init as u32)
+}
+
+pub fn do_reorder(s: &mut State, group: u8, order: Written, dice: &mut dyn Dice, log: &mut Log) {
+    let side = s.deciding();
+    s.order_changes[side.index()] += 1;
+    let (who, tactical) = overall(s, side).map_or(("no commander".to_string(), 6), |c| {
+        (s.commanders[c].id.to_string(), s.commanders[c].tactical)
+    });
+    let d = dice.roll(10);
+    let ok = d > tactical as u32;
+    log.add(|| {
+        Event::new(
+            "orders",
+            rule("M37"),
             format!(
-                "its written order ({}) does not allow that step (M37); a free-will test may",
-                o.order.text()
-            )
-        })
-    }
-
-    pub fn order_refuses_melee(&self, i: usize) -> Option<String> {
-        let o = self.order_of(i)?;
-        (!o.order.allows_melee()).then(|| {
-            format!(
-                "its written order ({}) declares no melee (M37)",
-                o.order.text()
-            )
-        })
-    }
-
-    /// The overall commander of a side still in the game.
-    fn overall(&self, side: Side) -> Option<usize> {
-        (0..self.s.commanders.len())
-            .filter(|&c| self.s.commanders[c].side == side && self.posts.in_game(c))
-            .max_by_key(|&c| self.s.commanders[c].supreme)
-    }
-
-    /// The hexes an order may name: the scenario's objectives (the "objectives to accomplish").
-    pub fn order_hexes(&self) -> Vec<Hex> {
-        self.s.objectives.iter().map(|o| o.hex).collect()
-    }
-
-    pub fn check_reorder<R: Refusal>(&self, group: u8, order: Written) -> Result<(), R> {
-        if !self.s.setup.settings.cvs_orders {
-            return Err(R::because(|| {
-                "written orders are not in play (option cvs_orders)"
-            }));
-        }
-        if self.step != Step::Movement || self.mover.is_some() {
-            return Err(R::because(|| {
-                "orders are changed at the start of the movement step (M37)"
-            }));
-        }
-        let side = self.deciding();
-        let Some(o) = self
-            .s
-            .orders
-            .iter()
-            .find(|o| o.side == side && o.group == group)
-        else {
-            return Err(R::because(|| {
-                format!("{side} has no order for group {group}")
-            }));
-        };
-        if o.order == order {
-            return Err(R::because(|| {
-                format!("group {group}'s order is {} already", order.text())
-            }));
-        }
-        if let Some(h) = order.hex {
-            if !self.order_hexes().contains(&h) {
-                return Err(R::because(|| {
-                    format!("orders name an objective; {} is none", label(h))
-                }));
-            }
-        }
-        let limit = self.change_limit(side);
-        if self.order_changes[side.index()] >= limit {
-            return Err(R::because(|| {
-                format!(
-                    "{side} has changed its orders {limit} times, its limit (10 − Initiative, M37)"
-                )
-            }));
-        }
-        Ok(())
-    }
-
-    fn change_limit(&self, side: Side) -> u32 {
-        let init = self
-            .overall(side)
-            .map_or(crate::state::DEFAULT_INITIATIVE, |c| {
-                self.s.commanders[c].initiative
-            });
-        10u32.saturating_sub(init as u32)
-    }
-
-    pub fn do_reorder(&mut self, group: u8, order: Written, dice: &mut dyn Dice, log: &mut Log) {
-        let side = self.deciding();
-        self.order_changes[side.index()] += 1;
-        let (who, tactical) = self
-            .overall(side)
-            .map_or(("no commander".to_string(), 6), |c| {
-                (
-                    self.s.commanders[c].id.to_string(),
-                    self.s.commanders[c].tactical,
-                )
-            });
-        let d = dice.roll(10);
-        let ok = d > tactical as u32;
-        log.add(|| {
-            Event::new(
-                "orders",
-                rule("M37"),
-                format!(
-                    "{side} tries to change group {group}'s order to {}: d10 {d} against {who}'s Tactical {tactical}: {}.",
-                    order.text(),
-                    if ok { "the new order gets through" } else { "it fails" }
-                ),
-            )
-            .side(side)
-        });
-        if ok {
-            if let Some(o) = self
-                .s
-                .orders
-                .iter_mut()
-                .find(|o| o.side == side && o.group == group)
-            {
-                o.order = order;
-            }
-        } else {
-            self.consequence(side, group, dice, log);
-        }
-    }
-
-    pub fn check_free_will<R: Refusal>(&self, i: usize) -> Result<(), R> {
-        self.check_may_move::<R>(i)?;
-        if self.order_of(i).is_none() {
-            return Err(R::because(|| {
-                format!("{} is bound by no written order", self.item(i).id)
-            }));
-        }
-        if self.s.turn_state[i].moving {
-            return Err(R::because(|| {
-                "a free-will test is taken before the unit moves (M38)"
-            }));
-        }
-        Ok(())
-    }
-
-    /// M38: a d10 above the overall commander's Aggressiveness frees the unit of its order
-    /// (and of timidity) this turn; a failure rolls the consequences for its group.
-    pub fn do_free_will(&mut self, i: usize, dice: &mut dyn Dice, log: &mut Log) {
-        let side = self.item(i).side;
-        let group = self.s.groups[i].expect("checked: in a group");
-        let (who, agg) = self
-            .overall(side)
-            .map_or(("no commander".to_string(), 6), |c| {
-                (
-                    self.s.commanders[c].id.to_string(),
-                    self.s.commanders[c].aggressiveness,
-                )
-            });
-        let d = dice.roll(10);
-        let ok = d > agg as u32;
-        log.add(|| {
-            Event::new(
-                "orders",
-                rule("M38"),
-                format!(
-                    "{} tests its free will: d10 {d} against {who}'s Aggressiveness {agg}: {}.",
-                    self.item(i).id,
-                    if ok {
-                        "it acts as it sees fit this turn"
-                    } else {
-                        "it fails"
-                    }
-                ),
-            )
-            .side(side)
-            .units([self.item(i).id.clone()])
-        });
-        if ok {
-            self.s.turn_state[i].free_will = true;
-        } else {
-            self.s.turn_state[i].done = true;
-            self.consequence(side, group, dice, log);
-        }
-    }
-
-    /// M39 (Mechanized 4.5.1, C22): the consequence table for a group. Markers of results 2, 7
-    /// and 8 fall on random units (a d6 of 4–6 each), those of 10 on every unit.
-    fn consequence(&mut self, side: Side, group: u8, dice: &mut dyn Dice, log: &mut Log) {
-        let d = dice.roll(10);
-        let c = Consequence::from_d10_mechanized(d);
-        log.add(|| {
-            Event::new(
-                "orders",
-                rule("M39"),
-                format!(
-                    "Consequence d10 {d} for {side}'s group {group}: {}.",
-                    c.text()
-                ),
-            )
-            .side(side)
-        });
-        let turn = self.s.turn;
-        if let Some(o) = self
-            .s
+                "{side} tries to change group {group}'s order to {}: d10 {d} against {who}'s Tactical {tactical}: {}.",
+                order.text(),
+                if ok { "the new order gets through" } else { "it fails" }
+            ),
+        )
+        .side(side)
+    });
+    if ok {
+        if let Some(o) = s
             .orders
             .iter_mut()
             .find(|o| o.side == side && o.group == group)
         {
-            if c.halts() {
-                o.halted_turn = Some(turn);
-            }
-            if matches!(c, Consequence::Timid) {
-                o.timid = true;
-            }
-            if matches!(
-                c,
-                Consequence::Hold | Consequence::FallBack | Consequence::FallBackDisorder
-            ) {
-                o.order = Written {
-                    kind: OrderKind::Reserve,
-                    hex: None,
-                };
-            }
+            o.order = order;
         }
-        let members: Vec<usize> = (0..self.s.items.len())
-            .filter(|&i| {
-                self.in_play(i) && self.item(i).side == side && self.s.groups[i] == Some(group)
-            })
-            .collect();
-        if c.falls_back() {
-            for &i in &members {
-                self.run(i, log);
-                self.s.turn_state[i].done = true;
-            }
-        }
-        let (disorder, hits) = c.damage();
-        if disorder + hits == 0 {
-            return;
-        }
-        for i in members {
-            let every = matches!(c, Consequence::Hit);
-            if !every && dice.roll(6) < 4 {
-                continue;
-            }
-            if let Kind::Squad(_) = self.item(i).kind {
-                let (r, text) = losses::hit_squad(&mut self.s.items[i], 1);
-                log.add(|| Event::new("hit", rule("M39"), format!("{text}.")).side(side));
-                self.after_loss(i, r, log);
-            }
-        }
+    } else {
+        consequence(s, side, group, dice, log);
     }
 }
 
-impl MechGame {
-    /// M31: a hit on an item in a commander's hex kills the commander on a d6 of 1.
-    pub fn commander_risk(&mut self, i: usize, dice: &mut dyn Dice, log: &mut Log) {
-        if let Some(c) = self.commander_with(i) {
-            let d = dice.roll(6);
-            if command_tables::commander_dies(d) {
-                self.posts.fall(c, Fallen::Killed);
-            }
-            log.add(|| {
-                let cm = &self.s.commanders[c];
-                Event::new(
-                    "commander",
-                    rule("M31"),
-                    format!(
-                        "{} is in the hex hit and rolls {d}: {}.",
-                        cm.id,
-                        if d == 1 { "killed" } else { "unharmed" }
-                    ),
-                )
-                .side(cm.side)
-            });
+pub fn check_free_will<R: Refusal>(s: &State, i: usize) -> Result<(), R> {
+    acting::check_may_move::<R>(s, i)?;
+    if acting::order_of(s, i).is_none() {
+        return Err(R::because(|| {
+            format!("{} is bound by no written order", s.item(i).id)
+        }));
+    }
+    if s.turn_state[i].moving {
+        return Err(R::because(|| {
+            "a free-will test is taken before the unit moves (M38)"
+        }));
+    }
+    Ok(())
+}
+
+/// M38: a d10 above the overall commander's Aggressiveness frees the unit of its order
+/// (and of timidity) this turn; a failure rolls the consequences for its group.
+pub fn do_free_will(s: &mut State, i: usize, dice: &mut dyn Dice, log: &mut Log) {
+    let side = s.item(i).side;
+    let group = s.groups[i].expect("checked: in a group");
+    let (who, agg) = overall(s, side).map_or(("no commander".to_string(), 6), |c| {
+        (
+            s.commanders[c].id.to_string(),
+            s.commanders[c].aggressiveness,
+        )
+    });
+    let d = dice.roll(10);
+    let ok = d > agg as u32;
+    log.add(|| {
+        Event::new(
+            "orders",
+            rule("M38"),
+            format!(
+                "{} tests its free will: d10 {d} against {who}'s Aggressiveness {agg}: {}.",
+                s.item(i).id,
+                if ok {
+                    "it acts as it sees fit this turn"
+                } else {
+                    "it fails"
+                }
+            ),
+        )
+        .side(side)
+        .units([s.item(i).id.clone()])
+    });
+    if ok {
+        s.turn_state[i].free_will = true;
+    } else {
+        s.turn_state[i].done = true;
+        consequence(s, side, group, dice, log);
+    }
+}
+
+/// M39 (Mechanized 4.5.1, C22): the consequence table for a group. Markers of results 2, 7
+/// and 8 fall on random units (a d6 of 4–6 each), those of 10 on every unit.
+fn consequence(s: &mut State, side: Side, group: u8, dice: &mut dyn Dice, log: &mut Log) {
+    let d = dice.roll(10);
+    let c = Consequence::from_d10_mechanized(d);
+    log.add(|| {
+        Event::new(
+            "orders",
+            rule("M39"),
+            format!(
+                "Consequence d10 {d} for {side}'s group {group}: {}.",
+                c.text()
+            ),
+        )
+        .side(side)
+    });
+    let turn = s.turn;
+    if let Some(o) = s
+        .orders
+        .iter_mut()
+        .find(|o| o.side == side && o.group == group)
+    {
+        if c.halts() {
+            o.halted_turn = Some(turn);
+        }
+        if matches!(c, Consequence::Timid) {
+            o.timid = true;
+        }
+        if matches!(
+            c,
+            Consequence::Hold | Consequence::FallBack | Consequence::FallBackDisorder
+        ) {
+            o.order = Written {
+                kind: OrderKind::Reserve,
+                hex: None,
+            };
         }
     }
-
-    /// The commander whose influence reaches an item: one in its hex, or with option `sphere`
-    /// one of Morale 2 in a neighbouring hex (M35).
-    pub fn influenced_by(&self, i: usize) -> Option<usize> {
-        self.commander_with(i).or_else(|| {
-            if !self.s.setup.settings.sphere {
-                return None;
-            }
-            let (hex, side) = (self.item(i).hex, self.item(i).side);
-            (0..self.posts.at.len()).find(|&c| {
-                let cm = &self.s.commanders[c];
-                cm.side == side
-                    && cm.morale >= 2
-                    && self.leads(c, i)
-                    && self.posts.at[c].is_some_and(|p| p.unsigned_distance_to(hex) == 1)
-            })
-        })
+    let members: Vec<usize> = (0..s.items.len())
+        .filter(|&i| s.in_play(i) && s.item(i).side == side && s.groups[i] == Some(group))
+        .collect();
+    if c.falls_back() {
+        for &i in &members {
+            effects::run(s, i, log);
+            s.turn_state[i].done = true;
+        }
+    }
+    let (disorder, hits) = c.damage();
+    if disorder + hits == 0 {
+        return;
+    }
+    for i in members {
+        let every = matches!(c, Consequence::Hit);
+        if !every && dice.roll(6) < 4 {
+            continue;
+        }
+        if let Kind::Squad(_) = s.item(i).kind {
+            let (r, text) = losses::hit_squad(&mut s.items[i], 1);
+            log.add(|| Event::new("hit", rule("M39"), format!("{text}.")).side(side));
+            effects::after_loss(s, i, r, log);
+        }
     }
 }

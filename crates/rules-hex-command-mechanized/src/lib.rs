@@ -1,36 +1,44 @@
 //! Hex Command: Mechanized (WWII), Cabak, as a Volley ruleset `hex-command-mechanized`. One
-//! file per chapter of the rules:
+//! file per chapter of the rules, each a set of free functions over the position
+//! ([`state::State`]) with the dice and the log, as in Gunpowder; a chapter uses what lies
+//! below it and never another chapter or the sequence of play:
 //!
-//! - [`sequence`] — the sequence of play (M15–M22): initiative, each activation's steps, who
-//!   decides, an order checked and carried out by its chapter
-//! - [`movement`] — movement, facing, stacking, zones of control (M48–M68), commanders placed
-//! - [`fire`] — fire: anti-tank, HE, small arms, machine guns (M81–M102)
+//! - [`movement`] — movement, facing, stacking (M48–M68), commanders placed; a step that
+//!   runs into hidden enemies says so ([`movement::Stepped`]) and the sequence has them fire
+//! - [`fire`] — fire: anti-tank, HE, small arms, machine guns, an ambush's fire (M81–M102,
+//!   M117)
 //! - [`bombard`] — indirect fire with a spotter, shot fall, HE on the hex (M94–M97)
 //! - [`cargo`] — carrying, towing, bailing out (M11–M13, M53, M108)
 //! - [`engineers`] — works built, mines laid and cleared (M66–M67)
 //! - [`aircraft`] — ground-attack aircraft and flak (M69, M140)
 //! - [`melee`] — melee, ramming and swarming (M107–M119)
-//! - [`hidden`] — hidden units, spotting, ambush, unknown minefields (M65, M76–M78, M117)
-//! - [`reinforce`] — reinforcements arriving (M45–M47)
-//! - [`command`] — commanders' influence and loss, written orders, free-will tests, the
-//!   consequence table (M23–M39)
-//! - [`rout`] — rout and Rally Up (M120–M124)
+//! - [`reinforce`] — reinforcements arriving and the blockers' answer (M45–M47)
+//! - [`command`] — written orders, free-will tests, the consequence table (M23–M39)
+//! - [`rout`] — Rally Up (M121–M124)
 //! - [`victory`] — losses, break point, panic and victory (M41–M44)
-//! - below them: [`effects`] (items moved and removed, what a loss does) and [`state`] (the
-//!   position: the scenario's set-up and the game in play, [`state::MechGame`]); the numbers
-//!   they use: [`charts`] (the charts the text leaves out, as data), [`damage`],
-//!   [`fire_tables`], [`losses`], [`moves`], [`melee_tables`], [`command_tables`],
-//!   [`indirect`], [`logistics`]; the pieces in [`items`], who stands where in [`board`],
-//!   ground in [`terrain`]
-//! - above them: [`listing`] (the legal orders), [`orders`] (the order codec and notation),
-//!   [`view`] (what a side sees, the hidden AT capability, M4), [`scenario`] (reading a
-//!   scenario) and [`game`] (the `Game` API)
+//! - below them: [`acting`] (whether an item may still move or fire, zones of control, the
+//!   holds of rally and panic, written orders that refuse a step), [`hidden`] (hidden units,
+//!   markers and decoys, spotting, what each side sees, smoke, M75–M80), [`effects`] (items
+//!   moved and removed, what a loss does: rout and the routed run, wrecks, commanders killed
+//!   or captured, works battered) and [`state`] (the position: the scenario's set-up and the
+//!   game in play, with the lookups every chapter asks); the numbers they use: [`charts`]
+//!   (the charts the text leaves out, as data), [`damage`], [`fire_tables`], [`losses`],
+//!   [`moves`], [`melee_tables`], [`command_tables`], [`indirect`], [`logistics`]; the pieces
+//!   in [`items`], who stands where in [`board`], ground in [`terrain`], the order codec and
+//!   notation in [`orders`]
+//! - above them: [`legal`] (why an order is legal or not, each handed to its chapter),
+//!   [`listing`] (the legal orders and a unit's reach), [`sequence`] (the sequence of play,
+//!   M15–M22: initiative, each activation's steps, an order carried out by its chapter and
+//!   the steps that end by themselves), [`view`] (what a side sees, the hidden AT
+//!   capability, M4), [`scenario`] (reading a scenario) and [`game`] ([`game::MechGame`]: the
+//!   position and its kept listing, and the `Game` API)
 //!
 //! The family skeleton shared with Gunpowder (the turn's activations, reinforcements
 //! arriving, commanders' posts and losses, written orders, markers, works, line of sight and
 //! cover) is in `hex-command-family`. docs/rules/hex-command-mechanized.md maps the rulebook
 //! to the code.
 
+pub mod acting;
 pub mod aircraft;
 pub mod board;
 pub mod bombard;
@@ -47,6 +55,7 @@ pub mod game;
 pub mod hidden;
 pub mod indirect;
 pub mod items;
+pub mod legal;
 pub mod listing;
 pub mod logistics;
 pub mod losses;
@@ -197,6 +206,6 @@ impl Ruleset for MechanizedRules {
         options: &Options,
     ) -> Result<Box<dyn Game>, ScenarioError> {
         let s = scenario::load(source, options, OPTIONS)?;
-        Ok(Box::new(state::MechGame::new(s)))
+        Ok(Box::new(game::MechGame::new(s)))
     }
 }

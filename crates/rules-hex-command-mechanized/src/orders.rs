@@ -5,7 +5,8 @@
 //! `smoke g1 0505`, `strike jabo 0505`, `reorder 1 attack 0804`, `freewill r3`, `dismount r5`, `mount r5`, `bridge r8 0605`, `block second-wave stand` (or `withdraw`), `fly jabo 0505`, `intercept spit jabo`, `end`.
 
 use crate::items::Kind;
-use crate::state::MechGame;
+use crate::state::State;
+use hex_command_family::orders::{Order as Written, OrderKind};
 use volley_core::codec::{col_row_hex, hex_col_row, Bits, Codec, Words};
 use volley_core::geometry::{label, Facing};
 use volley_core::{Action, ActionInfo, Hex, Illegal};
@@ -206,285 +207,282 @@ impl Codec for Order {
     }
 }
 
-impl MechGame {
-    pub fn describe_order(&self, order: Order) -> ActionInfo {
-        use volley_core::ActionKind::*;
-        match order {
-            Order::Move { item, to } => ActionInfo::new("move", Move).unit(item as u32).at(to),
-            Order::Reverse { item, to } => {
-                ActionInfo::new("reverse", Move).unit(item as u32).at(to)
+pub fn describe_order(s: &State, order: Order) -> ActionInfo {
+    use volley_core::ActionKind::*;
+    match order {
+        Order::Move { item, to } => ActionInfo::new("move", Move).unit(item as u32).at(to),
+        Order::Reverse { item, to } => ActionInfo::new("reverse", Move).unit(item as u32).at(to),
+        Order::Face { item, facing } => ActionInfo::new("face", Turn)
+            .unit(item as u32)
+            .facing(facing),
+        Order::Place { hex, .. } => ActionInfo::new("place", Other).at(hex),
+        Order::Fire { item, target } | Order::Melee { item, target } => {
+            let verb = if matches!(order, Order::Fire { .. }) {
+                "fire"
+            } else {
+                "melee"
+            };
+            let info = ActionInfo::new(verb, Attack).unit(item as u32);
+            match s.items.get(target) {
+                Some(t) => info.at(t.hex),
+                None => info,
             }
-            Order::Face { item, facing } => ActionInfo::new("face", Turn)
-                .unit(item as u32)
-                .facing(facing),
-            Order::Place { hex, .. } => ActionInfo::new("place", Other).at(hex),
-            Order::Fire { item, target } | Order::Melee { item, target } => {
-                let verb = if matches!(order, Order::Fire { .. }) {
-                    "fire"
-                } else {
-                    "melee"
-                };
-                let info = ActionInfo::new(verb, Attack).unit(item as u32);
-                match self.s.items.get(target) {
-                    Some(t) => info.at(t.hex),
-                    None => info,
-                }
-            }
-            Order::Bombard { item, hex } => {
-                ActionInfo::new("bombard", Attack).unit(item as u32).at(hex)
-            }
-            Order::Retreat { item } => ActionInfo::new("retreat", Move).unit(item as u32),
-            Order::Load { item, carrier } => {
-                let info = ActionInfo::new("load", Other).unit(item as u32);
-                match self.s.items.get(carrier) {
-                    Some(c) => info.at(c.hex),
-                    None => info,
-                }
-            }
-            Order::Unload { item, hex } => {
-                ActionInfo::new("unload", Move).unit(item as u32).at(hex)
-            }
-            Order::Stand { item } => ActionInfo::new("stand", Other).unit(item as u32),
-            Order::Dig { item } => ActionInfo::new("dig", Other).unit(item as u32),
-            Order::Clear { item, hex } => ActionInfo::new("clear", Other).unit(item as u32).at(hex),
-            Order::Lay { item, hex } => ActionInfo::new("lay", Other).unit(item as u32).at(hex),
-            Order::Smoke { item, hex } => ActionInfo::new("smoke", Other).unit(item as u32).at(hex),
-            Order::Strike { hex, .. } => ActionInfo::new("strike", Attack).at(hex),
-            Order::Fly { to, .. } => ActionInfo::new("fly", Move).at(to),
-            Order::Intercept { target, .. } => {
-                let info = ActionInfo::new("intercept", Attack);
-                match self.s.aircraft.get(target).and_then(|a| a.at) {
-                    Some(h) => info.at(h),
-                    None => info,
-                }
-            }
-            Order::Reorder { .. } => ActionInfo::new("reorder", Other),
-            Order::FreeWill { item } => ActionInfo::new("freewill", Other).unit(item as u32),
-            Order::Dismount { item } => ActionInfo::new("dismount", Other).unit(item as u32),
-            Order::Mount { item } => ActionInfo::new("mount", Other).unit(item as u32),
-            Order::Bridge { item, hex } => {
-                ActionInfo::new("bridge", Other).unit(item as u32).at(hex)
-            }
-            Order::Block { withdraw, .. } => {
-                ActionInfo::new(if withdraw { "withdraw" } else { "stand" }, Other)
-            }
-            Order::End => ActionInfo::end(),
         }
+        Order::Bombard { item, hex } => {
+            ActionInfo::new("bombard", Attack).unit(item as u32).at(hex)
+        }
+        Order::Retreat { item } => ActionInfo::new("retreat", Move).unit(item as u32),
+        Order::Load { item, carrier } => {
+            let info = ActionInfo::new("load", Other).unit(item as u32);
+            match s.items.get(carrier) {
+                Some(c) => info.at(c.hex),
+                None => info,
+            }
+        }
+        Order::Unload { item, hex } => ActionInfo::new("unload", Move).unit(item as u32).at(hex),
+        Order::Stand { item } => ActionInfo::new("stand", Other).unit(item as u32),
+        Order::Dig { item } => ActionInfo::new("dig", Other).unit(item as u32),
+        Order::Clear { item, hex } => ActionInfo::new("clear", Other).unit(item as u32).at(hex),
+        Order::Lay { item, hex } => ActionInfo::new("lay", Other).unit(item as u32).at(hex),
+        Order::Smoke { item, hex } => ActionInfo::new("smoke", Other).unit(item as u32).at(hex),
+        Order::Strike { hex, .. } => ActionInfo::new("strike", Attack).at(hex),
+        Order::Fly { to, .. } => ActionInfo::new("fly", Move).at(to),
+        Order::Intercept { target, .. } => {
+            let info = ActionInfo::new("intercept", Attack);
+            match s.aircraft.get(target).and_then(|a| a.at) {
+                Some(h) => info.at(h),
+                None => info,
+            }
+        }
+        Order::Reorder { .. } => ActionInfo::new("reorder", Other),
+        Order::FreeWill { item } => ActionInfo::new("freewill", Other).unit(item as u32),
+        Order::Dismount { item } => ActionInfo::new("dismount", Other).unit(item as u32),
+        Order::Mount { item } => ActionInfo::new("mount", Other).unit(item as u32),
+        Order::Bridge { item, hex } => ActionInfo::new("bridge", Other).unit(item as u32).at(hex),
+        Order::Block { withdraw, .. } => {
+            ActionInfo::new(if withdraw { "withdraw" } else { "stand" }, Other)
+        }
+        Order::End => ActionInfo::end(),
     }
+}
 
-    /// An order in words, with this game's ids: `move r1 0304`.
-    pub fn notation_of(&self, action: Action) -> String {
-        let id = |i: usize| self.s.items.get(i).map_or("?", |it| it.id.as_str());
-        match Order::unpack(action) {
-            Some(Order::Move { item, to }) => format!("move {} {}", id(item), label(to)),
-            Some(Order::Reverse { item, to }) => format!("reverse {} {}", id(item), label(to)),
-            Some(Order::Face { item, facing }) => format!("face {} {}", id(item), facing.name()),
-            Some(Order::Place { commander, hex }) => format!(
-                "place {} {}",
-                self.s
-                    .commanders
-                    .get(commander)
-                    .map_or("?", |c| c.id.as_str()),
+/// An order in words, with this game's ids: `move r1 0304`.
+pub fn notation_of(s: &State, action: Action) -> String {
+    let id = |i: usize| s.items.get(i).map_or("?", |it| it.id.as_str());
+    match Order::unpack(action) {
+        Some(Order::Move { item, to }) => format!("move {} {}", id(item), label(to)),
+        Some(Order::Reverse { item, to }) => format!("reverse {} {}", id(item), label(to)),
+        Some(Order::Face { item, facing }) => format!("face {} {}", id(item), facing.name()),
+        Some(Order::Place { commander, hex }) => format!(
+            "place {} {}",
+            s.commanders.get(commander).map_or("?", |c| c.id.as_str()),
+            label(hex)
+        ),
+        Some(Order::Fire { item, target }) => format!("fire {} {}", id(item), id(target)),
+        Some(Order::Melee { item, target }) => format!("melee {} {}", id(item), id(target)),
+        Some(Order::Bombard { item, hex }) => format!("bombard {} {}", id(item), label(hex)),
+        Some(Order::Retreat { item }) => format!("retreat {}", id(item)),
+        Some(Order::Load { item, carrier }) => {
+            let gun = matches!(s.items.get(item).map(|i| &i.kind), Some(Kind::Gun { .. }));
+            format!(
+                "{} {} {}",
+                if gun { "limber" } else { "embark" },
+                id(item),
+                id(carrier)
+            )
+        }
+        Some(Order::Unload { item, hex }) => {
+            let gun = matches!(s.items.get(item).map(|i| &i.kind), Some(Kind::Gun { .. }));
+            format!(
+                "{} {} {}",
+                if gun { "unlimber" } else { "disembark" },
+                id(item),
                 label(hex)
-            ),
-            Some(Order::Fire { item, target }) => format!("fire {} {}", id(item), id(target)),
-            Some(Order::Melee { item, target }) => format!("melee {} {}", id(item), id(target)),
-            Some(Order::Bombard { item, hex }) => format!("bombard {} {}", id(item), label(hex)),
-            Some(Order::Retreat { item }) => format!("retreat {}", id(item)),
-            Some(Order::Load { item, carrier }) => {
-                let gun = matches!(
-                    self.s.items.get(item).map(|i| &i.kind),
-                    Some(Kind::Gun { .. })
-                );
-                format!(
-                    "{} {} {}",
-                    if gun { "limber" } else { "embark" },
-                    id(item),
-                    id(carrier)
-                )
-            }
-            Some(Order::Unload { item, hex }) => {
-                let gun = matches!(
-                    self.s.items.get(item).map(|i| &i.kind),
-                    Some(Kind::Gun { .. })
-                );
-                format!(
-                    "{} {} {}",
-                    if gun { "unlimber" } else { "disembark" },
-                    id(item),
-                    label(hex)
-                )
-            }
-            Some(Order::Stand { item }) => format!("stand {}", id(item)),
-            Some(Order::Dig { item }) => format!("dig {}", id(item)),
-            Some(Order::Clear { item, hex }) => format!("clear {} {}", id(item), label(hex)),
-            Some(Order::Lay { item, hex }) => format!("lay {} {}", id(item), label(hex)),
-            Some(Order::Smoke { item, hex }) => format!("smoke {} {}", id(item), label(hex)),
-            Some(Order::Strike { aircraft, hex }) => format!(
-                "strike {} {}",
-                self.s.aircraft.get(aircraft).map_or("?", |a| a.id.as_str()),
-                label(hex)
-            ),
-            Some(Order::Reorder { group, kind, hex }) => match written(kind, hex) {
-                Some(o) => format!("reorder {group} {}", o.text()),
-                None => format!("unknown action {:#x}", action.0),
-            },
-            Some(Order::FreeWill { item }) => format!("freewill {}", id(item)),
-            Some(Order::Dismount { item }) => format!("dismount {}", id(item)),
-            Some(Order::Mount { item }) => format!("mount {}", id(item)),
-            Some(Order::Bridge { item, hex }) => format!("bridge {} {}", id(item), label(hex)),
-            Some(Order::Block { arrival, withdraw }) => format!(
-                "block {} {}",
-                self.s.arrivals.get(arrival).map_or("?", |a| a.id.as_str()),
-                if withdraw { "withdraw" } else { "stand" }
-            ),
-            Some(Order::Fly { aircraft, to }) => format!(
-                "fly {} {}",
-                self.s.aircraft.get(aircraft).map_or("?", |a| a.id.as_str()),
-                label(to)
-            ),
-            Some(Order::Intercept { aircraft, target }) => format!(
-                "intercept {} {}",
-                self.s.aircraft.get(aircraft).map_or("?", |a| a.id.as_str()),
-                self.s.aircraft.get(target).map_or("?", |a| a.id.as_str())
-            ),
-            Some(Order::End) => "end".into(),
+            )
+        }
+        Some(Order::Stand { item }) => format!("stand {}", id(item)),
+        Some(Order::Dig { item }) => format!("dig {}", id(item)),
+        Some(Order::Clear { item, hex }) => format!("clear {} {}", id(item), label(hex)),
+        Some(Order::Lay { item, hex }) => format!("lay {} {}", id(item), label(hex)),
+        Some(Order::Smoke { item, hex }) => format!("smoke {} {}", id(item), label(hex)),
+        Some(Order::Strike { aircraft, hex }) => format!(
+            "strike {} {}",
+            s.aircraft.get(aircraft).map_or("?", |a| a.id.as_str()),
+            label(hex)
+        ),
+        Some(Order::Reorder { group, kind, hex }) => match written(kind, hex) {
+            Some(o) => format!("reorder {group} {}", o.text()),
             None => format!("unknown action {:#x}", action.0),
-        }
+        },
+        Some(Order::FreeWill { item }) => format!("freewill {}", id(item)),
+        Some(Order::Dismount { item }) => format!("dismount {}", id(item)),
+        Some(Order::Mount { item }) => format!("mount {}", id(item)),
+        Some(Order::Bridge { item, hex }) => format!("bridge {} {}", id(item), label(hex)),
+        Some(Order::Block { arrival, withdraw }) => format!(
+            "block {} {}",
+            s.arrivals.get(arrival).map_or("?", |a| a.id.as_str()),
+            if withdraw { "withdraw" } else { "stand" }
+        ),
+        Some(Order::Fly { aircraft, to }) => format!(
+            "fly {} {}",
+            s.aircraft.get(aircraft).map_or("?", |a| a.id.as_str()),
+            label(to)
+        ),
+        Some(Order::Intercept { aircraft, target }) => format!(
+            "intercept {} {}",
+            s.aircraft.get(aircraft).map_or("?", |a| a.id.as_str()),
+            s.aircraft.get(target).map_or("?", |a| a.id.as_str())
+        ),
+        Some(Order::End) => "end".into(),
+        None => format!("unknown action {:#x}", action.0),
     }
+}
 
-    /// Reads an order from its words (see the module's notes).
-    pub fn parse_order(&self, text: &str) -> Result<Action, Illegal> {
-        let mut w = Words::new(text);
-        let verb = w.verb();
-        let items = || self.s.items.iter().map(|i| &*i.id);
-        let aircraft = || self.s.aircraft.iter().map(|x| &*x.id);
-        let order = match verb.as_str() {
-            "end" if w.done() => Order::End,
-            "move" => Order::Move {
-                item: w.named(items(), "unit")?,
-                to: w.hex()?,
-            },
-            "reverse" => Order::Reverse {
-                item: w.named(items(), "unit")?,
-                to: w.hex()?,
-            },
-            "face" => Order::Face {
-                item: w.named(items(), "unit")?,
-                facing: w.facing()?,
-            },
-            "place" => Order::Place {
-                commander: w.named(self.s.commanders.iter().map(|x| &*x.id), "commander")?,
-                hex: w.hex()?,
-            },
-            "fire" => Order::Fire {
-                item: w.named(items(), "unit")?,
-                target: w.named(items(), "unit")?,
-            },
-            "bombard" => Order::Bombard {
-                item: w.named(items(), "unit")?,
-                hex: w.hex()?,
-            },
-            "dig" => Order::Dig {
-                item: w.named(items(), "unit")?,
-            },
-            "clear" => Order::Clear {
-                item: w.named(items(), "unit")?,
-                hex: w.hex()?,
-            },
-            "lay" => Order::Lay {
-                item: w.named(items(), "unit")?,
-                hex: w.hex()?,
-            },
-            "dismount" => Order::Dismount {
-                item: w.named(items(), "unit")?,
-            },
-            "bridge" => Order::Bridge {
-                item: w.named(items(), "unit")?,
-                hex: w.hex()?,
-            },
-            "mount" => Order::Mount {
-                item: w.named(items(), "unit")?,
-            },
-            "freewill" => Order::FreeWill {
-                item: w.named(items(), "unit")?,
-            },
-            "reorder" => {
-                let group: u8 = w
-                    .next_word()
-                    .and_then(|g| g.parse().ok())
-                    .ok_or_else(|| Illegal::new("expected a group number: reorder 1 attack 0804"))?;
-                let o = crate::command::parse_order(&w.rest()).ok_or_else(|| {
-                    Illegal::new("expected an order: attack, march, hold or withdraw HEX, or reserve")
-                })?;
-                let kind = hex_command_family::orders::OrderKind::ALL
-                    .iter()
-                    .position(|k| *k == o.kind)
-                    .expect("a kind of the list") as u8;
-                Order::Reorder {
-                    group,
-                    kind,
-                    hex: o.hex,
-                }
+/// Reads an order from its words (see the module's notes).
+pub fn parse_order(s: &State, text: &str) -> Result<Action, Illegal> {
+    let mut w = Words::new(text);
+    let verb = w.verb();
+    let items = || s.items.iter().map(|i| &*i.id);
+    let aircraft = || s.aircraft.iter().map(|x| &*x.id);
+    let order = match verb.as_str() {
+        "end" if w.done() => Order::End,
+        "move" => Order::Move {
+            item: w.named(items(), "unit")?,
+            to: w.hex()?,
+        },
+        "reverse" => Order::Reverse {
+            item: w.named(items(), "unit")?,
+            to: w.hex()?,
+        },
+        "face" => Order::Face {
+            item: w.named(items(), "unit")?,
+            facing: w.facing()?,
+        },
+        "place" => Order::Place {
+            commander: w.named(s.commanders.iter().map(|x| &*x.id), "commander")?,
+            hex: w.hex()?,
+        },
+        "fire" => Order::Fire {
+            item: w.named(items(), "unit")?,
+            target: w.named(items(), "unit")?,
+        },
+        "bombard" => Order::Bombard {
+            item: w.named(items(), "unit")?,
+            hex: w.hex()?,
+        },
+        "dig" => Order::Dig {
+            item: w.named(items(), "unit")?,
+        },
+        "clear" => Order::Clear {
+            item: w.named(items(), "unit")?,
+            hex: w.hex()?,
+        },
+        "lay" => Order::Lay {
+            item: w.named(items(), "unit")?,
+            hex: w.hex()?,
+        },
+        "dismount" => Order::Dismount {
+            item: w.named(items(), "unit")?,
+        },
+        "bridge" => Order::Bridge {
+            item: w.named(items(), "unit")?,
+            hex: w.hex()?,
+        },
+        "mount" => Order::Mount {
+            item: w.named(items(), "unit")?,
+        },
+        "freewill" => Order::FreeWill {
+            item: w.named(items(), "unit")?,
+        },
+        "reorder" => {
+            let group: u8 = w
+                .next_word()
+                .and_then(|g| g.parse().ok())
+                .ok_or_else(|| Illegal::new("expected a group number: reorder 1 attack 0804"))?;
+            let o = parse_written(&w.rest()).ok_or_else(|| {
+                Illegal::new("expected an order: attack, march, hold or withdraw HEX, or reserve")
+            })?;
+            let kind = hex_command_family::orders::OrderKind::ALL
+                .iter()
+                .position(|k| *k == o.kind)
+                .expect("a kind of the list") as u8;
+            Order::Reorder {
+                group,
+                kind,
+                hex: o.hex,
             }
-            "strike" => Order::Strike {
-                aircraft: w.named(aircraft(), "aircraft")?,
-                hex: w.hex()?,
-            },
-            "block" => {
-                let arrival = w.named(self.s.arrivals.iter().map(|x| &*x.id), "reinforcements")?;
-                let withdraw = match w.next_word() {
-                    Some("stand") => false,
-                    Some("withdraw") => true,
-                    _ => return Err(Illegal::new("block GROUP stand, or block GROUP withdraw")),
-                };
-                Order::Block { arrival, withdraw }
-            }
-            "fly" => Order::Fly {
-                aircraft: w.named(aircraft(), "aircraft")?,
-                to: w.hex()?,
-            },
-            "intercept" => Order::Intercept {
-                aircraft: w.named(aircraft(), "aircraft")?,
-                target: w.named(aircraft(), "aircraft")?,
-            },
-            "smoke" => Order::Smoke {
-                item: w.named(items(), "unit")?,
-                hex: w.hex()?,
-            },
-            "embark" | "limber" => Order::Load {
-                item: w.named(items(), "unit")?,
-                carrier: w.named(items(), "unit")?,
-            },
-            "disembark" | "unlimber" => Order::Unload {
-                item: w.named(items(), "unit")?,
-                hex: w.hex()?,
-            },
-            "retreat" => Order::Retreat {
-                item: w.named(items(), "unit")?,
-            },
-            "stand" => Order::Stand {
-                item: w.named(items(), "unit")?,
-            },
-            "melee" => Order::Melee {
-                item: w.named(items(), "unit")?,
-                target: w.named(items(), "unit")?,
-            },
-            _ => {
-                return Err(Illegal::new(format!(
-                    "cannot read \"{text}\" (orders: move U HEX, reverse U HEX, face U DIR, place C HEX, fire U TARGET, bombard U HEX, melee U TARGET, retreat U, stand U, embark U VEHICLE, disembark U HEX, limber G VEHICLE, unlimber G HEX, dig U, clear U HEX, lay U HEX, smoke G HEX, strike AIRCRAFT HEX, reorder GROUP ORDER, freewill U, dismount U, mount U, bridge U HEX, block GROUP stand|withdraw, fly AIRCRAFT HEX, intercept AIRCRAFT AIRCRAFT, end)"
-                )))
-            }
-        };
-        w.end()?;
-        Ok(order.pack())
-    }
+        }
+        "strike" => Order::Strike {
+            aircraft: w.named(aircraft(), "aircraft")?,
+            hex: w.hex()?,
+        },
+        "block" => {
+            let arrival = w.named(s.arrivals.iter().map(|x| &*x.id), "reinforcements")?;
+            let withdraw = match w.next_word() {
+                Some("stand") => false,
+                Some("withdraw") => true,
+                _ => return Err(Illegal::new("block GROUP stand, or block GROUP withdraw")),
+            };
+            Order::Block { arrival, withdraw }
+        }
+        "fly" => Order::Fly {
+            aircraft: w.named(aircraft(), "aircraft")?,
+            to: w.hex()?,
+        },
+        "intercept" => Order::Intercept {
+            aircraft: w.named(aircraft(), "aircraft")?,
+            target: w.named(aircraft(), "aircraft")?,
+        },
+        "smoke" => Order::Smoke {
+            item: w.named(items(), "unit")?,
+            hex: w.hex()?,
+        },
+        "embark" | "limber" => Order::Load {
+            item: w.named(items(), "unit")?,
+            carrier: w.named(items(), "unit")?,
+        },
+        "disembark" | "unlimber" => Order::Unload {
+            item: w.named(items(), "unit")?,
+            hex: w.hex()?,
+        },
+        "retreat" => Order::Retreat {
+            item: w.named(items(), "unit")?,
+        },
+        "stand" => Order::Stand {
+            item: w.named(items(), "unit")?,
+        },
+        "melee" => Order::Melee {
+            item: w.named(items(), "unit")?,
+            target: w.named(items(), "unit")?,
+        },
+        _ => {
+            return Err(Illegal::new(format!(
+                "cannot read \"{text}\" (orders: move U HEX, reverse U HEX, face U DIR, place C HEX, fire U TARGET, bombard U HEX, melee U TARGET, retreat U, stand U, embark U VEHICLE, disembark U HEX, limber G VEHICLE, unlimber G HEX, dig U, clear U HEX, lay U HEX, smoke G HEX, strike AIRCRAFT HEX, reorder GROUP ORDER, freewill U, dismount U, mount U, bridge U HEX, block GROUP stand|withdraw, fly AIRCRAFT HEX, intercept AIRCRAFT AIRCRAFT, end)"
+            )))
+        }
+    };
+    w.end()?;
+    Ok(order.pack())
 }
 
 /// The written order an action packs: a kind by its place in `OrderKind::ALL`, with its hex.
 pub(crate) fn written(kind: u8, hex: Option<Hex>) -> Option<hex_command_family::orders::Order> {
     let kind = *hex_command_family::orders::OrderKind::ALL.get(kind as usize)?;
     (kind.has_hex() == hex.is_some()).then_some(hex_command_family::orders::Order { kind, hex })
+}
+
+/// Reads `attack 0804`, `hold 0705`, `reserve`…
+pub fn parse_written(text: &str) -> Option<Written> {
+    let mut w = text.split_whitespace();
+    let kind = OrderKind::parse(w.next()?)?;
+    let hex = match w.next() {
+        Some(h) => Some(volley_core::geometry::parse_label(h)?),
+        None => None,
+    };
+    if w.next().is_some() || kind.has_hex() != hex.is_some() {
+        return None;
+    }
+    Some(Written { kind, hex })
 }
 
 #[cfg(test)]

@@ -7,9 +7,12 @@ use crate::charts::{Charts, Roster, Weight};
 use crate::damage::Damage;
 use crate::items::{Item, Kind, Squad};
 use crate::state::{
-    Commander, Drop, Minefield, Settings, Setup, SideInfo, State, Turn, DEFAULT_BREAK_POINT,
+    Commander, Drop, Minefield, Settings, Setup, SideInfo, State, Step, Turn, DEFAULT_BREAK_POINT,
     DEFAULT_INITIATIVE, OWN_KEYS,
 };
+use hex_command_family::activation::Mode;
+use hex_command_family::commanders::Posts;
+use hex_command_family::turns::Turns;
 use serde::Deserialize;
 use std::sync::Arc;
 use toml::Spanned;
@@ -610,6 +613,18 @@ pub fn load(
             .map(|(it, g)| (it.side, *g))
             .collect::<Vec<_>>(),
     )?;
+    // The game in play opens before the first turn: nothing counted lost, no step begun.
+    let n = items.len();
+    let mut start_items = [0; 2];
+    for it in &items {
+        start_items[it.side.index()] += 1;
+    }
+    let n_commanders = commanders.len();
+    let mode = if setup.settings.activation {
+        Mode::GroupTurns
+    } else {
+        Mode::Ab
+    };
     let mut state = State {
         turn_state: placed
             .hidden
@@ -645,6 +660,26 @@ pub fn load(
         objectives: battle.objectives.clone(),
         sides,
         turn: 1,
+        started: false,
+        turns: Turns::new(mode),
+        order_changes: [0, 0],
+        seen_at_start: Vec::new(),
+        sound: Vec::new(),
+        step: Step::Movement,
+        mover: None,
+        answer: None,
+        blocking: None,
+        stood: Vec::new(),
+        digging: Vec::new(),
+        smoke: Vec::new(),
+        forced: Vec::new(),
+        panicked: [false; 2],
+        broken: [false; 2],
+        outcome: None,
+        posts: Posts::new(n_commanders),
+        counted: vec![false; n],
+        revealed_at: vec![false; n],
+        start_items,
     };
     state.board = state.fresh_board();
     Ok(state)

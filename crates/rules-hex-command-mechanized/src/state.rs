@@ -5,7 +5,6 @@ use crate::board::Board;
 use crate::charts::Weight;
 use crate::charts::{Charts, Roster};
 use crate::items::Item;
-use hex_command_family::activation::Mode;
 pub use hex_command_family::commanders::Fallen;
 use hex_command_family::commanders::Posts;
 use hex_command_family::ground::Ground;
@@ -13,12 +12,12 @@ use hex_command_family::orders::Order as Written;
 use hex_command_family::turns::Turns;
 use std::fmt;
 use std::sync::Arc;
+use volley_core::game::Refusal;
 use volley_core::geometry::{label, Facing};
 use volley_core::map::{Map, MapView};
 use volley_core::scenario::{Objective, OwnKeys};
-use volley_core::{Action, Outcome};
+use volley_core::Outcome;
 use volley_core::{Hex, Name, Options, Side};
-
 /// The keys a Mechanized scenario adds to the shared ones.
 pub const OWN_KEYS: OwnKeys = OwnKeys {
     top: &[
@@ -237,6 +236,51 @@ pub struct State {
     pub decoys: Vec<hex_command_family::markers::Decoy>,
     /// Each item's nation (M34): the scenario's, else a vehicle's roster nation.
     pub nations: Vec<Option<Name>>,
+    pub started: bool,
+    /// This game turn's order of play: the initiative winner first (M15), and with the
+    /// activation sequence the turn's activations and the one under way (M18).
+    pub turns: Turns,
+    /// Areas the enemy has sound-ranged hidden guns to (M79): the firing side, the turn, the
+    /// ten hexes.
+    pub sound: Vec<(Side, u32, Vec<Hex>)>,
+    /// What each item could see at the start of the game turn, by item (M75: a target that
+    /// appears later may be fired on only within half the weapon's reach).
+    pub seen_at_start: Vec<Vec<usize>>,
+    /// Written orders changed so far, by side (M37: at most 10 − Initiative).
+    pub order_changes: [u32; 2],
+    pub step: Step,
+    /// The item whose move is under way.
+    pub mover: Option<usize>,
+    /// A melee waiting for its defender to step back or stand (M115): attacker, defender.
+    pub answer: Option<(usize, usize)>,
+    /// Reinforcements whose entry hexes the enemy holds, waiting for it to stand or fall
+    /// back (M47).
+    pub blocking: Option<crate::state::Blocking>,
+    /// Reinforcement groups whose blockers stood this turn (M47): they overlap the blocking
+    /// line only with more units than it is wide.
+    pub stood: Vec<usize>,
+    /// Works being built (M66).
+    pub digging: Vec<crate::state::Digging>,
+    /// Smoke on the map: the hex and the side whose fire laid it (it clears at the start of
+    /// that side's next player turn).
+    pub smoke: Vec<(Hex, Side)>,
+    /// Where each commander stands this turn (M25), by commander index.
+    pub posts: Posts<Hex>,
+    /// Items counted lost (destroyed, captured or routed, M41), by item index.
+    pub counted: Vec<bool>,
+    /// Items each side began with.
+    pub start_items: [u32; 2],
+    /// AT squads the enemy has seen fire at a vehicle (M4).
+    pub revealed_at: Vec<bool>,
+    /// Forest hexes a vehicle has forced, passable to vehicles for the rest of the game (M61).
+    pub forced: Vec<Hex>,
+    /// Each side (red, blue) panicked at its last panic check (M43): until its next check its
+    /// units advance only with a commander.
+    pub panicked: [bool; 2],
+    /// Each side (red, blue) stood at or past its break point at the end of the last player
+    /// turn (M42, M44): the log tells when a side reaches it and the battle goes on.
+    pub broken: [bool; 2],
+    pub outcome: Option<Outcome>,
 }
 
 impl State {
@@ -359,61 +403,8 @@ pub enum Step {
     Melee,
 }
 
-#[derive(Clone, Debug)]
-pub struct MechGame {
-    pub s: State,
-    pub started: bool,
-    /// This game turn's order of play: the initiative winner first (M15), and with the
-    /// activation sequence the turn's activations and the one under way (M18).
-    pub turns: Turns,
-    /// Areas the enemy has sound-ranged hidden guns to (M79): the firing side, the turn, the
-    /// ten hexes.
-    pub sound: Vec<(Side, u32, Vec<Hex>)>,
-    /// What each item could see at the start of the game turn, by item (M75: a target that
-    /// appears later may be fired on only within half the weapon's reach).
-    pub seen_at_start: Vec<Vec<usize>>,
-    /// Written orders changed so far, by side (M37: at most 10 − Initiative).
-    pub order_changes: [u32; 2],
-    pub step: Step,
-    /// The item whose move is under way.
-    pub mover: Option<usize>,
-    /// A melee waiting for its defender to step back or stand (M115): attacker, defender.
-    pub answer: Option<(usize, usize)>,
-    /// Reinforcements whose entry hexes the enemy holds, waiting for it to stand or fall
-    /// back (M47).
-    pub blocking: Option<crate::state::Blocking>,
-    /// Reinforcement groups whose blockers stood this turn (M47): they overlap the blocking
-    /// line only with more units than it is wide.
-    pub stood: Vec<usize>,
-    /// Works being built (M66).
-    pub digging: Vec<crate::state::Digging>,
-    /// Smoke on the map: the hex and the side whose fire laid it (it clears at the start of
-    /// that side's next player turn).
-    pub smoke: Vec<(Hex, Side)>,
-    /// Where each commander stands this turn (M25), by commander index.
-    pub posts: Posts<Hex>,
-    /// Items counted lost (destroyed, captured or routed, M41), by item index.
-    pub counted: Vec<bool>,
-    /// Items each side began with.
-    pub start_items: [u32; 2],
-    /// AT squads the enemy has seen fire at a vehicle (M4).
-    pub revealed_at: Vec<bool>,
-    /// Forest hexes a vehicle has forced, passable to vehicles for the rest of the game (M61).
-    pub forced: Vec<Hex>,
-    /// Each side (red, blue) panicked at its last panic check (M43): until its next check its
-    /// units advance only with a commander.
-    pub panicked: [bool; 2],
-    /// Each side (red, blue) stood at or past its break point at the end of the last player
-    /// turn (M42, M44): the log tells when a side reaches it and the battle goes on.
-    pub broken: [bool; 2],
-    pub outcome: Option<Outcome>,
-    /// The legal actions of the position, listed when first asked for: a position the
-    /// search only scores is never listed.
-    pub(crate) legal: std::sync::OnceLock<Vec<Action>>,
-}
-
 /// The step of a game in words: "red movement", "blue fires (red's turn)".
-pub struct StepName<'a>(&'a MechGame);
+pub struct StepName<'a>(&'a State);
 
 impl fmt::Display for StepName<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -423,7 +414,7 @@ impl fmt::Display for StepName<'_> {
         }
         let side = g.phasing();
         if let Some(b) = &g.blocking {
-            let a = &g.s.arrivals[b.arrival];
+            let a = &g.arrivals[b.arrival];
             return if b.answered {
                 write!(f, "{} falls back before {}", a.side.other(), a.id)
             } else {
@@ -443,44 +434,7 @@ impl fmt::Display for StepName<'_> {
     }
 }
 
-impl MechGame {
-    pub fn new(s: State) -> MechGame {
-        let n = s.items.len();
-        let mode = if s.setup.settings.activation {
-            Mode::GroupTurns
-        } else {
-            Mode::Ab
-        };
-        let mut start_items = [0; 2];
-        for it in &s.items {
-            start_items[it.side.index()] += 1;
-        }
-        MechGame {
-            posts: Posts::new(s.commanders.len()),
-            counted: vec![false; n],
-            revealed_at: vec![false; n],
-            start_items,
-            s,
-            started: false,
-            turns: Turns::new(mode),
-            order_changes: [0, 0],
-            seen_at_start: Vec::new(),
-            sound: Vec::new(),
-            step: Step::Movement,
-            mover: None,
-            answer: None,
-            blocking: None,
-            stood: Vec::new(),
-            digging: Vec::new(),
-            smoke: Vec::new(),
-            forced: Vec::new(),
-            panicked: [false; 2],
-            broken: [false; 2],
-            outcome: None,
-            legal: std::sync::OnceLock::new(),
-        }
-    }
-
+impl State {
     pub fn phasing(&self) -> Side {
         self.turns.phasing()
     }
@@ -494,8 +448,8 @@ impl MechGame {
     /// activated group's in the activation sequence (M18).
     pub fn active(&self, i: usize) -> bool {
         self.item(i).side == self.phasing()
-            && (!self.s.setup.settings.activation
-                || self.s.groups.get(i).copied().flatten() == self.active_group())
+            && (!self.setup.settings.activation
+                || self.groups.get(i).copied().flatten() == self.active_group())
     }
 
     pub fn step_name(&self) -> StepName<'_> {
@@ -504,29 +458,29 @@ impl MechGame {
 
     /// The map with the works laid over it, remembering the lines of sight walked on it.
     pub fn ground(&self) -> Ground<'_> {
-        Ground::remembering(&self.s.setup.map, &self.s.works, &self.s.setup.lines)
+        Ground::remembering(&self.setup.map, &self.works, &self.setup.lines)
     }
 
     pub fn item(&self, i: usize) -> &Item {
-        &self.s.items[i]
+        &self.items[i]
     }
 
     /// An item on the table: not destroyed, not waiting to arrive.
     pub fn in_play(&self, i: usize) -> bool {
-        i < self.s.items.len()
-            && !self.s.turn_state[i].gone
-            && self.s.turn_state[i].waiting.is_none()
-            && self.s.turn_state[i].aboard.is_none()
-            && self.s.turn_state[i].dropping.is_none()
+        i < self.items.len()
+            && !self.turn_state[i].gone
+            && self.turn_state[i].waiting.is_none()
+            && self.turn_state[i].aboard.is_none()
+            && self.turn_state[i].dropping.is_none()
     }
 
     pub fn routed(&self, i: usize) -> bool {
-        self.s.turn_state[i].routed
+        self.turn_state[i].routed
     }
 
     /// Items in a hex.
     pub fn items_at(&self, hex: Hex) -> impl Iterator<Item = usize> + '_ {
-        self.s.board.items_at(&self.s.setup.map, hex)
+        self.board.items_at(&self.setup.map, hex)
     }
 
     pub fn enemy_in(&self, hex: Hex, side: Side) -> bool {
@@ -537,21 +491,20 @@ impl MechGame {
     pub fn commander_with(&self, i: usize) -> Option<usize> {
         let (hex, side) = (self.item(i).hex, self.item(i).side);
         (0..self.posts.at.len()).find(|&c| {
-            self.posts.at[c] == Some(hex) && self.s.commanders[c].side == side && self.leads(c, i)
+            self.posts.at[c] == Some(hex) && self.commanders[c].side == side && self.leads(c, i)
         })
     }
 
     /// M34: a commander of a nation leads only items of that nation; one of no nation leads
     /// all. Items of a nation whose commanders are all gone follow nobody.
     pub fn leads(&self, c: usize, i: usize) -> bool {
-        let nation = self.s.nations.get(i).cloned().flatten();
-        match (&self.s.commanders[c].nation, &nation) {
+        let nation = self.nations.get(i).cloned().flatten();
+        match (&self.commanders[c].nation, &nation) {
             (Some(cn), Some(n)) => cn == n,
             (Some(_), None) => false,
             (None, Some(n)) => {
                 // A nation with commanders of its own follows only them.
                 !self
-                    .s
                     .commanders
                     .iter()
                     .any(|x| x.side == self.item(i).side && x.nation.as_ref() == Some(n))
@@ -563,24 +516,24 @@ impl MechGame {
     /// Whether an item may step from `from` into `to` as far as the ground goes: the terrain
     /// (`terrain::passable`), or a bridge the engineers have laid over the water (M66).
     pub fn passable(&self, item: &Item, from: Hex, to: Hex) -> bool {
-        let map = &self.s.setup.map;
+        let map = &self.setup.map;
         if crate::terrain::passable(map, item, from, to) {
             return true;
         }
-        let bridged = self.s.works.at(to).is_some_and(|w| {
+        let bridged = self.works.at(to).is_some_and(|w| {
             w.kind == hex_command_family::ground::WorkKind::Pontoon && w.complete()
         });
         bridged && !crate::moves::crippled(item)
     }
 }
 
-impl MechGame {
+impl State {
     /// The position's own invariants: items on the map, at most two to a hex (M56), the board
     /// up to date, one side to a hex.
     pub fn position_invariants(&self) -> Result<(), String> {
-        let map = &self.s.setup.map;
+        let map = &self.setup.map;
         let mut board = Board::new(map);
-        for (i, it) in self.s.items.iter().enumerate() {
+        for (i, it) in self.items.iter().enumerate() {
             if !self.in_play(i) {
                 continue;
             }
@@ -591,26 +544,84 @@ impl MechGame {
                 return Err(format!("more than two items in {} (M56)", label(it.hex)));
             }
         }
-        for hex in self.s.items.iter().map(|i| i.hex) {
+        for hex in self.items.iter().map(|i| i.hex) {
             let sorted = |b: &Board| {
                 let mut v: Vec<usize> = b.items_at(map, hex).collect();
                 v.sort_unstable();
                 v
             };
-            if sorted(&board) != sorted(&self.s.board) {
+            if sorted(&board) != sorted(&self.board) {
                 return Err(format!(
                     "the board does not match the items at {}",
                     label(hex)
                 ));
             }
         }
-        for hex in self.s.items.iter().map(|i| i.hex) {
+        for hex in self.items.iter().map(|i| i.hex) {
             let sides: Vec<Side> = self.items_at(hex).map(|i| self.item(i).side).collect();
             if sides.windows(2).any(|w| w[0] != w[1]) {
                 return Err(format!("both sides stand in {}", label(hex)));
             }
         }
         Ok(())
+    }
+}
+
+impl State {
+    /// The side to decide: the non-phasing side in its fire step, else the phasing side.
+    pub fn deciding(&self) -> Side {
+        if let Some(b) = &self.blocking {
+            self.arrivals[b.arrival].side.other()
+        } else if let Some((_, d)) = self.answer {
+            self.item(d).side
+        } else if self.step == Step::DefensiveFire {
+            self.phasing().other()
+        } else {
+            self.phasing()
+        }
+    }
+    /// An item of the side to decide, on the table.
+    pub fn own_item<R: Refusal>(&self, i: usize) -> Result<&Item, R> {
+        if !self.in_play(i) {
+            return Err(R::because(|| "no such item in play"));
+        }
+        let it = self.item(i);
+        if it.side != self.deciding() {
+            return Err(R::because(|| {
+                format!(
+                    "{} is {}'s; {} decides now",
+                    it.id,
+                    it.side,
+                    self.deciding()
+                )
+            }));
+        }
+        Ok(it)
+    }
+    /// The side to decide, once the game has begun and until it is over.
+    pub fn to_decide(&self) -> Option<Side> {
+        (self.started && self.outcome.is_none()).then(|| self.deciding())
+    }
+    /// The commander whose influence reaches an item: one in its hex, or with option `sphere`
+    /// one of Morale 2 in a neighbouring hex (M35).
+    pub fn influenced_by(&self, i: usize) -> Option<usize> {
+        self.commander_with(i).or_else(|| {
+            if !self.setup.settings.sphere {
+                return None;
+            }
+            let (hex, side) = (self.item(i).hex, self.item(i).side);
+            (0..self.posts.at.len()).find(|&c| {
+                let cm = &self.commanders[c];
+                cm.side == side
+                    && cm.morale >= 2
+                    && self.leads(c, i)
+                    && self.posts.at[c].is_some_and(|p| p.unsigned_distance_to(hex) == 1)
+            })
+        })
+    }
+    /// The carrier an item rides on, if any.
+    pub fn aboard(&self, i: usize) -> Option<usize> {
+        self.turn_state.get(i).and_then(|t| t.aboard)
     }
 }
 

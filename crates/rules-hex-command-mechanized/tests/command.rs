@@ -131,7 +131,7 @@ fn a_commander_caught_alone_by_the_enemy_is_captured() {
 
 /// M35 with option `sphere`: a commander of Morale 2 reaches the neighbouring hexes.
 mod sphere {
-    use rules_hex_command_mechanized::state::MechGame;
+    use rules_hex_command_mechanized::game::MechGame;
     use volley_core::geometry::parse_label;
     use volley_core::{Game, Log, Options, ScenarioSource, ScriptedDice};
 
@@ -150,17 +150,17 @@ mod sphere {
         let mut g = MechGame::new(s);
         g.start(&mut ScriptedDice::new([9, 1]));
         g.s.turn_state[0].routed = true;
-        g.posts.at[0] = Some(parse_label("0507").unwrap());
+        g.s.posts.at[0] = Some(parse_label("0507").unwrap());
         g
     }
 
     #[test]
     fn a_commander_of_morale_two_rallies_the_neighbouring_hexes_with_the_option() {
         let mut g = game("sphere = \"yes\"");
-        g.rally_up(&mut Log::silent());
+        rules_hex_command_mechanized::rout::rally_up(&mut g.s, &mut Log::silent());
         assert!(!g.s.turn_state[0].routed, "rallied from the next hex");
         let mut g = game("");
-        g.rally_up(&mut Log::silent());
+        rules_hex_command_mechanized::rout::rally_up(&mut g.s, &mut Log::silent());
         assert!(
             g.s.turn_state[0].routed,
             "its own hex only without the option"

@@ -1,8 +1,8 @@
 //! The Game API over whole battles: the listing of legal orders kept for a position, and a
 //! step's choice judged as the listing would.
 
+use rules_hex_command_mechanized::game::MechGame;
 use rules_hex_command_mechanized::orders::Order;
-use rules_hex_command_mechanized::state::MechGame;
 use volley_core::codec::Codec;
 use volley_core::{Dice, Game, Options, ScenarioSource, Seed, SeededDice};
 
@@ -40,11 +40,11 @@ fn a_step_has_a_choice_exactly_when_its_list_holds_more_than_end() {
             assert!(!g.is_listed(), "{name}: a list kept past an action");
             let legal = g.legal_actions();
             assert_eq!(
-                g.has_choice(),
+                rules_hex_command_mechanized::listing::has_choice(&g.s),
                 legal.iter().any(|&a| a != end),
                 "{name}: {legal:?}"
             );
-            if g.outcome.is_some() {
+            if g.s.outcome.is_some() {
                 break;
             }
             let a = legal[dice.roll(legal.len() as u32) as usize - 1];

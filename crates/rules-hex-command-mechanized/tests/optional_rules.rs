@@ -1,7 +1,7 @@
 //! The optional rules that change what a side may do or see: rallied squads that only hold
 //! without a commander, damage blocks shown only to the owner.
 
-use rules_hex_command_mechanized::state::MechGame;
+use rules_hex_command_mechanized::game::MechGame;
 use volley_core::{Game, Options, ScenarioSource, ScriptedDice, Side};
 
 fn game(options: &str) -> MechGame {
