@@ -4,11 +4,11 @@
 //! regiment drags along, and the artillery officers who order grand batteries. Each event
 //! cites its section of the book by name.
 //!
-//! Round shot and canister, and the casualty pipeline every attack goes through, are in
-//! [`crate::firing`]; the readings chosen where the book is unclear are numbered 70–89 in
+//! Round shot and canister are in [`crate::firing`], which asks this file (never the other way
+//! round); the casualty pipeline every attack goes through is in [`crate::attacks`]; the readings chosen where the book is unclear are numbered 70–89 in
 //! docs/rules/bpt-commander.md.
 
-use crate::firing::Attack;
+use crate::attacks::Attack;
 use crate::orders::Ammo;
 use crate::orders::Order;
 use crate::state::{rule, BptGame};

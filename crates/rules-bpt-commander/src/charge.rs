@@ -4,7 +4,7 @@
 //! result, and the winners' and losers' moves afterwards. Events cite each paragraph by its
 //! heading.
 
-use crate::firing::Attack;
+use crate::attacks::Attack;
 use crate::orders::Order;
 use crate::state::{rule, BptGame, Charge, Interrupt};
 use crate::table::{hexes, Table};
@@ -881,7 +881,7 @@ impl BptGame {
                             k,
                             enemy_hex,
                             half.max(1),
-                            crate::firing::Giving::Retreat,
+                            crate::attacks::Giving::Retreat,
                             "retreats half a move",
                             log,
                         );

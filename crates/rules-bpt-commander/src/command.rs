@@ -837,9 +837,9 @@ impl BptGame {
     /// Blunder 2's cross-fire at unit `k`, one of the three nearest the commander: 3 attacks
     /// in the flank, at the cover `k` stands in when its turn comes (an earlier unit's
     /// fall-back may have moved it).
-    pub(crate) fn cross_fire(&self, hq: usize, k: usize, id: u32) -> crate::firing::Attack {
+    pub(crate) fn cross_fire(&self, hq: usize, k: usize, id: u32) -> crate::attacks::Attack {
         let cover = crate::terrain::cover(self.map(), self.units[k].hex, self.units[k].hex);
-        crate::firing::Attack {
+        crate::attacks::Attack {
             dice: 3,
             to_hit: cover.to_hit(),
             flank: true,
@@ -888,7 +888,7 @@ impl BptGame {
         match roll {
             1 => {
                 let n = dice.roll(6);
-                let a = crate::firing::Attack {
+                let a = crate::attacks::Attack {
                     dice: n,
                     to_hit: 6,
                     flank: false,

@@ -39,6 +39,7 @@
 pub mod armies;
 pub mod army;
 pub mod artillery;
+pub mod attacks;
 pub mod battle;
 pub mod charge;
 pub mod command;
