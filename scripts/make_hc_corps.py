@@ -7,7 +7,7 @@ The battlefield is the same from either side: turned half a circle about its cen
 row r to column 65 - c, row 40 - r), the map, the objectives and the corps fall on themselves,
 Blue's on Red's. On a grid of hex columns a half turn is exact, where a mirror across the river
 is not (it would move every other column half a hex nearer one bank): equal bots must find the
-battle fair from either side (issue 15).
+battle fair from either side.
 
     python3 scripts/make_hc_corps.py            # writes scenarios/hc-corps.toml
     python3 scripts/make_hc_corps.py --check    # fails if the file is out of date
