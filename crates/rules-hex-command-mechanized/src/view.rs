@@ -16,177 +16,16 @@ use volley_core::view::{
 use volley_core::{Place, Side};
 
 pub fn make_view(s: &State, viewer: Option<Side>) -> View {
-    let charts = &s.setup.charts;
     let units = (0..s.items.len())
         .filter(|&i| {
             (s.in_play(i) || (s.aboard(i).is_some() && !s.turn_state[i].gone))
                 && viewer.is_none_or(|v| hidden::visible_to(s, i, v))
         })
-        .map(|i| {
-            let it = s.item(i);
-            let t = &s.turn_state[i];
-            let mut flags: Vec<Word> = Vec::new();
-            if t.routed {
-                flags.push("routed".into());
-            }
-            if t.hidden {
-                flags.push("hidden".into());
-            }
-            if let Some(v) = t.aboard {
-                flags.push(format!("aboard {}", s.item(v).id).into());
-            }
-            let own = viewer.is_none() || viewer == Some(it.side);
-            let (arm, class, symbol, hits, max_hits, elements): (
-                Word,
-                Option<Word>,
-                char,
-                u32,
-                u32,
-                Option<Elements>,
-            ) = match &it.kind {
-                Kind::Squad(sq) => {
-                    if sq.at && (own || s.revealed_at[i]) {
-                        flags.push("AT".into());
-                    }
-                    for (on, f) in [
-                        (sq.smg, "SMG"),
-                        (sq.engineer, "engineer"),
-                        (sq.cavalry, "cavalry"),
-                    ] {
-                        if on {
-                            flags.push(f.into());
-                        }
-                    }
-                    (
-                        "infantry".into(),
-                        sq.weight.map(|w| Word::from(w.name())),
-                        'I',
-                        sq.markers as u32,
-                        2,
-                        Some(Elements {
-                            kind: ElementKind::Figures,
-                            now: sq.figures as u32,
-                            full: 4,
-                        }),
-                    )
-                }
-                Kind::Vehicle {
-                    spec,
-                    damage,
-                    type_id,
-                } => {
-                    // Option hidden_damage: only the owner sees the blocks.
-                    let blank = crate::damage::Damage::default();
-                    let damage = if own || !s.setup.settings.hidden_damage {
-                        damage
-                    } else {
-                        &blank
-                    };
-                    for (n, c) in [
-                        (damage.combat, "C"),
-                        (damage.defence, "D"),
-                        (damage.movement, "M"),
-                    ] {
-                        if n > 0 {
-                            flags.push(c.repeat(n as usize).into());
-                        }
-                    }
-                    // The type's name is in the unit's own name in the scenarios.
-                    let _ = type_id;
-                    (
-                        Word::from(if spec.gun.is_some() {
-                            "armour"
-                        } else {
-                            "transport"
-                        }),
-                        Some(Word::from(spec.chassis.name())),
-                        'V',
-                        (damage.combat + damage.defence + damage.movement) as u32,
-                        6,
-                        None,
-                    )
-                }
-                Kind::Gun { weight, .. } => (
-                    "gun".into(),
-                    Some(Word::from(weight.name())),
-                    'G',
-                    0,
-                    0,
-                    None,
-                ),
-            };
-            if s.panicked[it.side.index()] && s.outcome.is_none() {
-                flags.push("panicked".into());
-            }
-            if it.side == s.deciding() && s.outcome.is_none() {
-                match s.step {
-                    Step::Movement if t.moving => flags.push("moved".into()),
-                    Step::DefensiveFire | Step::OffensiveFire if t.fired > 0 => {
-                        flags.push("fired".into())
-                    }
-                    Step::Melee if t.meleed => flags.push("meleed".into()),
-                    _ => {}
-                }
-            }
-            let _ = charts;
-            UnitView {
-                id: it.id.clone(),
-                key: i as u32,
-                name: it.name.clone(),
-                side: it.side,
-                arm,
-                class,
-                symbol,
-                place: Place::Hex(it.hex),
-                facing: Some(it.facing),
-                hits,
-                max_hits,
-                te: 0,
-                max_te: 0,
-                strength: elements.as_ref().map(|e| e.now),
-                elements,
-                formation: None,
-                cone: Vec::new(),
-                flags,
-                commander: s.commander_with(i).map(|c| s.commanders[c].id.clone()),
-            }
-        })
+        .map(|i| unit_view(s, i, viewer))
         .collect();
     let sides = Side::BOTH
         .iter()
-        .map(|&side| SideView {
-            side,
-            name: s.setup.side_names[side.index()].clone(),
-            losses_percent: victory::loss_percent(s, side),
-            break_point: Some(s.sides[side.index()].break_point as f64),
-            score: victory::objective_points_seen_by(s, side, viewer),
-            commanders: (0..s.commanders.len())
-                .filter(|&c| s.commanders[c].side == side)
-                .map(|c| {
-                    let cm = &s.commanders[c];
-                    CommanderView {
-                        id: cm.id.clone(),
-                        name: cm.name.clone(),
-                        value: cm.value,
-                        supreme: cm.supreme,
-                        // Only an item the viewer sees: a hidden one is not named.
-                        attached_to: s.posts.at[c]
-                            .and_then(|h| {
-                                s.items_at(h)
-                                    .find(|&i| viewer.is_none_or(|v| hidden::visible_to(s, i, v)))
-                            })
-                            .map(|i| s.item(i).id.clone()),
-                        status: match (s.posts.fallen[c], s.posts.at[c]) {
-                            (Some(Fallen::Killed), _) => "killed",
-                            (Some(Fallen::Captured), _) => "captured",
-                            (None, Some(_)) => "attached",
-                            (None, None) => "ready",
-                        }
-                        .into(),
-                    }
-                })
-                .collect(),
-        })
+        .map(|&side| side_view(s, side, viewer))
         .collect();
     View {
         ruleset: ID.into(),
@@ -218,6 +57,176 @@ pub fn make_view(s: &State, viewer: Option<Side>) -> View {
             .collect(),
         outcome: s.outcome.clone(),
         standing: s.outcome.is_none().then(|| victory::standing(s, viewer)),
+    }
+}
+
+/// An item as the viewer sees it: what it is, its hits, and the flags of its state.
+fn unit_view(s: &State, i: usize, viewer: Option<Side>) -> UnitView {
+    let it = s.item(i);
+    let t = &s.turn_state[i];
+    let mut flags: Vec<Word> = Vec::new();
+    if t.routed {
+        flags.push("routed".into());
+    }
+    if t.hidden {
+        flags.push("hidden".into());
+    }
+    if let Some(v) = t.aboard {
+        flags.push(format!("aboard {}", s.item(v).id).into());
+    }
+    let own = viewer.is_none() || viewer == Some(it.side);
+    let piece = piece(s, i, own, &mut flags);
+    if s.panicked[it.side.index()] && s.outcome.is_none() {
+        flags.push("panicked".into());
+    }
+    if it.side == s.deciding() && s.outcome.is_none() {
+        match s.step {
+            Step::Movement if t.moving => flags.push("moved".into()),
+            Step::DefensiveFire | Step::OffensiveFire if t.fired > 0 => flags.push("fired".into()),
+            Step::Melee if t.meleed => flags.push("meleed".into()),
+            _ => {}
+        }
+    }
+    UnitView {
+        id: it.id.clone(),
+        key: i as u32,
+        name: it.name.clone(),
+        side: it.side,
+        arm: piece.arm,
+        class: piece.class,
+        symbol: piece.symbol,
+        place: Place::Hex(it.hex),
+        facing: Some(it.facing),
+        hits: piece.hits,
+        max_hits: piece.max_hits,
+        te: 0,
+        max_te: 0,
+        strength: piece.elements.as_ref().map(|e| e.now),
+        elements: piece.elements,
+        formation: None,
+        cone: Vec::new(),
+        flags,
+        commander: s.commander_with(i).map(|c| s.commanders[c].id.clone()),
+    }
+}
+
+/// What a piece is on the counter: its arm and class, the symbol, its hits (a squad's markers,
+/// a vehicle's damage blocks) and a squad's figures.
+struct Piece {
+    arm: Word,
+    class: Option<Word>,
+    symbol: char,
+    hits: u32,
+    max_hits: u32,
+    elements: Option<Elements>,
+}
+
+/// The piece item `i` is, adding its weapons and damage to `flags`: a squad's AT weapons show
+/// to the enemy only once they have fired at a vehicle (M4, M80), and with option
+/// `hidden_damage` only the owner sees a vehicle's blocks.
+fn piece(s: &State, i: usize, own: bool, flags: &mut Vec<Word>) -> Piece {
+    match &s.item(i).kind {
+        Kind::Squad(sq) => {
+            if sq.at && (own || s.revealed_at[i]) {
+                flags.push("AT".into());
+            }
+            for (on, f) in [
+                (sq.smg, "SMG"),
+                (sq.engineer, "engineer"),
+                (sq.cavalry, "cavalry"),
+            ] {
+                if on {
+                    flags.push(f.into());
+                }
+            }
+            Piece {
+                arm: "infantry".into(),
+                class: sq.weight.map(|w| Word::from(w.name())),
+                symbol: 'I',
+                hits: sq.markers as u32,
+                max_hits: 2,
+                elements: Some(Elements {
+                    kind: ElementKind::Figures,
+                    now: sq.figures as u32,
+                    full: 4,
+                }),
+            }
+        }
+        Kind::Vehicle { spec, damage, .. } => {
+            let blank = crate::damage::Damage::default();
+            let damage = if own || !s.setup.settings.hidden_damage {
+                damage
+            } else {
+                &blank
+            };
+            for (n, c) in [
+                (damage.combat, "C"),
+                (damage.defence, "D"),
+                (damage.movement, "M"),
+            ] {
+                if n > 0 {
+                    flags.push(c.repeat(n as usize).into());
+                }
+            }
+            Piece {
+                arm: Word::from(if spec.gun.is_some() {
+                    "armour"
+                } else {
+                    "transport"
+                }),
+                class: Some(Word::from(spec.chassis.name())),
+                symbol: 'V',
+                hits: (damage.combat + damage.defence + damage.movement) as u32,
+                max_hits: 6,
+                elements: None,
+            }
+        }
+        Kind::Gun { weight, .. } => Piece {
+            arm: "gun".into(),
+            class: Some(Word::from(weight.name())),
+            symbol: 'G',
+            hits: 0,
+            max_hits: 0,
+            elements: None,
+        },
+    }
+}
+
+/// A side as the viewer sees it: its losses against its break point, the objective points it
+/// holds as far as the viewer knows, and its commanders (where one stands is named only by an
+/// item the viewer sees).
+fn side_view(s: &State, side: Side, viewer: Option<Side>) -> SideView {
+    SideView {
+        side,
+        name: s.setup.side_names[side.index()].clone(),
+        losses_percent: victory::loss_percent(s, side),
+        break_point: Some(s.sides[side.index()].break_point as f64),
+        score: victory::objective_points_seen_by(s, side, viewer),
+        commanders: (0..s.commanders.len())
+            .filter(|&c| s.commanders[c].side == side)
+            .map(|c| {
+                let cm = &s.commanders[c];
+                CommanderView {
+                    id: cm.id.clone(),
+                    name: cm.name.clone(),
+                    value: cm.value,
+                    supreme: cm.supreme,
+                    attached_to: s.posts.at[c]
+                        .and_then(|h| {
+                            s.items_at(h)
+                                .find(|&i| viewer.is_none_or(|v| hidden::visible_to(s, i, v)))
+                        })
+                        .map(|i| s.item(i).id.clone()),
+                    status: match (s.posts.fallen[c], s.posts.at[c]) {
+                        (Some(Fallen::Killed), _) => "killed",
+                        (Some(Fallen::Captured), _) => "captured",
+                        (None, Some(_)) => "attached",
+                        (None, None) => "ready",
+                    }
+                    .into(),
+                }
+            })
+            .collect(),
     }
 }
 
