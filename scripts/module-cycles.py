@@ -7,9 +7,12 @@ A ruleset crate should read like its rulebook: the position below, the chapters 
 game on top; a chapter uses what lies below it and never calls a chapter or the game back. This
 prints every circle (strongly connected set of two or more modules) it finds, per crate.
 
-usage: module-cycles.py [REPO_ROOT] [--max N] [--crates GLOB]
+usage: module-cycles.py [REPO_ROOT] [--max N] [--crates GLOB] [--calls]
   --max N    exit 1 when any crate has a circle of more than N modules (default: report only)
   --crates   which crates to look at (default: crates/*)
+  --calls    count method calls too: `self.name(` in one module calling a method that another
+             module's inherent `impl Type {` block defines (a name defined in one module only), so
+             chapters written as methods of one game type are held to the same layering
 
 An import is `use crate::m`, `crate::m::…`, `super::m` (from a sibling file) or `use super::m` on a
 line that is not a comment, in src/**/*.rs outside `#[cfg(test)]` test modules and src/tests/.
@@ -68,6 +71,44 @@ def edges_of(mods):
     return edges
 
 
+def method_homes(mods):
+    """Each method name defined in inherent impl blocks of exactly one module: name -> module."""
+    homes, traits = {}, set()
+    fn = re.compile(r"^    (?:pub(?:\([\w:]+\))?\s+)?(?:const\s+)?fn\s+(\w+)")
+    for m, paths in mods.items():
+        for p in paths:
+            text = strip_tests(open(p, encoding="utf-8", errors="replace").read())
+            block = None
+            for line in text.splitlines():
+                if re.match(r"^(pub(\([\w:]+\))?\s+)?(impl|trait)\b.*\{\s*$", line):
+                    inherent = line.startswith("impl") and " for " not in line
+                    block = "inherent" if inherent else "trait"
+                    continue
+                if block and line == "}":
+                    block = None
+                    continue
+                f = fn.match(line) if block else None
+                if f and block == "inherent":
+                    homes.setdefault(f.group(1), set()).add(m)
+                elif f:
+                    traits.add(f.group(1))
+    # A name a trait also has may be the trait's method: not counted.
+    return {n: next(iter(ms)) for n, ms in homes.items() if len(ms) == 1 and n not in traits}
+
+
+def call_edges(mods, edges):
+    homes = method_homes(mods)
+    call = re.compile(r"\bself\s*\.\s*(\w+)\s*(?:::<[^>]*>)?\(")
+    for m, paths in mods.items():
+        for p in paths:
+            text = strip_tests(open(p, encoding="utf-8", errors="replace").read())
+            for g in call.finditer(text):
+                home = homes.get(g.group(1))
+                if home is not None and home != m:
+                    edges[m].add(home)
+    return edges
+
+
 def sccs(edges):
     index, low, stack, on, out, n = {}, {}, [], set(), [], [0]
 
@@ -102,13 +143,15 @@ def sccs(edges):
 
 def main():
     args = sys.argv[1:]
-    root, limit, pattern = ".", None, "crates/*"
+    root, limit, pattern, calls = ".", None, "crates/*", False
     while args:
         a = args.pop(0)
         if a == "--max":
             limit = int(args.pop(0))
         elif a == "--crates":
             pattern = args.pop(0)
+        elif a == "--calls":
+            calls = True
         else:
             root = a
     worst = 0
@@ -117,7 +160,10 @@ def main():
         if not os.path.isdir(src):
             continue
         mods = modules_of(src)
-        circles = sccs(edges_of(mods))
+        edges = edges_of(mods)
+        if calls:
+            edges = call_edges(mods, edges)
+        circles = sccs(edges)
         for c in circles:
             worst = max(worst, len(c))
             print(f"{os.path.basename(crate)}: a circle of {len(c)} of its {len(mods)} modules: {' '.join(c)}")
