@@ -1,5 +1,5 @@
-//! The order of a turn (Turn Progression): each player-turn rolls for who goes first, then moves,
-//! shoots, fights at close quarters and takes away the units that are done for.
+//! The order of a turn (Turn Progression): a game-turn opens with a roll for who goes first; each
+//! player-turn then moves, shoots, fights at close quarters and takes away the units done for.
 //! The sequence of play over the chapters: it opens the battle (with the placement of units
 //! when the players roll for it), carries out each order by the chapter whose rule it is,
 //! ends phases — resolving the hits they hold and asking whether a side has lost its last
