@@ -1,7 +1,8 @@
 //! The order of a turn (Turn Progression): moves, shooting, close quarters and the removal of
 //! units done for, each player-turn in that order, the player with the higher roll first, then
-//! a new game-turn with a new roll, until the turn limit. One test per rule, with scripted dice and exact results. Maps
-//! are square unless a test says hex; labels are column then row ("0304" = column 3, row 4).
+//! a new game-turn with a new roll, until the turn limit. One test per rule, with scripted dice
+//! and exact results. Maps are square unless a test says hex; labels are column then row
+//! ("0304" = column 3, row 4).
 
 mod common;
 
