@@ -33,7 +33,6 @@ use crate::charts::{Charts, MgMount, Mount, Weight};
 use crate::effects;
 use crate::hidden;
 use crate::items::Kind;
-use crate::losses;
 use crate::orders::Order;
 use crate::rule;
 use crate::state::Aircraft;
@@ -494,25 +493,7 @@ pub fn do_strike(s: &mut State, k: usize, hex: Hex, dice: &mut dyn Dice, log: &m
     if on {
         effects::batter(s, hex, weight, log);
     }
-    let charts = s.setup.charts.clone();
     for t in hit {
-        let target = &mut s.items[t];
-        let (result, text) = match &target.kind {
-            Kind::Squad(_) => losses::he_on_squad(target, charts.guns[&weight].he_markers),
-            Kind::Vehicle { .. } => losses::hit_vehicle(target, weight, &charts, dice),
-            Kind::Gun { .. } => (
-                losses::Result::Destroyed,
-                format!("{}'s crew is hit and the gun is lost", target.id),
-            ),
-        };
-        let (tside, tid) = (s.item(t).side, s.item(t).id.clone());
-        hidden::reveal(s, t, "the air strike shows it", log);
-        log.add(|| {
-            Event::new("hit", rule("M69"), format!("{text}."))
-                .side(tside)
-                .units([tid])
-        });
-        effects::commander_risk(s, t, dice, log);
-        effects::after_loss(s, t, result, log);
+        effects::he_hit(s, t, weight, ("M69", "the air strike shows it"), dice, log);
     }
 }

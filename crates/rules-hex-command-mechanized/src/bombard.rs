@@ -10,7 +10,6 @@ use crate::effects;
 use crate::hidden;
 use crate::indirect;
 use crate::items::Kind;
-use crate::losses;
 use crate::rule;
 use crate::state::State;
 use hex_command_family::sight::{self, Sight};
@@ -90,7 +89,7 @@ pub fn do_smoke(s: &mut State, i: usize, aim: Hex, dice: &mut dyn Dice, log: &mu
 /// the enemy learns only an area of ten hexes around a point a d6 puts next to it.
 fn fire_unseen(s: &mut State, i: usize, dice: &mut dyn Dice, log: &mut Log) {
     if !(s.setup.settings.sound_ranging && s.turn_state[i].hidden) {
-        hidden::reveal(s, i, "it fires", log);
+        effects::reveal(s, i, "it fires", log);
         return;
     }
     let hex = s.item(i).hex;
@@ -252,25 +251,7 @@ pub fn do_bombard(s: &mut State, i: usize, aim: Hex, dice: &mut dyn Dice, log: &
     if s.setup.map.contains(at) {
         effects::batter(s, at, weight, log);
     }
-    let charts = s.setup.charts.clone();
     for t in hit {
-        let target = &mut s.items[t];
-        let (result, text) = match &target.kind {
-            Kind::Squad(_) => losses::he_on_squad(target, charts.guns[&weight].he_markers),
-            Kind::Vehicle { .. } => losses::hit_vehicle(target, weight, &charts, dice),
-            Kind::Gun { .. } => (
-                losses::Result::Destroyed,
-                format!("{}'s crew is hit and the gun is lost", target.id),
-            ),
-        };
-        let (side, id) = (s.item(t).side, s.item(t).id.clone());
-        hidden::reveal(s, t, "the shelling shows it", log);
-        log.add(|| {
-            Event::new("hit", rule("M97"), format!("{text}."))
-                .side(side)
-                .units([id])
-        });
-        effects::commander_risk(s, t, dice, log);
-        effects::after_loss(s, t, result, log);
+        effects::he_hit(s, t, weight, ("M97", "the shelling shows it"), dice, log);
     }
 }

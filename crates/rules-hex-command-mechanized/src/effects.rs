@@ -1,11 +1,13 @@
 //! What the chapters' results do to the position, below them all: an item moved (its cargo
-//! with it) or removed and counted lost (M41), and what a loss does to an item — a squad down
+//! with it) or removed and counted lost (M41), a hidden item revealed (M78), HE falling on an
+//! item from guns or aircraft (M97, M69), and what a loss does to an item — a squad down
 //! to two figures routs and runs its full allowance from the nearest enemy (M120, and the
 //! phasing side's routed units run again at the start of its turn), a routed one hit again is
 //! removed (M123), a wreck takes its passengers with it (M13); a commander with a unit that is
 //! hit may die (M32) and one left alone in a hex the enemy enters is captured (M119); heavy
 //! fire batters works (M101).
 
+use crate::charts::Weight;
 use crate::command_tables;
 use crate::items::Kind;
 use crate::losses;
@@ -299,4 +301,60 @@ pub fn batter(s: &mut State, hex: Hex, weight: crate::charts::Weight, log: &mut 
             ),
         )
     });
+}
+
+/// A hidden item shows itself (M78): it moved, fired, was spotted or was hit.
+pub fn reveal(s: &mut State, i: usize, why: &str, log: &mut Log) {
+    if !s.turn_state[i].hidden {
+        return;
+    }
+    s.turn_state[i].hidden = false;
+    log.add(|| {
+        let it = s.item(i);
+        Event::new(
+            "reveal",
+            rule("M78"),
+            format!(
+                "{} ({}) is revealed at {}: {why}.",
+                it.id,
+                it.name,
+                label(it.hex)
+            ),
+        )
+        .side(it.side)
+        .units([it.id.clone()])
+    });
+}
+
+/// HE falling on item `t` (M97, and the air strike's bombs, M69): a squad takes its figure and
+/// markers, a vehicle rolls damage blocks by the weapon's weight, a gun's crew is lost. The item
+/// shows itself, a commander with it may fall (M31) and the loss takes effect.
+pub fn he_hit(
+    s: &mut State,
+    t: usize,
+    weight: Weight,
+    (section, shown_by): (&'static str, &str),
+    dice: &mut dyn Dice,
+    log: &mut Log,
+) {
+    let setup = std::sync::Arc::clone(&s.setup);
+    let charts = &setup.charts;
+    let target = &mut s.items[t];
+    let (result, text) = match &target.kind {
+        Kind::Squad(_) => losses::he_on_squad(target, charts.guns[&weight].he_markers),
+        Kind::Vehicle { .. } => losses::hit_vehicle(target, weight, charts, dice),
+        Kind::Gun { .. } => (
+            losses::Result::Destroyed,
+            format!("{}'s crew is hit and the gun is lost", target.id),
+        ),
+    };
+    let (side, id) = (s.item(t).side, s.item(t).id.clone());
+    reveal(s, t, shown_by, log);
+    log.add(|| {
+        Event::new("hit", rule(section), format!("{text}."))
+            .side(side)
+            .units([id])
+    });
+    commander_risk(s, t, dice, log);
+    after_loss(s, t, result, log);
 }

@@ -55,55 +55,15 @@ pub fn check_dig<R: Refusal>(s: &State, i: usize) -> Result<(), R> {
 
 /// M66: a turn's work on the works in the engineer's hex.
 pub fn do_dig(s: &mut State, i: usize, log: &mut Log) {
-    let (hex, side) = (s.item(i).hex, s.item(i).side);
-    let weight = match &s.item(i).kind {
-        Kind::Squad(sq) => sq.weight.unwrap_or(crate::charts::Weight::M),
-        _ => unreachable!("checked: a squad"),
-    };
-    let needed = logistics::works_turns(weight);
-    let k = match s
-        .digging
-        .iter()
-        .position(|d| d.hex == hex && d.side == side)
-    {
-        Some(k) => k,
-        None => {
-            s.digging.push(Digging {
-                hex,
-                side,
-                progress: 0,
-            });
-            s.digging.len() - 1
-        }
-    };
-    s.digging[k].progress += 1;
-    let progress = s.digging[k].progress;
-    finish_work(s, i);
-    let done = progress >= needed;
-    if done {
-        s.digging.remove(k);
-        s.works.0.push(Work {
-            hex,
-            kind: WorkKind::QuickWorks,
-            side,
-            progress: WorkKind::QuickWorks.turns(),
-            damage: 0,
-        });
-    }
-    log.add(|| {
-        Event::new(
-            "works",
-            rule("M66"),
-            format!(
-                "{} digs in at {}: turn {progress} of {needed}{}.",
-                s.item(i).id,
-                label(hex),
-                if done { "; the works are ready" } else { "" }
-            ),
-        )
-        .side(side)
-        .units([s.item(i).id.clone()])
-    });
+    let hex = s.item(i).hex;
+    work_on(
+        s,
+        i,
+        hex,
+        WorkKind::QuickWorks,
+        ("digs in", "the works are ready"),
+        log,
+    );
 }
 
 pub fn check_bridge<R: Refusal>(s: &State, i: usize, hex: Hex) -> Result<(), R> {
@@ -132,6 +92,27 @@ pub fn check_bridge<R: Refusal>(s: &State, i: usize, hex: Hex) -> Result<(), R> 
 /// M66: a turn's work on a bridge over the water next to the engineers; it carries troops
 /// after as many turns as the engineers' weight says (T12).
 pub fn do_bridge(s: &mut State, i: usize, hex: Hex, log: &mut Log) {
+    work_on(
+        s,
+        i,
+        hex,
+        WorkKind::Pontoon,
+        ("bridges the water", "the bridge is open"),
+        log,
+    );
+}
+
+/// M66: a turn of engineer `i`'s work on `kind` at `hex`, its side's work there carried on
+/// from earlier turns; done after as many turns as the engineers' weight says (T12), the work
+/// then stands on the map. The log says what is done (`doing`) and, when ready, `ready`.
+fn work_on(
+    s: &mut State,
+    i: usize,
+    hex: Hex,
+    kind: WorkKind,
+    (doing, ready): (&str, &str),
+    log: &mut Log,
+) {
     let side = s.item(i).side;
     let weight = match &s.item(i).kind {
         Kind::Squad(sq) => sq.weight.unwrap_or(crate::charts::Weight::M),
@@ -161,9 +142,9 @@ pub fn do_bridge(s: &mut State, i: usize, hex: Hex, log: &mut Log) {
         s.digging.remove(k);
         s.works.0.push(Work {
             hex,
-            kind: WorkKind::Pontoon,
+            kind,
             side,
-            progress: WorkKind::Pontoon.turns(),
+            progress: kind.turns(),
             damage: 0,
         });
     }
@@ -172,10 +153,14 @@ pub fn do_bridge(s: &mut State, i: usize, hex: Hex, log: &mut Log) {
             "works",
             rule("M66"),
             format!(
-                "{} bridges the water at {}: turn {progress} of {needed}{}.",
+                "{} {doing} at {}: turn {progress} of {needed}{}.",
                 s.item(i).id,
                 label(hex),
-                if done { "; the bridge is open" } else { "" }
+                if done {
+                    format!("; {ready}")
+                } else {
+                    String::new()
+                }
             ),
         )
         .side(side)

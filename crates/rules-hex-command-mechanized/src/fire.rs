@@ -387,7 +387,7 @@ pub fn do_fire(s: &mut State, i: usize, t: usize, dice: &mut dyn Dice, log: &mut
     let shot = shot(s, i, t).expect("checked: a weapon");
     s.turn_state[i].fired += 1;
     s.turn_state[i].fired_turn = true;
-    hidden::reveal(s, i, "it fires", log);
+    effects::reveal(s, i, "it fires", log);
     let charts = s.setup.charts.clone();
     let (hit, rolled, rule_id) = match &shot {
         Shot::At { roll, .. } => {
@@ -502,7 +502,7 @@ pub fn ambush_fire(
     log: &mut Log,
 ) {
     for e in waiting {
-        hidden::reveal(s, e, "it springs an ambush", log);
+        effects::reveal(s, e, "it springs an ambush", log);
         let bears = fire_tables::bearing(s.item(e), s.item(i).hex, false) != Bearing::No;
         let shot = shot(s, e, i).filter(|sq| {
             !matches!(

@@ -56,28 +56,6 @@ pub fn known_room(s: &State, hex: Hex, side: Side) -> usize {
     crate::board::STACK.saturating_sub(known)
 }
 
-pub fn reveal(s: &mut State, i: usize, why: &str, log: &mut Log) {
-    if !s.turn_state[i].hidden {
-        return;
-    }
-    s.turn_state[i].hidden = false;
-    log.add(|| {
-        let it = s.item(i);
-        Event::new(
-            "reveal",
-            rule("M78"),
-            format!(
-                "{} ({}) is revealed at {}: {why}.",
-                it.id,
-                it.name,
-                label(it.hex)
-            ),
-        )
-        .side(it.side)
-        .units([it.id.clone()])
-    });
-}
-
 /// M76: the phasing side looks for hidden enemies (steps 2 and 9).
 pub fn spotting(s: &mut State, dice: &mut dyn Dice, log: &mut Log) {
     let side = s.phasing();
@@ -133,7 +111,7 @@ fn spot_items(s: &mut State, targets: Vec<usize>, side: Side, dice: &mut dyn Dic
     for e in targets {
         let d = dice.roll(6);
         if indirect::spots(d) {
-            reveal(s, e, &format!("{side} spots it (d6 {d}, M76)"), log);
+            effects::reveal(s, e, &format!("{side} spots it (d6 {d}, M76)"), log);
         } else {
             let owner = s.item(e).side;
             log.add(|| {
@@ -215,7 +193,7 @@ pub fn markers_next_to(s: &mut State, i: usize, log: &mut Log) {
         })
         .collect();
     for e in vehicles {
-        reveal(s, e, &format!("{id} comes next to it (M77)"), log);
+        effects::reveal(s, e, &format!("{id} comes next to it (M77)"), log);
     }
 }
 

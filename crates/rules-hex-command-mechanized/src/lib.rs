@@ -19,8 +19,8 @@
 //! - below them: [`acting`] (whether an item may still move or fire, zones of control, the
 //!   holds of rally and panic, written orders that refuse a step), [`hidden`] (hidden units,
 //!   markers and decoys, spotting, what each side sees, smoke, M75–M80), [`effects`] (items
-//!   moved and removed, what a loss does: rout and the routed run, wrecks, commanders killed
-//!   or captured, works battered) and [`state`] (the position: the scenario's set-up and the
+//!   moved and removed, a hidden one revealed, HE on an item, what a loss does: rout and the
+//!   routed run, wrecks, commanders killed or captured, works battered) and [`state`] (the position: the scenario's set-up and the
 //!   game in play, with the lookups every chapter asks); the numbers they use: [`charts`]
 //!   (the charts the text leaves out, as data), [`damage`], [`fire_tables`], [`losses`],
 //!   [`moves`], [`melee_tables`], [`command_tables`], [`indirect`], [`logistics`]; the pieces

@@ -90,7 +90,7 @@ fn melee_mods(s: &State, i: usize, against: usize, defending: bool) -> MeleeModi
 
 pub fn do_melee(s: &mut State, i: usize, t: usize, dice: &mut dyn Dice, log: &mut Log) {
     s.turn_state[i].meleed = true;
-    hidden::reveal(s, i, "it starts a melee", log);
+    effects::reveal(s, i, "it starts a melee", log);
     let charts = s.setup.charts.clone();
     let (attacker_vehicle, target_vehicle) = (
         matches!(s.item(i).kind, Kind::Vehicle { .. }),

@@ -153,7 +153,7 @@ pub fn do_step(
     if stuck_in_mud(s, i, dice, log) {
         return Stepped::Done;
     }
-    hidden::reveal(s, i, "it moves", log);
+    effects::reveal(s, i, "it moves", log);
     if let Some(waiting) = hidden::ambush(s, i, to, log) {
         return Stepped::Ambushed(waiting);
     }
@@ -366,7 +366,7 @@ pub fn do_face(s: &mut State, i: usize, facing: Facing, log: &mut Log) {
     if s.mover != Some(i) {
         begin_moving(s, i);
     }
-    hidden::reveal(s, i, "it moves", log);
+    effects::reveal(s, i, "it moves", log);
     let cost = moves::facing_cost(s.setup.map.has_road(s.item(i).hex));
     let before = s.item(i).facing;
     s.items[i].facing = facing;
