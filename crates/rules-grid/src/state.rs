@@ -10,7 +10,7 @@ use std::fmt;
 use std::sync::Arc;
 use volley_core::game::Refusal;
 use volley_core::geometry::{col_row, hex_at, label};
-use volley_core::map::{Cell, Grid, Map, MapView};
+use volley_core::map::{Cell, Grid, Map, MapView, Occupants};
 use volley_core::{Action, Hex, Name, Outcome, Side};
 
 /// How far (in tiles) a commander rides to attach to another unit, or to escape when the unit
@@ -262,7 +262,7 @@ pub struct GridGame {
     /// only while cavalry passes through a friend). Who stands in a tile is asked for every
     /// tile a unit might step into; this answers without a walk over the armies. Kept by
     /// [`GridGame::relocate`] and [`GridGame::unlist`].
-    in_tile: Vec<Vec<usize>>,
+    in_tile: Occupants,
     /// The legal actions of the position as it stands, listed once when play reaches it:
     /// whether a phase ends by itself is decided by listing them anyway, and every decision
     /// asks for them. Kept by the turn progression's `advance_phases`, which ends every change.
@@ -272,10 +272,10 @@ pub struct GridGame {
 impl GridGame {
     /// A game set up and not yet started.
     pub fn new(setup: Setup, units: Vec<Unit>, commanders: Vec<Commander>) -> GridGame {
-        let mut in_tile = vec![Vec::new(); setup.map.cell_count()];
-        for (i, u) in units.iter().enumerate() {
-            in_tile[cell(&setup.map, u.tile)].push(i);
-        }
+        let in_tile = Occupants::new(
+            &setup.map,
+            units.iter().enumerate().map(|(i, u)| (i, Some(u.tile))),
+        );
         GridGame {
             setup: Arc::new(setup),
             units,
@@ -366,7 +366,8 @@ impl GridGame {
 
     /// The unit in a map cell, other than `except`.
     pub fn occupant_in(&self, cell: usize, except: Option<usize>) -> Option<usize> {
-        self.in_tile[cell]
+        self.in_tile
+            .in_cell(cell)
             .iter()
             .copied()
             .find(|&i| Some(i) != except)
@@ -374,7 +375,11 @@ impl GridGame {
 
     /// The ground of a tile on the map and the tiles beside it.
     pub fn around(&self, tile: Hex) -> &Surroundings {
-        self.setup.neighbourhood.of_cell(cell(self.map(), tile))
+        let cell = self
+            .map()
+            .index(tile)
+            .expect("units in play stand on the map");
+        self.setup.neighbourhood.of_cell(cell)
     }
 
     /// The tiles beside a tile on the map.
@@ -397,15 +402,13 @@ impl GridGame {
     pub fn relocate(&mut self, unit: usize, to: Hex) {
         self.unlist(unit);
         self.units[unit].tile = to;
-        let keys = &mut self.in_tile[cell(&self.setup.map, to)];
-        let at = keys.partition_point(|&k| k < unit);
-        keys.insert(at, unit);
+        self.in_tile.place(&self.setup.map, unit, to);
     }
 
     /// Takes a unit out of its tile's list: it is moving, or it has been removed from play.
     pub fn unlist(&mut self, unit: usize) {
-        let keys = &mut self.in_tile[cell(&self.setup.map, self.units[unit].tile)];
-        keys.retain(|&k| k != unit);
+        self.in_tile
+            .lift(&self.setup.map, unit, self.units[unit].tile);
     }
 
     pub fn enemy_at(&self, tile: Hex, side: Side) -> Option<usize> {
@@ -528,16 +531,13 @@ impl GridGame {
             }
             seen.push((u.tile, i));
         }
-        for (c, keys) in self.in_tile.iter().enumerate() {
-            let listed: Vec<usize> = (0..self.units.len())
-                .filter(|&i| self.units[i].alive() && cell(self.map(), self.units[i].tile) == c)
-                .collect();
-            if *keys != listed {
-                return Err(format!(
-                    "cell {c} lists units {keys:?}, but {listed:?} are there"
-                ));
-            }
-        }
+        self.in_tile.check(
+            self.map(),
+            self.units
+                .iter()
+                .enumerate()
+                .map(|(i, u)| (i, u.alive().then_some(u.tile))),
+        )?;
         for c in &self.commanders {
             if let Some(w) = c.with {
                 let host = self.units.get(w).ok_or("commander with no unit")?;
@@ -551,9 +551,4 @@ impl GridGame {
         }
         Ok(())
     }
-}
-
-/// The cell of a tile on the map, in the game's per-cell arrays.
-fn cell(map: &Map, tile: Hex) -> usize {
-    map.index(tile).expect("units in play stand on the map")
 }

@@ -256,30 +256,6 @@ fn the_legal_list_is_exactly_what_apply_accepts() {
 }
 
 #[test]
-fn unit_actions_and_actors_agree_with_the_legal_list() {
-    let keys = bundled().view(None).units.len() as u32;
-    let mut own = Vec::new();
-    positions(30, |g, n| {
-        let legal = g.legal_actions();
-        let mut acting = Vec::new();
-        // One key past the last, which names no unit.
-        for key in 0..=keys {
-            let listed: Vec<Action> = legal
-                .iter()
-                .copied()
-                .filter(|&a| g.describe(a).unit == Some(key))
-                .collect();
-            g.unit_actions(key, &mut own);
-            assert_eq!(own, listed, "game {n}: the actions of unit {key}");
-            if !listed.is_empty() {
-                acting.push(key);
-            }
-        }
-        assert_eq!(g.actors(), acting, "game {n}: the units that can act");
-    });
-}
-
-#[test]
 fn apply_unchecked_leaves_the_position_apply_leaves() {
     for fresh in both_grids() {
         for n in 0..30 {

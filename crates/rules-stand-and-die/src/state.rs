@@ -6,7 +6,7 @@ use crate::table::TableRules;
 use crate::troops::Unit;
 use std::sync::Arc;
 use volley_core::geometry::Facing;
-use volley_core::map::{Map, MapView};
+use volley_core::map::{Map, MapView, Occupants};
 use volley_core::{Hex, Name, Outcome, Side};
 
 /// What the scenario fixed, which never changes in play.
@@ -80,7 +80,7 @@ pub struct StandAndDieGame {
     /// Who holds a hex, which way it faces and what still fits in it are asked for every
     /// hex a unit might step into; this answers them without a walk over the army. Kept by
     /// [`StandAndDieGame::relocate`] and [`StandAndDieGame::unlist`].
-    in_hex: Vec<Vec<usize>>,
+    in_hex: Occupants,
 }
 
 impl StandAndDieGame {
@@ -92,10 +92,10 @@ impl StandAndDieGame {
                 .map(Unit::casualties_to_destroy)
                 .sum()
         });
-        let mut in_hex = vec![Vec::new(); setting.map.cell_count()];
-        for (i, u) in units.iter().enumerate() {
-            in_hex[cell(&setting.map, u.hex)].push(i);
-        }
+        let in_hex = Occupants::new(
+            &setting.map,
+            units.iter().enumerate().map(|(i, u)| (i, Some(u.hex))),
+        );
         StandAndDieGame {
             setting: Arc::new(setting),
             units,
@@ -123,7 +123,7 @@ impl StandAndDieGame {
 
     /// The keys of the units still on the table in a hex, in key order.
     fn keys_in(&self, hex: Hex) -> &[usize] {
-        self.map().index(hex).map_or(&[], |c| &self.in_hex[c])
+        self.in_hex.at(self.map(), hex)
     }
 
     /// The units still on the table in a hex, with their numbers.
@@ -135,15 +135,13 @@ impl StandAndDieGame {
     pub fn relocate(&mut self, unit: usize, to: Hex) {
         self.unlist(unit);
         self.units[unit].hex = to;
-        let keys = &mut self.in_hex[cell(&self.setting.map, to)];
-        let at = keys.partition_point(|&k| k < unit);
-        keys.insert(at, unit);
+        self.in_hex.place(&self.setting.map, unit, to);
     }
 
     /// Takes a unit out of its hex's list: it is moving, or it has left the table.
     pub fn unlist(&mut self, unit: usize) {
-        let keys = &mut self.in_hex[cell(&self.setting.map, self.units[unit].hex)];
-        keys.retain(|&k| k != unit);
+        self.in_hex
+            .lift(&self.setting.map, unit, self.units[unit].hex);
     }
 
     /// The side holding a hex, if any.
@@ -188,29 +186,20 @@ impl StandAndDieGame {
     /// Whether the per-hex index lists exactly the units on the table in each hex, in key
     /// order (one of the invariants, `invariants.rs`).
     pub fn check_index(&self) -> Result<(), String> {
-        for (c, keys) in self.in_hex.iter().enumerate() {
-            let listed: Vec<usize> = (0..self.units.len())
-                .filter(|&i| self.units[i].on_table() && cell(self.map(), self.units[i].hex) == c)
-                .collect();
-            if *keys != listed {
-                return Err(format!(
-                    "cell {c} lists units {keys:?}, but {listed:?} are there"
-                ));
-            }
-        }
+        self.in_hex.check(
+            self.map(),
+            self.units
+                .iter()
+                .enumerate()
+                .map(|(i, u)| (i, u.on_table().then_some(u.hex))),
+        )?;
         Ok(())
     }
 
     /// The troops of each occupied hex, hex by hex in map order.
     pub fn occupied_hexes(&self) -> impl Iterator<Item = Vec<&Unit>> {
         self.in_hex
-            .iter()
-            .filter(|keys| !keys.is_empty())
+            .occupied()
             .map(|keys| keys.iter().map(|&i| &self.units[i]).collect())
     }
-}
-
-/// The cell of a hex on the map, in the game's per-cell arrays.
-fn cell(map: &Map, hex: Hex) -> usize {
-    map.index(hex).expect("units on the table stand on the map")
 }

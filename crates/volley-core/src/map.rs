@@ -379,3 +379,117 @@ pub struct HexsideView {
     pub between: [String; 2],
     pub kind: String,
 }
+
+/// Who stands in each cell of a map: the keys of the units in a hex, in ascending order, kept
+/// as they move. A ruleset keeps one with its position so that "who is in this hex" is a
+/// lookup, not a walk over every unit.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Occupants {
+    cells: Vec<Vec<usize>>,
+}
+
+impl Occupants {
+    /// The index of units standing where `placed` says (each key once; a key with no hex is
+    /// not on the map).
+    pub fn new(map: &Map, placed: impl IntoIterator<Item = (usize, Option<Hex>)>) -> Occupants {
+        let mut o = Occupants {
+            cells: vec![Vec::new(); map.cell_count()],
+        };
+        for (key, hex) in placed {
+            if let Some(hex) = hex {
+                o.place(map, key, hex);
+            }
+        }
+        o
+    }
+
+    /// The keys in a hex, in ascending order (none off the map).
+    #[inline]
+    pub fn at(&self, map: &Map, hex: Hex) -> &[usize] {
+        map.index(hex).map_or(&[], |c| &self.cells[c])
+    }
+
+    /// The keys in a cell ([`Map::index`]), in ascending order.
+    #[inline]
+    pub fn in_cell(&self, cell: usize) -> &[usize] {
+        &self.cells[cell]
+    }
+
+    /// The keys of every occupied cell.
+    pub fn occupied(&self) -> impl Iterator<Item = &[usize]> {
+        self.cells
+            .iter()
+            .filter(|k| !k.is_empty())
+            .map(Vec::as_slice)
+    }
+
+    /// Puts a key in a hex of the map.
+    #[inline]
+    pub fn place(&mut self, map: &Map, key: usize, hex: Hex) {
+        let keys = &mut self.cells[Self::cell(map, hex)];
+        let at = keys.partition_point(|&k| k < key);
+        keys.insert(at, key);
+    }
+
+    /// Takes a key out of a hex of the map: it is moving, or it has left the map.
+    #[inline]
+    pub fn lift(&mut self, map: &Map, key: usize, hex: Hex) {
+        self.cells[Self::cell(map, hex)].retain(|&k| k != key);
+    }
+
+    /// Whether the index lists exactly the units `placed` puts on the map (an invariant of the
+    /// position that keeps it): the first cell that differs, in words.
+    pub fn check(
+        &self,
+        map: &Map,
+        placed: impl IntoIterator<Item = (usize, Option<Hex>)>,
+    ) -> Result<(), String> {
+        let fresh = Occupants::new(map, placed);
+        match (0..self.cells.len()).find(|&c| self.cells[c] != fresh.cells[c]) {
+            None => Ok(()),
+            Some(c) => Err(format!(
+                "cell {c} lists units {:?}, but {:?} are there",
+                self.cells[c], fresh.cells[c]
+            )),
+        }
+    }
+
+    #[inline]
+    fn cell(map: &Map, hex: Hex) -> usize {
+        map.index(hex)
+            .unwrap_or_else(|| panic!("a unit placed off the map, at {}", label(hex)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn occupants_keep_each_hexs_keys_in_order_as_units_move() {
+        let map = Map::open(4, 3);
+        let (a, b) = (hex_at(2, 2), hex_at(3, 1));
+        let mut o = Occupants::new(&map, [(4, Some(a)), (1, Some(a)), (2, None), (3, Some(b))]);
+        assert_eq!(o.at(&map, a), &[1, 4]);
+        assert_eq!(o.at(&map, b), &[3]);
+        assert_eq!(o.at(&map, hex_at(9, 9)), &[] as &[usize]);
+        o.lift(&map, 4, a);
+        o.place(&map, 4, b);
+        o.place(&map, 2, b);
+        assert_eq!(o.at(&map, a), &[1]);
+        assert_eq!(o.at(&map, b), &[2, 3, 4]);
+        assert_eq!(o.occupied().count(), 2);
+        assert_eq!(o.in_cell(map.index(b).unwrap()), &[2, 3, 4]);
+        let placed = [(1, Some(a)), (2, Some(b)), (3, Some(b)), (4, Some(b))];
+        assert_eq!(o.check(&map, placed), Ok(()));
+        let moved = [(1, Some(b)), (2, Some(b)), (3, Some(b)), (4, Some(b))];
+        // The first cell that differs, in the map's order: b's row comes before a's.
+        let cell_b = map.index(b).unwrap();
+        assert_eq!(
+            o.check(&map, moved),
+            Err(format!(
+                "cell {cell_b} lists units [2, 3, 4], but [1, 2, 3, 4] are there"
+            ))
+        );
+    }
+}
