@@ -136,6 +136,7 @@
  * @property {string} text
  * @property {Side | null} side
  * @property {string[]} [units]
+ * @property {boolean} [opens_turn]
  */
 
 /**
@@ -204,7 +205,7 @@
 
 /** @typedef {{hex: string, cost: number}} Reach */
 /** @typedef {{outcome: string, probability: number, example?: string}} OddsLine */
-/** @typedef {{action: string, exact: boolean, trials: number, outcomes: OddsLine[]}} Odds */
+/** @typedef {{action: string, exact: boolean, trials: number, outcomes: OddsLine[], notes?: string[]}} Odds  notes: the roll that decides whether it happens at all, who may answer it */
 /** @typedef {{step: number, steps: number, view: View, events: LoggedEvent[], fresh: number, turns: number[]}} ReplayStep */
 /** @typedef {{seq: number, side: Side, text: string, at: number}} ChatLine */
 /** @typedef {{type: "update", seq: number, commitment: string, seed: string | null, view: View, events: LoggedEvent[], chat?: ChatLine[], deadline?: number | null, watchers?: number}} Update */
@@ -358,20 +359,20 @@ export function view(id, token) {
  * selects to give it, where the map marks it, the facing it sets, whether dice decide it, and
  * its label in plain words.
  * @typedef {object} Choice
- * @property {string} text
+ * @property {string} action  the notation, sent back unchanged
  * @property {string} verb
  * @property {"end" | "move" | "turn" | "attack" | "other"} kind
  * @property {string | null} unit
- * @property {Place | null} place
+ * @property {Place | null} target
  * @property {string | null} facing
- * @property {boolean} rolls
+ * @property {boolean} dice
  * @property {string} label
  */
 
 /**
  * @param {string} id
  * @param {string} token
- * @returns {Promise<{seq: number, actions: string[], choices: Choice[]}>}
+ * @returns {Promise<{seq: number, actions: string[], described: Choice[]}>}
  */
 export function legal(id, token) {
   return call(`${game(id)}/legal`, { token });
@@ -391,10 +392,11 @@ export function reach(id, token, unit) {
  * @param {string} id
  * @param {string} token
  * @param {string} action
+ * @param {number} [seq]  the number of actions played when it was chosen: refused (409) if the game has moved on since
  * @returns {Promise<{seq: number, events: LoggedEvent[]}>}
  */
-export function act(id, token, action) {
-  return call(`${game(id)}/actions`, { token, body: { action } });
+export function act(id, token, action, seq) {
+  return call(`${game(id)}/actions`, { token, body: seq === undefined ? { action } : { action, seq } });
 }
 
 /**

@@ -31,9 +31,10 @@ import { errorText, gameLink, joinLink, watchLink } from "./lobby.js";
 /**
  * Where a click would take the selected unit and how.
  * @typedef {object} Pending
- * @property {string} hex
+ * @property {string | null} hex
  * @property {string[]} actions  the choices, each one action (the first is Enter's)
- * @property {string[]} [path]  for a hex beyond one step: the moves there, one hex at a time
+ * @property {string[]} [path]  for a hex beyond one step: the hexes there, one step at a time
+ * @property {string} [caution]  said above the choice (ending a phase while units can still act)
  */
 
 /** Verbs of attacks in contact (the map marks them apart from fire). */
@@ -44,8 +45,8 @@ const KEYS = [
   ["Click", "select a unit; click a marked hex to choose, again to confirm"],
   ["Enter", "confirm the chosen action"],
   ["Esc", "cancel / deselect / close"],
-  ["E", "end the phase"],
-  ["U", "undo your last action (not past a die roll or a reveal)"],
+  ["E", "end the phase (asks first while units can still act; E or Enter again confirms)"],
+  ["U", "undo your unit's whole move, then earlier actions (not past a die roll or a reveal)"],
   ["1–6", "face N, NE, SE, S, SW, NW (on squares 1–4: N, E, S, W)"],
   ["N", "next unit that can act"],
   ["T", "next hex the selected unit can move to or act on (Enter confirms)"],
@@ -67,7 +68,7 @@ const KEYS = [
  * @returns {Parsed}
  */
 export function fromChoice(c) {
-  return { text: c.text, verb: c.verb, kind: c.kind, unit: c.unit ?? null, hex: c.place?.hex ?? null, facing: c.facing ?? null, rolls: c.rolls, label: c.label };
+  return { text: c.action, verb: c.verb, kind: c.kind, unit: c.unit ?? null, hex: c.target?.hex ?? null, facing: c.facing ?? null, rolls: c.dice, label: c.label };
 }
 
 /** The sides a square's unit may face, in the order keys 1–4 choose them. */
@@ -154,6 +155,14 @@ export class GameScreen {
     this.busy = false;
     /** When E was last pressed with units still able to act (ms), 0 when not. */
     this.endArmed = 0;
+    /**
+     * The selected unit's steps since it was selected, so that undo takes back the whole move:
+     * the unit, how many actions, and the position number after the last of them.
+     * @type {{unit: string, count: number, seq: number} | null}
+     */
+    this.moveUnderWay = null;
+    /** Phases that passed with nothing to do, said once the new position is shown. */
+    this.passedNote = "";
     /** Units gathered to move together (shift-click, or "Add to group"): ids, the lead first. */
     /** @type {string[]} */
     this.group = [];
@@ -183,7 +192,7 @@ export class GameScreen {
     /** Bumped on every new position, so late answers for an old one are dropped. */
     this.generation = 0;
     /** The legal actions being fetched for the position shown. */
-    /** @type {Promise<{actions: string[], choices: import("./api.js").Choice[]}> | null} */
+    /** @type {Promise<{actions: string[], described: import("./api.js").Choice[]}> | null} */
     this.ready = null;
     /** @type {MapCanvas | null} */
     this.map = null;
@@ -418,15 +427,24 @@ export class GameScreen {
       this.map.onHover = (id, ev) => this.hover(id, ev);
     }
     this.map.setPieces(view.units, view.markers, view.objectives);
+    if (first && matchMedia("(max-width: 760px)").matches) {
+      // On a phone the whole map makes counters too small for a finger: start zoomed in on
+      // one's own troops (or the battle's middle), 0 shows it whole.
+      const own = view.units.filter((u) => !this.seat || u.side === (this.seat ?? u.side)).flatMap((u) => api.hexOf(u) ?? []);
+      // Once laid out (the panel under the map settles the map's height a moment later).
+      requestAnimationFrame(() => this.map?.readable(own));
+      setTimeout(() => this.map?.readable(own), 300);
+    }
+    this.foldMoves();
     this.legal = [];
     this.pending = null;
     if (!this.replay && view.to_decide && view.to_decide === this.seat) {
       // Kept so that whoever learns of this position another way (an action's answer racing
       // the WebSocket's push of the same position) can wait for its legal actions too.
       this.ready = api.legal(this.id, this.token);
-      const { choices } = await this.ready;
+      const { described } = await this.ready;
       if (gen !== this.generation) return;
-      this.legal = choices.map(fromChoice);
+      this.legal = described.map(fromChoice);
     }
     this.map.setReady(new Set(this.legal.flatMap((a) => (a.unit ? [a.unit] : []))));
     this.drawBar();
@@ -440,6 +458,10 @@ export class GameScreen {
     if (!keep && actors.size === 1) keep = [...actors][0];
     // Not awaited: odds may take a while, and the player need not wait for them to act.
     this.select(keep);
+    if (this.passedNote) {
+      this.say(this.passedNote);
+      this.passedNote = "";
+    }
   }
 
   /** Listens for the seat's updates; reconnects when the connection drops. */
@@ -563,7 +585,7 @@ export class GameScreen {
     this.selected = null;
     const name = this.view?.sides.find((s) => s.side === side)?.name ?? side;
     this.curtain.replaceChildren(
-      h("div", { class: "curtainbox" }, h("h2", { style: `color:${SIDE_COLOUR[side]}` }, `${name} to play`), h("p", {}, "Pass the screen to the other player."), h("button", { class: "primary", onclick: () => this.takeOver() }, `I play ${side} — show my view`)),
+      h("div", { class: "curtainbox" }, h("h2", { style: `color:${SIDE_COLOUR[side]}` }, `${name} to play`), h("p", {}, "Pass the screen to the other player."), h("button", { class: "primary takeover", onclick: () => this.takeOver() }, `I play ${name} — show my view`)),
     );
     this.curtain.hidden = false;
     this.ws?.close();
@@ -579,6 +601,14 @@ export class GameScreen {
 
   /** @param {LoggedEvent[]} events */
   addEvents(events) {
+    // A phase that ended as soon as it began: nobody had anything to do in it. Said in the log
+    // and in passing, so that no phase goes by without a word.
+    /** @type {string[]} */
+    const passed = [];
+    events.forEach((e, i) => {
+      const next = events[i + 1];
+      if (e.kind === "phase" && next?.kind === "phase" && !e.opens_turn && !/player turn/i.test(e.text) && e.seq > this.lastEvent) passed.push(e.text.replace(/^Turn \d+: /i, "").replace(/\.$/, ""));
+    });
     for (const e of events) {
       if (e.seq <= this.lastEvent) continue;
       this.lastEvent = e.seq;
@@ -591,26 +621,48 @@ export class GameScreen {
         const steps = Number(last.dataset.steps ?? "1") + 1;
         last.dataset.steps = String(steps);
         last.title = `${last.title}\n${e.text}`;
-        const text = last.querySelector(".text");
-        if (text) text.textContent = e.text;
-        const badge = last.querySelector(".steps") ?? last.appendChild(h("span", { class: "steps" }));
-        badge.textContent = ` · ${steps} steps`;
+        // Said again once the position shows where the unit ended ([foldMoves]).
+        last.dataset.folded = "";
         continue;
       }
       const li = this.logEntry(e);
+      if (e.kind === "phase" && passed.includes(e.text.replace(/^Turn \d+: /i, "").replace(/\.$/, ""))) li.append(h("span", { class: "passes" }, " — nothing to do: it passes"));
       if (unit) {
         li.dataset.move = `${unit}|${e.turn}`;
         li.title = e.text;
+        // Where the unit began: the position shown is still the one before these events.
+        const here = this.view?.units.find((u) => u.id === unit);
+        if (here) li.dataset.from = api.hexOf(here) ?? "";
       }
       this.logList.append(li);
     }
     this.drawOrderLine();
+    if (passed.length && !this.replay) this.passedNote = `Nothing to do, so it passed: ${passed.join("; ")}.`;
     // Pinned to the newest entry, once the entries are laid out.
     const pin = () => {
       this.logList.scrollTop = this.logList.scrollHeight;
     };
     pin();
     requestAnimationFrame(pin);
+  }
+
+  /**
+   * A move made step by step reads as one line: who moved, from where it began to where it
+   * ended, and how many steps (each step's own line is kept in the entry's tooltip).
+   */
+  foldMoves() {
+    const v = this.view;
+    if (!v) return;
+    for (const li of /** @type {NodeListOf<HTMLElement>} */ (this.logList.querySelectorAll("li[data-steps]"))) {
+      if (li.dataset.folded) continue;
+      const [id] = (li.dataset.move ?? "").split("|");
+      const u = v.units.find((x) => x.id === id);
+      const to = u ? api.hexOf(u) : null;
+      const text = li.querySelector(".text");
+      if (!u || !to || !text) continue;
+      text.textContent = `${u.name} moves from ${li.dataset.from || "its hex"} to ${to} (${li.dataset.steps} steps).`;
+      li.dataset.folded = to;
+    }
   }
 
   /** @param {LoggedEvent} e */
@@ -630,9 +682,9 @@ export class GameScreen {
       },
       h("span", { class: "turn" }, `T${e.turn}`),
       " ",
-      h("span", { class: "rule", title: "The words this section defines (glossary)", onclick: (/** @type {MouseEvent} */ ev) => (ev.stopPropagation(), this.showRule(e.rule)) }, e.rule),
-      " ",
       h("span", { class: "text" }, e.text),
+      " ",
+      h("span", { class: "rule", role: "button", tabindex: 0, title: `Rule: ${e.rule.split(" ").slice(1).join(" ")} — click for the words it defines`, onclick: (/** @type {MouseEvent} */ ev) => (ev.stopPropagation(), this.showRule(e.rule)) }, ruleTag(e.rule)),
     );
     return li;
   }
@@ -643,7 +695,8 @@ export class GameScreen {
     const mine = !this.replay && v.to_decide !== null && v.to_decide === this.seat;
     if (mine || !v.to_decide) this.thinking = null;
     const end = this.legal.find((a) => a.kind === "end");
-    const global = this.legal.filter((a) => !a.unit && a.kind !== "end");
+    // What no unit gives and has no place on the map; the rest is marked on the map.
+    const global = this.legal.filter((a) => !a.unit && !a.hex && a.kind !== "end");
     const who = this.replay
       ? h("span", { class: "decide" }, "Replay")
       : v.outcome
@@ -655,7 +708,7 @@ export class GameScreen {
       h("span", { class: "turnno" }, `Turn ${v.turn}/${v.turn_limit}`),
       v.standing && !v.outcome && !this.replay ? h("span", { class: "standing", title: "Who would win if the battle ended now, by the scenario's victory conditions" }, `As it stands: ${v.standing.reason}`) : null,
       h("span", { class: `phase ${v.phasing ?? ""}` }, v.phase),
-      v.prompt && !this.replay ? h("span", { class: `prompt${v.to_decide && v.phasing && v.to_decide !== v.phasing ? " interrupt" : ""}`, title: "What is being decided now" }, v.prompt) : null,
+      v.prompt && !this.replay ? h("span", { class: `prompt${v.to_decide && v.phasing && v.to_decide !== v.phasing ? " interrupt" : ""}`, title: v.prompt }, v.prompt) : null,
       this.seat ? h("span", { class: `seat ${this.seat}` }, this.hotseat ? `Hotseat · ${this.seat}` : `You: ${this.seat}`) : null,
       this.watching ? h("span", { class: "spectating", title: "A spectator sees what both sides have seen, and cannot act or chat" }, "Spectating") : null,
       who,
@@ -664,9 +717,9 @@ export class GameScreen {
       this.deadline && this.seat && !this.hotseat && !mine && v.to_decide && !v.outcome && !this.replay && Date.now() / 1000 >= this.deadline
         ? h("button", { class: "claimwin", onclick: () => this.claimWin(), title: "Your opponent's time for the move ran out" }, "Claim the win")
         : null,
-      ...global.map((a) => h("button", { onclick: () => this.act(a.text) }, a.text)),
+      ...global.map((a) => h("button", { onclick: () => this.choose(a), title: a.label, "data-action": a.text }, a.label)),
       mine && this.seq > 0 && !v.outcome ? h("button", { class: "undo", onclick: () => this.undo(), title: "Take back your last action, if no die was rolled and nothing revealed since (U)" }, "Undo") : null,
-      end && !this.replay ? h("button", { class: "primary endphase", onclick: () => this.act(end.text), title: "End the phase (E)" }, "End phase") : null,
+      end && !this.replay ? h("button", { class: "primary endphase", onclick: () => this.endPhase(), title: `${end.label} (E)` }, phaseEndWords(v, end)) : null,
       this.replay
         ? this.replayBar(this.replay)
         : v.outcome
@@ -681,6 +734,8 @@ export class GameScreen {
             )
           : null,
       h("span", { class: "spacer" }),
+      h("button", { class: "moretoggle", onclick: () => this.bar.classList.toggle("open"), title: "More: resign, zoom, glossary, keys, panel", "aria-expanded": String(this.bar.classList.contains("open")) }, "⋯"),
+      h("span", { class: "extras" },
       this.seat && !v.outcome && !this.replay
         ? h("button", { class: `resign${this.resignArmed ? " armed" : ""}`, onclick: () => this.resign(), title: "Give up the battle: the other side wins" }, this.resignArmed ? "Really resign?" : "Resign")
         : null,
@@ -692,6 +747,7 @@ export class GameScreen {
       h("button", { onclick: () => this.toggleGlossary(), title: "The game's words explained (G)" }, "Glossary"),
       h("button", { onclick: () => this.toggleHelp(), title: "Keys (?)" }, "?"),
       h("button", { class: "paneltoggle", onclick: () => this.togglePanel(), title: "Show or hide the unit panel and log (P)", "aria-pressed": String(!this.app.querySelector(".game")?.classList.contains("nopanel")) }, "Panel"),
+      ),
     );
   }
 
@@ -711,7 +767,8 @@ export class GameScreen {
   drawOrderLine() {
     const e = this.lastOrder;
     const roll = e ? orderRoll(e.text) : null;
-    if (!e || !roll || this.replay) {
+    // Drawn with the position (a hotseat hand-over reads the log before the view is back).
+    if (!e || !roll || this.replay || !this.view) {
       this.orderLine.hidden = true;
       return;
     }
@@ -723,8 +780,8 @@ export class GameScreen {
       this.orderLine,
       h("span", { class: "ordertag" }, `T${e.turn} ${e.side ? sideName(/** @type {View} */ (this.view), e.side) : ""}`),
       " ",
-      h("strong", {}, `Order ${roll.units}`),
-      ` (${roll.hq}): needs ${roll.needs}, rolled ${roll.dice} — `,
+      h("strong", {}, `Order to ${named(this.view, roll.units)}`),
+      ` (${named(this.view, roll.hq)}): needs ${roll.needs}, rolled ${roll.dice} — `,
       h("strong", { class: "orderresult" }, roll.outcome),
       roll.why ? h("span", { class: "orderwhy" }, ` · ${roll.why}`) : null,
     );
@@ -747,9 +804,13 @@ export class GameScreen {
       this.decision.hidden = true;
       return;
     }
-    const answers = this.legal.filter((a) => a.kind !== "move" && a.kind !== "end");
+    // Answers with a place (fire at a unit that moved, a countercharge's target) are aimed on
+    // the map like any other; the box lists only what has no place, and says who can act.
+    const answers = this.legal.filter((a) => a.kind !== "move" && a.kind !== "end" && !a.hex);
     const end = this.legal.find((a) => a.kind === "end");
     const moves = this.legal.some((a) => a.kind === "move");
+    const aimed = new Set(this.legal.filter((a) => a.hex && a.kind !== "move" && a.unit).map((a) => a.unit));
+    const names = [...aimed].map((id) => v.units.find((u) => u.id === id)?.name ?? id);
     fill(
       this.decision,
       h("h3", {}, "Your answer"),
@@ -757,9 +818,10 @@ export class GameScreen {
       h(
         "div",
         { class: "answers" },
-        ...answers.map((a) => h("button", { onclick: () => this.act(a.text), title: a.text, "data-action": a.text }, a.label)),
-        end ? h("button", { class: "primary", onclick: () => this.act(end.text), title: end.text, "data-action": end.text }, end.label) : null,
+        ...answers.map((a) => h("button", { onclick: () => this.choose(a), title: a.label, "data-action": a.text }, a.label)),
+        end ? h("button", { class: "primary", onclick: () => this.act(end.text), title: end.label, "data-action": end.text }, end.label) : null,
       ),
+      names.length ? h("p", { class: "hint" }, `${names.length === 1 ? `${names[0]} can act` : `${names.length} units can act (${names.slice(0, 3).join(", ")}${names.length > 3 ? "…" : ""})`}: select it on the map and click a marked target.`) : null,
       moves ? h("p", { class: "hint" }, "Units may also move: select one and click a marked hex.") : null,
     );
     this.decision.hidden = false;
@@ -816,7 +878,7 @@ export class GameScreen {
           if (gen !== this.generation || this.selected !== id) return;
           if (this.odds.has(key)) continue;
           this.odds.set(key, await api.odds(this.id, this.token, a.text));
-          if (gen === this.generation && this.selected === id) this.drawSelection();
+          if (gen === this.generation && this.selected === id) this.drawSelection(a.text);
         }
       })(),
     );
@@ -827,12 +889,19 @@ export class GameScreen {
     }
   }
 
-  /** The marks, the unit panel and the confirm bar for the current selection. */
-  drawSelection() {
+  /**
+   * The marks, the unit panel and the confirm bar for the current selection. When only the
+   * odds of one action came in (`arrived`), the panel and the confirm box are left as they
+   * are unless they show that action: nothing is redrawn under the player's finger.
+   * @param {string} [arrived]
+   */
+  drawSelection(arrived) {
     const v = this.view;
     if (!v || !this.map) return;
     const unit = v.units.find((u) => u.id === this.selected) ?? null;
-    const mine = this.legal.filter((a) => a.unit === this.selected && this.selected);
+    // The selected unit's choices; with none selected, the choices no unit gives that still
+    // go somewhere on the map (a written order's destination, where a commander is placed).
+    const mine = this.legal.filter((a) => (this.selected ? a.unit === this.selected : !a.unit && a.hex && a.kind !== "end"));
     /** @type {Map<string, Mark>} */
     const marks = new Map();
     for (const [hex, cost] of this.reach) marks.set(hex, { kind: "reach", text: `${cost}` });
@@ -846,12 +915,16 @@ export class GameScreen {
       const kind = a.kind === "attack" ? (CLOSE_VERBS.has(a.verb) ? "melee" : "fire") : "other";
       // A chance only where dice decide: an order with one outcome (a push, a limber) is
       // labelled by its verb alone, not "100%".
-      const text = !o ? `${a.verb} …` : o.outcomes.length > 1 ? `${a.verb === "fire" ? "hit" : a.verb} ${percent(effectChance(o))}` : a.verb;
+      const text = !o ? (a.rolls ? `${a.verb} …` : a.verb) : o.outcomes.length > 1 ? `${a.verb === "fire" ? "hit" : a.verb} ${percent(effectChance(o))}` : a.verb;
       if (!marks.has(a.hex) || marks.get(a.hex)?.kind === "reach" || marks.get(a.hex)?.kind === "move") marks.set(a.hex, { kind, text });
     }
     // The selected unit's fire cone within range, shaded beneath the marks.
     const cone = (unit?.cone ?? []).flatMap((p) => (p.hex ? [p.hex] : []));
     this.map.setOverlay(marks, unit ? api.hexOf(unit) : null, this.pending?.hex ?? null, cone);
+    if (arrived) {
+      if (this.pending?.actions.includes(arrived)) this.drawConfirm();
+      return;
+    }
     this.drawUnitPanel(unit, mine);
     this.drawConfirm();
   }
@@ -864,6 +937,7 @@ export class GameScreen {
     const v = this.view;
     if (!v) return;
     if (!unit) {
+      delete this.unitPanel.dataset.unit;
       const ready = new Set(this.legal.map((a) => a.unit).filter(Boolean));
       fill(this.unitPanel, 
         h("h2", {}, "Unit"),
@@ -871,9 +945,12 @@ export class GameScreen {
       );
       return;
     }
+    this.unitPanel.dataset.unit = unit.id;
     const facings = mine.filter((a) => a.facing);
     const verbs = [...new Set(facings.map((a) => a.verb))];
     const others = mine.filter((a) => !a.hex && !a.facing);
+    // Moves onto a hex a friend holds: a click there selects the friend, so stacking is here.
+    const stacks = mine.filter((a) => a.kind === "move" && a.hex && v.units.some((u) => u.side === this.seat && u.id !== unit.id && api.hexOf(u) === a.hex));
     const furthest = Math.max(0, ...this.reach.values());
     const targets = new Set(mine.filter((a) => a.hex && a.kind !== "move").map((a) => a.hex)).size;
     fill(this.unitPanel, 
@@ -894,14 +971,15 @@ export class GameScreen {
           h("span", {}, `${verb}: `),
           ...facingsOf(v).map((f, i) => {
             const a = facings.find((x) => x.verb === verb && x.facing === f);
-            return h("button", { class: `facing${facingOf(unit) === f ? " current" : ""}`, disabled: !a, title: `${verb} ${f} (${i + 1})`, "data-facing": f, onclick: () => a && this.act(a.text) }, f);
+            return h("button", { class: `facing${facingOf(unit) === f ? " current" : ""}`, disabled: !a, title: a ? `${a.label} (${i + 1})` : `${verb} ${f}`, "data-facing": f, "data-action": a?.text ?? null, onclick: () => a && this.choose(a) }, f);
           }),
         ),
       ),
       mine.some((a) => a.kind === "move")
         ? h("div", { class: "groupline" }, h("button", { class: "groupbtn", onclick: () => this.toggleGroup(unit.id), title: "Gather units to move together (shift-click a counter)" }, this.group.includes(unit.id) ? "Leave the group" : this.group.length ? `Add to group (${this.group.length})` : "Start a group"))
         : null,
-      others.length ? h("div", { class: "others" }, ...others.map((a) => h("button", { onclick: () => this.act(a.text), title: a.text, "data-action": a.text }, a.label))) : null,
+      others.length ? h("div", { class: "others" }, ...others.map((a) => h("button", { onclick: () => this.choose(a), title: a.label, "data-action": a.text }, a.label))) : null,
+      stacks.length ? h("div", { class: "stacks" }, ...stacks.map((a) => h("button", { onclick: () => this.setPending({ hex: a.hex, actions: [a.text] }), title: "Move onto a friendly unit's hex: the two share it", "data-action": a.text }, `${a.label} (stack with ${friendsAt(v, a.hex, this.seat)})`))) : null,
       mine.length ? null : h("p", { class: "hint" }, unit.side === this.seat ? "This unit cannot act now." : "An enemy unit."),
     );
   }
@@ -912,16 +990,23 @@ export class GameScreen {
       this.confirm.hidden = true;
       return;
     }
+    const mover = this.view?.units.find((u) => u.id === this.selected);
     const lines = p.actions.map((text, i) => {
       const o = this.odds.get(`${this.seq}|${text}`);
+      const a = this.legal.find((x) => x.text === text);
+      const waiting = !p.path && !!a?.rolls && !o;
+      const label = p.path ? `Move ${mover?.name ?? "the unit"} to ${p.hex} (${p.path.length} hex${p.path.length === 1 ? "" : "es"}, cost ${this.reach.get(p.hex ?? "")})` : a?.label ?? text;
+      // Odds worth showing: where dice decide, or where more than one thing can come of it.
+      const odds = o && (a?.rolls || o.outcomes.length > 1);
       return h(
         "div",
         { class: "choice" },
-        h("button", { class: i === 0 ? "primary confirmbtn" : "confirmbtn", onclick: () => (p.path ? this.confirmPending() : this.act(text)), title: i === 0 ? "Enter" : "" }, p.path ? `Move to ${p.hex} (${p.path.length} steps, cost ${this.reach.get(p.hex)})` : this.legal.find((a) => a.text === text)?.label ?? text),
-        o
+        h("button", { class: i === 0 ? "primary confirmbtn" : "confirmbtn", disabled: waiting, onclick: () => this.confirmPending(text), title: i === 0 ? "Enter" : "", "data-action": text }, waiting ? `${label} (working out the odds…)` : label),
+        o?.notes?.length ? h("ul", { class: "notes" }, ...o.notes.map((n) => h("li", { class: /opportunity|may fire|react|counter/i.test(n) ? "warning" : "" }, n))) : null,
+        odds
           ? h(
               "ul",
-              { class: "odds" },
+              { class: "odds", "aria-label": "odds" },
               ...o.outcomes.slice(0, 6).map((x) => h("li", {}, `${percent(x.probability)} ${x.outcome}`, x.example ? h("div", { class: "reckoning", title: "How the log would tell one way of getting this" }, `e.g. ${x.example}`) : null)),
               h("li", { class: "hint" }, o.exact ? "exact" : `${o.trials} samples`),
             )
@@ -932,13 +1017,17 @@ export class GameScreen {
     // combat or musketry may follow, as the ruleset has it).
     const v = this.view;
     const moving = p.path || p.actions.every((t) => this.legal.find((a) => a.text === t)?.kind === "move");
-    const near = v && this.map && moving ? this.map.neighbours(p.hex) : [];
+    const near = v && this.map && moving && p.hex ? this.map.neighbours(p.hex) : [];
     const enemies = v ? [...v.units.filter((u) => u.side !== this.seat), ...v.markers.filter((m) => m.side !== this.seat)] : [];
     const contact = enemies.filter((e) => near.includes(api.hexOf(e) ?? ""));
     const warning = contact.length
       ? h("p", { class: "warning" }, `⚠ This move ends next to the enemy (${contact.map((e) => ("name" in e ? e.name : "an unidentified unit")).join(", ")}): it may bring on close combat.`)
       : null;
-    fill(this.confirm, ...lines, warning, h("button", { onclick: () => this.cancel(), title: "Esc" }, "Cancel"));
+    const caution = p.caution ? h("p", { class: "warning caution" }, `⚠ ${p.caution}`) : null;
+    // An order (or support, or join) marked on a friend: the friend may be selected instead.
+    const friends = v && p.hex && !p.path ? v.units.filter((u) => u.side === this.seat && u.id !== this.selected && api.hexOf(u) === p.hex) : [];
+    const instead = friends.map((u) => h("button", { class: "selectinstead", onclick: () => this.select(u.id), "data-unit": u.id }, `Select ${u.name} instead`));
+    fill(this.confirm, caution, h("div", { class: "choices" }, ...lines), warning, ...instead, h("button", { onclick: () => this.cancel(), title: "Esc" }, p.caution ? "Keep playing" : "Cancel"));
     this.confirm.hidden = false;
   }
 
@@ -967,32 +1056,54 @@ export class GameScreen {
       this.confirmPending();
       return;
     }
-    const mine = this.legal.filter((a) => a.unit === this.selected && this.selected && a.hex === label);
+    const mine = this.legal.filter((a) => (this.selected ? a.unit === this.selected : !a.unit) && a.hex === label && a.kind !== "end");
+    // Another of one's own units: a click selects it. Moving onto it (stacking) is its own
+    // button on the unit's panel; an order, support or join marked on it is still chosen here.
+    const friend = v.units.find((u) => api.hexOf(u) === label && u.side === this.seat && u.id !== this.selected);
+    if (friend && mine.every((a) => a.kind === "move")) {
+      this.select(friend.id);
+      return;
+    }
     if (mine.length) {
-      this.pending = { hex: label, actions: mine.map((a) => a.text) };
-      this.drawSelection();
+      this.setPending({ hex: label, actions: mine.map((a) => a.text) });
       return;
     }
     if (this.selected && this.reach.has(label)) {
       const path = this.path(label);
-      if (path) {
-        this.pending = { hex: label, actions: [`move ${this.selected} ${path[0]}`], path };
-        this.drawSelection();
+      const first = path ? this.stepTo(this.selected, path[0]) : null;
+      if (path && first) {
+        this.setPending({ hex: label, actions: [first.text], path });
         return;
       }
     }
     const here = v.units.filter((u) => api.hexOf(u) === label);
+    // A tap on the selected unit, alone in its hex, puts it down again (a finger has no Esc).
+    if (here.length === 1 && here[0].id === this.selected && ev?.pointerType === "touch") {
+      this.select(null);
+      return;
+    }
     if (here.length) {
       const i = here.findIndex((u) => u.id === this.selected);
       this.select(here[(i + 1) % here.length].id);
       return;
     }
     if (this.selected && this.legal.some((a) => a.unit === this.selected)) {
-      // Say why nothing happens rather than dropping the selection without a word.
-      this.say(`${this.selected} cannot go to ${label} now: choose a marked hex, or Esc to deselect.`);
+      // Open ground where the unit cannot go puts it down, saying why nothing else happened.
+      const name = v.units.find((u) => u.id === this.selected)?.name ?? "The unit";
+      this.select(null);
+      this.say(`${name} cannot go to ${label} now, and is put down: select it again and choose a marked hex.`);
       return;
     }
     this.select(null);
+  }
+
+  /**
+   * The legal move of `unit` to the neighbouring hex `hex`, as the server described it.
+   * @param {string | null} unit
+   * @param {string} hex
+   */
+  stepTo(unit, hex) {
+    return this.legal.find((a) => a.kind === "move" && a.unit === unit && a.hex === hex) ?? null;
   }
 
   /**
@@ -1084,8 +1195,8 @@ export class GameScreen {
         continue;
       }
       for (const hex of path) {
-        const text = `move ${id} ${hex}`;
-        if (!this.legal.some((a) => a.text === text) || !(await this.act(text))) break;
+        const step = this.stepTo(id, hex);
+        if (!step || !(await this.act(step.text))) break;
       }
       const now = this.view?.units.find((u) => u.id === id);
       if (now && api.hexOf(now) !== best) stuck.push(id);
@@ -1097,22 +1208,93 @@ export class GameScreen {
     this.select(null);
   }
 
-  async confirmPending() {
+  /**
+   * Puts a choice in the confirm box and, for one that rolls or that the rules say something
+   * about (a command roll, who may fire at it), asks the server for its odds and notes.
+   * @param {Pending} p
+   */
+  setPending(p) {
+    this.pending = p;
+    this.drawSelection();
+    if (p.path) return;
+    const seq = this.seq;
+    const gen = this.generation;
+    // Only where dice decide: the box is drawn again once, when all the odds are in, so that
+    // it never changes under the player's finger.
+    const wanted = p.actions.filter((text) => this.legal.find((a) => a.text === text)?.rolls && !this.odds.has(`${seq}|${text}`));
+    if (!wanted.length) return;
+    (async () => {
+      for (const text of wanted) {
+        try {
+          this.odds.set(`${seq}|${text}`, await api.odds(this.id, this.token, text));
+        } catch (e) {
+          if (gen === this.generation) this.say(`Could not work out the odds: ${errorText(e)}`);
+          return;
+        }
+      }
+      if (gen === this.generation && this.pending === p) this.drawConfirm();
+    })();
+  }
+
+  /**
+   * Whether the odds (and notes) of a choice are in front of the player: a choice that rolls
+   * is never committed before its odds have been shown.
+   * @param {string} text
+   */
+  oddsShown(text) {
+    const a = this.legal.find((x) => x.text === text);
+    return !a?.rolls || this.odds.has(`${this.seq}|${text}`);
+  }
+
+  /**
+   * Chooses an action given by a button: straight away when no die decides it, else through
+   * the confirm box with its odds.
+   * @param {Parsed} a
+   */
+  choose(a) {
+    if (a.rolls) this.setPending({ hex: a.hex, actions: [a.text] });
+    else this.act(a.text);
+  }
+
+  /** @param {string} [text]  which of the pending choices (default: the first, Enter's) */
+  async confirmPending(text) {
     const p = this.pending;
     if (!p) return;
     if (!p.path) {
-      await this.act(p.actions[0]);
+      const chosen = text ?? p.actions[0];
+      if (!this.oddsShown(chosen)) {
+        this.say("Working out the odds first…");
+        return;
+      }
+      await this.act(chosen);
       return;
     }
     const unit = this.selected;
     for (const hex of p.path) {
-      const text = `move ${unit} ${hex}`;
-      if (!this.legal.some((a) => a.text === text)) {
-        this.say(`Stopped short: ${text} is not legal now.`);
+      const step = this.stepTo(unit, hex);
+      if (!step) {
+        this.say(`Stopped short of ${hex}: the next step is not open now.`);
         return;
       }
-      if (!(await this.act(text))) return;
+      if (!(await this.act(step.text))) return;
     }
+  }
+
+  /**
+   * Ends the phase, asking first when units can still act (the button and E alike).
+   */
+  endPhase() {
+    const end = this.legal.find((a) => a.kind === "end");
+    if (!end || this.replay) return;
+    const ready = new Set(this.legal.filter((a) => a.kind !== "end" && a.unit).map((a) => a.unit));
+    if (ready.size && !(this.pending && this.pending.actions[0] === end.text)) {
+      const v = this.view;
+      const names = [...ready].map((id) => v?.units.find((u) => u.id === id)?.name ?? id);
+      const shown = names.slice(0, 4).join(", ") + (names.length > 4 ? ` and ${names.length - 4} more` : "");
+      this.setPending({ hex: null, actions: [end.text], caution: `${names.length} unit${names.length === 1 ? "" : "s"} can still act (${shown}). End the phase anyway?` });
+      return;
+    }
+    this.act(end.text);
   }
 
   cancel() {
@@ -1137,8 +1319,19 @@ export class GameScreen {
     if (this.busy) return false;
     this.busy = true;
     this.say("");
+    const chosen = this.legal.find((a) => a.text === text);
+    const before = this.seq;
     try {
-      const res = await api.act(this.id, this.token, text);
+      // Sent with the position it was chosen on: if the game has moved on (a phase passed, the
+      // other side acted), the server refuses it rather than play it where it was not meant.
+      const res = await api.act(this.id, this.token, text, this.seq);
+      // A unit's steps since it was selected make one move, taken back whole.
+      const u = this.moveUnderWay;
+      if (chosen?.kind === "move" && chosen.unit) {
+        this.moveUnderWay = u && u.unit === chosen.unit && u.seq === before ? { unit: u.unit, count: u.count + 1, seq: res.seq } : { unit: chosen.unit, count: 1, seq: res.seq };
+      } else {
+        this.moveUnderWay = null;
+      }
       this.addEvents(res.events);
       const sv = await api.view(this.id, this.token);
       this.commitment = sv.commitment;
@@ -1146,6 +1339,12 @@ export class GameScreen {
       await this.update(sv.view, sv.seq, []);
       return true;
     } catch (e) {
+      if (e instanceof api.ApiError && e.status === 409 && /moved on/.test(e.message)) {
+        this.busy = false;
+        await this.load();
+        this.say("The game moved on before your choice arrived (a phase passed, or the other side acted): nothing was played. Look again and choose.");
+        return false;
+      }
       this.say(e instanceof api.ApiError && e.status === 409 ? `Not allowed: ${e.message}` : `Failed: ${errorText(e)}`);
       return false;
     } finally {
@@ -1229,10 +1428,16 @@ export class GameScreen {
     if (this.busy || this.replay) return;
     this.busy = true;
     try {
+      // A move of several steps is taken back whole, to where the unit began.
+      const move = this.moveUnderWay && this.moveUnderWay.seq === this.seq ? this.moveUnderWay : null;
+      this.moveUnderWay = null;
       const r = await api.undo(this.id, this.token);
+      let steps = 1;
+      for (; move && steps < move.count; steps++) await api.undo(this.id, this.token);
       this.busy = false;
       await this.load();
-      this.say(`Took back ${r.undone_label ?? r.undone}.`);
+      const name = move ? this.view?.units.find((u) => u.id === move.unit)?.name : null;
+      this.say(move && steps > 1 && name ? `Took back ${name}'s move (${steps} steps): it stands where it began.` : `Took back ${r.undone_label ?? r.undone}.`);
     } catch (e) {
       this.say(e instanceof api.ApiError && e.status === 409 ? `Cannot undo: ${e.message}` : `Failed: ${errorText(e)}`);
     } finally {
@@ -1251,6 +1456,13 @@ export class GameScreen {
    * @param {MouseEvent} ev
    */
   hover(id, ev) {
+    // A finger has no hover: no card opens, and none stays on the map after a tap.
+    if (ev && "pointerType" in ev && ev.pointerType === "touch") {
+      this.card.hidden = true;
+      clearTimeout(this.groundTimer);
+      this.groundHex = null;
+      return;
+    }
     const v = this.view;
     const unit = v?.units.find((u) => u.id === id);
     const marker = v?.markers.find((m) => m.id === id);
@@ -1525,18 +1737,12 @@ export class GameScreen {
       Escape: () => (!this.glossaryBox.hidden ? this.toggleGlossary(false) : this.help.hidden ? this.cancel() : this.toggleHelp(false)),
       g: () => this.toggleGlossary(),
       Enter: () => this.confirmPending(),
+      // Ending the phase with units still able to act asks first, as the button does; E
+      // again (or Enter) confirms.
       e: () => {
         const end = this.legal.find((a) => a.kind === "end");
-        if (!end || this.replay) return;
-        // Ending a phase with units still able to act takes a second E (within 4 s).
-        const more = this.legal.some((a) => a.kind !== "end");
-        if (more && !(this.endArmed && Date.now() - this.endArmed < 4000)) {
-          this.endArmed = Date.now();
-          this.say("Units can still act. Press E again to end the phase.");
-          return;
-        }
-        this.endArmed = 0;
-        this.act(end.text);
+        if (end && this.pending?.actions[0] === end.text) this.confirmPending();
+        else this.endPhase();
       },
       n: () => this.nextUnit(),
       t: () => this.nextTarget(),
@@ -1597,12 +1803,54 @@ export class GameScreen {
  * @param {Side} seat
  */
 function summary(events, v, seat) {
-  /** @type {Map<string, number>} */
-  const kinds = new Map();
-  for (const e of events) kinds.set(e.kind, (kinds.get(e.kind) ?? 0) + 1);
   const other = seat === "red" ? "blue" : "red";
-  const parts = [...kinds].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${n} ${k}`);
-  return `While you waited, ${sideName(v, other)}: ${parts.join(", ")}.`;
+  const count = (/** @type {(e: LoggedEvent) => boolean} */ f) => events.filter(f).length;
+  const moved = new Set(events.filter((e) => e.kind === "move").flatMap((e) => e.units ?? [])).size;
+  const times = (/** @type {number} */ n, /** @type {string} */ one, /** @type {string} */ many) => (n === 1 ? one : `${many.replace("#", String(n))}`);
+  /** @type {string[]} */
+  const parts = [];
+  if (moved) parts.push(`moved ${moved} unit${moved === 1 ? "" : "s"}`);
+  const fired = count((e) => e.kind === "fire" || e.kind === "shell" || e.kind === "bombard");
+  if (fired) parts.push(times(fired, "fired once", "fired # times"));
+  const fought = count((e) => ["melee", "charge", "close", "assault"].includes(e.kind));
+  if (fought) parts.push(times(fought, "fought one close combat", "fought # close combats"));
+  const orders = count((e) => e.kind === "order");
+  if (orders) parts.push(times(orders, "gave one order", "gave # orders"));
+  const hits = count((e) => e.kind === "hit");
+  if (hits) parts.push(times(hits, "scored a hit", "scored # hits"));
+  const broke = count((e) => ["rout", "eliminated", "destroyed", "retreat", "fall-back"].includes(e.kind));
+  if (broke) parts.push(times(broke, "and one unit broke or fell back", "and # units broke or fell back"));
+  if (!parts.length) return `While you waited, ${sideName(v, other)} made no move you could see.`;
+  return `While you waited, ${sideName(v, other)} ${parts.join(", ")} (the log above has each one).`;
+}
+
+/**
+ * A log entry's rule as a quiet tag: the section without the ruleset's id ("§ 7.5").
+ * @param {string} rule
+ */
+function ruleTag(rule) {
+  const section = rule.split(" ").slice(1).join(" ");
+  return section ? `§ ${section}` : "§";
+}
+
+/**
+ * The end button's words: what it ends.
+ * @param {View} v
+ * @param {Parsed} end
+ */
+function phaseEndWords(v, end) {
+  if (end.label && end.label !== "End" && !/^End the phase/.test(end.label)) return end.label;
+  return v.phase ? `End ${v.phase.replace(/^Turn \d+: /, "").replace(/\.$/, "")}` : "End phase";
+}
+
+/**
+ * The names of the seat's units in a hex.
+ * @param {View} v
+ * @param {string | null} hex
+ * @param {Side | null} seat
+ */
+function friendsAt(v, hex, seat) {
+  return v.units.filter((u) => u.side === seat && api.hexOf(u) === hex).map((u) => u.name).join(", ");
 }
 
 /** How a rematch offer begins in the chat; the other seat's link follows. */
@@ -1665,6 +1913,23 @@ function unitCard(u, v) {
   if (state.length) rows.push(["State", state.join(", ")]);
   if (u.commander) rows.push(["Commander", cmd ? `★ ${cmd.name} (+${cmd.value})` : u.commander]);
   return h("table", { class: "card", "data-card": u.id }, ...rows.map(([k, val]) => h("tr", {}, h("th", {}, k), h("td", {}, val))));
+}
+
+/**
+ * Ids in a line of the log given as the units' names ("fr1, fr2" → "1st Bn, 2nd Bn"; "fr-hq
+ * Gen. Brun" → "Gen. Brun").
+ * @param {View | null} v
+ * @param {string} text
+ */
+function named(v, text) {
+  return text
+    .split(", ")
+    .map((part) => {
+      const [first, ...rest] = part.split(" ");
+      const u = v?.units.find((x) => x.id === first);
+      return u ? (rest.length ? rest.join(" ") : u.name) : part;
+    })
+    .join(", ");
 }
 
 /**

@@ -82,6 +82,11 @@ export async function showLobby(app, notice) {
         onclick: () => {
           for (const c of list.querySelectorAll(".scenario")) c.classList.toggle("chosen", c === card);
           renderSetup(setup, s);
+          // On a phone the set-up would be below every battle: it opens under the one tapped.
+          if (matchMedia("(max-width: 760px)").matches) {
+            card.after(setup);
+            setup.scrollIntoView({ block: "start" });
+          }
         },
       },
       preview,

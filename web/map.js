@@ -737,6 +737,32 @@ export class MapCanvas {
     this.applyBox();
   }
 
+  /**
+   * Where the whole map is drawn so small that a counter is narrower than a fingertip (a
+   * phone), zooms in to `px` screen pixels a hex about the middle of these cells; the rest of
+   * the map is a drag or a pinch away, and 0 shows it whole.
+   * @param {string[]} cells
+   * @param {number} [px]
+   */
+  readable(cells, px = 72) {
+    const r = this.root.getBoundingClientRect();
+    if (!r.width || !r.height) return;
+    const scale = Math.min(r.width / this.box.w, r.height / this.box.h);
+    if (2 * SIZE * scale >= px) return;
+    const points = cells.flatMap((c) => {
+      const p = this.grid.at(c);
+      return p ? [p] : [];
+    });
+    const mid = points.length
+      ? { x: points.reduce((a, p) => a + p.x, 0) / points.length, y: points.reduce((a, p) => a + p.y, 0) / points.length }
+      : { x: this.box.x + this.box.w / 2, y: this.box.y + this.box.h / 2 };
+    const unit = px / (2 * SIZE);
+    const w = r.width / unit;
+    const h = r.height / unit;
+    this.box = { x: mid.x - w / 2, y: mid.y - h / 2, w, h };
+    this.applyBox();
+  }
+
   /** Show the whole map. */
   reset() {
     this.box = { ...this.full };
@@ -765,6 +791,8 @@ export class MapCanvas {
     /** @type {{x: number, y: number, box: {x: number, y: number, w: number, h: number}} | null} */
     let drag = null;
     let moved = false;
+    /** @type {{label: string | null, at: number}} */
+    let lastTap = { label: null, at: 0 };
     // Fingers on the map, for pinch zoom: two of them zoom about their midpoint.
     /** @type {Map<number, {x: number, y: number}>} */
     const fingers = new Map();
@@ -774,6 +802,12 @@ export class MapCanvas {
       return { d: Math.hypot(a.x - b.x, a.y - b.y), mid: { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 } };
     };
     root.addEventListener("pointerdown", (ev) => {
+      // The first finger of a gesture: any finger still counted was lifted where the map did
+      // not hear it (off the map, a gesture the browser took), and must not make this tap a pinch.
+      if (ev.pointerType === "touch" && ev.isPrimary) {
+        fingers.clear();
+        spread = 0;
+      }
       if (ev.pointerType === "touch") fingers.set(ev.pointerId, { x: ev.clientX, y: ev.clientY });
       if (fingers.size === 2) {
         // A pinch, not a drag and not a tap.
@@ -805,6 +839,11 @@ export class MapCanvas {
         this.box = { ...drag.box, x: drag.box.x - (ev.clientX - drag.x) * scale, y: drag.box.y - (ev.clientY - drag.y) * scale };
         this.applyBox();
       }
+      // A finger has no hover: a tap selects, and no card is left standing on the map.
+      if (ev.pointerType === "touch") {
+        this.onHover(null, ev);
+        return;
+      }
       const target = /** @type {Element} */ (ev.target);
       const counter = target.closest?.(".counter");
       this.onHover(counter ? counter.getAttribute("data-unit") ?? counter.getAttribute("data-marker") : null, ev);
@@ -822,6 +861,11 @@ export class MapCanvas {
       moved = false;
       if (wasDrag) return;
       const label = this.hexAt(ev.clientX, ev.clientY);
+      // One tap is one choice: a second report of the same tap (a touch screen may send its
+      // pointer twice) must not confirm what the first only chose.
+      const now = performance.now();
+      if (label && label === lastTap.label && now - lastTap.at < 350) return;
+      lastTap = { label, at: now };
       if (label) this.onHex(label, ev);
     });
   }

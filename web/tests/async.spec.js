@@ -2,7 +2,7 @@
 // games list sorted by whose turn it is, and a spectator link that shows what both sides
 // have seen, says it is spectating, cannot act or chat, and is counted on the players' bar.
 import { expect, test } from "@playwright/test";
-import { api, seatOf } from "./helpers.js";
+import { api, clickEnd, seatOf } from "./helpers.js";
 
 test("a paced online game: the games list by whose turn, and a spectator", async ({ browser }) => {
   const redContext = await browser.newContext();
@@ -91,7 +91,7 @@ test("a paced online game: the games list by whose turn, and a spectator", async
   // A move reaches the spectator at once.
   const actor = redTurn ? red : blue;
   const phase = await watcher.locator(".phasebar .phase").textContent();
-  await actor.getByRole("button", { name: "End phase" }).click();
+  await clickEnd(actor);
   await expect(watcher.locator(".phasebar .phase")).not.toHaveText(phase ?? "");
 
   // The spectator leaves: the count goes.

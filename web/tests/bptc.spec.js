@@ -4,7 +4,7 @@
 import { expect, test } from "@playwright/test";
 import fs from "node:fs";
 import path from "node:path";
-import { api, clickHex, startGame, waitMyTurn } from "./helpers.js";
+import { api, clickEnd, clickHex, startGame, waitMyTurn } from "./helpers.js";
 
 const artifacts = path.join(import.meta.dirname, "artifacts");
 
@@ -45,10 +45,12 @@ test("bpt-commander: formation marks, stands, fire cone, the command roll, blue'
   expect(move, "fr1 can be ordered to move").toBeTruthy();
   const to = /** @type {string} */ (move).split(" ")[2];
   await clickHex(page, to);
+  // The confirm box gives the command roll's chance, with what counts towards it, first.
+  await expect(page.locator(".confirm .notes")).toContainText(/Command roll: Gen\. Brun needs \d+ or less on two dice \(command 8.*\): \d+% it passes/);
   await clickHex(page, to);
   const roll = page.locator(".orderroll");
   await expect(roll).toBeVisible();
-  await expect(roll).toContainText(/Order fr1 .*needs \d+, rolled \d\+\d — (issued|failed|bonus|blunder)/);
+  await expect(roll).toContainText(/Order to 1st Bn 12e Ligne \(Gen\. Brun\): needs \d+, rolled \d\+\d — (issued|failed|bonus|blunder)/);
   fs.mkdirSync(artifacts, { recursive: true });
   await page.screenshot({ path: path.join(artifacts, "bptc-order.png") });
 
@@ -63,7 +65,7 @@ test("bpt-commander: formation marks, stands, fire cone, the command roll, blue'
         if (v.to_decide !== "red") return "waiting";
         const box = page.locator(".decision:not([hidden]) button.primary");
         if (v.phasing === "blue" && (await box.count())) await box.click();
-        else if (v.phasing === "red") await page.locator("button.endphase").click({ timeout: 5_000 }).catch(() => {});
+        else if (v.phasing === "red") await clickEnd(page).catch(() => {});
         return "acting";
       },
       { timeout: 90_000, intervals: [300, 500, 800] },

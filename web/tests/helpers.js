@@ -98,6 +98,17 @@ export async function hotseatDecider(page) {
 export async function endPhase(page) {
   /** @type {string[]} */
   const actions = (await api(page, "legal")).actions;
-  if (actions.includes("end")) await page.getByRole("button", { name: "End phase" }).click();
+  if (actions.includes("end")) await clickEnd(page);
   else if (actions.length) await api(page, "actions", { action: actions[0] });
+}
+
+/**
+ * Clicks the button that ends the phase and, when the page asks because units can still act,
+ * says yes.
+ * @param {Page} page
+ */
+export async function clickEnd(page) {
+  await page.locator("button.endphase").click();
+  const caution = page.locator(".confirm .caution");
+  if (await caution.isVisible({ timeout: 1000 }).catch(() => false)) await page.locator(".confirm .confirmbtn").first().click();
 }

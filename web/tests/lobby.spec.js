@@ -43,7 +43,7 @@ test("table: E asks again while units can act, an unreachable hex is explained, 
   await expect(phase).toContainText("movement");
   const before = await phase.innerText();
   await page.keyboard.press("e");
-  await expect(page.getByText("Units can still act. Press E again to end the phase.")).toBeVisible();
+  await expect(page.locator(".confirm .caution")).toContainText(/units? can still act .*End the phase anyway\?/);
   expect(await phase.innerText()).toBe(before);
   await page.keyboard.press("e");
   await expect(phase).not.toContainText("movement");
@@ -64,7 +64,10 @@ test("table: E asks again while units can act, an unreachable hex is explained, 
   const box = await page.locator(`svg.map polygon.hex[data-hex="${far}"]`).boundingBox();
   if (!box) throw new Error("hex not on screen");
   await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
-  await expect(page.getByText(`${decides} cannot go to ${far} now`)).toBeVisible();
+  // Said with the unit's name, not its id, and the unit is put down.
+  await expect(page.locator(".message")).toContainText(new RegExp(`^.+ cannot go to ${far} now, and is put down`));
+  await expect(page.locator(".message")).not.toContainText(`${decides} cannot`);
+  await expect(page.locator(".unitpanel")).not.toHaveAttribute("data-unit", /./);
   await expect(page.locator("div.unitcard")).toBeHidden();
   expect(errors).toEqual([]);
 });

@@ -4,7 +4,7 @@
 import { expect, test } from "@playwright/test";
 import fs from "node:fs";
 import path from "node:path";
-import { api, seatOf } from "./helpers.js";
+import { api, clickEnd, seatOf } from "./helpers.js";
 
 /** @typedef {import("@playwright/test").Page} Page */
 
@@ -102,7 +102,7 @@ test("online game: two seats, fog of war, live updates", async ({ browser }) => 
   const before = await watcher.locator(".log .event").count();
   const phase = await watcher.locator(".phasebar .phase").textContent();
   await expect(actor.locator(".phasebar .decide")).toHaveText("Your decision");
-  await actor.getByRole("button", { name: "End phase" }).click();
+  await clickEnd(actor);
   await expect(watcher.locator(".phasebar .phase")).not.toHaveText(phase ?? "");
   await expect.poll(() => watcher.locator(".log .event").count()).toBeGreaterThan(before);
 

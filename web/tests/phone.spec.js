@@ -54,11 +54,19 @@ test.describe("on a phone", () => {
     const counter = page.locator("svg.map .counter.ready").first();
     await counter.tap();
     await expect(page.locator(".unitpanel h2")).not.toHaveText("Unit");
-    // Buttons are big enough for a finger.
-    for (const b of await boxes(page, ".phasebar button:visible")) expect(b.height).toBeGreaterThanOrEqual(34);
+    // Buttons are big enough for a finger, and the top bar leaves the screen to the map.
+    for (const b of await boxes(page, ".phasebar button:visible")) expect(b.height).toBeGreaterThanOrEqual(40);
+    const bar = await page.locator(".phasebar").boundingBox();
+    expect(bar?.height ?? 999, "the top bar is at most about 120 px high").toBeLessThanOrEqual(124);
+    // The map starts zoomed in to one's troops: a counter is at least a fingertip wide.
+    await expect.poll(async () => (await page.locator("svg.map .counter.unit").first().boundingBox())?.width ?? 0, { message: "a counter is a finger's width" }).toBeGreaterThanOrEqual(40);
+    // A tap leaves no hover card on the map.
+    await expect(page.locator(".unitcard")).toBeHidden();
     fs.mkdirSync(artifacts, { recursive: true });
     await page.screenshot({ path: path.join(artifacts, "game-phone.png") });
     // The Panel button gives the map the whole screen, and brings the panel back.
+    // The rest of the bar is behind ⋯.
+    await page.getByRole("button", { name: "⋯" }).tap();
     await page.getByRole("button", { name: "Panel" }).tap();
     await expect(page.locator("aside.side")).toBeHidden();
     const full = await map.boundingBox();

@@ -195,6 +195,60 @@ impl BptGame {
         self.command_value_told(hq, units, charge, dense, true)
     }
 
+    /// Whether the order must pass a command roll before it acts: an order a command unit
+    /// gives, or in the command phase a unit's action that names its own order (a unit with
+    /// no action left).
+    pub fn rolls_command(&self, o: Order) -> bool {
+        if self.phase != Phase::Command || self.interrupt.is_some() {
+            return false;
+        }
+        match o {
+            Order::Command { .. } => true,
+            Order::End | Order::Join { .. } | Order::Transfer { .. } | Order::SelfOrder { .. } => {
+                false
+            }
+            _ => o
+                .actor()
+                .is_some_and(|k| self.units[k].actions == 0 && self.implicit_hq(k).is_some()),
+        }
+    }
+
+    /// The command roll an order must pass before it acts, foretold as the roll itself will
+    /// reckon it: the command unit and the modified value with its words. `None` when the
+    /// order rolls none ([`BptGame::rolls_command`]).
+    pub fn roll_before(&self, o: Order) -> Option<(usize, CommandValue)> {
+        if !self.rolls_command(o) {
+            return None;
+        }
+        if let Order::Command {
+            hq,
+            unit,
+            charge,
+            dense,
+        } = o
+        {
+            return Some((
+                hq,
+                self.command_value(hq, &self.formation_of(unit), charge, dense),
+            ));
+        }
+        // As the order's own roll is made: units joined before are left out, and a move all
+        // along a road is reckoned as one.
+        let unit = o.actor()?;
+        let hq = self.implicit_hq(unit)?;
+        let charge = matches!(o, Order::Charge { target, .. } if self.within(unit, target, self.table().charge_penalty_cm));
+        let stop = match o {
+            Order::Move { to, .. } => self.check_move::<()>(unit, to).ok(),
+            _ => None,
+        };
+        let mut rolled = self.clone();
+        rolled.joined.clear();
+        rolled.road_order = stop.is_some_and(|s| s.road);
+        let units = rolled.formation_of(unit);
+        let dense = stop.is_some_and(|s| s.dense);
+        Some((hq, rolled.command_value(hq, &units, charge, dense)))
+    }
+
     /// The modified command value alone, without the words that explain it (the cheap form
     /// for choosing among command units).
     pub fn command_score(&self, hq: usize, units: &[usize]) -> i32 {

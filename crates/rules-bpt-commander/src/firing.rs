@@ -314,6 +314,38 @@ impl BptGame {
         }
     }
 
+    /// The enemy units that could take opportunity fire at the unit `o` moves or fires, once
+    /// it has: worked out on a copy where the order is carried out (its command roll passing).
+    /// Empty for an order that draws none.
+    pub fn opportunity_after(&self, o: Order) -> Vec<usize> {
+        let Some(unit) = o.actor() else {
+            return Vec::new();
+        };
+        if self.phase != Phase::Command || self.interrupt.is_some() {
+            return Vec::new();
+        }
+        let mut after = self.clone();
+        // A double one passes any command roll; the rest of the dice are what they are.
+        let mut dice = volley_core::ScriptedDice::tolerant([1, 1]);
+        if volley_core::Game::apply_quiet(&mut after, volley_core::codec::Codec::pack(o), &mut dice)
+            .is_err()
+        {
+            return Vec::new();
+        }
+        if after.interrupt != Some(Interrupt::Opportunity { target: unit }) {
+            return Vec::new();
+        }
+        let mut fire = Vec::new();
+        after.opportunity_candidates(unit, &mut fire);
+        let mut who: Vec<usize> = fire
+            .into_iter()
+            .filter(|f| after.check_opportunity::<()>(*f, unit).is_ok())
+            .filter_map(|f| f.actor())
+            .collect();
+        who.dedup();
+        who
+    }
+
     pub fn opportunity_candidates(&self, target: usize, out: &mut Vec<Order>) {
         let side = self.active.other();
         for k in 0..self.units.len() {

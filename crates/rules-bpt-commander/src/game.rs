@@ -107,6 +107,45 @@ impl Game for BptGame {
         }
     }
 
+    /// Orders that must pass a command roll roll dice, as attacks do.
+    fn rolls(&self, action: Action) -> bool {
+        match orders::of(action, self.units.len()) {
+            Ok(o) => {
+                self.rolls_command(o) || orders::describe(o, &self.units).kind == ActionKind::Attack
+            }
+            Err(_) => false,
+        }
+    }
+
+    /// The command roll an order must pass, with its chance and every modifier, and who may
+    /// take opportunity fire at the unit once it has moved or fired.
+    fn notes(&self, action: Action) -> Vec<String> {
+        let Ok(o) = orders::of(action, self.units.len()) else {
+            return Vec::new();
+        };
+        let mut notes = Vec::new();
+        if let Some((hq, cv)) = self.roll_before(o) {
+            notes.push(crate::view::command_roll_words(&self.units[hq], &cv));
+        }
+        let who = self.opportunity_after(o);
+        if !who.is_empty() {
+            let names: Vec<String> = who
+                .iter()
+                .map(|&k| self.units[k].name.to_string())
+                .collect();
+            notes.push(format!(
+                "Opportunity fire: {} may fire at it as it {} (Opportunity Fire).",
+                names.join(", "),
+                if matches!(o, Order::Fire { .. }) {
+                    "fires"
+                } else {
+                    "moves"
+                }
+            ));
+        }
+        notes
+    }
+
     fn parse_action(&self, text: &str) -> Result<Action, Illegal> {
         orders::read(text, &self.units).map(Order::pack)
     }

@@ -342,7 +342,47 @@ impl BptGame {
                 if charge { ", to charge" } else { "" },
                 if dense { ", into dense terrain" } else { "" }
             ),
-            _ => view.plain_words(&orders::write(o, &self.units)),
+            _ => volley_core::choice::words(
+                &orders::describe(o, &self.units),
+                &orders::write(o, &self.units),
+                view,
+            ),
         }
     }
+}
+
+/// A command roll foretold in words: what it needs on two dice, what counts towards it, and
+/// its chances, reckoned as the roll is (a double one always passes with a bonus, a double
+/// six always fails as a blunder).
+pub fn command_roll_words(hq: &crate::troops::Unit, cv: &crate::command::CommandValue) -> String {
+    let (mut pass, mut bonus, mut blunder) = (0, 0, 0);
+    for a in 1..=6 {
+        for b in 1..=6 {
+            if a == 1 && b == 1 {
+                bonus += 1;
+                pass += 1;
+            } else if a == 6 && b == 6 {
+                blunder += 1;
+            } else if a + b <= cv.value {
+                pass += 1;
+            }
+        }
+    }
+    let percent = |n: i32| format!("{}%", (n * 100 + 18) / 36);
+    // The first word is the command unit's own value; the rest are the modifiers.
+    let modifiers: Vec<&str> = cv.words.iter().skip(1).map(String::as_str).collect();
+    format!(
+        "Command roll: {} needs {} or less on two dice (command {}{}): {} it passes; a double one ({}) gives two actions, a double six ({}) is a blunder.",
+        hq.name,
+        cv.value,
+        hq.command,
+        if modifiers.is_empty() {
+            String::new()
+        } else {
+            format!(", {}", modifiers.join(", "))
+        },
+        percent(pass),
+        percent(bonus),
+        percent(blunder),
+    )
 }

@@ -627,3 +627,45 @@ fn a_command_unit_ringed_by_the_enemy_cannot_move_and_the_phase_passes_it_by() {
     // rhq2 has not moved, but it has nowhere to go: blue's turn follows by itself.
     assert_eq!(g.active, Side::Blue);
 }
+
+/// A player is told the command roll an order must pass before giving it: what it needs on two
+/// dice, every modifier, and its chance, as the roll itself will reckon it.
+#[test]
+fn an_order_foretells_its_command_roll_with_each_modifier_and_its_chance() {
+    let mut g = duel(&[], &[]).command();
+    let order = g.parse_action("order rhq r1").unwrap();
+    assert!(g.rolls(order));
+    assert_eq!(
+        g.notes(order),
+        vec![
+            "Command roll: rhq needs 8 or less on two dice (command 8): 72% it passes; a double one (3%) gives two actions, a double six (3%) is a blunder."
+        ]
+    );
+    // Once ordered, the unit's action needs no roll; a second order to it is one down.
+    play(&mut g, "order rhq r1", &[4, 4]);
+    let moving = g.parse_action("move r1 0607").unwrap();
+    assert!(!g.rolls(moving));
+    assert!(g
+        .notes(moving)
+        .iter()
+        .all(|n| !n.starts_with("Command roll")));
+    let again = g.parse_action("order rhq r1").unwrap();
+    assert_eq!(
+        g.notes(again)[0],
+        "Command roll: rhq needs 7 or less on two dice (command 8, -1 successive order (1 before)): 58% it passes; a double one (3%) gives two actions, a double six (3%) is a blunder."
+    );
+}
+
+/// A unit's own action names its order: the move rolls for it, and the roll is foretold with the
+/// modifiers the move brings.
+#[test]
+fn a_units_own_move_foretells_the_order_it_names() {
+    let g = duel(&[], &[]).command();
+    let moving = g.parse_action("move r1 0607").unwrap();
+    assert!(g.rolls(moving));
+    let notes = g.notes(moving);
+    assert!(
+        notes[0].starts_with("Command roll: rhq needs 8 or less on two dice (command 8)"),
+        "{notes:?}"
+    );
+}

@@ -8,7 +8,7 @@ use common::*;
 use rules_bpt_commander::state::Phase;
 use rules_bpt_commander::troops::{Formation, Suppression};
 use volley_core::geometry::Facing;
-use volley_core::Side;
+use volley_core::{Game, Side};
 
 /// Suppressed by an earlier attack (number 99), placed in this player turn.
 fn suppress(g: &mut rules_bpt_commander::BptGame, id: &str) {
@@ -523,4 +523,26 @@ fn round_shot_goes_on_into_what_stood_behind_not_into_the_target_falling_back() 
     assert_eq!(g.units[b1].hex, hex("0605"), "{}", log(&e));
     assert_eq!(g.units[b1].turn_hits, 1);
     assert!(!log(&e).contains("round shot going on"), "{}", log(&e));
+}
+
+/// Before a move that will draw opportunity fire, the player is told who may fire; a move that
+/// draws none says nothing of it.
+#[test]
+fn a_move_into_opportunity_fire_names_who_may_fire() {
+    let mut g = duel(&[], &[]).command();
+    play(&mut g, "order rhq r1", &[2, 2]);
+    let moving = g.parse_action("move r1 0607").unwrap();
+    assert_eq!(
+        g.notes(moving),
+        vec!["Opportunity fire: b1 may fire at it as it moves (Opportunity Fire)."]
+    );
+    // Telling it changed nothing: the move is still to be made, and blue still to be asked.
+    assert_eq!(g.decider(), Some(Side::Red));
+    play(&mut g, "move r1 0607", &[]);
+    assert_eq!(g.decider(), Some(Side::Blue));
+    play(&mut g, "fire b1 r1", &[1, 1, 1, 1, 1]);
+    // b1 has had its shot this turn: the next move draws none, and the note says nothing.
+    play(&mut g, "order rhq r1", &[2, 2]);
+    let wheel = g.parse_action("wheel r1 left").unwrap();
+    assert!(g.notes(wheel).is_empty(), "{:?}", g.notes(wheel));
 }

@@ -155,17 +155,27 @@ pub trait Game: Send + Sync {
     fn describe(&self, action: Action) -> ActionInfo;
 
     /// The action in plain words for a person, with names where the notation has ids
-    /// ("Fire 1st Line at 2nd Guard"); `view` is the deciding side's. The default words the
-    /// notation with the view's names ([`View::plain_words`]); a ruleset says it
-    /// better where it can.
+    /// ("Fire at 2nd Guard with 1st Line (range 2)"); `view` is the deciding side's. The
+    /// default words it from [`Game::describe`] and the view's names
+    /// ([`crate::choice::words`]); a ruleset says it better where it can.
     fn label(&self, action: Action, view: &View) -> String {
-        view.plain_words(&self.notation(action))
+        crate::choice::words(&self.describe(action), &self.notation(action), view)
     }
 
     /// Whether dice decide what the action does (a person is offered its odds first). The
     /// default: attacks do.
     fn rolls(&self, action: Action) -> bool {
         self.describe(action).kind == ActionKind::Attack
+    }
+
+    /// What a person should know before committing to the action, beyond its odds, in plain
+    /// words: the roll that decides whether it happens at all and what counts towards it
+    /// ("Command roll: 8 or less on two dice, …"), and who may answer it (opportunity fire, a
+    /// counter-charge). Asked of the position as the deciding side knows it, so a note never
+    /// names what that side cannot see. The default: nothing to add.
+    fn notes(&self, action: Action) -> Vec<String> {
+        let _ = action;
+        Vec::new()
     }
 
     /// Reads an action in the notation `notation` writes.

@@ -45,6 +45,10 @@ pub struct Odds {
     /// [`Game::odds_cases`]), or games sampled.
     pub trials: usize,
     pub outcomes: Vec<OddsLine>,
+    /// What else to know before committing ([`Game::notes`]): the roll that decides whether
+    /// the action happens, who may answer it.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
 }
 
 /// The outcome distribution of `action` as `viewer` would see it (so odds never reveal what
@@ -217,6 +221,7 @@ pub fn odds(
         exact,
         trials,
         outcomes,
+        notes: game.notes(action),
     })
 }
 

@@ -505,6 +505,28 @@ fn check_choices(game: &dyn Game, legal: &[Action], view: &View) -> Result<(), S
         if c.label.trim().is_empty() {
             return Err(format!("\"{}\" has no label", c.text));
         }
+        // An end says what it ends; an attack names whom it strikes, as the view shows them.
+        if c.kind == volley_core::ActionKind::End && c.label == "End" {
+            return Err(format!("\"{}\" is labelled a bare \"End\"", c.text));
+        }
+        if c.kind == volley_core::ActionKind::Attack {
+            if let Some(place) = &c.place {
+                let there: Vec<&str> = view
+                    .units
+                    .iter()
+                    .filter(|u| u.side != side && &u.place == place)
+                    .map(|u| u.name.as_str())
+                    .collect();
+                if !there.is_empty() && !there.iter().any(|n| c.label.contains(n)) {
+                    return Err(format!(
+                        "the label of \"{}\" ({}) names none of those it strikes at {place} ({})",
+                        c.text,
+                        c.label,
+                        there.join(", ")
+                    ));
+                }
+            }
+        }
         let named = |id: &str| {
             view.units
                 .iter()

@@ -694,8 +694,10 @@ struct LegalReply {
     /// Each legal action's notation.
     actions: Vec<String>,
     /// The same actions described for a client ([`volley_core::choice::Choice`]), in the
-    /// same order.
-    choices: Vec<volley_core::choice::Choice>,
+    /// same order: the notation (`action`), a `label` in plain words, the `kind`, the `unit`
+    /// a person selects to give it, the `target` place the map marks, and whether `dice`
+    /// decide it.
+    described: Vec<volley_core::choice::Choice>,
 }
 
 async fn legal(
@@ -706,11 +708,11 @@ async fn legal(
     let (entry, side) = seat(&app, &id, &headers).await?;
     let live = app.games.fresh(&entry).await?;
     let game = &live.session.game;
-    let choices = volley_core::choice::choices(&**game, side);
+    let described = volley_core::choice::choices(&**game, side);
     Ok(Json(LegalReply {
         seq: live.session.records.len() as u64,
-        actions: choices.iter().map(|c| c.text.clone()).collect(),
-        choices,
+        actions: described.iter().map(|c| c.text.clone()).collect(),
+        described,
     }))
 }
 
@@ -735,19 +737,44 @@ async fn reach(
     )))
 }
 
-/// An action in a body: `{"action": "…"}` or a bare JSON string.
+/// An action in a body: `{"action": "…"}` or a bare JSON string. With `"seq"`, the number
+/// of actions the sender saw played when it chose: an action chosen on a position that has
+/// since moved on (the other side acted, a phase passed) is refused rather than played in a
+/// phase its sender did not mean.
 #[derive(Deserialize)]
 #[serde(untagged)]
 enum ActionBody {
-    Object { action: String },
+    Object {
+        action: String,
+        #[serde(default)]
+        seq: Option<u64>,
+    },
     Text(String),
 }
 
 impl ActionBody {
     fn text(self) -> String {
+        self.parts().0
+    }
+
+    fn parts(self) -> (String, Option<u64>) {
         match self {
-            ActionBody::Object { action } | ActionBody::Text(action) => action,
+            ActionBody::Object { action, seq } => (action, seq),
+            ActionBody::Text(action) => (action, None),
         }
+    }
+}
+
+/// Refuses an action chosen on a position older than the game's (409, saying so).
+fn still_current(seen: Option<u64>, now: u64, text: &str) -> ApiResult<()> {
+    match seen {
+        Some(seen) if seen != now => Err(ApiError::new(
+            StatusCode::CONFLICT,
+            format!(
+                "the game has moved on since \"{text}\" was chosen (action {seen} then, {now} now): look at the position again"
+            ),
+        )),
+        _ => Ok(()),
     }
 }
 
@@ -790,9 +817,10 @@ async fn action(
     body: Result<Bytes, BytesRejection>,
 ) -> ApiResult<Json<ActionReply>> {
     let (entry, side) = seat(&app, &id, &headers).await?;
-    let text = json_body::<ActionBody>(body)?.text();
+    let (text, seen) = json_body::<ActionBody>(body)?.parts();
     rate_limited(&entry, side, &app)?;
     let mut live = app.games.fresh(&entry).await?;
+    still_current(seen, live.session.records.len() as u64, &text)?;
     let action = own_action(live.session.game.as_ref(), side, &text)?;
     let events = app.games.commit(&entry, &mut live, action).await?;
     let from = live.session.log.len() - events.len();

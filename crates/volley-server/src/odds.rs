@@ -153,6 +153,9 @@ impl Game for Watched {
     fn notation(&self, action: Action) -> String {
         self.game.notation(action)
     }
+    fn notes(&self, action: Action) -> Vec<String> {
+        self.game.notes(action)
+    }
     fn parse_action(&self, text: &str) -> Result<Action, Illegal> {
         self.game.parse_action(text)
     }

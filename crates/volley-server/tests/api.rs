@@ -796,3 +796,82 @@ async fn armies_are_checked_as_the_builder_asks_and_fought_on_a_field() {
         r.body
     );
 }
+
+/// The legal listing describes each action for a client beside its notation, in the same
+/// order, with names for ids; an action sent with the position it was chosen on is refused
+/// once the game has moved on, and nothing is played.
+#[tokio::test]
+async fn legal_actions_are_described_and_a_stale_choice_is_refused() {
+    let t = common::start().await;
+    let api = &t.api;
+    let (id, red, blue) = api.create("bptc-first-lesson", "human", "human").await;
+    let (red, blue) = (red.expect("red token"), blue.expect("blue token"));
+    let mover = deciding(api, &id, &red, &blue)
+        .await
+        .expect("someone decides");
+    let r = api
+        .get(&format!("/api/games/{id}/legal"), Some(mover))
+        .await;
+    assert_eq!(r.status, StatusCode::OK);
+    let actions = r.body["actions"].as_array().expect("actions");
+    let described = r.body["described"].as_array().expect("described");
+    assert_eq!(actions.len(), described.len());
+    for (a, d) in actions.iter().zip(described) {
+        assert_eq!(&d["action"], a);
+        for key in ["label", "kind", "unit", "target", "dice"] {
+            assert!(d.get(key).is_some(), "{key} missing from {d}");
+        }
+    }
+    // The French battalion's move: to its hex by name, and the command roll it brings.
+    let moving = described
+        .iter()
+        .find(|d| d["action"] == "move fr1 0705")
+        .expect("fr1 may move to 0705");
+    assert_eq!(moving["label"], "Move 1st Bn 12e Ligne to 0705");
+    assert_eq!(moving["kind"], "move");
+    assert_eq!(moving["unit"], "fr1");
+    assert_eq!(moving["target"], json!({"hex": "0705"}));
+    assert_eq!(moving["dice"], true);
+    let end = described
+        .iter()
+        .find(|d| d["action"] == "end")
+        .expect("an end");
+    assert_eq!(end["label"], "End the phase: French brigade command");
+    // Its odds say what the order needs, with the general's name.
+    let odds = api
+        .post(
+            &format!("/api/games/{id}/odds"),
+            Some(mover),
+            &json!({"action": "move fr1 0705"}),
+        )
+        .await;
+    assert_eq!(odds.status, StatusCode::OK, "{}", odds.text);
+    assert_eq!(
+        odds.body["notes"][0],
+        "Command roll: Gen. Brun needs 8 or less on two dice (command 8): 72% it passes; a double one (3%) gives two actions, a double six (3%) is a blunder."
+    );
+    // Chosen at action 0 and sent at action 0: played.
+    let played = api
+        .post(
+            &format!("/api/games/{id}/actions"),
+            Some(mover),
+            &json!({"action": "join fr1", "seq": 0}),
+        )
+        .await;
+    assert_eq!(played.status, StatusCode::OK, "{}", played.text);
+    // Chosen at action 0 but the game is at 1: refused, nothing played.
+    let stale = api
+        .post(
+            &format!("/api/games/{id}/actions"),
+            Some(mover),
+            &json!({"action": "end", "seq": 0}),
+        )
+        .await;
+    assert_eq!(stale.status, StatusCode::CONFLICT);
+    assert!(
+        stale.text.contains("the game has moved on"),
+        "{}",
+        stale.text
+    );
+    assert_eq!(api.view(&id, mover).await["seq"], 1);
+}
