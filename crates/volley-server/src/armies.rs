@@ -130,7 +130,10 @@ struct GenerateRequest {
 pub async fn generate(body: Result<Bytes, BytesRejection>) -> ApiResult<Json<Value>> {
     let req: GenerateRequest = json_body(body)?;
     let (_, armies) = armies_of(req.ruleset.as_deref())?;
-    let seed = req.seed.unwrap_or_else(crate::random::random_u64);
+    // A drawn seed below 2^53, which a browser's JSON reads exactly.
+    let seed = req
+        .seed
+        .unwrap_or_else(|| crate::random::random_u64() >> 11);
     let g = armies
         .generate(&req.list, req.points, seed)
         .map_err(bad_request)?;
