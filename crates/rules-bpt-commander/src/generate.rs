@@ -355,7 +355,8 @@ impl Draft {
         let mut i = 0;
         while i < units.len() {
             let u = units[i];
-            let n = units[i..].iter().take_while(|v| **v == u).count();
+            // An entry buys at most 40 units.
+            let n = units[i..].iter().take(40).take_while(|v| **v == u).count();
             out.push_str(&format!(
                 "\n[[unit]]\ntroop = {}\nstands = {}\n",
                 quote(&u.troop.name),
@@ -983,5 +984,32 @@ fn fill(d: &mut Draft, rng: &mut Rng) {
         if !bought {
             break;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn alike_units_are_counted_together_forty_to_an_entry() {
+        let list = lists::find("napoleonic-russian").unwrap();
+        let line = list.troop("Line Infantry").unwrap();
+        let mut d = Draft::new(list, 13_500, 1);
+        d.commands.push(Hq::Row(&list.command_chart().rows[0]));
+        d.units = vec![Unit::plain(line, 2); 45];
+        d.units.push(Unit::plain(line, 3));
+        let text = d.text();
+        assert!(
+            text.contains(
+                "[[unit]]\ntroop = \"Line Infantry\"\nstands = 3\n\n\
+                 [[unit]]\ntroop = \"Line Infantry\"\nstands = 2\ncount = 40\n\n\
+                 [[unit]]\ntroop = \"Line Infantry\"\nstands = 2\ncount = 5\n"
+            ),
+            "{text}"
+        );
+        let a = d.check().expect("the check reads it");
+        assert_eq!(a.units.len(), 46);
+        assert_eq!(a.cost, d.cost());
     }
 }
