@@ -577,6 +577,16 @@ export function checkArmy(army) {
 }
 
 /**
+ * An army the computer builds from a list to a points total (the server draws the seed).
+ * @param {string} list
+ * @param {number} points
+ * @returns {Promise<{seed: number, text: string, name: string, list: string, points: number, cost: number, army: any, summary: string[]}>}
+ */
+export function generateArmy(list, points) {
+  return call("/api/armies/generate", { body: { list, points } });
+}
+
+/**
  * A battle between two armies (army files' text) on a field.
  * @param {{red: string, blue: string, map: string}} armies
  * @param {string} red  "human" or a bot spec

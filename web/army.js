@@ -4,7 +4,9 @@
 // row takes them) and, for an army in defence, field defences (what would break a limit, the
 // defence's share or the total is greyed out, with the reason), see the running total and what
 // is still compulsory, save the army in this browser or as a file, and fight it against the
-// computer or a friend on a chosen field.
+// computer or a friend on a chosen field: against an army the computer builds to the same
+// points from any list (the default), an example or a saved army (a difference in points is
+// said before the battle, which then waits for the player's word).
 
 import * as api from "./api.js";
 import { fill, h, refill } from "./dom.js";
@@ -476,56 +478,128 @@ export async function showArmyBuilder(app) {
     fill(lib, pick, " ", upload);
   };
 
+  // The fight panel is drawn again after every check; what the player chose in it is kept here.
+  const choice = { enemy: "computer", /** the computer's list, "" for the player's own */ from: "", map: index.maps[0]?.name ?? "", how: "solo", side: "red", level: "normal" };
+  /** @param {string} id */
+  const listName = (id) => index.lists.find((/** @type {any} */ l) => l.id === id)?.name ?? id;
+  /** @param {string} text @returns {number | null} the points total an army file names */
+  const pointsOf = (text) => {
+    try {
+      return fromToml(text).points;
+    } catch {
+      return null;
+    }
+  };
+
   const drawFight = () => {
+    // The computer's list follows the player's until the player picks one.
+    const fromList = choice.from || draft.list;
+    /** @type {{value: string, label: string, text: string, points: number | null, called: string}[]} */
     const others = [
-      ...Object.entries(saved()).map(([n, text]) => ({ value: `saved:${n}`, label: `${n} (saved)`, text })),
-      ...index.armies.map((/** @type {any} */ a) => ({ value: `bundled:${a.name}`, label: `${a.title} (${a.list})`, text: a.text })),
+      ...Object.entries(saved()).map(([n, text]) => {
+        const pts = pointsOf(text);
+        return { value: `saved:${n}`, label: `${n} (saved${pts ? `, ${pts} points` : ""})`, text, points: pts, called: `your saved army ${n}` };
+      }),
+      ...index.armies.map((/** @type {any} */ a) => ({ value: `bundled:${a.name}`, label: `${a.title} (example, ${listName(a.list)}, ${a.points} points)`, text: a.text, points: a.points, called: `the example ${a.title}` })),
     ];
-    const enemy = h("select", { name: "enemy", "aria-label": "Opponent's army" }, ...others.map((o) => h("option", { value: o.value }, o.label)));
-    const map = h("select", { name: "map", "aria-label": "Field" }, ...index.maps.map((/** @type {any} */ m) => h("option", { value: m.name }, m.title)));
-    const how = h("select", { name: "how", "aria-label": "How to play" }, h("option", { value: "solo" }, "Solo against the computer"), h("option", { value: "hotseat" }, "Hotseat"), h("option", { value: "online" }, "Online: invite a friend"));
-    const side = h("select", { name: "side", "aria-label": "Your side" }, h("option", { value: "red" }, "Red (west)"), h("option", { value: "blue" }, "Blue (east)"));
-    const level = h("select", { name: "level", "aria-label": "Computer" }, ...["easy", "normal", "hard"].map((l) => h("option", { value: l, selected: l === "normal" }, l)));
+    if (choice.enemy !== "computer" && !others.some((o) => o.value === choice.enemy)) choice.enemy = "computer";
+    const enemy = h(
+      "select",
+      { name: "enemy", "aria-label": "Opponent's army" },
+      h("option", { value: "computer", selected: choice.enemy === "computer" }, "The computer builds an army of the same points"),
+      ...others.map((o) => h("option", { value: o.value, selected: choice.enemy === o.value }, o.label)),
+    );
+    const from = h("select", { name: "from", "aria-label": "Opponent's list" }, ...index.lists.map((/** @type {any} */ l) => h("option", { value: l.id, selected: fromList === l.id }, l.name)));
+    const map = h("select", { name: "map", "aria-label": "Field" }, ...index.maps.map((/** @type {any} */ m) => h("option", { value: m.name, selected: choice.map === m.name }, m.title)));
+    const how = h("select", { name: "how", "aria-label": "How to play" }, ...[["solo", "Solo against the computer"], ["hotseat", "Hotseat"], ["online", "Online: invite a friend"]].map(([v, l]) => h("option", { value: v, selected: choice.how === v }, l)));
+    const side = h("select", { name: "side", "aria-label": "Your side" }, ...[["red", "Red (west)"], ["blue", "Blue (east)"]].map(([v, l]) => h("option", { value: v, selected: choice.side === v }, l)));
+    const level = h("select", { name: "level", "aria-label": "Computer" }, ...["easy", "normal", "hard"].map((l) => h("option", { value: l, selected: l === choice.level }, l)));
+    const fromRow = h("label", { class: "fromlist" }, "from the list ", from);
+    const mismatch = h("p", { class: "mismatch", role: "status" });
     const out = h("div", { class: "status" });
+
+    /** The opponent picked, if it is an army file rather than the computer's. */
+    const picked = () => others.find((o) => o.value === enemy.value);
+    /** Why the opponent's points differ from the player's, in a sentence; or null. */
+    const mismatchText = () => {
+      const them = picked();
+      if (!them || them.points === null || them.points === draft.points) return null;
+      return `Your army is ${draft.points} points; ${them.called} is ${them.points} points — a mismatch of ${Math.abs(them.points - draft.points)}.`;
+    };
+    const showChoice = () => {
+      fromRow.hidden = enemy.value !== "computer";
+      const said = mismatchText();
+      mismatch.hidden = !said;
+      mismatch.textContent = said ?? "";
+      /** @type {HTMLElement} */ (fight.querySelector(".botlevel")).hidden = how.value !== "solo";
+      /** @type {HTMLElement} */ (fight.querySelector(".yourside")).hidden = how.value === "hotseat";
+    };
+
+    const start = async () => {
+      const me = /** @type {"red" | "blue"} */ (side.value);
+      const bot = level.value;
+      const seats = how.value === "solo" ? (me === "red" ? { red: "human", blue: bot } : { red: bot, blue: "human" }) : { red: "human", blue: "human" };
+      go.disabled = true;
+      try {
+        /** @type {{text: string, label: string}} */
+        let them;
+        const file = picked();
+        if (file) {
+          them = { text: file.text, label: file.label };
+        } else {
+          fill(out, `The computer is building an army of ${draft.points} points from the ${listName(from.value)}…`);
+          const built = await api.generateArmy(from.value, draft.points);
+          them = { text: built.text, label: built.name };
+          fill(out, `The computer built ${built.name}: ${built.cost} of ${built.points} points. Deploying the armies…`);
+        }
+        if (file) fill(out, "Deploying the armies…");
+        const ours = toToml(draft);
+        const armies = me === "red" ? { red: ours, blue: them.text, map: map.value } : { red: them.text, blue: ours, map: map.value };
+        const game = await api.createArmyGame(armies, seats.red, seats.blue, how.value === "hotseat" ? "both" : me);
+        const created = new Date().toISOString();
+        const title = `${draft.name} against ${them.label}`;
+        if (how.value === "hotseat" && game.seats.red && game.seats.blue) {
+          api.rememberGame({ id: game.id, seat: "both", token: game.seats.red, token2: game.seats.blue, scenario: title, created });
+          location.hash = new URL(gameLink(game.id, { red: game.seats.red, blue: game.seats.blue })).hash;
+          return;
+        }
+        const token = game.seats[me];
+        if (!token) throw new Error("the server gave no token for your seat");
+        api.rememberGame({ id: game.id, seat: me, token, scenario: title, created });
+        const other = me === "red" ? "blue" : "red";
+        const theirs = game.invites[other];
+        if (how.value === "online" && theirs) {
+          fill(out, invite(game.id, other, theirs, token));
+          return;
+        }
+        location.hash = new URL(gameLink(game.id, { one: token })).hash;
+      } catch (e) {
+        fill(out, h("p", { class: "error" }, `Could not start the battle: ${errorText(e)}`));
+        go.disabled = false;
+      }
+    };
+
     const go = h(
       "button",
       {
         class: "primary fightbtn",
         disabled: !checked?.ok,
         title: checked?.ok ? "" : "The army is not ready: see what is still compulsory",
-        onclick: async () => {
-          const them = others.find((o) => o.value === enemy.value);
-          if (!them) return;
-          const me = /** @type {"red" | "blue"} */ (side.value);
-          const ours = toToml(draft);
-          const armies = me === "red" ? { red: ours, blue: them.text, map: map.value } : { red: them.text, blue: ours, map: map.value };
-          const bot = level.value;
-          const seats = how.value === "solo" ? (me === "red" ? { red: "human", blue: bot } : { red: bot, blue: "human" }) : { red: "human", blue: "human" };
-          go.disabled = true;
-          fill(out, "Deploying the armies…");
-          try {
-            const game = await api.createArmyGame(armies, seats.red, seats.blue, how.value === "hotseat" ? "both" : me);
-            const created = new Date().toISOString();
-            const title = `${draft.name} against ${them.label}`;
-            if (how.value === "hotseat" && game.seats.red && game.seats.blue) {
-              api.rememberGame({ id: game.id, seat: "both", token: game.seats.red, token2: game.seats.blue, scenario: title, created });
-              location.hash = new URL(gameLink(game.id, { red: game.seats.red, blue: game.seats.blue })).hash;
-              return;
-            }
-            const token = game.seats[me];
-            if (!token) throw new Error("the server gave no token for your seat");
-            api.rememberGame({ id: game.id, seat: me, token, scenario: title, created });
-            const other = me === "red" ? "blue" : "red";
-            const theirs = game.invites[other];
-            if (how.value === "online" && theirs) {
-              fill(out, invite(game.id, other, theirs, token));
-              return;
-            }
-            location.hash = new URL(gameLink(game.id, { one: token })).hash;
-          } catch (e) {
-            fill(out, h("p", { class: "error" }, `Could not start the battle: ${errorText(e)}`));
-            go.disabled = false;
-          }
+        onclick: () => {
+          const said = mismatchText();
+          if (!said) return start();
+          // Armies of different sizes: say so, and fight only if the player says so too.
+          fill(
+            out,
+            h(
+              "div",
+              { class: "mismatchconfirm", role: "alertdialog", "aria-label": "Points mismatch" },
+              h("p", { class: "warning" }, `${said} Fight all the same?`),
+              h("button", { class: "primary", onclick: () => start() }, "Fight anyway"),
+              " ",
+              h("button", { onclick: () => out.replaceChildren() }, "Choose another opponent"),
+            ),
+          );
         },
       },
       "Fight",
@@ -534,6 +608,8 @@ export async function showArmyBuilder(app) {
       fight,
       h("h2", {}, "Fight it"),
       h("label", {}, "Against ", enemy),
+      fromRow,
+      mismatch,
       h("label", {}, "Field ", map),
       h("label", {}, "How ", how),
       h("label", { class: "yourside" }, "Your side ", side),
@@ -541,12 +617,17 @@ export async function showArmyBuilder(app) {
       go,
       out,
     );
-    const showSeats = () => {
-      /** @type {HTMLElement} */ (fight.querySelector(".botlevel")).hidden = how.value !== "solo";
-      /** @type {HTMLElement} */ (fight.querySelector(".yourside")).hidden = how.value === "hotseat";
-    };
-    how.addEventListener("change", showSeats);
-    showSeats();
+    enemy.addEventListener("change", () => {
+      choice.enemy = enemy.value;
+      out.replaceChildren();
+      showChoice();
+    });
+    from.addEventListener("change", () => (choice.from = from.value));
+    map.addEventListener("change", () => (choice.map = map.value));
+    how.addEventListener("change", () => ((choice.how = how.value), showChoice()));
+    side.addEventListener("change", () => (choice.side = side.value));
+    level.addEventListener("change", () => (choice.level = level.value));
+    showChoice();
   };
 
   listSel.addEventListener("change", () => {

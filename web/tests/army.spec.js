@@ -1,5 +1,7 @@
 // The Black Powder army builder: pick a list and a total, add within the limits, see what is
-// still compulsory, save the army, and fight it against the computer.
+// still compulsory, save the army, and fight it against the computer: against an army the
+// computer builds to the same points, or an example or saved army whose points are said when
+// they differ.
 import { expect, test } from "@playwright/test";
 import fs from "node:fs";
 import path from "node:path";
@@ -62,11 +64,13 @@ test("army builder: limits as you click, compulsory troops, save, and a battle a
   await expect(page.getByLabel("Open an army", { exact: true })).toContainText("Bagration's brigade (saved)");
   fs.mkdirSync(artifacts, { recursive: true });
   await page.screenshot({ path: path.join(artifacts, "army-builder.png"), fullPage: true });
-  // Fight it against the computer on the creek.
-  await page.getByLabel("Opponent's army").selectOption({ label: "Austrian division of Count Nadasdy (18th-century)" });
+  // Fight it against the computer on the creek, against an example of twice its points: the
+  // difference is said, and the battle waits for the player's word.
+  await page.getByLabel("Opponent's army").selectOption({ label: "Austrian division of Count Nadasdy (example, 18th Century Army, 3000 points)" });
   await page.getByLabel("Field").selectOption("creek-crossing");
   await page.getByLabel("Computer").selectOption("easy");
-  await page.getByRole("button", { name: "Fight" }).click();
+  await page.getByRole("button", { name: "Fight", exact: true }).click();
+  await page.getByRole("button", { name: "Fight anyway" }).click();
   await expect(page).toHaveURL(/#\/game\/[^?]+\?token=/);
   await expect(page.locator(".phasebar")).toContainText("Bagration's brigade against");
   await expect(page.locator('svg.map .counter[data-unit="r1"]')).toBeVisible();
@@ -211,5 +215,108 @@ test("army builder: a redraw that changes nothing keeps its buttons, and a list 
   await page.getByLabel("Army list").selectOption("napoleonic-russian");
   await expect(chart).toHaveAttribute("aria-busy", "false");
   await expect(page.locator('.commands button[data-command="brigade average"]')).toBeEnabled();
+  expect(errors).toEqual([]);
+});
+
+/**
+ * Opens the builder on the Russian list at `points` and buys a brigade HQ and four line
+ * battalions (955 points), named `name`.
+ * @param {import("@playwright/test").Page} page
+ * @param {number} points
+ * @param {string} name
+ */
+async function russianBrigade(page, points, name) {
+  await page.goto("/#/army");
+  await page.getByLabel("Army list").selectOption("napoleonic-russian");
+  await expect(page.locator(".chart")).toHaveAttribute("aria-busy", "false");
+  if (points !== 1500) {
+    await page.getByLabel("Points total").fill(String(points));
+    await page.getByLabel("Points total").dispatchEvent("change");
+    await expect(page.locator(".chart")).toHaveAttribute("aria-busy", "false");
+  }
+  await page.locator('.commands button[data-command="brigade average"]').click();
+  await expect(page.locator(".armyunits li.hq")).toHaveCount(1);
+  for (let i = 0; i < 4; i++) {
+    await page.locator('.troops button[data-troop="Line Infantry"]').click();
+    await expect(page.locator(".armyunits li.unit")).toHaveCount(i + 1);
+  }
+  await page.getByLabel("Army name").fill(name);
+  await page.getByLabel("Army name").dispatchEvent("change");
+  await expect(page.locator(".total")).toContainText(`955 of ${points} points`);
+  await expect(page.locator(".total")).toContainText("ready to fight");
+}
+
+test("army builder: by default the computer builds an army of the same points from a chosen list, and the battle starts", async ({ page }) => {
+  /** @type {string[]} */
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await russianBrigade(page, 2000, "Platov's rearguard");
+  const enemy = page.getByLabel("Opponent's army");
+  await expect(enemy).toHaveValue("computer");
+  await expect(enemy.locator("option:checked")).toHaveText("The computer builds an army of the same points");
+  // Every list is offered by name; the player's own list to begin with.
+  const from = page.getByLabel("Opponent's list");
+  await expect(from).toHaveValue("napoleonic-russian");
+  await expect(from.locator("option")).toHaveCount(12);
+  await expect(from.locator("option").first()).toHaveText(/^[A-Z0-9][^()]*$/);
+  await from.selectOption({ label: "Napoleonic Austrian Army" });
+  await expect(page.locator(".fight .mismatch")).toBeHidden();
+  // The choice outlives a redraw of the panel (a change to the army checks it again).
+  await page.getByLabel("Army name").fill("Platov's rearguard!");
+  await page.getByLabel("Army name").dispatchEvent("change");
+  await expect(page.locator(".chart")).toHaveAttribute("aria-busy", "false");
+  await expect(page.getByLabel("Opponent's list")).toHaveValue("napoleonic-austrian");
+  await page.getByLabel("Field").selectOption("rolling-farmland");
+  await page.getByLabel("Computer").selectOption("easy");
+  const built = page.waitForResponse((r) => r.url().endsWith("/api/armies/generate"));
+  await page.getByRole("button", { name: "Fight", exact: true }).click();
+  const army = await (await built).json();
+  expect(army.points).toBe(2000);
+  expect(army.cost).toBeLessThanOrEqual(2000);
+  expect(army.cost).toBeGreaterThan(1900);
+  await expect(page).toHaveURL(/#\/game\/[^?]+\?token=/);
+  // The battle is the player's 2000 points against the computer's 2000.
+  await expect(page.locator(".phasebar")).toContainText("Platov's rearguard! against Napoleonic Austrian Army of 2000 points");
+  await expect(page.locator('svg.map .counter[data-unit="r1"]')).toBeVisible();
+  await expect(page.locator('svg.map .counter[data-unit="b1"]')).toBeVisible();
+  expect(errors).toEqual([]);
+});
+
+test("army builder: an example or saved army of other points is said to differ, and nothing starts until the player says so", async ({ page }) => {
+  /** @type {string[]} */
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await russianBrigade(page, 1500, "Dokhturov's brigade");
+  const mismatch = page.locator(".fight .mismatch");
+  await expect(mismatch).toBeHidden();
+  // An example of 3000 points.
+  await page.getByLabel("Opponent's army").selectOption({ label: "Austrian division of Count Nadasdy (example, 18th Century Army, 3000 points)" });
+  await expect(mismatch).toHaveText("Your army is 1500 points; the example Austrian division of Count Nadasdy is 3000 points — a mismatch of 1500.");
+  await expect(page.getByLabel("Opponent's list")).toBeHidden();
+  await page.getByRole("button", { name: "Fight", exact: true }).click();
+  const asked = page.getByRole("alertdialog", { name: "Points mismatch" });
+  await expect(asked).toContainText("Your army is 1500 points; the example Austrian division of Count Nadasdy is 3000 points — a mismatch of 1500. Fight all the same?");
+  await asked.getByRole("button", { name: "Choose another opponent" }).click();
+  await expect(asked).toHaveCount(0);
+  await expect(page).toHaveURL(/#\/army$/);
+  // A saved army of 1200 points says so too; one of the same points says nothing.
+  await page.getByLabel("Points total").fill("1200");
+  await page.getByLabel("Points total").dispatchEvent("change");
+  await expect(page.locator(".chart")).toHaveAttribute("aria-busy", "false");
+  await page.getByRole("button", { name: "Save in this browser" }).click();
+  await page.getByLabel("Points total").fill("1500");
+  await page.getByLabel("Points total").dispatchEvent("change");
+  await expect(page.locator(".chart")).toHaveAttribute("aria-busy", "false");
+  await page.getByLabel("Opponent's army").selectOption({ label: "Dokhturov's brigade (saved, 1200 points)" });
+  await expect(mismatch).toHaveText("Your army is 1500 points; your saved army Dokhturov's brigade is 1200 points — a mismatch of 300.");
+  await page.getByLabel("Points total").fill("1200");
+  await page.getByLabel("Points total").dispatchEvent("change");
+  await expect(page.locator(".chart")).toHaveAttribute("aria-busy", "false");
+  await expect(page.getByLabel("Opponent's army")).toHaveValue("saved:Dokhturov's brigade");
+  await expect(mismatch).toBeHidden();
+  // The computer's army is of the same points: nothing to say.
+  await page.getByLabel("Opponent's army").selectOption("computer");
+  await expect(mismatch).toBeHidden();
+  await expect(page.getByLabel("Opponent's list")).toBeVisible();
   expect(errors).toEqual([]);
 });

@@ -1,12 +1,15 @@
 //! The army lists offered through the registry ([`volley_core::armies::Armies`]): the lists
-//! (`lists.rs`), an army checked against its list (`army.rs`) and two armies deployed on a
-//! field (`battle.rs`), as the command line, the server and the army builder read them.
+//! (`lists.rs`), an army checked against its list (`army.rs`), an army the computer builds
+//! to a total (`generate.rs`) and two armies deployed on a field (`battle.rs`), as the command
+//! line, the server and the army builder read them.
 
 use crate::army::{self, Army};
 use crate::battle;
 use crate::lists::{self, Arm, ArmyList, Source};
 use serde_json::{json, Value};
-use volley_core::armies::{Armies, BundledArmy, CheckedArmy, FieldRow, ListRow, Muster, Mustered};
+use volley_core::armies::{
+    Armies, BundledArmy, CheckedArmy, FieldRow, GeneratedArmy, ListRow, Muster, Mustered,
+};
 use volley_core::{ScenarioError, ScenarioSource};
 
 /// Black Powder Tactical Commander's army lists.
@@ -96,14 +99,14 @@ impl Armies for BptArmies {
         src: &ScenarioSource,
         points: Option<u32>,
     ) -> Result<CheckedArmy, Vec<ScenarioError>> {
-        let a = army::check(src, points)?;
-        Ok(CheckedArmy {
-            name: a.name.clone(),
-            list: a.list_id.clone(),
-            points: a.points,
-            cost: a.cost,
-            json: serde_json::to_value(&a).unwrap_or(Value::Null),
-            summary: summary(&a),
+        Ok(checked(&army::check(src, points)?))
+    }
+
+    fn generate(&self, list: &str, points: u32, seed: u64) -> Result<GeneratedArmy, String> {
+        let g = crate::generate::generate(list, points, seed)?;
+        Ok(GeneratedArmy {
+            army: checked(&g.army),
+            text: g.text,
         })
     }
 
@@ -177,6 +180,18 @@ impl Armies for BptArmies {
 
     fn file_help(&self) -> &'static str {
         FILE_HELP
+    }
+}
+
+/// An army the check accepted, as the registry passes it on.
+fn checked(a: &Army) -> CheckedArmy {
+    CheckedArmy {
+        name: a.name.clone(),
+        list: a.list_id.clone(),
+        points: a.points,
+        cost: a.cost,
+        json: serde_json::to_value(a).unwrap_or(Value::Null),
+        summary: summary(a),
     }
 }
 

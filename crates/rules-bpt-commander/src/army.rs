@@ -1178,7 +1178,12 @@ fn scouting_of(troop: &Troop, dismounted: Option<&Troop>, u: &UnitEntry) -> Resu
 
 /// Points a stand: the row's, 5 more elite or 5 less poor, 10 more with horse teams, then a
 /// quarter off or on for the morale grade, to the nearest point.
-fn stand_points(troop: &Troop, grade: Grade, horse: bool, morale: crate::troops::Morale) -> u32 {
+pub(crate) fn stand_points(
+    troop: &Troop,
+    grade: Grade,
+    horse: bool,
+    morale: crate::troops::Morale,
+) -> u32 {
     let base = troop.points.expect("for sale") as u32;
     let graded = match grade {
         Grade::Elite => base + 5,

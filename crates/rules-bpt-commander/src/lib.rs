@@ -47,6 +47,7 @@ pub mod dismount;
 pub mod end;
 pub mod firing;
 pub mod game;
+pub mod generate;
 pub mod ideas;
 pub mod initiative;
 pub mod lists;

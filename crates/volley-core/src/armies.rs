@@ -39,6 +39,15 @@ pub struct CheckedArmy {
     pub summary: Vec<String>,
 }
 
+/// An army the computer built from a list to a points total.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GeneratedArmy {
+    /// Its army file's text.
+    pub text: String,
+    /// What the check makes of it.
+    pub army: CheckedArmy,
+}
+
 /// A field armies can be deployed on.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct FieldRow {
@@ -95,6 +104,12 @@ pub trait Armies: Send + Sync {
         src: &ScenarioSource,
         points: Option<u32>,
     ) -> Result<CheckedArmy, Vec<ScenarioError>>;
+
+    /// An army the computer builds from the list `list` to `points`: one the check accepts
+    /// at that total, spent until nothing more fits, its choices drawn from `seed` (the same
+    /// seed, the same army). A total too small for the list's compulsory part, too large, or
+    /// a list there is not, is refused in words.
+    fn generate(&self, list: &str, points: u32, seed: u64) -> Result<GeneratedArmy, String>;
 
     /// What the builder may still add to an army file as it stands, as data.
     fn addable(&self, text: &str, points: Option<u32>) -> Value;

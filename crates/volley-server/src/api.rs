@@ -33,6 +33,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/rulesets/{id}/glossary", get(glossary))
         .route("/api/armies", get(crate::armies::index))
         .route("/api/armies/check", post(crate::armies::check))
+        .route("/api/armies/generate", post(crate::armies::generate))
         .route("/api/armies/lists/{id}", get(crate::armies::list))
         .route("/api/games", post(create_game))
         .route("/api/games/list", post(games_list))

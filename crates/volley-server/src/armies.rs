@@ -1,7 +1,7 @@
 //! The army builder's answers, for whichever rule system has army lists (found through the
 //! registry): the lists, one list with what can be bought of it, the check of an army as the
-//! browser builds it, the fields and the armies that come with it. Armies are fought through
-//! `POST /api/games` with `armies`.
+//! browser builds it, an army the computer builds, the fields and the armies that come with
+//! it. Armies are fought through `POST /api/games` with `armies`.
 
 use crate::reply::{bad_request, json_body, ApiError, ApiResult};
 use axum::body::Bytes;
@@ -109,6 +109,44 @@ pub async fn check(body: Result<Bytes, BytesRejection>) -> ApiResult<Json<Value>
     Ok(Json(
         json!({ "ok": ok, "army": army, "errors": errors, "addable": addable }),
     ))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GenerateRequest {
+    /// The list's id.
+    list: String,
+    points: u32,
+    /// The seed the choices are drawn from (default: a random one, returned).
+    #[serde(default)]
+    seed: Option<u64>,
+    #[serde(default)]
+    ruleset: Option<String>,
+}
+
+/// An army the computer builds from a list to a points total: `{seed, text, name, list,
+/// points, cost, army, summary}`, the army as the check gives it; `400` in words for a list
+/// there is not or a total too small or too large for it.
+pub async fn generate(body: Result<Bytes, BytesRejection>) -> ApiResult<Json<Value>> {
+    let req: GenerateRequest = json_body(body)?;
+    let (_, armies) = armies_of(req.ruleset.as_deref())?;
+    // A drawn seed below 2^53, which a browser's JSON reads exactly.
+    let seed = req
+        .seed
+        .unwrap_or_else(|| crate::random::random_u64() >> 11);
+    let g = armies
+        .generate(&req.list, req.points, seed)
+        .map_err(bad_request)?;
+    Ok(Json(json!({
+        "seed": seed,
+        "text": g.text,
+        "name": g.army.name,
+        "list": g.army.list,
+        "points": g.army.points,
+        "cost": g.army.cost,
+        "army": g.army.json,
+        "summary": g.army.summary,
+    })))
 }
 
 /// Two armies the check accepts, deployed on a field: the scenario's name and text, or why

@@ -875,3 +875,128 @@ async fn legal_actions_are_described_and_a_stale_choice_is_refused() {
     );
     assert_eq!(api.view(&id, mover).await["seq"], 1);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_computer_builds_an_army_of_the_points_asked_and_it_is_fought() {
+    let t = common::start().await;
+    let api = &t.api;
+    let r = api
+        .post(
+            "/api/armies/generate",
+            None,
+            &json!({ "list": "napoleonic-austrian", "points": 1500, "seed": 9 }),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.body);
+    assert_eq!(r.body["seed"], 9);
+    assert_eq!(r.body["name"], "Napoleonic Austrian Army of 1500 points");
+    assert_eq!(r.body["list"], "napoleonic-austrian");
+    assert_eq!(r.body["points"], 1500);
+    let cost = r.body["cost"].as_u64().unwrap();
+    assert!((1400..=1500).contains(&cost), "{cost}");
+    assert_eq!(r.body["army"]["cost"].as_u64(), Some(cost));
+    assert!(r.body["summary"][0]
+        .as_str()
+        .unwrap()
+        .starts_with("Napoleonic Austrian Army of 1500 points (Napoleonic Austrian Army): "));
+    let text = r.body["text"].as_str().unwrap().to_string();
+    assert!(
+        text.starts_with("# Built by the computer from the Napoleonic Austrian Army to 1500 points:\n# volley army generate napoleonic-austrian --points 1500 --seed 9\n"),
+        "{text}"
+    );
+    // The builder's check accepts it as it stands, at the same cost; the same seed gives
+    // the same army.
+    let c = api
+        .post("/api/armies/check", None, &json!({ "army": text }))
+        .await;
+    assert_eq!(c.body["ok"], true, "{}", c.body);
+    assert_eq!(c.body["army"]["cost"].as_u64(), Some(cost));
+    let again = api
+        .post(
+            "/api/armies/generate",
+            None,
+            &json!({ "list": "napoleonic-austrian", "points": 1500, "seed": 9 }),
+        )
+        .await;
+    assert_eq!(again.body["text"], text);
+    // Without a seed the server draws one and says which.
+    let drawn = api
+        .post(
+            "/api/armies/generate",
+            None,
+            &json!({ "list": "napoleonic-russian", "points": 1500 }),
+        )
+        .await;
+    assert_eq!(drawn.status, StatusCode::OK, "{}", drawn.body);
+    let seed = drawn.body["seed"].as_u64().expect("a seed");
+    let russians = drawn.body["text"].as_str().unwrap().to_string();
+    assert!(russians.contains(&format!("--seed {seed}\n")), "{russians}");
+
+    // Two armies the computer built, fought solo.
+    let g = api
+        .post("/api/games", None, &json!({ "armies": { "red": text, "blue": russians, "map": "rolling-farmland" }, "red": "human", "blue": "random", "seat": "red", "entropy": "x" }))
+        .await;
+    assert_eq!(g.status, StatusCode::CREATED, "{}", g.body);
+    let view = api
+        .view(
+            g.body["id"].as_str().unwrap(),
+            g.body["seats"]["red"].as_str().unwrap(),
+        )
+        .await;
+    assert_eq!(
+        view["view"]["title"],
+        "Napoleonic Austrian Army of 1500 points against Napoleonic Russian Army of 1500 points"
+    );
+
+    // Bad requests: a 400 in words.
+    for (body, said) in [
+        (
+            json!({ "list": "napoleonic-british", "points": 400 }),
+            "the Napoleonic British Army needs at least 510 points for its compulsory part (an uninspiring brigade HQ of 30 points and 4 units of Heavy Cavalry of 2 stands at 120 points each, an all-cavalry force, which takes the infantry minimum for its horse); 400 points are too few",
+        ),
+        (
+            json!({ "list": "napoleonic-french", "points": 0 }),
+            "the points total must be more than 0",
+        ),
+        (
+            json!({ "list": "napoleonic-french", "points": 20000 }),
+            "the computer builds armies of at most 9000 points, not 20000",
+        ),
+    ] {
+        let r = api.post("/api/armies/generate", None, &body).await;
+        assert_eq!(r.status, StatusCode::BAD_REQUEST, "{body}");
+        assert_eq!(r.body["error"], said);
+    }
+    let r = api
+        .post(
+            "/api/armies/generate",
+            None,
+            &json!({ "list": "atlantis", "points": 1500 }),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::BAD_REQUEST);
+    assert!(
+        r.body["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("there is no army list \"atlantis\"; the lists are: "),
+        "{}",
+        r.body
+    );
+    for body in [
+        json!({ "list": "napoleonic-french" }),
+        json!({ "list": "napoleonic-french", "points": -5 }),
+        json!({ "list": "napoleonic-french", "points": 1500, "colour": "red" }),
+    ] {
+        let r = api.post("/api/armies/generate", None, &body).await;
+        assert_eq!(r.status, StatusCode::BAD_REQUEST, "{body}");
+        assert!(
+            r.body["error"]
+                .as_str()
+                .unwrap()
+                .starts_with("the request body is not the JSON expected"),
+            "{}",
+            r.body
+        );
+    }
+}

@@ -737,6 +737,121 @@ fn army_check_reports_every_problem_at_its_line_and_column() {
 }
 
 #[test]
+fn army_generate_builds_an_army_the_check_accepts_at_the_points_asked() {
+    let tmp = tempfile::tempdir().expect("a temporary directory");
+    let path = tmp.path().join("austrians.toml");
+    let p = path.to_str().unwrap();
+    // To a file: what it buys, and the seed to build it again.
+    let said = ok(&[
+        "army",
+        "generate",
+        "napoleonic-austrian",
+        "--points",
+        "1500",
+        "--seed",
+        "5",
+        "--out",
+        p,
+    ]);
+    assert!(
+        said.starts_with("Napoleonic Austrian Army of 1500 points (Napoleonic Austrian Army): "),
+        "{said}"
+    );
+    assert!(
+        said.ends_with(&format!(
+            "{p}: written (seed 5); fight it with `volley battle`\n"
+        )),
+        "{said}"
+    );
+    let file = std::fs::read_to_string(&path).unwrap();
+    assert!(
+        file.starts_with(
+            "# Built by the computer from the Napoleonic Austrian Army to 1500 points:\n\
+             # volley army generate napoleonic-austrian --points 1500 --seed 5\n"
+        ),
+        "{file}"
+    );
+    // The check accepts it at its total, and the same seed gives the same file.
+    let v: Value = serde_json::from_str(&ok(&["army", "check", p, "--json"])).unwrap();
+    assert_eq!(v["ok"], true);
+    assert_eq!(v["army"]["points"], 1500);
+    let cost = v["army"]["cost"].as_u64().unwrap();
+    assert!((1400..=1500).contains(&cost), "{cost}");
+    let again = ok(&[
+        "army",
+        "generate",
+        "napoleonic-austrian",
+        "--points",
+        "1500",
+        "--seed",
+        "5",
+    ]);
+    assert_eq!(again, file);
+    let json: Value = serde_json::from_str(&ok(&[
+        "army",
+        "generate",
+        "napoleonic-austrian",
+        "--points",
+        "1500",
+        "--seed",
+        "5",
+        "--json",
+    ]))
+    .unwrap();
+    assert_eq!(json["seed"], 5);
+    assert_eq!(json["text"], file);
+    assert_eq!(json["army"]["cost"].as_u64(), Some(cost));
+    // Two generated armies make a battle.
+    let other = tmp.path().join("russians.toml");
+    ok(&[
+        "army",
+        "generate",
+        "napoleonic-russian",
+        "--points",
+        "1500",
+        "--out",
+        other.to_str().unwrap(),
+    ]);
+    let battle = tmp.path().join("b.toml");
+    ok(&[
+        "battle",
+        p,
+        other.to_str().unwrap(),
+        "--out",
+        battle.to_str().unwrap(),
+    ]);
+    // Refusals in words, and nothing written.
+    let small = tmp.path().join("small.toml");
+    let err = fails(&[
+        "army",
+        "generate",
+        "napoleonic-british",
+        "--points",
+        "400",
+        "--out",
+        small.to_str().unwrap(),
+    ]);
+    assert!(
+        err.contains(
+            "the Napoleonic British Army needs at least 510 points for its compulsory part"
+        ),
+        "{err}"
+    );
+    assert!(!small.exists());
+    let err = fails(&["army", "generate", "napoleonic-belgian", "--points", "1500"]);
+    assert!(
+        err.contains("there is no army list \"napoleonic-belgian\""),
+        "{err}"
+    );
+    let help = ok(&["army", "generate", "--help"]);
+    assert!(
+        help.contains("volley army generate colonial --points 3000 --seed 42"),
+        "{help}"
+    );
+    assert!(help.contains("refused with the least it"), "{help}");
+}
+
+#[test]
 fn battle_deploys_two_armies_into_a_scenario_that_plays_and_writes_nothing_on_error() {
     let tmp = tempfile::tempdir().expect("a temporary directory");
     let dir = tmp.path();

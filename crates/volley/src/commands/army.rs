@@ -6,7 +6,8 @@ use volley_core::armies::Armies;
 
 /// Read the army lists of a rule system that has them (Volley's lists are the books' own
 /// charts, with Volley's where a book has none): every troop and command chart, each row's
-/// stat line, points and limits; and check an army file against its list.
+/// stat line, points and limits; check an army file against its list; and let the computer
+/// build an army from a list to a points total.
 #[derive(clap::Args)]
 #[command(after_help = "\
 Examples:
@@ -16,6 +17,8 @@ Examples:
   volley army check my-division.toml
   volley army check scenarios/armies/acw-union-brigade.toml --points 3000 --json
   volley army format            # how an army file is written
+  volley army generate napoleonic-austrian --points 1500 --out austrians.toml
+  volley army generate acw-confederate --points 3000 --seed 7   # the same army every time
 
 Turn armies into a battle with `volley battle`.")]
 pub struct Args {
@@ -58,6 +61,42 @@ enum What {
     },
     /// Show how an army file is written.
     Format,
+    /// Let the computer build an army from a list to a points total: one `volley army check`
+    /// accepts at that total (compulsory troops, maximums, command units, elite and
+    /// exceptional caps), spent until nothing more fits, drawn from a seed.
+    #[command(after_help = "\
+The army is written as an army file (to --out, or to standard output), its first lines saying
+how it was made; the same list, points and seed always build the same army. Without --seed a
+random seed is drawn and printed, so a good army can be built again.
+
+It buys a commanding officer and each arm's minimum, then foot, horse and guns towards shares
+of the points the seed picks (an HQ for every four to six infantry units), then whatever still
+fits: a stand more, another unit, a regimental gun, a better or another HQ, last transport. No
+morale grades, scouts or field defences (the optional rules and the defence are the player's
+to choose). A total too small for the list's compulsory part is refused with the least it
+takes.
+
+Examples:
+  volley army generate napoleonic-russian --points 1500
+  volley army generate colonial --points 3000 --seed 42 --out colonials.toml
+  volley army generate acw-union --points 3000 --json | jq .army.cost
+  volley battle mine.toml colonials.toml --out battle.toml")]
+    Generate {
+        /// The list's id (see `volley army lists`).
+        list: String,
+        /// The points total to build to.
+        #[arg(long)]
+        points: u32,
+        /// The seed the choices are drawn from (default: a random one, printed).
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Write the army file here instead of to standard output (and print what it buys).
+        #[arg(long)]
+        out: Option<std::path::PathBuf>,
+        /// Print {seed, text, army} as JSON instead of the army file.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 /// The army lists meant by `--ruleset` (or the only ones there are).
@@ -149,6 +188,55 @@ pub fn run(args: Args) -> Outcome {
             }
         }
         What::Format => line(&mut out, armies.file_help())?,
+        What::Generate {
+            list,
+            points,
+            seed,
+            out: path,
+            json,
+        } => {
+            let seed = match seed {
+                Some(n) => n,
+                None => {
+                    let mut bytes = [0u8; 8];
+                    getrandom::fill(&mut bytes).map_err(|e| {
+                        format!("cannot get a random seed from the operating system: {e}")
+                    })?;
+                    u64::from_le_bytes(bytes)
+                }
+            };
+            let g = armies
+                .generate(&list, points, seed)
+                .map_err(Failure::Message)?;
+            if let Some(path) = &path {
+                crate::files::write_atomic(path, &g.text).map_err(|e| {
+                    Failure::Message(format!(
+                        "{}: cannot write the army file: {e}",
+                        path.display()
+                    ))
+                })?;
+            }
+            if json {
+                let v = serde_json::json!({ "seed": seed, "text": g.text, "army": g.army.json });
+                line(
+                    &mut out,
+                    &serde_json::to_string_pretty(&v).expect("serialises"),
+                )?;
+            } else if let Some(path) = &path {
+                for l in &g.army.summary {
+                    line(&mut out, l)?;
+                }
+                line(
+                    &mut out,
+                    &format!(
+                        "{}: written (seed {seed}); fight it with `volley battle`",
+                        path.display()
+                    ),
+                )?;
+            } else {
+                write!(out, "{}", g.text)?;
+            }
+        }
     }
     out.flush()?;
     Ok(())
