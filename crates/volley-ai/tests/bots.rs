@@ -353,40 +353,40 @@ fn a_held_objective_out_of_the_enemys_reach_draws_no_one_to_it() {
 
 #[test]
 fn with_worth_a_unit_walks_past_a_small_objective_to_the_one_that_decides_the_battle() {
-    // bptc-first-lesson: the French battalion fr1 stands three hexes from its own West hill
-    // (0306, 20 points) and five from the village (1106, 50 points and the battle).
-    let mut game = load("bptc-first-lesson");
+    // bptc-napoleonic: the French battalion fr11 stands four hexes from its own Windmill hill
+    // (0306, 30 points) and seven from Saint-Aubin (1409, 100 points and the battle).
+    let mut game = load("bptc-napoleonic");
     game.start(&mut SeededDice::new(Seed::from_u64(1)));
     let view = game.view(Some(Side::Red));
     let hex = |code: &str| volley_core::geometry::parse_label(code).expect(code);
-    let fr1 = view
+    let fr11 = view
         .units
         .iter()
-        .find(|u| u.id.as_str() == "fr1")
-        .expect("fr1");
-    let at = fr1.place.hex().expect("on a hex");
+        .find(|u| u.id.as_str() == "fr11")
+        .expect("fr11");
+    let at = fr11.place.hex().expect("on a hex");
     let village = view
         .objectives
         .iter()
-        .find(|o| o.place.hex() == Some(hex("1106")))
+        .find(|o| o.place.hex() == Some(hex("1409")))
         .expect("the village");
     assert_eq!(village.decisive, [true, true]);
     let walk = |h: volley_core::Hex| at.unsigned_distance_to(h);
-    let (to_hill, to_village) = (walk(hex("0306")), walk(hex("1106")));
-    assert!(to_hill < to_village, "hill {to_hill}, village {to_village}");
+    let (to_hill, to_village) = (walk(hex("0306")), walk(hex("1409")));
+    assert_eq!((to_hill, to_village), (4, 7));
     // Standard weights: the nearest goal, the hill.
     let eval = volley_ai::eval::Evaluator::new(&view, Side::Red);
     assert_eq!(eval.objective_distance(at), Some(to_hill));
-    // With worth 12 the hill, lacking 30 of the village's 50 points, counts 12 × 0.6 = 7
+    // With worth 12 the hill, lacking 70 of the village's 100 points, counts 12 × 0.7 = 8
     // hexes farther: the village is the nearer goal now.
     let mut w = volley_ai::eval::Weights::STANDARD;
     w.worth = 12.0;
     let eval = volley_ai::eval::Evaluator::weighted(&view, Side::Red, w);
     assert_eq!(eval.objective_distance(at), Some(to_village));
-    assert_eq!(eval.objective_distance(hex("0306")), Some(7));
+    assert_eq!(eval.objective_distance(hex("0306")), Some(8));
     // Where no goal decides the battle, every objective only adds its points and the nearest
-    // is worth walking to: with the village a minor objective (still worth 50), worth changes
-    // nothing and the hill is the nearer goal again.
+    // is worth walking to: with the village a minor objective (still worth 100), worth
+    // changes nothing and the hill is the nearer goal again.
     let mut minor = view.clone();
     for o in &mut minor.objectives {
         o.decisive = [false, false];
@@ -414,20 +414,19 @@ fn the_race_counts_only_where_a_goal_decides_the_battle() {
         let eval = volley_ai::eval::Evaluator::weighted(&view, Side::Red, w);
         (eval.evaluate(&view), eval.front_runner(&view))
     };
-    // bptc-first-lesson: the village decides the battle. The French front runner stands three
-    // hexes from the nearest goal (fr1 from the West hill, with the standard weights' worth
-    // of 0): a race weight of 1 costs 3.
-    let ((without, _), (with, runner)) = (
-        score("bptc-first-lesson", 0.0),
-        score("bptc-first-lesson", 1.0),
-    );
-    assert_eq!(runner, Some(3));
+    // bptc-napoleonic: Saint-Aubin decides the battle. The French front runner stands four
+    // hexes from the nearest goal (fr11 from Windmill hill, with the standard weights' worth
+    // of 0): a race weight of 1 costs 4.
+    let ((without, _), (with, runner)) =
+        (score("bptc-napoleonic", 0.0), score("bptc-napoleonic", 1.0));
+    assert_eq!(runner, Some(4));
     assert!(
-        (without - with - 3.0).abs() < 1e-9,
+        (without - with - 4.0).abs() < 1e-9,
         "{without} against {with}"
     );
-    // hc-crossroads and grid-ridge: objectives held for points only, so no race.
-    for name in ["hc-crossroads", "grid-ridge"] {
+    // hc-crossroads, grid-ridge and bptc-first-lesson (its village a minor objective):
+    // objectives held for points only, so no race.
+    for name in ["hc-crossroads", "grid-ridge", "bptc-first-lesson"] {
         let ((without, _), (with, runner)) = (score(name, 0.0), score(name, 1.0));
         assert!(runner.is_some_and(|d| d > 0), "{name}: {runner:?}");
         assert_eq!(without, with, "{name}");
