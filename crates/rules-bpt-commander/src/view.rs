@@ -342,7 +342,7 @@ impl BptGame {
                 if charge { ", to charge" } else { "" },
                 if dense { ", into dense terrain" } else { "" }
             ),
-            _ => volley_core::choice::words(
+            _ => volley_core::view::action_words(
                 &orders::describe(o, &self.units),
                 &orders::write(o, &self.units),
                 view,

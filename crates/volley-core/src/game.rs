@@ -157,9 +157,9 @@ pub trait Game: Send + Sync {
     /// The action in plain words for a person, with names where the notation has ids
     /// ("Fire at 2nd Guard with 1st Line (range 2)"); `view` is the deciding side's. The
     /// default words it from [`Game::describe`] and the view's names
-    /// ([`crate::choice::words`]); a ruleset says it better where it can.
+    /// ([`crate::view::action_words`]); a ruleset says it better where it can.
     fn label(&self, action: Action, view: &View) -> String {
-        crate::choice::words(&self.describe(action), &self.notation(action), view)
+        crate::view::action_words(&self.describe(action), &self.notation(action), view)
     }
 
     /// Whether dice decide what the action does (a person is offered its odds first). The

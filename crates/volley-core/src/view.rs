@@ -356,3 +356,91 @@ impl View {
         out
     }
 }
+
+/// An action in plain words from what it is ([`crate::action::ActionInfo`]) and the deciding side's view:
+/// who acts and where it goes or strikes, by name, with the range of an attack on a hex map
+/// ("Fire at T-34, 1st with Panzer IV, 1st (range 2)", "Move 1st Line to 0705"). What the
+/// description does not say is worded from the notation with names for ids
+/// ([`View::plain_words`]).
+pub fn action_words(info: &crate::action::ActionInfo, notation: &str, view: &View) -> String {
+    let verb = capitalised(info.verb);
+    let actor = info.unit.and_then(|k| view.unit_by_key(k));
+    let Some(actor) = actor else {
+        // Who acts is not a unit on the map (an aircraft, a battery off the table): the
+        // notation in words, and whom it strikes by name.
+        let words = view.plain_words(notation);
+        return match (info.kind, info.place) {
+            (crate::action::ActionKind::Attack, Some(place)) => {
+                let side = view.viewer;
+                let there: Vec<&str> = view
+                    .units
+                    .iter()
+                    .filter(|u| Some(u.side) != side && u.place == place)
+                    .map(|u| u.name.as_str())
+                    .collect();
+                if there.is_empty() {
+                    words
+                } else {
+                    format!("{words}: at {}", there.join(" and "))
+                }
+            }
+            _ => words,
+        };
+    };
+    match (info.kind, info.place) {
+        (crate::action::ActionKind::Move, Some(place)) => {
+            let facing = info
+                .heading_name()
+                .map(|f| format!(", facing {f}"))
+                .unwrap_or_default();
+            format!("{verb} {} to {place}{facing}", actor.name)
+        }
+        (crate::action::ActionKind::Turn, _) => match info.heading_name() {
+            Some(f) => format!("{verb} {} to face {f}", actor.name),
+            None => view.plain_words(notation),
+        },
+        (crate::action::ActionKind::Attack, Some(place)) => {
+            // The target the notation names, else whoever of the enemy the view shows there.
+            let named: Vec<&str> = notation
+                .split_whitespace()
+                .skip(1)
+                .filter_map(|w| view.unit(w))
+                .filter(|u| u.side != actor.side)
+                .map(|u| u.name.as_str())
+                .collect();
+            let targets: Vec<&str> = if named.is_empty() {
+                view.units
+                    .iter()
+                    .filter(|u| u.side != actor.side && u.place == place)
+                    .map(|u| u.name.as_str())
+                    .collect()
+            } else {
+                named
+            };
+            let target = if targets.is_empty() {
+                format!("the troops in {place}")
+            } else {
+                targets.join(" and ")
+            };
+            let range = match (view.map.grid, actor.place.hex(), place.hex()) {
+                (crate::map::Grid::Hex, Some(a), Some(b)) => {
+                    format!(" (range {})", crate::geometry::distance(a, b))
+                }
+                _ => String::new(),
+            };
+            format!("{verb} at {target} with {}{range}", actor.name)
+        }
+        _ => view.plain_words(notation),
+    }
+}
+
+fn capitalised(verb: &str) -> String {
+    let mut chars = verb.chars();
+    chars.next().map_or_else(String::new, |first| {
+        first
+            .to_uppercase()
+            .chain(chars)
+            .collect::<String>()
+            .replace('-', " ")
+    })
+}
