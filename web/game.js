@@ -458,6 +458,8 @@ export class GameScreen {
     if (!keep && actors.size === 1) keep = [...actors][0];
     // Not awaited: odds may take a while, and the player need not wait for them to act.
     this.select(keep);
+    // The position is drawn and its choices are in: said on the page for scripts and tests.
+    this.app.dataset.shown = String(gen);
     if (this.passedNote) {
       this.say(this.passedNote);
       this.passedNote = "";

@@ -864,7 +864,7 @@ export class MapCanvas {
       // One tap is one choice: a second report of the same tap (a touch screen may send its
       // pointer twice) must not confirm what the first only chose.
       const now = performance.now();
-      if (label && label === lastTap.label && now - lastTap.at < 350) return;
+      if (ev.pointerType === "touch" && label && label === lastTap.label && now - lastTap.at < 350) return;
       lastTap = { label, at: now };
       if (label) this.onHex(label, ev);
     });

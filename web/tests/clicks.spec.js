@@ -330,6 +330,7 @@ async function endThePhase(page, touch) {
  */
 async function state(page) {
   return page.evaluate(() => ({
+    shown: document.querySelector("[data-shown]")?.getAttribute("data-shown") ?? "",
     curtain: !!document.querySelector(".curtain:not([hidden]) .takeover"),
     mine: !!document.querySelector(".phasebar .decide.mine"),
     over: !!document.querySelector(".phasebar .outcome"),
@@ -366,12 +367,15 @@ async function play(page, scenario, touch) {
   const played = new Set();
   /** @type {string[]} */
   const diced = [];
+  let shown = "";
   for (; decisions < MAX_DECISIONS; decisions++) {
     const before = seen.legalCount;
+    // The page has drawn the position its legal list is for (not only received the list).
     await expect.poll(async () => {
       const s = await state(page);
-      return s.curtain || s.over || (s.mine && seen.legal !== null);
+      return s.curtain || s.over || (s.mine && seen.legal !== null && s.shown !== shown);
     }, { timeout: 60_000 }).toBe(true);
+    shown = (await state(page)).shown;
     const s = await state(page);
     if (s.over) break;
     if (s.turn > TURNS) break;
